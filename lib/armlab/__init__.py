@@ -1,0 +1,24 @@
+"""ArmLab: robot-manipulator kinematics, statics and dynamics for the classroom.
+
+One vocabulary for notebooks, homework and the lab:
+
+>>> import armlab
+>>> robot = armlab.models.puma560()
+>>> robot.fkine([0, 0, 0, 0, 0, 0]).shape
+(4, 4)
+"""
+from . import models
+from .dh import DHLink, DHRobot, link_transform_modified, link_transform_standard
+from .transforms import (
+    R, Rot, Tinv, Trans, R_to_axis_angle, R_to_euler, R_to_rpy, axis_angle_to_R, compose,
+    euler_to_R, homogeneous, is_rotation, point, rpy_to_R, skew, unskew, vector,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "models", "DHLink", "DHRobot", "link_transform_standard", "link_transform_modified",
+    "R", "Rot", "Trans", "Tinv", "homogeneous", "point", "vector", "compose",
+    "rpy_to_R", "R_to_rpy", "euler_to_R", "R_to_euler", "axis_angle_to_R", "R_to_axis_angle",
+    "skew", "unskew", "is_rotation",
+]
