@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# ArmLab quick start.
+#
+#   ./run.sh course   # set up .venv and open the course in JupyterLab
+#   ./run.sh test     # set up .venv (with test extras) and run the test suite
+#
+# Both commands create or refresh a local virtualenv in .venv; re-runs skip the
+# pip install step while .venv is newer than pyproject.toml.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$ROOT"
+
+VENV="$ROOT/.venv"
+START_NOTEBOOK="course/00_start_here.ipynb"
+
+export PIP_DEFAULT_TIMEOUT="${PIP_DEFAULT_TIMEOUT:-60}"
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+say() { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+usage() {
+    cat >&2 <<'EOF'
+Usage: ./run.sh COMMAND [ARGS...]
+
+Commands:
+  course [ARGS...]   Create/refresh .venv, install ArmLab with the course extras
+                     and open course/00_start_here.ipynb in JupyterLab.
+                     ARGS are passed to `jupyter lab` (e.g. --no-browser).
+  test [ARGS...]     Create/refresh .venv, install the course and test extras,
+                     make sure Chromium is available for the browser tests,
+                     then run `python -m pytest ARGS...`.
+
+Environment:
+  ARMLAB_PYTHON      Python interpreter used to create .venv (must be >= 3.11).
+  ARMLAB_REINSTALL=1 Force the pip install step even if .venv looks up to date.
+EOF
+}
+
+# Print the first interpreter >= 3.11 that actually runs.
+find_python() {
+    local cand
+    for cand in "${ARMLAB_PYTHON:-}" python3.13 python3.12 python3.11 python3; do
+        [[ -n "$cand" ]] || continue
+        command -v "$cand" >/dev/null 2>&1 || continue
+        # pyenv shims exist for versions that are not active; actually run it.
+        if "$cand" -c 'import sys, venv; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+            >/dev/null 2>&1; then
+            command -v "$cand"
+            return 0
+        fi
+    done
+    return 1
+}
+
+venv_ok() {
+    [[ -x "$VENV/bin/python" ]] &&
+        "$VENV/bin/python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+            >/dev/null 2>&1
+}
+
+ensure_venv() {
+    if venv_ok; then
+        return 0
+    fi
+    local py
+    py="$(find_python)" ||
+        die "no Python >= 3.11 found (tried python3.13, python3.12, python3.11, python3). Install one, or set ARMLAB_PYTHON=/path/to/python3.11."
+    if [[ -e "$VENV" ]]; then
+        say "existing .venv is broken or too old; recreating it"
+        rm -rf "$VENV"
+    fi
+    say "creating .venv with $py ($("$py" -c 'import platform; print(platform.python_version())'))"
+    "$py" -m venv "$VENV" || die "python -m venv failed (on Debian/Ubuntu: apt-get install python3-venv)"
+    "$VENV/bin/python" -m pip install -q --upgrade pip ||
+        warn "could not upgrade pip in .venv; continuing with the bundled one"
+}
+
+# ensure_installed EXTRAS: pip install -e ".[EXTRAS]" unless a stamp says it is done.
+ensure_installed() {
+    local extras="$1"
+    local stamp="$VENV/.armlab-installed-${extras//,/-}"
+    # The test stamp implies the course extras are installed as well.
+    local s
+    if [[ "${ARMLAB_REINSTALL:-0}" != 1 ]]; then
+        for s in "$stamp" "$VENV/.armlab-installed-course-test"; do
+            if [[ -f "$s" && "$s" -nt pyproject.toml ]]; then
+                say ".venv is up to date (delete $(basename "$s") or set ARMLAB_REINSTALL=1 to force)"
+                return 0
+            fi
+        done
+    fi
+    say "installing armlab[$extras] into .venv (first run takes a few minutes)"
+    local t0=$SECONDS
+    "$VENV/bin/python" -m pip install -q -e ".[$extras]" ||
+        die "pip install -e \".[$extras]\" failed (see above)"
+    touch "$stamp"
+    say "install done in $((SECONDS - t0)) s"
+}
+
+ensure_chromium() {
+    local c
+    for c in chromium chromium-browser; do
+        if command -v "$c" >/dev/null 2>&1; then
+            return 0
+        fi
+    done
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing Chromium for the browser tests (apt-get)"
+        if DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; then
+            return 0
+        fi
+        warn "apt-get install chromium failed"
+    fi
+    warn "no 'chromium' on PATH: the browser tests will be skipped locally (they fail under CI=true)."
+    warn "install it with your package manager (e.g. 'sudo apt-get install chromium') to run them."
+}
+
+activate_venv() {
+    # nbgrader shells out to the venv's `alembic`, so .venv/bin must come first on PATH.
+    export VIRTUAL_ENV="$VENV"
+    export PATH="$VENV/bin:$PATH"
+    unset PYTHONHOME
+}
+
+cmd_course() {
+    ensure_venv
+    ensure_installed course
+    activate_venv
+    local lab_args=("$START_NOTEBOOK")
+    if [[ ! -f "$START_NOTEBOOK" ]]; then
+        # jupyter lab refuses to start when asked to open a missing file.
+        warn "$START_NOTEBOOK does not exist; opening JupyterLab at the repository root"
+        lab_args=()
+    fi
+    if [[ "$(id -u)" == 0 ]]; then
+        lab_args+=(--allow-root) # containers often run as root; jupyter refuses that by default
+    fi
+    say "starting JupyterLab (Ctrl-C to stop)"
+    exec "$VENV/bin/jupyter" lab --notebook-dir=. ${lab_args[@]+"${lab_args[@]}"} "$@"
+}
+
+cmd_test() {
+    ensure_venv
+    ensure_installed course,test
+    ensure_chromium
+    activate_venv
+    say "running: python -m pytest $*"
+    exec "$VENV/bin/python" -m pytest "$@"
+}
+
+main() {
+    if [[ $# -eq 0 ]]; then
+        usage
+        exit 2
+    fi
+    local cmd="$1"
+    shift
+    case "$cmd" in
+        course) cmd_course "$@" ;;
+        test) cmd_test "$@" ;;
+        -h | --help | help) usage ;;
+        *)
+            printf 'Unknown command: %s\n\n' "$cmd" >&2
+            usage
+            exit 2
+            ;;
+    esac
+}
+
+main "$@"
