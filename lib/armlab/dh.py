@@ -288,6 +288,21 @@ class DHRobot:
             raise ValueError(f"q must have {self.n} joint values, got {len(q)}")
         return [sp.sympify(x) for x in q]
 
+    def link_transform(self, i, qi):
+        """Link transform of link i (1-based) at joint value qi: ^{i-1}_iT (3.23) or A_i (2.4).
+
+        Numeric for a number, a sympy Matrix for a symbol.
+        """
+        if not 1 <= i <= self.n:
+            raise ValueError(f"i must be a link number from 1 to {self.n}, got {i!r}")
+        link = self.links[i - 1]
+        if self.symbolic or is_symbolic(qi):
+            return self._sym_link(link, sympy().sympify(qi))
+        th, d = link.theta_d(as_float_array(qi, "qi"))
+        if self.modified:
+            return link_transform_modified(link.alpha, link.a, th, d)
+        return link_transform_standard(th, d, link.a, link.alpha)
+
     def _sym_link(self, link, qi):
         if link.revolute:
             th, d = qi + exact_angle(link.offset), exact_number(link.d)

@@ -1,0 +1,264 @@
+"""Worked examples and exercises of textbook ch. 3 (sources/000), recomputed.
+
+Each test is named after its example or equation. Where the printed answer is
+wrong, the test asserts the correct value and the comment says what was printed.
+"""
+import functools
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import armlab
+from armlab import R, Rot, Trans, compose, point
+from armlab.models import PUMA560, planar2r, puma560, rpr, stanford_arm
+
+deg = np.pi / 180
+
+
+def test_example_3_1_rotation_then_translation():
+    # {B} turns 30° about Z_A, then moves 10 along X_A and 20 along Y_A; BP = (4, 8, 0).
+    R_AB = R("z", 30, deg=True)
+    p_B = np.array([10.0, 20.0, 0.0])
+    AP = R_AB @ np.array([4.0, 8.0, 0.0]) + p_B  # eq. (3.14)
+    c, s = np.cos(30 * deg), np.sin(30 * deg)
+    assert np.allclose(R_AB, [[c, -s, 0], [s, c, 0], [0, 0, 1]], atol=1e-15)
+    assert np.allclose(AP, [4 * c - 8 * s + 10, 4 * s + 8 * c + 20, 0], atol=1e-12)
+    assert np.allclose(AP, [9.464, 28.928, 0], atol=5e-4)  # printed answer: right
+
+
+def test_example_3_2_homogeneous_form():
+    T = compose(Rot("z", 30, deg=True), Trans(10, 20, 0), frame="fixed")
+    AP2 = T @ point(4, 8, 0)
+    assert np.allclose(T, Trans(10, 20, 0) @ Rot("z", 30 * deg))
+    # Same motion as Example 3.1, so the same point (eq. (3.16) vs (3.14)).
+    assert np.allclose(AP2[:3], R("z", 30 * deg) @ [4, 8, 0] + [10, 20, 0], atol=1e-12)
+    assert AP2[3] == 1.0
+    assert np.allclose(AP2, [9.464, 28.928, 0, 1], atol=5e-4)  # printed answer: right
+
+
+def test_exercise_1_fixed_axis_sequence():
+    # Z0 45°, then X0 60°, then Y0 30°, all about the FIXED frame: T = Rot(y,30)·Rot(x,60)·Rot(z,45).
+    T = compose(Rot("z", 45 * deg), Rot("x", 60 * deg), Rot("y", 30 * deg), frame="fixed")
+    assert np.allclose(T, Rot("y", 30 * deg) @ Rot("x", 60 * deg) @ Rot("z", 45 * deg))
+    c45, s45, c60, s60, c30, s30 = (np.cos(45 * deg), np.sin(45 * deg), 0.5, np.sin(60 * deg),
+                                    np.cos(30 * deg), 0.5)
+    expected_first_row = [c30 * c45 + s30 * s60 * s45, -c30 * s45 + s30 * s60 * c45, s30 * c60]
+    assert np.allclose(T[0, :3], expected_first_row, atol=1e-12)
+    assert np.allclose(T[:3, :3], [[0.9186, -0.3062, 0.25],
+                                   [0.3536, 0.3536, -0.8660],
+                                   [0.1768, 0.8839, 0.4330]], atol=1e-4)
+    # ERRATUM: the book prints r12 = +0.306. Its magnitude is right but the sign is wrong:
+    # r12 = −c30·s45 + s30·s60·c45 = −0.612 + 0.306 = −0.306.
+    assert T[0, 1] == pytest.approx(-0.30619, abs=1e-5)
+    assert armlab.is_rotation(T[:3, :3])
+
+
+def test_exercise_2_point_after_motion():
+    # About Z_A 60°, then 3 along X_A and 4 along Y_A; AP1 = (1, 2, 0).
+    T = compose(Rot("z", 60 * deg), Trans(3, 4, 0), frame="fixed")
+    AP2 = T @ point(1, 2, 0)
+    c, s = 0.5, np.sin(60 * deg)
+    assert np.allclose(AP2, [c * 1 - s * 2 + 3, s * 1 + c * 2 + 4, 0, 1], atol=1e-12)
+    assert np.allclose(AP2[:3], [1.768, 5.866, 0], atol=5e-4)
+    # ERRATUM: the book prints AP2 = (1.768, 6.732, 0); y = 0.866 + 1 + 4 = 5.866, not 6.732.
+    assert abs(AP2[1] - 6.732) > 0.8
+
+
+def test_eq_3_23_modified_link_transform():
+    alpha, a, theta, d = sp.symbols("alpha a theta d")
+    A = armlab.link_transform_modified(alpha, a, theta, d)
+    ct, st, ca, sa = sp.cos(theta), sp.sin(theta), sp.cos(alpha), sp.sin(alpha)
+    printed = sp.Matrix([[ct, -st, 0, a], [st * ca, ct * ca, -sa, -d * sa],
+                         [st * sa, ct * sa, ca, d * ca], [0, 0, 0, 1]])
+    assert sp.simplify(A - printed) == sp.zeros(4, 4)
+    # eq. (3.22): Rot(x, α)·Trans(a, 0, 0)·Rot(z, θ)·Trans(0, 0, d)
+    assert sp.simplify(A - Rot("x", alpha) * Trans(a, 0, 0) * Rot("z", theta) * Trans(0, 0, d)) == sp.zeros(4, 4)
+
+
+c = {i: sp.cos(sp.Symbol(f"q{i}")) for i in range(1, 7)}
+s = {i: sp.sin(sp.Symbol(f"q{i}")) for i in range(1, 7)}
+q1, q2, q3, q4, q5, q6 = sp.symbols("q1:7")
+a2, a3, d2, d4 = sp.symbols("a2 a3 d2 d4")
+c23, s23 = sp.cos(q2 + q3), sp.sin(q2 + q3)
+
+
+def _same(expr, book):
+    """Equal as trigonometric polynomials (sum angles expanded), exactly."""
+    return sp.expand(sp.expand_trig(expr - book)) == 0
+
+
+def test_table_3_2_link_matrices():
+    robot = puma560(symbolic=True)
+    q = sp.symbols("q1:7")
+    A = [robot.link_transform(i, q[i - 1]) for i in range(1, 7)]
+    printed = [  # the six matrices printed after Table 3.2
+        [[c[1], -s[1], 0, 0], [s[1], c[1], 0, 0], [0, 0, 1, 0]],
+        [[c[2], -s[2], 0, 0], [0, 0, 1, d2], [-s[2], -c[2], 0, 0]],
+        [[c[3], -s[3], 0, a2], [s[3], c[3], 0, 0], [0, 0, 1, 0]],
+        [[c[4], -s[4], 0, a3], [0, 0, 1, d4], [-s[4], -c[4], 0, 0]],
+        [[c[5], -s[5], 0, 0], [0, 0, -1, 0], [s[5], c[5], 0, 0]],
+        [[c[6], -s[6], 0, 0], [0, 0, 1, 0], [-s[6], -c[6], 0, 0]],
+    ]
+    for Ai, rows in zip(A, printed):
+        assert Ai == sp.Matrix(rows + [[0, 0, 0, 1]])
+
+
+@functools.cache
+def _puma_products():
+    robot = puma560(symbolic=True)
+    q = sp.symbols("q1:7")
+    A = [None] + [robot.link_transform(i, q[i - 1]) for i in range(1, 7)]
+    T46 = A[5] * A[6]
+    T36 = A[4] * T46
+    # Joints 2 and 3 are parallel: the book multiplies them first and uses the sum angle (3.28).
+    T13 = (A[2] * A[3]).applyfunc(sp.trigsimp)
+    T16 = (T13 * T36).applyfunc(sp.expand)
+    T06 = (A[1] * T16).applyfunc(sp.expand)
+    return robot, q, T46, T36, T13, T16, T06
+
+
+def test_eq_3_26_to_3_28_intermediate_products():
+    _, _, T46, T36, T13, _, _ = _puma_products()
+    # (3.26)
+    assert T46 == sp.Matrix([[c[5] * c[6], -c[5] * s[6], -s[5], 0], [s[6], c[6], 0, 0],
+                             [s[5] * c[6], -s[5] * s[6], c[5], 0], [0, 0, 0, 1]])
+    # (3.27). ERRATUM: entry (1,2) is printed −c4c5c6 − s4c6; it is −c4c5s6 − s4c6.
+    book_T36 = sp.Matrix([
+        [c[4] * c[5] * c[6] - s[4] * s[6], -c[4] * c[5] * s[6] - s[4] * c[6], -c[4] * s[5], a3],
+        [s[5] * c[6], -s[5] * s[6], c[5], d4],
+        [-s[4] * c[5] * c[6] - c[4] * s[6], s[4] * c[5] * s[6] - c[4] * c[6], s[4] * s[5], 0],
+        [0, 0, 0, 1]])
+    assert (T36 - book_T36).applyfunc(sp.expand) == sp.zeros(4, 4)
+    misprint = -c[4] * c[5] * c[6] - s[4] * c[6]
+    assert sp.expand(T36[0, 1] - misprint) != 0
+    # (3.28), in sum-angle form exactly as printed
+    assert T13 == sp.Matrix([[c23, -s23, 0, a2 * c[2]], [0, 0, 1, d2],
+                             [-s23, -c23, 0, -a2 * s[2]], [0, 0, 0, 1]])
+
+
+# Eq. (3.30): ¹T₆ entries, and eq. (3.32): ⁰T₆ entries, with c23 = cos(θ2+θ3).
+C456 = c[4] * c[5] * c[6] - s[4] * s[6]
+S456 = c[4] * c[5] * s[6] + s[4] * c[6]
+BOOK_T16 = {
+    "nx": c23 * C456 - s23 * s[5] * c[6], "ny": -s[4] * c[5] * c[6] - c[4] * s[6],
+    "nz": -s23 * C456 - c23 * s[5] * c[6],
+    "ox": -c23 * S456 + s23 * s[5] * s[6], "oy": s[4] * c[5] * s[6] - c[4] * c[6],
+    "oz": s23 * S456 + c23 * s[5] * s[6],
+    "ax": -c23 * c[4] * s[5] - s23 * c[5], "ay": s[4] * s[5], "az": s23 * c[4] * s[5] - c23 * c[5],
+    "px": a2 * c[2] + a3 * c23 - d4 * s23, "py": d2, "pz": -a3 * s23 - a2 * s[2] - d4 * c23,
+}
+# The extraction lost the square brackets: nx = c1[c23(...) − s23s5c6] + s1(...), px = c1[...] − d2s1.
+BOOK_T06 = {
+    "nx": c[1] * (c23 * C456 - s23 * s[5] * c[6]) + s[1] * (s[4] * c[5] * c[6] + c[4] * s[6]),
+    "ny": s[1] * (c23 * C456 - s23 * s[5] * c[6]) - c[1] * (s[4] * c[5] * c[6] + c[4] * s[6]),
+    "nz": -s23 * C456 - c23 * s[5] * c[6],
+    "ox": c[1] * (c23 * -S456 + s23 * s[5] * s[6]) + s[1] * (c[4] * c[6] - s[4] * c[5] * s[6]),
+    # ERRATUM: printed "... − c1(c4c6 − s4c5c6)"; the last factor is s6, not c6.
+    "oy": s[1] * (c23 * -S456 + s23 * s[5] * s[6]) - c[1] * (c[4] * c[6] - s[4] * c[5] * s[6]),
+    "oz": -s23 * -S456 + c23 * s[5] * s[6],
+    "ax": -c[1] * (c23 * c[4] * s[5] + s23 * c[5]) - s[1] * s[4] * s[5],
+    "ay": -s[1] * (c23 * c[4] * s[5] + s23 * c[5]) + c[1] * s[4] * s[5],
+    "az": s23 * c[4] * s[5] - c23 * c[5],
+    "px": c[1] * (a2 * c[2] + a3 * c23 - d4 * s23) - d2 * s[1],
+    "py": s[1] * (a2 * c[2] + a3 * c23 - d4 * s23) + d2 * c[1],
+    "pz": -a3 * s23 - a2 * s[2] - d4 * c23,
+}
+ENTRY = {f"{v}{ax}": (i, j) for j, v in enumerate("noap") for i, ax in enumerate("xyz")}
+
+
+@pytest.mark.parametrize("name", sorted(BOOK_T16))
+def test_eq_3_30_T16_entries(name):
+    _, _, _, _, _, T16, _ = _puma_products()
+    i, j = ENTRY[name]
+    # Sum-angle form exactly: no expansion of c23 needed.
+    assert sp.expand(T16[i, j] - BOOK_T16[name]) == 0
+
+
+@pytest.mark.parametrize("name", sorted(BOOK_T06))
+def test_eq_3_31_3_32_T06_entries(name):
+    robot, q, _, _, _, _, T06 = _puma_products()
+    i, j = ENTRY[name]
+    assert sp.expand(T06[i, j] - BOOK_T06[name]) == 0
+    # and robot.fkine itself (plain product, no grouping) is the same function
+    assert _same(robot.fkine(q)[i, j], BOOK_T06[name])
+
+
+def test_eq_3_32_misprint_of_oy_is_really_wrong():
+    printed_oy = s[1] * (c23 * -S456 + s23 * s[5] * s[6]) - c[1] * (c[4] * c[6] - s[4] * c[5] * c[6])
+    T06 = puma560(symbolic=True).fkine(sp.symbols("q1:7"))
+    assert not _same(T06[1, 1], printed_oy)
+
+
+def test_eq_3_32_numeric_fkine_equals_book_formula():
+    rng = np.random.default_rng(32)
+    lengths = {a2: PUMA560["a2"], a3: PUMA560["a3"], d2: PUMA560["d2"], d4: PUMA560["d4"]}
+    book = sp.lambdify([sp.symbols("q1:7")], sp.Matrix(3, 4, lambda i, j: BOOK_T06[
+        next(k for k, v in ENTRY.items() if v == (i, j))]).subs(lengths), "numpy")
+    robot = puma560()
+    for q in rng.uniform(-np.pi, np.pi, (50, 6)):
+        assert np.allclose(robot.fkine(q)[:3], book(q), atol=1e-12)
+
+
+def test_check_pose_after_eq_3_32():
+    T = puma560().fkine(np.radians([90, 0, -90, 0, 0, 0]))
+    a2_, a3_, d2_, d4_ = (PUMA560[k] for k in ("a2", "a3", "d2", "d4"))
+    expected = [[0, 1, 0, -d2_], [0, 0, 1, a2_ + d4_], [1, 0, 0, a3_], [0, 0, 0, 1]]
+    assert np.allclose(T, expected, atol=1e-12)
+    # symbolically too, with the book's symbols
+    Ts = puma560(symbolic=True).fkine([sp.pi / 2, 0, -sp.pi / 2, 0, 0, 0])
+    assert Ts == sp.Matrix([[0, 1, 0, -d2], [0, 0, 1, a2 + d4], [1, 0, 0, a3], [0, 0, 0, 1]])
+
+
+def test_d6_is_the_tool_flange():
+    q = np.random.default_rng(6).uniform(-1, 1, 6)
+    T06, Tflange = puma560().fkine(q), puma560(flange=True).fkine(q)
+    assert np.allclose(Tflange, T06 @ Trans(0, 0, PUMA560["d6"]))
+    # the flange sits d6 further along the approach vector a
+    assert np.allclose(Tflange[:3, 3] - T06[:3, 3], PUMA560["d6"] * T06[:3, 2])
+
+
+def test_exercises_3_4_stanford_arm_tables():
+    # ERRATUM (Table 3.4): the printed α column (−90°, 90°, 0, −90°, 90°, 0) is the standard
+    # convention's α_i, printed under the modified heading α_{i−1}. Read in its own convention
+    # it describes the same arm as the modified table (0, −90°, 90°, 0, −90°, 90°).
+    mod, std = stanford_arm(convention="modified"), stanford_arm(convention="standard")
+    assert [round(link.alpha / deg) for link in mod.links] == [0, -90, 90, 0, -90, 90]
+    assert [round(link.alpha / deg) for link in std.links] == [-90, 90, 0, -90, 90, 0]
+    rng = np.random.default_rng(3)
+    Q = rng.uniform(-np.pi, np.pi, (100, 6))
+    Q[:, 2] = rng.uniform(0, 1, 100)  # prismatic d3
+    assert np.allclose(mod.fkine(Q), std.fkine(Q), atol=1e-12)
+    # The printed α column read as modified DH is a different (wrong) arm.
+    wrong = armlab.DHRobot([armlab.DHLink(alpha=lk.alpha, d=lk.d, joint=lk.joint) for lk in std.links],
+                           convention="modified")
+    assert not np.allclose(wrong.fkine(Q[0]), mod.fkine(Q[0]))
+
+
+def test_exercise_5_rpr_T03():
+    L1, L2, d2_ = sp.symbols("L1 L2 d2")
+    th1, th3 = sp.symbols("theta1 theta3")
+    T = rpr(L1, L2).fkine([th1, d2_, th3])
+    c1, s1, c3, s3 = sp.cos(th1), sp.sin(th1), sp.cos(th3), sp.sin(th3)
+    printed = sp.Matrix([[c1 * c3, -c1 * s3, s1, s1 * L2 + s1 * d2_],
+                         [s1 * c3, -s1 * s3, -c1, -c1 * L2 - c1 * d2_],
+                         [s3, c3, 0, L1], [0, 0, 0, 1]])  # printed answer: right
+    assert (T - printed).applyfunc(sp.expand) == sp.zeros(4, 4)
+
+
+def test_exercise_6_2r_joint_rates():
+    # 2R, l1 = l2 = 0.5 m, θ1 = 30°, θ2 = 60°; the hand moves along +X0 at 1 m/s.
+    robot = planar2r(0.5, 0.5)
+    J = robot.jacob0(np.radians([30, 60]))[:2]
+    qd = np.linalg.solve(J, [1.0, 0.0])
+    assert np.allclose(qd, [0.0, -2.0], atol=1e-12)
+    # ERRATUM: the book answers "30°, −60°; −2 rad/s, 4 rad/s" — that is the solution for θ2 = −60°.
+    J_neg = robot.jacob0(np.radians([30, -60]))[:2]
+    assert np.allclose(np.linalg.solve(J_neg, [1.0, 0.0]), [-2.0, 4.0], atol=1e-12)
+
+
+def test_example_3_4_differential_motion():
+    J = np.array([[1, 0, 0, 0, 2, 0], [-1, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 0],
+                  [0, 0, 0, 3, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 1]], float)
+    D = J @ [0.1, 0, -0.1, 0, 0, 0.1]  # eq. (3.57)
+    assert np.allclose(D, [0.1, -0.2, 0, 0, -0.1, 0.1])  # printed answer: right
