@@ -180,7 +180,7 @@ def _subprocess_env() -> dict[str, str]:
 
 def _time_python(code: str, env: dict[str, str], cwd: Path) -> float:
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd, check=True,
+    subprocess.run([os.path.abspath(sys.executable), "-c", code], env=env, cwd=cwd, check=True,
                    stdout=subprocess.DEVNULL, timeout=60)
     return time.perf_counter() - t0
 
@@ -204,7 +204,7 @@ def test_import_armlab_does_not_load_heavy_modules(tmp_path):
         "import sys, armlab; "
         "print(','.join(sorted(m for m in ('sympy', 'matplotlib') if m in sys.modules)))"
     )
-    out = subprocess.run([sys.executable, "-c", code], env=_subprocess_env(), cwd=tmp_path,
+    out = subprocess.run([os.path.abspath(sys.executable), "-c", code], env=_subprocess_env(), cwd=tmp_path,
                          check=True, capture_output=True, text=True, timeout=60).stdout.strip()
     assert out == "", f"`import armlab` imported: {out}"
 
