@@ -64,10 +64,6 @@ def check_finite(values, name: str) -> None:
         raise ValueError(f"{name} contains NaN or infinity: {values!r:.120}")
 
 
-def sym_matrix(rows):
-    return sympy().Matrix(rows)
-
-
 def exact_angle(x):
     """A float angle that is a multiple of pi/12 becomes an exact sympy multiple of pi.
 
@@ -91,3 +87,20 @@ def exact_number(x):
     if float(x) == int(x):
         return sp.Integer(int(x))
     return sp.Float(x)
+
+
+def exact_entry(x):
+    """A matrix entry for symbolic use: 0, ±1 and ±1/2 become exact, other floats stay Float."""
+    sp = sympy()
+    if isinstance(x, sp.Basic) and not x.is_Float:
+        return x
+    v = float(x)
+    for exact in (0, 1, -1, sp.Rational(1, 2), -sp.Rational(1, 2)):
+        if abs(v - float(exact)) < 1e-15:
+            return sp.sympify(exact)
+    return sp.Float(v)
+
+
+def sym_matrix(M):
+    """Any matrix (numpy or sympy) as a sympy Matrix with exact simple entries."""
+    return sympy().Matrix(M).applyfunc(exact_entry)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._chain import compile_chain
-from ._backend import as_float_array, check_finite, exact_angle, exact_number, is_symbolic, sympy
+from ._backend import as_float_array, check_finite, exact_angle, exact_number, is_symbolic, sym_matrix, sympy
 
 __all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "DHRobot"]
 
@@ -317,13 +317,13 @@ class DHRobot:
         """List of base, every link frame and (if any) the tool frame, as sympy matrices."""
         sp = sympy()
         q = self._sym_q(q)
-        T = sp.eye(4) if self.base is None else sp.Matrix(self.base).applyfunc(_exactify)
+        T = sp.eye(4) if self.base is None else sym_matrix(self.base)
         frames = [T]
         for link, qi in zip(self.links, q):
             T = T * self._sym_link(link, qi)
             frames.append(T)
         if self.tool is not None:
-            frames.append(T * sp.Matrix(self.tool).applyfunc(_exactify))
+            frames.append(T * sym_matrix(self.tool))
         return frames
 
     def _jacob0_sym(self, q):
@@ -338,14 +338,3 @@ class DHRobot:
                         else sp.Matrix.vstack(z, sp.zeros(3, 1)))
         return sp.Matrix.hstack(*cols)
 
-
-def _exactify(x):
-    """Floats that are 0, ±1 or ±0.5 become exact (keeps symbolic products clean)."""
-    sp = sympy()
-    if isinstance(x, sp.Basic) and not x.is_Float:
-        return x
-    v = float(x)
-    for exact in (0, 1, -1, sp.Rational(1, 2), -sp.Rational(1, 2)):
-        if abs(v - float(exact)) < 1e-15:
-            return sp.sympify(exact)
-    return sp.Float(v)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_float_array, is_symbolic, sympy
+from ._backend import as_float_array, is_symbolic, sym_matrix, sympy
 
 __all__ = [
     "R", "Rot", "Trans", "homogeneous", "Tinv", "point", "vector", "compose",
@@ -192,10 +192,9 @@ def compose(*transforms, frame="fixed"):
         raise ValueError("compose needs at least one transform")
     seq = transforms[::-1] if frame == "fixed" else transforms
     if is_symbolic(*seq):
-        sp = sympy()
-        out = sp.Matrix(seq[0])
+        out = sym_matrix(seq[0])
         for T in seq[1:]:
-            out = out * sp.Matrix(T)
+            out = out * sym_matrix(T)
         return out
     mats = [as_float_array(T, f"transforms[{i}]") for i, T in enumerate(seq)]
     shapes = {m.shape[-2:] for m in mats}
@@ -213,11 +212,15 @@ def rpy_to_R(roll, pitch, yaw):
     Roll about x, then pitch about the fixed y, then yaw about the fixed z
     (the convention of Craig and of roboticstoolbox's ``rpy2r``).
     """
+    if is_symbolic(roll, pitch, yaw):
+        roll, pitch, yaw = sympy().sympify((roll, pitch, yaw))
     return compose(R("x", roll), R("y", pitch), R("z", yaw), frame="fixed")
 
 
 def euler_to_R(phi, theta, psi):
     """Rotation from ZYZ Euler angles: R = R(z, φ)·R(y, θ)·R(z, ψ)."""
+    if is_symbolic(phi, theta, psi):
+        phi, theta, psi = sympy().sympify((phi, theta, psi))
     return compose(R("z", phi), R("y", theta), R("z", psi), frame="current")
 
 
