@@ -25,7 +25,7 @@ CONVENTIONS = ("standard", "modified")
 def link_transform_standard(theta, d, a, alpha):
     """Standard DH link matrix A = Rz(θ)·Tz(d)·Tx(a)·Rx(α), lab report eq. (2.4).
 
-    >>> link_transform_standard(0.0, 0.147, 0.033, np.pi / 2).round(3)
+    >>> link_transform_standard(0.0, 0.147, 0.033, np.pi / 2).round(3) + 0.0  # + 0.0 drops the sign of -0.
     array([[ 1.   ,  0.   ,  0.   ,  0.033],
            [ 0.   ,  0.   , -1.   ,  0.   ],
            [ 0.   ,  1.   ,  0.   ,  0.147],
@@ -46,7 +46,7 @@ def link_transform_modified(alpha, a, theta, d):
 
     Arguments in the textbook's order: α_{i-1}, a_{i-1}, θ_i, d_i.
 
-    >>> link_transform_modified(-np.pi / 2, 0.0, 0.0, 0.14909).round(3)
+    >>> link_transform_modified(-np.pi / 2, 0.0, 0.0, 0.14909).round(3) + 0.0
     array([[ 1.   ,  0.   ,  0.   ,  0.   ],
            [ 0.   ,  0.   ,  1.   ,  0.149],
            [ 0.   , -1.   ,  0.   ,  0.   ],
@@ -144,7 +144,7 @@ class DHRobot:
 
     >>> from armlab.models import puma560
     >>> robot = puma560()
-    >>> robot.fkine(np.radians([90, 0, -90, 0, 0, 0])).round(4)[:3]
+    >>> robot.fkine(np.radians([90, 0, -90, 0, 0, 0])).round(4)[:3] + 0.0
     array([[ 0.    ,  1.    ,  0.    , -0.1491],
            [ 0.    ,  0.    ,  1.    ,  0.8649],
            [ 1.    ,  0.    ,  0.    ,  0.0203]])
