@@ -142,6 +142,9 @@ class DHLink:
 class DHRobot:
     """A serial robot given by DH links.
 
+    The table is compiled into straight-line kernels when the robot is built,
+    so build a new DHRobot rather than editing ``robot.links`` in place.
+
     >>> from armlab.models import puma560
     >>> robot = puma560()
     >>> robot.fkine(np.radians([90, 0, -90, 0, 0, 0])).round(4)[:3] + 0.0
