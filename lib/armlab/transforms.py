@@ -214,6 +214,8 @@ def rpy_to_R(roll, pitch, yaw):
     """
     if is_symbolic(roll, pitch, yaw):
         roll, pitch, yaw = sympy().sympify((roll, pitch, yaw))
+    else:  # check here so an error names roll/pitch/yaw, not R's "theta"
+        roll, pitch, yaw = (as_float_array(v, n) for v, n in ((roll, "roll"), (pitch, "pitch"), (yaw, "yaw")))
     return compose(R("x", roll), R("y", pitch), R("z", yaw), frame="fixed")
 
 
@@ -221,6 +223,8 @@ def euler_to_R(phi, theta, psi):
     """Rotation from ZYZ Euler angles: R = R(z, φ)·R(y, θ)·R(z, ψ)."""
     if is_symbolic(phi, theta, psi):
         phi, theta, psi = sympy().sympify((phi, theta, psi))
+    else:  # check here so an error names phi/theta/psi
+        phi, theta, psi = (as_float_array(v, n) for v, n in ((phi, "phi"), (theta, "theta"), (psi, "psi")))
     return compose(R("z", phi), R("y", theta), R("z", psi), frame="current")
 
 
