@@ -61,7 +61,7 @@ def format_matrix(T, decimals=3) -> str:
     """
     T = np.asarray(T, dtype=float)
     T = np.where(np.round(T, decimals) == 0, 0.0, T)  # no "-0.000"
-    width = decimals + 4 + max(0, int(math.log10(max(1.0, np.abs(T).max()))))
+    width = decimals + 3 + max(0, int(math.log10(max(1.0, np.abs(T).max()))))
     return "\n".join("[" + " ".join(f"{v:{width}.{decimals}f}" for v in row) + "]" for row in T)
 
 
