@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._chain import compile_chain
-from ._backend import as_float_array, check_finite, exact_angle, exact_number, is_symbolic, sym_matrix, sympy
+from ._backend import as_float_array, check_finite, check_rigid, exact_angle, exact_number, is_symbolic, sym_matrix, sympy
 
 __all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "DHRobot"]
 
@@ -76,7 +76,11 @@ def _modified_entries(ct, st, d, a, ca, sa):
 
 def _numeric_link(theta, d, a, alpha, entries):
     args = [as_float_array(v, n) for v, n in ((theta, "theta"), (d, "d"), (a, "a"), (alpha, "alpha"))]
-    theta, d, a, alpha = np.broadcast_arrays(*args)
+    try:
+        theta, d, a, alpha = np.broadcast_arrays(*args)
+    except ValueError:
+        shapes = ", ".join(f"{n} {v.shape}" for n, v in zip(("theta", "d", "a", "alpha"), args))
+        raise ValueError(f"theta, d, a and alpha must broadcast to one shape, got {shapes}") from None
     A = np.zeros(theta.shape + (4, 4))
     A[..., 3, 3] = 1.0
     for (i, j), v in entries(np.cos(theta), np.sin(theta), d, a, np.cos(alpha), np.sin(alpha)).items():
@@ -172,7 +176,9 @@ class DHRobot:
     def _fixed(T, name):
         if is_symbolic(T):
             return sympy().Matrix(T)
-        return as_float_array(T, name, (4, 4), allow_batch=False)
+        T = as_float_array(T, name, (4, 4), allow_batch=False)
+        check_rigid(T, name)
+        return T
 
     def _prepare(self):
         self._fk, self._fk_all, self._jac, self.fkine_source = compile_chain(
@@ -282,6 +288,25 @@ class DHRobot:
             return sp.Matrix.vstack(Rt * J0[:3, :], Rt * J0[3:, :])
         Rt = np.swapaxes(T[..., :3, :3], -1, -2)
         return np.concatenate([Rt @ J0[..., :3, :], Rt @ J0[..., 3:, :]], axis=-2)
+
+    # --- inverse kinematics (armlab.ik) --------------------------------------------
+    def ikine_all(self, T, q_current=None, **kw):
+        """All closed-form IK solutions of T (4×4) → IKSolutions; T (N, 4, 4) → IKBatch. See armlab.ik."""
+        from . import ik
+
+        return ik.ikine_all(self, T, q_current, **kw)
+
+    def ikine(self, T, q_current=None, weights=None, **kw):
+        """One closed-form IK solution: least weighted joint motion Σ kᵢ|Δθᵢ| from q_current. See armlab.ik."""
+        from . import ik
+
+        return ik.ikine(self, T, q_current, weights, **kw)
+
+    def ikine_numeric(self, T, q0=None, **kw):
+        """Damped-least-squares IK for any robot (mask, limits, restarts). See armlab.ik_numeric."""
+        from . import ik
+
+        return ik.ikine_numeric(self, T, q0, **kw)
 
     # --- symbolic ----------------------------------------------------------------
     def _sym_q(self, q):
