@@ -44,6 +44,8 @@ def as_float_array(value, name: str, shape_tail: tuple = (), allow_batch: bool =
     batch dimensions are allowed when ``allow_batch`` is true.
     """
     try:
+        if np.asarray(value).dtype.kind in "USO" and not _numbers_only(value):
+            raise TypeError
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(
@@ -56,6 +58,24 @@ def as_float_array(value, name: str, shape_tail: tuple = (), allow_batch: bool =
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or infinity: {arr!r:.120}")
     return arr
+
+
+def _numbers_only(value) -> bool:
+    """Object arrays of numbers are fine; strings are not numbers, even "90"."""
+    arr = np.asarray(value)
+    return arr.dtype.kind == "O" and all(
+        isinstance(x, (int, float, np.number)) and not isinstance(x, bool) for x in arr.flat)
+
+
+def check_rigid(T, name: str, tol: float = 1e-6) -> None:
+    """Raise ValueError unless T (…, 4, 4) is a rigid transform: orthonormal R, det +1, last row 0 0 0 1."""
+    R = T[..., :3, :3]
+    ok = (np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(initial=0) < tol
+          and np.abs(T[..., 3, :] - [0, 0, 0, 1]).max(initial=0) < tol
+          and np.all(np.linalg.det(R) > 0))
+    if not ok:
+        raise ValueError(f"{name} must be a rigid homogeneous transform [[R, p], [0, 0, 0, 1]] "
+                         f"with R orthonormal and det R = +1")
 
 
 def check_finite(values, name: str) -> None:

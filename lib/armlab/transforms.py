@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_float_array, is_symbolic, sym_matrix, sympy
+from ._backend import as_float_array, check_rigid, is_symbolic, sym_matrix, sympy
 
 __all__ = [
     "R", "Rot", "Trans", "homogeneous", "Tinv", "point", "vector", "compose",
@@ -136,6 +136,7 @@ def Tinv(T):
         Rt = T[:3, :3].T
         return homogeneous(Rt, -Rt * T[:3, 3])
     T = as_float_array(T, "T", (4, 4))
+    check_rigid(T, "T")
     Rt = np.swapaxes(T[..., :3, :3], -1, -2)
     out = np.zeros_like(T)
     out[..., :3, :3] = Rt
@@ -151,16 +152,23 @@ def _homog(coords, w, name):
     return np.concatenate([p, np.full(p.shape[:-1] + (1,), float(w))], axis=-1)
 
 
+def _coords(x, y, z, what):
+    if (y is None) != (z is None):
+        raise TypeError(f"{what} takes three coordinates (x, y, z) or one 3-vector")
+    if y is None:
+        return x
+    if is_symbolic(x, y, z):
+        return (x, y, z)
+    return np.stack(np.broadcast_arrays(*(as_float_array(c, n) for c, n in zip((x, y, z), "xyz"))), -1)
+
+
 def point(x, y=None, z=None):
     """A point in homogeneous coordinates [x, y, z, 1] (textbook §3.1.5).
 
     >>> point(4, 8, 0)
     array([4., 8., 0., 1.])
     """
-    coords = x if y is None and z is None else (x, y, z)
-    if not is_symbolic(coords) and y is not None:
-        coords = np.stack(np.broadcast_arrays(*(as_float_array(c, n) for c, n in zip(coords, "xyz"))), -1)
-    return _homog(coords, 1, "point")
+    return _homog(_coords(x, y, z, "point"), 1, "point")
 
 
 def vector(x, y=None, z=None):
@@ -168,10 +176,7 @@ def vector(x, y=None, z=None):
 
     Translations do not move it: ``Trans(1, 2, 3) @ vector(1, 0, 0)`` is ``[1, 0, 0, 0]``.
     """
-    coords = x if y is None and z is None else (x, y, z)
-    if not is_symbolic(coords) and y is not None:
-        coords = np.stack(np.broadcast_arrays(*(as_float_array(c, n) for c, n in zip(coords, "xyz"))), -1)
-    return _homog(coords, 0, "vector")
+    return _homog(_coords(x, y, z, "vector"), 0, "vector")
 
 
 def compose(*transforms, frame="fixed"):
@@ -303,25 +308,25 @@ def axis_angle_to_R(axis, theta):
 def R_to_axis_angle(R_):
     """Unit axis (…, 3) and angle θ in [0, π] with R = Rot(axis, θ).
 
+    θ = atan2(|sinθ·k|, cosθ) stays accurate near 0 and π, where arccos does not.
     At θ = 0 the axis is undefined and (0, 0, 1) is returned.
     """
     R_ = as_float_array(R_, "R", (3, 3))
-    cos_t = np.clip((np.trace(R_, axis1=-2, axis2=-1) - 1) / 2, -1.0, 1.0)
-    theta = np.arccos(cos_t)
-    v = unskew(R_)  # = sinθ · k
-    sin_t = np.linalg.norm(v, axis=-1)
-    axis = np.where(sin_t[..., None] > 1e-6, v / np.maximum(sin_t, 1e-300)[..., None], 0.0)
-    # Near θ = π, sinθ·k vanishes; take k from the symmetric part (R + I)/2 = k kᵀ.
-    near_pi = (sin_t <= 1e-6) & (cos_t < 0)
-    if np.any(near_pi):
-        B = (R_ + np.eye(3)) / 2
-        diag = np.diagonal(B, axis1=-2, axis2=-1)
-        col = np.argmax(diag, axis=-1)
-        kk = np.take_along_axis(B, col[..., None, None], axis=-1)[..., 0]
-        kk = kk / np.sqrt(np.maximum(np.take_along_axis(diag, col[..., None], -1), 1e-300))
-        axis = np.where(near_pi[..., None], kk, axis)
-    zero = (sin_t <= 1e-6) & (cos_t >= 0)
-    axis = np.where(zero[..., None], np.array([0.0, 0.0, 1.0]), axis)
+    v = unskew(R_)  # sinθ · k
+    s = np.linalg.norm(v, axis=-1)
+    c = (np.trace(R_, axis1=-2, axis2=-1) - 1) / 2
+    theta = np.arctan2(s, c)
+    axis = np.where(s[..., None] > 0, v / np.maximum(s, 1e-300)[..., None], np.array([0.0, 0.0, 1.0]))
+    # For θ > π/2, sinθ·k is small and noisy; the symmetric part (R + Rᵀ)/2 − cI = (1 − c)·k·kᵀ
+    # is well conditioned. Its largest column gives k up to sign; v gives the sign.
+    wide = c < 0
+    if np.any(wide):
+        B = (R_ + np.swapaxes(R_, -1, -2)) / 2 - c[..., None, None] * np.eye(3)
+        col = np.argmax(np.diagonal(B, axis1=-2, axis2=-1), axis=-1)
+        k = np.take_along_axis(B, col[..., None, None], axis=-1)[..., 0]
+        k = k / np.linalg.norm(k, axis=-1, keepdims=True)
+        k = np.where((np.sum(k * v, axis=-1) < 0)[..., None], -k, k)
+        axis = np.where(wide[..., None], k, axis)
     return axis, theta
 
 
