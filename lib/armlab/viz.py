@@ -39,7 +39,7 @@ from .transforms import Rot, Trans, compose
 __all__ = [
     "format_matrix", "parse_matrix", "MatrixDisplay", "Triads", "ArmView", "JointSliders",
     "ArmViewer", "arm_viewer", "compare_viewer", "FramePlayground", "frame_playground",
-    "LinkMotionAnimator", "link_motion_animator", "trig_shorthand", "figure3d",
+    "LinkMotionAnimator", "link_motion_animator", "trig_shorthand", "figure3d", "dh_table",
 ]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
@@ -792,6 +792,54 @@ class LinkMotionAnimator(_Panel):
 def link_motion_animator(alpha=30.0, a=0.3, theta=45.0, d=0.2, convention="modified", **kwargs):
     """Four-motions animator of one DH link (see :class:`LinkMotionAnimator`); angles in degrees."""
     return LinkMotionAnimator(alpha, a, theta, d, convention, **kwargs)
+
+
+# --- tables -------------------------------------------------------------------------
+def _fmt_len(v, unit):
+    if not isinstance(v, (int, float)):
+        return str(v)
+    return f"{v * 1000:g}" if unit == "mm" else f"{v:g}"
+
+
+def dh_table(robot, unit="mm"):
+    """The robot's DH table as HTML, in its own convention's column order.
+
+    Modified: i, α_{i−1}, a_{i−1}, d_i, θ_i (textbook Table 3.2); standard: i, a_i, α_i, d_i, θ_i
+    (lab report Table 2.1). Angles in degrees, lengths in ``unit`` ("mm" or "m"),
+    joint variables as qᵢ (+ offset), and the joint range when the model has one.
+    """
+    from IPython.display import HTML
+
+    def ang(v):
+        return f"{math.degrees(v):g}°" if isinstance(v, (int, float)) else str(v)
+
+    rows = []
+    lim = robot.qlim
+    for i, link in enumerate(robot.links, start=1):
+        q = f"q{i}"
+        if link.revolute:
+            off = f" + {math.degrees(link.offset):g}°" if link.offset else ""
+            th, d = q + off, _fmt_len(link.d, unit)
+        else:
+            off = f" + {_fmt_len(link.offset, unit)}" if link.offset else ""
+            th, d = ang(link.theta), q + off
+        lo, hi = lim[i - 1]
+        if not np.isfinite([lo, hi]).all():
+            rng = "—"
+        elif link.revolute:
+            rng = f"{math.degrees(lo):.0f}° … {math.degrees(hi):.0f}°"
+        else:
+            rng = f"{_fmt_len(lo, unit)} … {_fmt_len(hi, unit)}"
+        a, al = _fmt_len(link.a, unit), ang(link.alpha)
+        cells = (i, al, a, d, th, rng) if robot.modified else (i, a, al, d, th, rng)
+        rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+    head = (("i", "α<sub>i−1</sub>", f"a<sub>i−1</sub> ({unit})", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>")
+            if robot.modified else
+            ("i", f"a<sub>i</sub> ({unit})", "α<sub>i</sub>", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>"))
+    head += ("joint range",)
+    title = f"{html.escape(robot.name)}: {robot.convention} DH"
+    return HTML(f"<table><caption>{title}</caption><tr>" + "".join(f"<th>{h}</th>" for h in head)
+                + "</tr>" + "".join(rows) + "</table>")
 
 
 # --- symbolic display -----------------------------------------------------------------
