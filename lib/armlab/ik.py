@@ -262,6 +262,27 @@ def fit_array(q, lims):
     return w, ok
 
 
+def fit_batch(q, lims):
+    """In place :func:`fit_row` for q (N, m, n) whose angles are already in [−π, π] (atan2 results).
+
+    Returns within_limits (N, m). Works column by column: only joints whose range reaches
+    beyond (−π, π] are shifted by ±2π.
+    """
+    Q = q.transpose()  # (n, m, N): contiguous when q is the view the batch solver returns
+    ok = np.ones(Q.shape[1:], bool)
+    for j, (lo, hi, rev) in enumerate(lims):
+        x = Q[j]
+        if rev:
+            np.copyto(x, x + TAU, where=x <= -PI)
+            if lo < -PI + LIMIT_TOL:
+                np.copyto(x, x - TAU, where=(x > hi) & (x - TAU >= lo))
+            if hi > PI - LIMIT_TOL:
+                np.copyto(x, x + TAU, where=(x < lo) & (x + TAU <= hi))
+        if not (math.isinf(lo) and math.isinf(hi)):
+            ok &= (x >= lo) & (x <= hi)
+    return ok.transpose()
+
+
 def check_pose(T, name="T"):
     """T as a list of 4 rows of floats, or a ValueError naming T (shape, NaN, not rigid)."""
     if not (type(T) is np.ndarray and T.shape == (4, 4) and T.dtype == float):
@@ -289,9 +310,11 @@ def check_poses(T, name="T"):
     T = as_float_array(T, name, (4, 4))
     if T.ndim != 3:
         raise ValueError(f"{name} must have shape (N, 4, 4) for a batch, got shape {T.shape}")
-    R = T[:, :3, :3]
-    e = np.abs(np.einsum("nji,njk->nik", R, R) - np.eye(3)).max(axis=(1, 2))
-    e = np.maximum(e, np.abs(np.linalg.det(R) - 1.0))
+    n, o, a = T[:, :3, 0], T[:, :3, 1], T[:, :3, 2]
+    e = np.abs(np.einsum("ij,ij->i", n, n) - 1.0)
+    e = np.maximum(e, np.abs(np.einsum("ij,ij->i", o, o) - 1.0))
+    e = np.maximum(e, np.abs(np.einsum("ij,ij->i", n, o)))
+    e = np.maximum(e, np.abs(np.cross(n, o) - a).max(axis=1))
     e = np.maximum(e, np.abs(T[:, 3] - [0.0, 0.0, 0.0, 1.0]).max(axis=1))
     bad = np.flatnonzero(e > RIGID_TOL)
     if len(bad):

@@ -47,7 +47,7 @@ import math
 
 import numpy as np
 
-from .ik import (PUMA_LABELS, IKBatch, IKSolutions, PI, check_pose, check_poses, fit_array,
+from .ik import (PUMA_LABELS, IKBatch, IKSolutions, PI, check_pose, check_poses, fit_batch,
                  limit_table, make_fitter, strip_base_tool)
 
 # (θ1 root sign, θ3 root sign) of each elbow/shoulder pair, in slot order (see the module docstring)
@@ -167,8 +167,11 @@ class PumaSolver:
             q1_free, q4_free = qc[:, 0], qc[:, 3]
         q, valid, sing, reason = solve_batch_arrays(T, self.a2, self.a3, self.d2, self.d4, self.eps2,
                                                     q1_free, q4_free)
-        q, ok = fit_array(q, self.lims)
-        q = np.where(valid[..., None], q, fill)
+        ok = np.empty(valid.shape, bool)
+        for lo in range(0, N, CHUNK):  # in cache-sized chunks, as the solver
+            ok[lo:lo + CHUNK] = fit_batch(q[lo:lo + CHUNK], self.lims)
+        if not valid.all():
+            q[~valid] = fill
         return IKBatch(q, valid, ok & valid, sing & valid, reason, self.labels[:], self.method)
 
 
@@ -266,69 +269,121 @@ def _reach_text(a2, a3, d2, d4):
 
 
 def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free):
-    """Vectorised :func:`solve_rows`: T (N, 4, 4) → q (N, 8, 6) unwrapped, valid, singular, reason."""
+    """Vectorised :func:`solve_rows`: T (N, 4, 4) → q (N, 8, 6), valid, singular, reason.
+
+    The same equations, with the sines and cosines of θ1, θ3 and θ23 taken algebraically
+    instead of through atan2 then cos/sin (numpy trig on 100k-vectors is the cost here):
+
+    * θ1 = Φ − β with cos Φ = px/ρ, sin Φ = py/ρ, cos β = u/ρ, sin β = d2/ρ (3.38):
+      c1 = (px·u + py·d2)/ρ², s1 = (py·u − px·d2)/ρ²
+    * θ3 = γ − ψ with cos γ = d4/m, sin γ = a3/m, cos ψ = v/m, sin ψ = k/m (3.42), v = ±√(m² − k²):
+      c3 = (d4·v + a3·k)/m², s3 = (a3·v − d4·k)/m²
+    * c23, s23: the two fractions above (3.46), whose common denominator is u² + pz²
+    * θ2 = atan2(s23·c3 − c23·s3, c23·c3 + s23·s3) (3.47), already in (−π, π].
+    """
     N = len(T)
-    nx, ny, nz = T[:, 0, 0], T[:, 1, 0], T[:, 2, 0]
-    ax, ay, az = T[:, 0, 2], T[:, 1, 2], T[:, 2, 2]
-    px, py, pz = T[:, 0, 3], T[:, 1, 3], T[:, 2, 3]
+    Q = np.empty((6, 8, N))  # filled contiguously, returned as the (N, 8, 6) view
+    sing = np.empty((8, N), bool)
+    bad1 = np.empty(N, bool)
+    bad3 = np.empty(N, bool)
+    q1_free = np.broadcast_to(q1_free, (N,))
+    q4_free = np.broadcast_to(q4_free, (N,))
+    # chunks of a few thousand poses keep every temporary in cache (whole-batch temporaries are
+    # fresh mmap'd pages each time, several times slower)
+    for lo in range(0, N, CHUNK):
+        hi = min(N, lo + CHUNK)
+        bad1[lo:hi], bad3[lo:hi] = _solve_chunk(T[lo:hi], a2, a3, d2, d4, eps2, q1_free[lo:hi],
+                                                q4_free[lo:hi], Q[:, :, lo:hi], sing[:, lo:hi])
+    ok = ~(bad1 | bad3)
+    valid = np.repeat(ok[:, None], 8, axis=1)
+    reason = np.full(N, "", dtype=object)
+    if not ok.all():
+        reason[bad3] = "unreachable: outside the reach of the arm (a3² + d4² − k² < 0 in eq. (3.42))"
+        reason[bad1] = ("unreachable: the wrist centre is closer to the axis of joint 1 than the shoulder "
+                        "offset d2 (px² + py² − d2² < 0 in eq. (3.38))")
+    return Q.transpose(2, 1, 0), valid, sing.T & valid, reason
+
+
+CHUNK = 4096
+
+
+def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing):
+    """One chunk of :func:`solve_batch_arrays`, written into Q (6, 8, n) and sing (8, n)."""
+    # contiguous copies: arithmetic on strided columns of T is ~10× slower
+    cols = np.ascontiguousarray(T[:, :3, [0, 2, 3]].transpose(1, 2, 0))  # (3 rows, n/a/p, N)
+    (nx, ax, px), (ny, ay, py), (nz, az, pz) = cols
     rho2 = px * px + py * py
     D1 = rho2 - d2 * d2
     bad1 = D1 < -eps2
-    s_1 = np.sqrt(np.maximum(D1, 0.0))
-    shoulder_singular = rho2 <= eps2
-    phi = np.where(shoulder_singular, q1_free, np.arctan2(py, px))
+    D1 = np.maximum(D1, 0.0)
+    s_1 = np.sqrt(D1)
     k = (rho2 + pz * pz - (a2 * a2 + a3 * a3 + d2 * d2 + d4 * d4)) / (2.0 * a2)
-    D3 = a3 * a3 + d4 * d4 - k * k
+    mm = a3 * a3 + d4 * d4
+    D3 = mm - k * k
     bad3 = D3 < -eps2
     s_3 = np.sqrt(np.maximum(D3, 0.0))
-    g = math.atan2(a3, d4)
-    # the two roots side by side: index 0 = + root, 1 = − root
-    S1 = np.stack([s_1, -s_1], axis=1)  # (N, 2) = u for each θ1 root
-    t1 = phi[:, None] - np.arctan2(d2, S1)
-    t3 = g - np.arctan2(np.broadcast_to(k[:, None], (N, 2)), np.stack([s_3, -s_3], axis=1))
-    c1_, s1_ = np.cos(t1), np.sin(t1)
-    c3_, s3_ = np.cos(t3), np.sin(t3)
-    # the 4 arm branches in slot order
-    i1 = np.array([0, 0, 1, 1])
-    i3 = np.array([0, 1, 1, 0])
-    th1, c1, s1, u = t1[:, i1], c1_[:, i1], s1_[:, i1], S1[:, i1]
-    th3, c3, s3 = t3[:, i3], c3_[:, i3], s3_[:, i3]
-    pzc = pz[:, None]
-    A = a3 + a2 * c3
-    B = d4 - a2 * s3
-    t23 = np.arctan2(-u * B - pzc * A, u * A - pzc * B)
-    c23, s23 = np.cos(t23), np.sin(t23)
-    axc, ayc, azc = ax[:, None], ay[:, None], az[:, None]
-    m1 = c1 * c23
-    m2 = s1 * c23
-    X = -axc * m1 - ayc * m2 + azc * s23
-    Y = -axc * s1 + ayc * c1
-    singular = X * X + Y * Y < SINGULAR_TOL * SINGULAR_TOL
-    th4 = np.where(singular, q4_free[:, None], np.arctan2(Y, X))
-    c4, s4 = np.cos(th4), np.sin(th4)
-    e1 = m1 * c4 + s1 * s4
-    e2 = m2 * c4 - c1 * s4
-    e3 = s23 * c4
-    s5 = -(axc * e1 + ayc * e2 - azc * e3)
-    c5 = -(s23 * (axc * c1 + ayc * s1) + azc * c23)
-    th5 = np.arctan2(s5, c5)
-    nxc, nyc, nzc = nx[:, None], ny[:, None], nz[:, None]
-    s6 = -nxc * (m1 * s4 - s1 * c4) - nyc * (m2 * s4 + c1 * c4) + nzc * s23 * s4
-    c6 = nxc * (e1 * c5 - c1 * s23 * s5) + nyc * (e2 * c5 - s1 * s23 * s5) - nzc * (e3 * c5 + c23 * s5)
-    th6 = np.arctan2(s6, c6)
-    th2 = t23 - th3
-    q = np.empty((N, 4, 2, 6))
-    q[:, :, 0] = np.stack([th1, th2, th3, th4, th5, th6], axis=-1)
-    q[:, :, 1, :3] = q[:, :, 0, :3]
-    q[:, :, 1, 3] = np.where(singular, th4, th4 + PI)
-    q[:, :, 1, 4] = np.where(singular, th5, -th5)
-    q[:, :, 1, 5] = np.where(singular, th6, th6 + PI)
-    q = q.reshape(N, 8, 6)
-    ok = ~(bad1 | bad3)
-    valid = np.repeat(ok[:, None], 8, axis=1)
-    sing = np.repeat(singular | shoulder_singular[:, None], 2, axis=1) & valid
-    reason = np.full(N, "", dtype=object)
-    reason[bad3] = "unreachable: outside the reach of the arm (a3² + d4² − k² < 0 in eq. (3.42))"
-    reason[bad1] = ("unreachable: the wrist centre is closer to the axis of joint 1 than the shoulder "
-                    "offset d2 (px² + py² − d2² < 0 in eq. (3.38))")
-    return q, valid, sing, reason
+    inv_rho2 = 1.0 / np.where(rho2 > 0.0, rho2, 1.0)
+    pxs, pys, pxd, pyd = px * s_1, py * s_1, px * d2, py * d2
+    roots1 = {1.0: ((pxs + pyd) * inv_rho2, (pys - pxd) * inv_rho2),
+              -1.0: ((pyd - pxs) * inv_rho2, (-pys - pxd) * inv_rho2)}
+    shoulder_singular = rho2 <= eps2
+    if shoulder_singular.any():  # wrist centre on axis 1 (d2 = 0): θ1 is free
+        cf, sf = np.cos(q1_free), np.sin(q1_free)
+        roots1 = {sg: (np.where(shoulder_singular, cf, c), np.where(shoulder_singular, sf, s_))
+                  for sg, (c, s_) in roots1.items()}
+    a3k, d4k = a3 * k, d4 * k
+    roots3 = {1.0: ((d4 * s_3 + a3k) / mm, (a3 * s_3 - d4k) / mm),
+              -1.0: ((a3k - d4 * s_3) / mm, (-a3 * s_3 - d4k) / mm)}
+    th1s = {sg: np.arctan2(s_, c) for sg, (c, s_) in roots1.items()}
+    th3s = {sg: np.arctan2(s_, c) for sg, (c, s_) in roots3.items()}
+    invD = 1.0 / np.where(D1 + pz * pz > 0.0, D1 + pz * pz, 1.0)
+    c4f, s4f = np.cos(q4_free), np.sin(q4_free)
+    tol2 = SINGULAR_TOL * SINGULAR_TOL
+    for b, (i1, i3) in enumerate(_ARM_BRANCHES):
+        c1, s1 = roots1[i1]
+        c3, s3 = roots3[i3]
+        u = s_1 if i1 > 0 else -s_1
+        A = a3 + a2 * c3
+        B = d4 - a2 * s3
+        c23 = (u * A - pz * B) * invD
+        s23 = (-u * B - pz * A) * invD
+        th2 = np.arctan2(s23 * c3 - c23 * s3, c23 * c3 + s23 * s3)
+        m1 = c1 * c23
+        m2 = s1 * c23
+        X = az * s23 - ax * m1 - ay * m2  # c4·s5 (3.48)
+        Y = ay * c1 - ax * s1  # s4·s5
+        h2 = X * X + Y * Y
+        singular = h2 < tol2
+        if singular.any():
+            inv_h = 1.0 / np.sqrt(np.where(singular, 1.0, h2))
+            c4 = np.where(singular, c4f, X * inv_h)
+            s4 = np.where(singular, s4f, Y * inv_h)
+            th4 = np.arctan2(s4, c4)
+        else:
+            inv_h = 1.0 / np.sqrt(h2)
+            c4, s4 = X * inv_h, Y * inv_h
+            th4 = np.arctan2(Y, X)
+        e1 = m1 * c4 + s1 * s4
+        e2 = m2 * c4 - c1 * s4
+        e3 = s23 * c4
+        s5 = az * e3 - ax * e1 - ay * e2  # (3.50)
+        c5 = -(s23 * (ax * c1 + ay * s1) + az * c23)
+        th5 = np.arctan2(s5, c5)
+        s6 = nz * s23 * s4 - nx * (m1 * s4 - s1 * c4) - ny * (m2 * s4 + c1 * c4)  # (3.52)
+        c6 = nx * (e1 * c5 - c1 * s23 * s5) + ny * (e2 * c5 - s1 * s23 * s5) - nz * (e3 * c5 + c23 * s5)
+        th6 = np.arctan2(s6, c6)
+        j = 2 * b
+        for col, v in enumerate((th1s[i1], th2, th3s[i3], th4, th5, th6)):
+            Q[col, j] = v
+        Q[:3, j + 1] = Q[:3, j]
+        # flipped wrist (θ4 ± π, −θ5, θ6 ± π), the same wrist where singular
+        f4 = np.where(th4 > 0.0, th4 - PI, th4 + PI)
+        f6 = np.where(th6 > 0.0, th6 - PI, th6 + PI)
+        if singular.any():
+            f4, f6 = np.where(singular, th4, f4), np.where(singular, th6, f6)
+            f5 = np.where(singular, th5, -th5)
+        else:
+            f5 = -th5
+        Q[3, j + 1], Q[4, j + 1], Q[5, j + 1] = f4, f5, f6
+        sing[j] = sing[j + 1] = singular | shoulder_singular
+    return bad1, bad3
