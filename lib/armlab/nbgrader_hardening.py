@@ -1,0 +1,135 @@
+"""nbgrader preprocessors that close the gaps listed in shared/docs/nbgrader.md.
+
+Imported only by ``nbgrader_config.py`` (never by ``armlab/__init__``), so
+``import armlab`` does not pull in nbgrader. The config puts ``lib/`` on
+``sys.path`` itself, so this works even when armlab is not installed in the
+grading environment (the *kernel* that runs the notebooks still needs armlab).
+
+* :class:`InjectGradingImport` (autograde, first): prepends a cell that
+  imports :mod:`armlab.grading` before any student code runs, so the
+  checkers capture the real numpy/sympy/builtins even if the student deleted
+  or edited the notebook's own setup cell.
+* :class:`LimitOutputChars` (autograde, after ``LimitOutput``): nbgrader's
+  ``LimitOutput`` counts lines, so one 100 MB line survives it; this caps
+  every output and every cell by characters. Error outputs are shortened,
+  never dropped, because an error is what makes a test cell score zero.
+* :class:`ShortenTracebacks` (feedback, after ``ClearHiddenTests``): the
+  traceback of a failing test cell shows the source lines around the
+  failing line, i.e. the hidden tests. Students get ``Error: message`` only.
+"""
+from __future__ import annotations
+
+from nbformat.v4 import new_code_cell
+from traitlets import Integer, Unicode
+
+from nbgrader import utils
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+__all__ = ["InjectGradingImport", "LimitOutputChars", "ShortenTracebacks"]
+
+TRUNCATED = "\n... [output truncated by the autograder: {n} characters removed] ...\n"
+
+
+class InjectGradingImport(NbGraderPreprocessor):
+    """Prepend ``import armlab.grading`` so the checkers are frozen before student code runs."""
+
+    source = Unicode(
+        "# Added by the autograder (armlab.nbgrader_hardening): freeze the checkers before any student code.\n"
+        "import armlab.grading",
+        help="Source of the cell prepended to every notebook before execution.",
+    ).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        cell = new_code_cell(self.source)
+        cell.metadata["armlab_injected"] = True
+        cell.pop("id", None)  # nbformat 4.5 ids are optional; keep the output deterministic
+        if nb.get("nbformat_minor", 0) >= 5:
+            cell["id"] = "armlab-injected-grading-import"
+        nb.cells.insert(0, cell)
+        return nb, resources
+
+
+def _cut(text, limit):
+    if limit < 0 or len(text) <= limit:
+        return text
+    return text[:limit] + TRUNCATED.format(n=len(text) - limit)
+
+
+class LimitOutputChars(NbGraderPreprocessor):
+    """Cap outputs by characters (nbgrader's ``LimitOutput`` only counts lines)."""
+
+    max_chars = Integer(10_000, help="Maximum characters kept per output text (-1: no limit).").tag(config=True)
+    max_cell_chars = Integer(
+        50_000, help="Maximum characters of all outputs of one cell; later non-error outputs are dropped."
+    ).tag(config=True)
+    max_traceback_chars = Integer(5_000, help="Maximum characters of one error's traceback.").tag(config=True)
+
+    def _limit_output(self, out):
+        kind = out.get("output_type")
+        if kind == "stream":
+            out["text"] = _cut(out.get("text", ""), self.max_chars)
+        elif kind in ("execute_result", "display_data"):
+            data = out.get("data", {})
+            for mime in list(data):
+                value = data[mime]
+                if isinstance(value, list):
+                    value = "".join(value)
+                if not isinstance(value, str):
+                    continue  # JSON payloads: small in practice
+                if len(value) > self.max_chars:
+                    if mime.startswith("text/"):
+                        data[mime] = _cut(value, self.max_chars)
+                    else:  # an image or other binary payload: too big to keep at all
+                        del data[mime]
+                        data.setdefault("text/plain", f"[{mime} output of {len(value)} characters removed]")
+        elif kind == "error":
+            out["evalue"] = _cut(str(out.get("evalue", "")), self.max_chars)
+            tb, kept, total = out.get("traceback", []), [], 0
+            for line in tb:
+                line = _cut(line, self.max_chars)
+                if total + len(line) > self.max_traceback_chars:
+                    kept.append(f"... [traceback truncated by the autograder: {len(tb) - len(kept)} lines removed]")
+                    break
+                kept.append(line)
+                total += len(line)
+            out["traceback"] = kept
+        return out
+
+    @staticmethod
+    def _size(out):
+        kind = out.get("output_type")
+        if kind == "stream":
+            return len(out.get("text", ""))
+        if kind == "error":
+            return len(out.get("evalue", "")) + sum(len(t) for t in out.get("traceback", []))
+        return sum(len(v) if isinstance(v, str) else 0 for v in out.get("data", {}).values())
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        if cell.cell_type != "code":
+            return cell, resources
+        outputs, total, dropped = [], 0, 0
+        for out in cell.outputs:
+            out = self._limit_output(out)
+            size = self._size(out)
+            if out.get("output_type") == "error" or self.max_cell_chars < 0 or total + size <= self.max_cell_chars:
+                outputs.append(out)
+                total += size
+            else:
+                dropped += 1
+        if dropped:
+            outputs.append({"output_type": "stream", "name": "stdout",
+                            "text": f"... [{dropped} more outputs removed by the autograder] ...\n"})
+        cell.outputs = outputs
+        return cell, resources
+
+
+class ShortenTracebacks(NbGraderPreprocessor):
+    """In graded (test) cells keep only ``ErrorName: message`` of each error, not the traceback."""
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        if cell.cell_type != "code" or not utils.is_grade(cell):
+            return cell, resources
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                out["traceback"] = [f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"]
+        return cell, resources

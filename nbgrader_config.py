@@ -1,0 +1,56 @@
+"""nbgrader configuration for ArmLab homework (see docs/instructor.md).
+
+solutions/<hw>/  instructor sources (solutions + hidden tests)
+exercises/<hw>/  generated student versions (committed):
+                 nbgrader generate_assignment '*' --no-db --force
+
+Hardening (each item reproduces a pitfall in shared/docs/nbgrader.md):
+per-cell timeout, deleted/stripped test cells are put back, outputs capped by
+characters as well as lines, the checkers are imported before student code,
+and feedback never shows hidden tests or their tracebacks.
+"""
+import os
+import sys
+
+c = get_config()  # noqa: F821  (provided by traitlets when it loads this file)
+
+# nbgrader_hardening lives in lib/armlab; find it relative to this file, even if armlab is not installed.
+try:
+    _root = os.path.dirname(os.path.abspath(__file__))
+except NameError:  # exec'd without __file__: fall back to the course root, then the working directory
+    _root = os.path.abspath(c.CourseDirectory.root if "root" in c.CourseDirectory else os.getcwd())
+_lib = os.path.join(_root, "lib")
+if os.path.isdir(os.path.join(_lib, "armlab")) and _lib not in sys.path:
+    sys.path.insert(0, _lib)
+
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
+from nbgrader.converters import Autograde  # noqa: E402
+from nbgrader.preprocessors import ClearHiddenTests, GetGrades, LimitOutput  # noqa: E402
+
+from armlab.nbgrader_hardening import InjectGradingImport, LimitOutputChars, ShortenTracebacks  # noqa: E402
+
+# --- layout ----------------------------------------------------------------------------------
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "exercises"
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".*"]
+
+# --- execution: the timeout is PER CELL; an infinite loop costs one timeout, then the kernel is interrupted
+c.Execute.timeout = 10
+c.Execute.interrupt_on_timeout = True
+c.Execute.startup_timeout = 60
+
+# --- deleted or metadata-stripped test cells are added back and graded
+c.OverwriteCells.add_missing_cells = True
+
+# --- outputs: lines (LimitOutput) and characters (LimitOutputChars, for one huge line)
+c.LimitOutput.max_lines = 1000
+c.LimitOutput.max_traceback = 100
+c.LimitOutputChars.max_chars = 10_000
+c.LimitOutputChars.max_cell_chars = 50_000
+
+_pre = list(Autograde.class_traits()["autograde_preprocessors"].default())
+_i = _pre.index(LimitOutput) + 1
+c.Autograde.autograde_preprocessors = [InjectGradingImport] + _pre[:_i] + [LimitOutputChars] + _pre[_i:]
+
+# --- feedback HTML: no hidden tests, no tracebacks of test cells (give students only the HTML)
+c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, ShortenTracebacks, CSSHTMLHeaderPreprocessor]
