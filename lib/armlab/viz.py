@@ -342,6 +342,9 @@ class JointSliders:
             s.style.description_width = "60px"
             s.layout.width = "300px"
             self.sliders.append(s)
+        if q is not None:  # a start pose outside the limits widens its slider (and is reported)
+            for s, v in zip(self.sliders, self.from_q(q, self.revolute)):
+                s.min, s.max = min(s.min, float(v)), max(s.max, float(v))
         self.box = w.VBox(self.sliders)
         self._callbacks = []
         self._hold = False
@@ -486,9 +489,17 @@ class ArmViewer(_Panel):
         self.redraw()
 
     def _note(self):
+        notes = []
+        robot, q = self.view.robot, self.view.q
+        lim = robot.qlim
+        for i, s in enumerate(self.sliders):
+            if not lim[i, 0] - 1e-9 <= q[i] <= lim[i, 1] + 1e-9:
+                lo, hi = JointSliders.from_q(lim[i], self.joints.revolute[i])
+                notes.append(f"{s.description} is outside the joint range {lo:.0f} … {hi:.0f}")
         if len(self.views) > 1:
             dev = max(float(np.abs(v.T - self.view.T).max()) for v in self.views[1:])
-            self.note.value = f"<small>largest difference between the views' T: {dev:.1e}</small>"
+            notes.append(f"largest difference between the views' T: {dev:.1e}")
+        self.note.value = "<small>" + "<br>".join(html.escape(n) for n in notes) + "</small>"
 
     @property
     def T(self):

@@ -1,0 +1,183 @@
+"""armlab.viz widgets driven programmatically: sliders → callbacks → displayed T and artists.
+
+Runs on the Agg backend; the same callbacks run under ipympl in the notebooks
+(tests/test_notebooks.py) and in a real browser (tests/test_browser.py).
+"""
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from armlab import Rot, Trans, link_transform_modified, link_transform_standard, models  # noqa: E402
+
+viz = pytest.importorskip("armlab.viz")
+
+DECIMALS = 3
+TOL_DISPLAY = 0.5 * 10 ** -DECIMALS + 1e-12
+
+ARMS = {
+    "puma560": (models.puma560, [90, 0, -90, 0, 0, 0], [30, -40, 120, 45, -60, 90]),
+    "youbot": (models.youbot, [0, 0, 0, 90, 0], [40, 20, -70, 30, 100]),
+}
+
+
+def displayed(panel):
+    return viz.parse_matrix(panel.matrix_widget.value)
+
+
+@pytest.mark.parametrize("name", sorted(ARMS))
+def test_arm_viewer_sliders_move_arm_and_T_matches_fkine(name):
+    make, start_deg, new_deg = ARMS[name]
+    robot = make()
+    arm_joints = 3 if name == "puma560" else 4
+    panel = viz.arm_viewer(robot, np.radians(start_deg), decimals=DECIMALS)
+    line, triad_lines = panel.view.line, list(panel.view.triads.lines)
+    n_artists = len(panel.view.ax.get_children())
+    assert np.allclose(panel.T, robot.fkine(np.radians(start_deg)))
+    for k, value in enumerate(new_deg):
+        before_line = panel.view.line_data().copy()
+        before_triads = np.concatenate([np.ravel(ln.get_data_3d()) for ln in panel.view.triads.lines])
+        before_redraws = panel.redraws
+        panel.sliders[k].value = value  # what a student's drag does
+        q = np.radians(np.r_[new_deg[:k + 1], start_deg[k + 1:]])
+        T = robot.fkine(q)
+        assert np.allclose(panel.q, q, atol=1e-12)
+        assert np.allclose(panel.T, T, atol=1e-12)  # numeric T follows fkine
+        assert np.abs(displayed(panel) - T).max() <= TOL_DISPLAY  # shown T, to display precision
+        assert panel.redraws == before_redraws + 1
+        if k < arm_joints:  # PUMA joints 4–6 / youBot joint 5 turn frames about the wrist, not the skeleton
+            assert not np.allclose(panel.view.line_data(), before_line, equal_nan=True)
+        triads_now = np.concatenate([np.ravel(ln.get_data_3d()) for ln in panel.view.triads.lines])
+        assert not np.allclose(triads_now, before_triads, equal_nan=True)
+    # moved in place: same artists, nothing added to the axes
+    assert panel.view.line is line and panel.view.triads.lines == triad_lines
+    assert len(panel.view.ax.get_children()) == n_artists
+
+
+@pytest.mark.parametrize("name", sorted(ARMS))
+def test_arm_viewer_set_q_redraws_once_and_sliders_show_degrees(name):
+    make, start_deg, new_deg = ARMS[name]
+    robot = make()
+    panel = viz.arm_viewer(robot, np.radians(start_deg))
+    redraws = panel.redraws
+    T = panel.set_q(np.radians(new_deg))
+    assert panel.redraws == redraws + 1
+    assert np.allclose([s.value for s in panel.sliders], new_deg)
+    assert np.allclose(T, robot.fkine(np.radians(new_deg)))
+    assert "°" in panel.sliders[0].description
+
+
+def test_arm_view_tip_is_fkine_and_skeleton_passes_through_frames():
+    robot = models.puma560(flange=True)  # with a tool: the skeleton ends at the flange
+    q = np.radians([10, -20, 30, 40, 50, 60])
+    view = viz.ArmView(robot, q=q)
+    data = view.line_data()
+    assert np.allclose(data[:, -1], robot.fkine(q)[:3, 3])
+    origins = robot.fkine_all(q)[:, :3, 3]
+    for o in origins:
+        assert np.min(np.linalg.norm(data.T - o, axis=1)) < 1e-12
+
+
+def test_youbot_check_pose_in_viewer():
+    """Lab report (2.7): q = (0, 0, 0, π/2, 0) → R = diag(−1, −1, 1), p = (0.033, 0, 0.655)."""
+    panel = viz.arm_viewer(models.youbot(), [0, 0, 0, np.pi / 2, 0])
+    shown = displayed(panel)
+    assert np.allclose(shown[:3, :3], np.diag([-1, -1, 1]))
+    assert np.allclose(shown[:3, 3], [0.033, 0, 0.655])
+
+
+def test_prismatic_slider_is_metres():
+    robot = models.stanford_arm()
+    panel = viz.arm_viewer(robot, [0, 0, 0.3, 0, 0, 0])
+    assert "(m)" in panel.sliders[2].description
+    panel.sliders[2].value = 0.45
+    assert panel.q[2] == pytest.approx(0.45)
+    assert np.allclose(panel.T, robot.fkine([0, 0, 0.45, 0, 0, 0]))
+
+
+def test_joint_sliders_convert_explicitly():
+    revolute = np.array([True, False, True])
+    assert np.allclose(viz.JointSliders.to_q([180, 0.25, -90], revolute), [np.pi, 0.25, -np.pi / 2])
+    assert np.allclose(viz.JointSliders.from_q([np.pi, 0.25, -np.pi / 2], revolute), [180, 0.25, -90])
+
+
+def test_compare_viewer_same_T_different_frames():
+    """puma560 (modified DH) and puma560_standard: one T, different link frames."""
+    panel = viz.compare_viewer([models.puma560(), models.puma560_standard()], np.radians([90, 0, -90, 0, 0, 0]))
+    panel.set_q(np.radians([20, -30, 40, 10, 70, -20]))
+    a, b = panel.views
+    assert np.allclose(a.T, b.T, atol=1e-12)
+    assert not np.allclose(a.frames[2], b.frames[2])
+    assert "largest difference" in panel.note.value
+
+
+def test_frame_playground_fixed_is_BA_current_is_AB():
+    """Textbook §3.1.5 item 6: fixed frame → left-multiply, current frame → right-multiply."""
+    play = viz.frame_playground([("rot", "z", 90.0), ("trans", "x", 1.0)], frame="fixed")
+    A, B = Rot("z", np.pi / 2), Trans(1, 0, 0)
+    assert np.allclose(play.T, B @ A)
+    assert np.abs(displayed(play) - B @ A).max() <= TOL_DISPLAY
+    final_before = play.final.lines[0].get_data_3d()[0].copy()
+    play.frame_toggle.value = "current"  # the toggle a student clicks
+    assert np.allclose(play.T, A @ B)
+    assert np.abs(displayed(play) - A @ B).max() <= TOL_DISPLAY
+    assert not np.allclose(play.final.lines[0].get_data_3d()[0], final_before, equal_nan=True)
+    assert "Rot(z, 90°) · Trans(x, 1)" in play.formula_widget.value
+    play.sliders[0].value = 45.0
+    assert np.allclose(play.T, Rot("z", np.pi / 4) @ B)
+
+
+def test_frame_playground_exercise_1_and_example_3_2():
+    play = viz.frame_playground()  # exercise 1: z 45°, x 60°, y 30° about the fixed frame
+    expected = Rot("y", np.pi / 6) @ Rot("x", np.pi / 3) @ Rot("z", np.pi / 4)
+    assert np.allclose(play.T, expected)
+    assert play.T[0, 1] == pytest.approx(-0.3062, abs=1e-4)  # the book prints +0.306 (erratum)
+    ex = viz.frame_playground([("rot", "z", 30.0), ("trans", "x", 10.0), ("trans", "y", 20.0)],
+                              point=(4, 8, 0), trans_range=(-25, 25))
+    assert np.allclose((ex.T @ [4, 8, 0, 1])[:3], [9.464, 28.928, 0], atol=5e-4)
+    assert "9.464" in ex.point_widget.value
+
+
+@pytest.mark.parametrize("convention", ["modified", "standard"])
+def test_link_motion_animator_final_step_is_link_transform(convention):
+    anim = viz.link_motion_animator(alpha=-90, a=0.3, theta=60, d=0.2, convention=convention)
+    assert np.allclose(anim.T, np.eye(4))
+    al, th = np.radians(-90), np.radians(60)
+    expected = (link_transform_modified(al, 0.3, th, 0.2) if convention == "modified"
+                else link_transform_standard(th, 0.2, 0.3, al))
+    assert np.allclose(anim.set_step(4), expected)
+    assert np.allclose(anim.link_transform(), expected)
+    assert np.abs(displayed(anim) - expected).max() <= TOL_DISPLAY
+    # half-way through the first motion: half the angle / length
+    first = {"modified": Rot("x", al / 2), "standard": Rot("z", th / 2)}[convention]
+    assert np.allclose(anim.set_step(0.5), first)
+    # the play widget drives the step slider
+    anim.play.value = 2 * anim.STEPS_PER_MOTION
+    two = {"modified": Rot("x", al) @ Trans(0.3, 0, 0), "standard": Rot("z", th) @ Trans(0, 0, 0.2)}[convention]
+    assert anim.step_slider.value == pytest.approx(2.0)
+    assert np.allclose(anim.T, two)
+    # changing a parameter at step 4 keeps showing the link transform
+    anim.set_step(4)
+    anim.param_sliders["theta"].value = 10
+    assert np.allclose(anim.T, anim.link_transform())
+
+
+def test_format_and_parse_matrix_round_trip():
+    T = np.array([[1e-9, -0.5], [-1e-9, 12.3456]])
+    text = viz.format_matrix(T, 3)
+    assert "-0.000" not in text
+    assert np.allclose(viz.parse_matrix(text, (2, 2)), [[0, -0.5], [0, 12.346]])
+    with pytest.raises(ValueError, match="need 16"):
+        viz.parse_matrix("1.0 2.0")
+
+
+def test_import_armlab_does_not_load_viz_or_matplotlib():
+    code = ("import sys, armlab; bad = [m for m in ('armlab.viz', 'matplotlib', 'ipywidgets') if m in sys.modules];"
+            "print(bad); sys.exit(1 if bad else 0)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
