@@ -1,0 +1,195 @@
+"""The inverse-kinematics explorer (armlab.viz_ik), driven from code.
+
+The pose sliders are set to fkine(q) of known configurations; the drawn ghost arms must be the
+solutions of robot.ikine_all, the coloured ones exactly those within the joint limits, the
+chosen one what robot.ikine picks, and an unreachable target must hide every arm and say why.
+"""
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from armlab import models, viz_ik  # noqa: E402
+from armlab.ik import PUMA_LABELS, joint_motion  # noqa: E402
+
+deg = np.radians
+
+
+@pytest.fixture(scope="module")
+def robot():
+    return models.puma560()
+
+
+@pytest.fixture(scope="module")
+def explorer(robot):
+    return viz_ik.ik_explorer(robot, follow=False)
+
+
+def _skeleton_of(view_or_ghost, robot, q):
+    frames = robot.fkine_all(q)
+    return view_or_ghost.skeleton(frames)
+
+
+Q_KNOWN = [deg([30, -40, 60, 20, 45, -30]), deg([-50, -100, 150, -60, -70, 100]), deg([90, -30, 10, 0, 30, 0])]
+
+
+@pytest.mark.parametrize("q", Q_KNOWN, ids=["q_a", "q_b", "q_c"])
+def test_ghost_arms_are_the_solutions(explorer, robot, q):
+    T = robot.fkine(q)
+    explorer.set_current(np.zeros(6))
+    explorer.set_T(T)
+    assert np.allclose(explorer.T, T, atol=1e-12)
+    sols = robot.ikine_all(T, np.zeros(6))
+    arms = explorer.arms
+    assert arms.shown.sum() == len(sols) == 8
+    # each slot holds the solution of its branch label, drawn through fkine_all of that solution
+    for k, label in enumerate(sols.labels):
+        s = PUMA_LABELS.index(label)
+        assert arms.shown[s] and arms.labels[s] == label
+        assert np.allclose(arms.q[s], sols.q[k])
+        ghost = arms.ghosts[s]
+        assert np.allclose(ghost.frames, robot.fkine_all(sols.q[k]), atol=1e-12)
+        drawn = ghost.line_data().T
+        assert np.allclose(drawn, _skeleton_of(ghost, robot, sols.q[k]), atol=1e-12)
+        assert ghost.line.get_visible()
+        # and every drawn arm ends at the target
+        assert np.allclose(robot.fkine(arms.q[s]), T, atol=1e-9)
+    # highlighted (coloured, solid) exactly the within-limits ones; the others grey and dashed
+    expect = np.zeros(8, bool)
+    for k, label in enumerate(sols.labels):
+        expect[PUMA_LABELS.index(label)] = sols.within_limits[k]
+    assert np.array_equal(arms.highlighted, expect)
+    for s, ghost in enumerate(arms.ghosts):
+        if expect[s]:
+            assert ghost.line.get_linestyle() == "-" and ghost.line.get_alpha() == arms.IN_ALPHA
+            assert matplotlib.colors.same_color(ghost.line.get_color(), arms.colors[s])
+        else:
+            assert ghost.line.get_linestyle() == "--" and ghost.line.get_alpha() == arms.OUT_ALPHA
+    # the wrist stubs lie along z5 of each solution: the flipped wrist points the other way
+    stubs = arms.stub_segments()
+    for s in np.flatnonzero(arms.shown):
+        F5 = arms.ghosts[s].frames[5]
+        seg = stubs[s]
+        assert np.allclose(seg[0], F5[:3, 3]) and np.allclose(seg[1] - seg[0], arms.stub_length * F5[:3, 2])
+    # labels: one text per distinct arm (flip and noflip share their links)
+    texts = [t.get_text() for t in arms.texts if t.get_visible()]
+    assert sorted(texts) == sorted({viz_ik.arm_label(l) for l in sols.labels})
+
+
+@pytest.mark.parametrize("mode", ["nearest", "weighted"])
+@pytest.mark.parametrize("q_current", [np.zeros(6), deg([-60, -120, 140, 0, 0, 0])], ids=["home", "other"])
+def test_selector_picks_what_ikine_picks(explorer, robot, mode, q_current):
+    explorer.mode.value = mode
+    for q in Q_KNOWN:
+        T = robot.fkine(q)
+        explorer.set_current(q_current)
+        explorer.set_T(T)
+        weights = None if mode == "nearest" else explorer.weights
+        best = robot.ikine(T, q_current, weights)
+        assert explorer.chosen.labels == best.labels
+        assert np.allclose(explorer.chosen.q, best.q)
+        assert np.allclose(explorer.chosen_view.frames, robot.fkine_all(best.q[0]), atol=1e-12)
+        assert explorer.chosen_view.line.get_visible()
+        # the choice is the least J among the within-limit solutions
+        sols = explorer.sols
+        J, _ = joint_motion(sols.q, q_current, weights, robot.qlim, [True] * 6)
+        pool = sols.within_limits if sols.within_limits.any() else np.ones(len(sols), bool)
+        assert np.isclose(best.cost, J[pool].min())
+    explorer.mode.value = "nearest"
+
+
+def test_weighted_mode_uses_the_weights_text(explorer, robot):
+    explorer.weights_text.value = "3, 2, 1, 1, 1, 1"
+    assert np.allclose(explorer.weights, [3, 2, 1, 1, 1, 1])
+    explorer.weights_text.value = "3, 2"
+    with pytest.raises(ValueError, match="weights"):
+        explorer.weights
+    explorer.mode.value = "weighted"
+    explorer.set_T(robot.fkine(Q_KNOWN[0]))  # a bad text falls back to equal weights and says so
+    assert "using equal weights" in explorer.message.value
+    explorer.weights_text.value = "3, 2, 1, 1, 1, 1"
+    explorer.mode.value = "nearest"
+
+
+def test_follow_moves_the_current_configuration(robot):
+    ex = viz_ik.ik_explorer(robot, follow=True)
+    q = Q_KNOWN[1]
+    ex.set_T(robot.fkine(q))
+    assert np.allclose(robot.fkine(ex.q_current), robot.fkine(q), atol=1e-9)
+    ex.home_button.click()
+    assert np.allclose(ex.q_used, ex.home)
+
+
+@pytest.mark.parametrize("pose, words", [((1.0, 0.0, 0.0), "outside the reach"),
+                                         ((0.0, 0.05, 0.3), "shoulder offset d2")])
+def test_unreachable_hides_all_arms_and_says_why(explorer, robot, pose, words):
+    explorer.set_T(robot.fkine(Q_KNOWN[0]))
+    assert explorer.arms.shown.any()
+    explorer.set_pose(*pose)
+    assert len(explorer.sols) == 0
+    assert not explorer.arms.shown.any()
+    assert not any(g.line.get_visible() for g in explorer.arms.ghosts)
+    assert not any(t.get_visible() for t in explorer.arms.texts)
+    assert not explorer.arms.stubs.get_visible()
+    assert not explorer.chosen_view.line.get_visible()
+    assert "No solution" in explorer.message.value and words in explorer.message.value
+    assert explorer.table.value == ""
+    # and back: a reachable pose shows them again
+    explorer.set_T(robot.fkine(Q_KNOWN[0]))
+    assert explorer.arms.shown.all() and explorer.chosen_view.line.get_visible()
+
+
+def test_wrist_singularity_is_reported(explorer, robot):
+    explorer.set_T(robot.fkine(deg([20, -30, 40, 0, 0, 0])))
+    sing = dict(zip(explorer.sols.labels, explorer.sols.singular))
+    # θ5 = 0 on the branch the pose came from (and its flip, the same wrist); the other arms see
+    # the wrist from elsewhere, with θ5 ≠ 0
+    assert sing["left-up-noflip"] and sing["left-up-flip"] and not sing["right-down-noflip"]
+    assert "Singular" in explorer.message.value
+
+
+def test_updates_in_place_and_fast(explorer, robot):
+    """No new artists per update; median update under 100 ms.
+
+    With the Agg canvas of a test, ``draw_idle`` draws at once, so one ``set_T`` is the whole
+    slider-to-picture path: IK, moving the artists, the table, and a full redraw.
+    """
+    ax = explorer.ax
+    n_lines, n_texts, n_coll = len(ax.lines), len(ax.texts), len(ax.collections)
+    rng = np.random.default_rng(3)
+    times = []
+    for _ in range(12):
+        q = rng.uniform(robot.qlim[:, 0], robot.qlim[:, 1])
+        t0 = time.perf_counter()
+        explorer.set_T(robot.fkine(q))
+        times.append(time.perf_counter() - t0)
+    assert (len(ax.lines), len(ax.texts), len(ax.collections)) == (n_lines, n_texts, n_coll)
+    median = float(np.median(times))
+    print(f"IK explorer update incl. redraw: median {1e3 * median:.1f} ms, max {1e3 * max(times):.1f} ms")
+    assert median < 0.1
+
+
+def test_show_solutions_youbot_and_planar():
+    yb = models.youbot()
+    q = np.array([0.3, 0.4, -0.8, 0.6, 0.2])
+    sols = yb.ikine_all(yb.fkine(q))
+    fig = viz_ik.show_solutions(yb, sols)
+    assert fig.arms.shown.sum() == len(sols) >= 2
+    for s in np.flatnonzero(fig.arms.shown):
+        assert np.allclose(yb.fkine(fig.arms.q[s]), yb.fkine(q), atol=1e-9)
+    assert fig.arms.stubs is None  # no wrist flip on the youBot
+    p2 = models.planar2r(1.0, 1.0)
+    s2 = p2.ikine_all(p2.fkine([0.4, 0.9]))
+    f2 = viz_ik.show_solutions(p2, s2)
+    assert f2.arms.labels[:2] == ["up", "down"]
+
+
+def test_bad_pose_values_raise(explorer):
+    with pytest.raises(ValueError, match="outside the slider range"):
+        explorer.set_pose(5.0, 0, 0)
+    with pytest.raises(ValueError, match="joint values"):
+        explorer.set_current([0, 0])
