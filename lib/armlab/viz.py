@@ -183,9 +183,11 @@ class Triads:
     (k, 4, 4) transforms and only calls ``set_data_3d``/``set_position_3d``.
     """
 
-    def __init__(self, ax, Ts=None, length=0.1, linewidth=2.0, alpha=1.0, labels=None, count=None):
+    def __init__(self, ax, Ts=None, length=0.1, linewidth=2.0, alpha=1.0, labels=None, count=None,
+                 label_offset=(-0.25, -0.25, 0.25)):
         self.ax = ax
         self.length = float(length)
+        self.label_offset = np.asarray(label_offset, dtype=float) * self.length
         if Ts is None:
             Ts = np.broadcast_to(np.eye(4), (count or 1, 4, 4))
         Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
@@ -193,8 +195,9 @@ class Triads:
         self.lines = [ax.plot([], [], [], color=c, lw=linewidth, alpha=alpha, solid_capstyle="round")[0]
                       for c in AXIS_COLORS]
         self.labels = []
+        self.names = [str(s) for s in labels] if labels is not None else []
         if labels is not None:
-            self.labels = [ax.text(0, 0, 0, str(s), fontsize=8, color="0.15") for s in labels]
+            self.labels = [ax.text(0, 0, 0, name, fontsize=8, color="0.15") for name in self.names]
         self.update(Ts)
 
     def update(self, Ts):
@@ -204,9 +207,17 @@ class Triads:
         origins = Ts[:, :3, 3]
         for k, line in enumerate(self.lines):
             line.set_data_3d(*_nan_segments(origins, origins + self.length * Ts[:, :3, k]))
-        offset = 0.25 * self.length
-        for text, o in zip(self.labels, origins):
-            text.set_position_3d((o[0] - offset, o[1] - offset, o[2] + offset))
+        # frames whose origins coincide (e.g. PUMA {4},{5},{6}) share one label "4,5,6"
+        shown = {}
+        for k, o in enumerate(origins if self.labels else ()):
+            key = next((j for j in shown if np.abs(origins[j] - o).max() < 1e-6 * self.length), None)
+            if key is None:
+                shown[k] = [self.names[k]]
+            else:
+                shown[key].append(self.names[k])
+        for k, (text, o) in enumerate(zip(self.labels, origins)):
+            text.set_position_3d(o + self.label_offset)
+            text.set_text(",".join(shown[k]) if k in shown else "")
         self.Ts = Ts
 
     def set_visible(self, visible):
@@ -581,19 +592,21 @@ class FramePlayground(_Panel):
         self.point = None if point is None else np.append(np.asarray(point, dtype=float), 1.0)
         self.fig, (ax,) = figure3d(1, figsize)
         self.ax = ax
-        span = max([abs(v) for kind, _, v in steps if kind == "trans"] + [abs(trans_range[1]) * 0.4, 1.0])
+        self.redraws = 0
+        Ps = self.partial_products()  # the start pose sets the view: every origin and the point in sight
+        reach = [1.0] + list(np.linalg.norm(Ps[:, :3, 3], axis=1))
         if self.point is not None:
-            span = max(span, float(np.linalg.norm(self.point[:3])) + span)
-        self.extent = extent or span * 1.1
+            reach.append(float(np.linalg.norm((Ps[-1] @ self.point)[:3])))
+        self.extent = extent or 1.15 * max(reach)
         _set_cube(ax, (0, 0, 0), self.extent)
-        L = 0.35 * self.extent
-        self.fixed = Triads(ax, np.eye(4)[None], length=1.3 * L, linewidth=1.5, alpha=0.45, labels=["A"])
+        L = 0.8 if self.extent < 1.5 else 0.3 * self.extent
+        self.fixed = Triads(ax, np.eye(4)[None], length=1.2 * L, linewidth=1.5, alpha=0.45, labels=["A"],
+                            label_offset=(-0.2, -0.2, -0.3))
         self.partial = Triads(ax, count=len(steps), length=L, linewidth=1.2, alpha=0.35,
                               labels=[str(k) for k in range(1, len(steps) + 1)])
-        self.final = Triads(ax, length=L, linewidth=3.0, labels=["B"])
+        self.final = Triads(ax, length=L, linewidth=3.0, labels=["B"], label_offset=(0.15, 0.15, 0.3))
         self.path, = ax.plot([], [], [], color="0.5", ls=":", lw=1)
         self.point_artist, = ax.plot([], [], [], ls="", marker="o", color="k", ms=5)
-        self.redraws = 0
         self.matrix = MatrixDisplay(np.eye(4), decimals=decimals)
         self.matrix_widget = self.matrix.widget
         self.formula_widget = w.HTML()
