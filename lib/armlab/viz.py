@@ -39,7 +39,7 @@ from .transforms import Rot, Trans, compose
 __all__ = [
     "format_matrix", "parse_matrix", "MatrixDisplay", "Triads", "ArmView", "JointSliders",
     "ArmViewer", "arm_viewer", "compare_viewer", "FramePlayground", "frame_playground",
-    "LinkMotionAnimator", "link_motion_animator", "trig_shorthand", "figure3d", "dh_table",
+    "LinkMotionAnimator", "link_motion_animator", "trig_shorthand", "figure3d", "frames_figure", "shown", "dh_table",
 ]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
@@ -223,6 +223,40 @@ class Triads:
     def set_visible(self, visible):
         for artist in self.lines + self.labels:
             artist.set_visible(visible)
+
+
+def frames_figure(Ts, labels=None, axis_names=None, length=None, figsize=(3.6, 3.4)):
+    """A small static 3-D figure of some frames (k, 4, 4), the first drawn faint.
+
+    ``axis_names`` (e.g. "noa") labels the axis tips of the last frame.
+    Returns the figure; in a notebook end the cell with ``viz.shown(fig)``.
+    """
+    Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
+    origins = Ts[:, :3, 3]
+    centre = (origins.max(axis=0) + origins.min(axis=0)) / 2
+    half = max(float(np.abs(origins - centre).max()), 0.1)
+    length = length or 0.6 * half
+    fig, (ax,) = figure3d(figsize=figsize)
+    names = list(labels) if labels is not None else [None] * len(Ts)
+    for k, T in enumerate(Ts):
+        Triads(ax, T[None], length=length, linewidth=1.5 if k == 0 else 3.0, alpha=0.5 if k == 0 else 1.0,
+               labels=None if names[k] is None else [names[k]])
+    if axis_names:
+        T = Ts[-1]
+        for k, name in enumerate(axis_names):
+            ax.text(*(T[:3, 3] + 1.25 * length * T[:3, k]), name, color=AXIS_COLORS[k], fontsize=11,
+                    weight="bold")
+    _set_cube(ax, centre, half + 1.3 * length)
+    return fig
+
+
+def shown(fig):
+    """What to leave as a cell's last value to show ``fig``: its ipympl canvas widget, or the figure itself."""
+    try:
+        w = _widgets()
+    except ImportError:
+        return fig
+    return fig.canvas if isinstance(fig.canvas, w.DOMWidget) else fig
 
 
 # --- the arm ------------------------------------------------------------------------
