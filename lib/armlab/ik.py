@@ -14,12 +14,13 @@ weighted joint motion J = Σ kᵢ|Δθᵢ| of the simulation paper (003) eq. (12
 
 >>> import numpy as np, armlab
 >>> robot = armlab.models.puma560()
->>> sols = robot.ikine_all(robot.fkine(np.radians([90, 0, -90, 0, 30, 0])))
->>> len(sols), sols.labels[0]
-(8, 'left-up-noflip')
->>> best = robot.ikine(robot.fkine(np.radians([90, 0, -90, 0, 30, 0])), q_current=np.zeros(6))
->>> np.degrees(best.q[0]).round(6).tolist()
-[90.0, 0.0, -90.0, 0.0, 30.0, 0.0]
+>>> T = robot.fkine(np.radians([20, -30, 40, 10, 30, 50]))
+>>> sols = robot.ikine_all(T)
+>>> len(sols), sols.labels[0], sols.q.shape, int(sols.within_limits.sum())
+(8, 'left-up-noflip', (8, 6), 2)
+>>> best = robot.ikine(T, q_current=np.radians([15, -20, 30, 0, 20, 40]))
+>>> best.labels, np.degrees(best.q[0]).round(6).tolist()
+(['left-up-noflip'], [20.0, -30.0, 40.0, 10.0, 30.0, 50.0])
 """
 from __future__ import annotations
 
@@ -350,6 +351,9 @@ def _q_current(q_current, n):
 def joint_motion(q, q_current, weights=None, qlim=None, revolute=None):
     """Weighted joint motion J = Σ kᵢ|Δθᵢ| from q_current to each row of q, paper 003 eq. (12).
 
+    The paper prints J = k1|Δθ1| + k2|Δθ3| + k3|Δθ3|; the middle term is k2|Δθ2| (erratum),
+    with k = (3, 2, 1) (:data:`PAPER_WEIGHTS`) for its 3-joint arm. weights None means all 1.
+
     Returns (J (k,), q_moved (k, n)). For a revolute joint the target angle is replaced by the
     equivalent angle θ + 2πm nearest to the current one that lies inside the joint range
     (so a joint whose range allows passing through ±π takes the short way round, Δθ wrapped to
@@ -364,24 +368,26 @@ def joint_motion(q, q_current, weights=None, qlim=None, revolute=None):
     k, n = q.shape
     qc = np.zeros(n) if q_current is None else as_float_array(q_current, "q_current", (n,), allow_batch=False)
     w = np.ones(n) if weights is None else as_float_array(weights, "weights", (n,), allow_batch=False)
-    if np.any(w < 0):
+    if (w < 0).any():
         raise ValueError(f"weights must be >= 0, got {w}")
     if qlim is None:
-        qlim = np.tile([-np.inf, np.inf], (n, 1))
-    qlim = np.asarray(qlim, dtype=float)
+        lo, hi = np.full(n, -np.inf), np.full(n, np.inf)
+    else:
+        qlim = np.asarray(qlim, dtype=float)
+        lo, hi = qlim[:, 0] - LIMIT_TOL, qlim[:, 1] + LIMIT_TOL
     rev = np.ones(n, bool) if revolute is None else np.asarray(revolute, bool)
-    # candidates θ + 2πm, m = −2…2, for revolute joints
-    m = np.arange(-2, 3) * TAU
-    cand = q[:, :, None] + np.where(rev, 1.0, 0.0)[None, :, None] * m
-    inside = (cand >= qlim[:, 0, None] - LIMIT_TOL) & (cand <= qlim[:, 1, None] + LIMIT_TOL)
-    dist = np.abs(cand - qc[None, :, None])
-    dist_in = np.where(inside, dist, np.inf)
-    best = np.argmin(dist_in, axis=2)
-    has = np.isfinite(np.take_along_axis(dist_in, best[..., None], 2)[..., 0])
-    moved = np.take_along_axis(cand, best[..., None], 2)[..., 0]
-    delta = np.where(has, moved - qc, np.where(rev, wrap_angle(q - qc), q - qc))
-    moved = np.where(has, moved, qc + delta)
-    return np.abs(delta) @ w, moved
+    d = q - qc
+    # nearest equivalent θ + 2πm to the current angle, then the next two (other side, same side)
+    d0 = np.where(rev, wrap_angle(d), d)
+    step = np.where(rev & (d0 != 0.0), np.copysign(TAU, d0), TAU * rev)
+    moved = qc + d0
+    for shift in (-step, step):  # only looked at where the nearer one is outside the range
+        out = (moved < lo) | (moved > hi)
+        cand = qc + d0 + shift
+        np.copyto(moved, cand, where=out & rev & (cand >= lo) & (cand <= hi))
+    inside = (moved >= lo) & (moved <= hi)
+    moved = np.where(inside, moved, qc + d0)  # no equivalent in range: wrapped difference
+    return np.abs(moved - qc) @ w, moved
 
 
 def select(sols, q_current=None, weights=None, qlim=None, revolute=None):
@@ -454,7 +460,11 @@ def ikine(robot, T, q_current=None, weights=None, **kw):
     Returns an :class:`IKSolutions` with k = 1, or k = 0 and a reason. q_current None means zeros.
     """
     sols = ikine_all(robot, T, q_current, **kw)
-    return select(sols, q_current, weights, robot.qlim, [l.revolute for l in robot.links])
+    solver = solver_for(robot)
+    if not hasattr(solver, "qlim_array"):
+        solver.qlim_array = robot.qlim
+        solver.revolute_array = np.array([l.revolute for l in robot.links])
+    return select(sols, q_current, weights, solver.qlim_array, solver.revolute_array)
 
 
 def ikine_numeric(robot, T, q0=None, **kw):

@@ -26,6 +26,9 @@ Errata in the printed §3.2.3 (derived with sympy and checked numerically in tes
 * The book says a wrist singularity "can be detected by both atan2 arguments of (3.48) being
   near zero": those arguments are s4·s5 and c4·s5, so this is exactly s5 ≈ 0.
 
+* Table 3.2 prints the check pose's θ3 = −90° next to the range −45°…225°: the book's own
+  check pose is outside its joint range (so ``within_limits`` is False for it).
+
 Branch labels (geometric, independent of frame choices):
 
 * shoulder ``left`` / ``right``: facing from the base towards the wrist centre, the shoulder offset
@@ -37,6 +40,9 @@ Branch labels (geometric, independent of frame choices):
   (3.42) for a left arm and the − root for a right arm.
 * wrist ``noflip`` / ``flip``: noflip is (3.48) as printed (s5 ≥ 0, θ5 ∈ [0, π]); flip is
   (θ4 + π, −θ5, θ6 + π).
+
+roboticstoolbox-python's ``Puma560.ikine_a`` (Paul's frames; with d1 = 0 and these lengths it is
+the same arm, q_rtb = q + (π, π, 0, 0, 0, 0)) agrees on l/r and u/d; its n/f are our flip/noflip.
 
 Slots, in this fixed order: left-up-noflip, left-up-flip, left-down-noflip, left-down-flip,
 right-up-noflip, right-up-flip, right-down-noflip, right-down-flip.
