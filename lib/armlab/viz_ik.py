@@ -113,7 +113,10 @@ class GhostArm(viz.ArmView):
         for artist in list(ax.lines):  # the pedestal: the solid view (or the floor view) already has one
             if artist not in before and artist is not self.line and artist is not self.tip:
                 artist.remove()
-        self.tip.set_visible(False)  # every solution ends at the same target: one marker is enough
+        # every solution ends at the same target: one marker is enough. Removed, not hidden: a hidden
+        # 3-D line is still projected at every draw
+        self.tip.set_visible(False)
+        self.tip.remove()
         self.line.set_linewidth(linewidth)
         self.line.set_marker("None")
 
@@ -238,10 +241,11 @@ class SolutionArms:
             t = self.texts[s]
             if name in placed:
                 continue
+            lift = (0.03 + 0.035 * len(placed)) * self.ghosts[s].triad_length / 0.12  # labels stacked, not piled
             placed[name] = s
             t.set_text(name)
             t.set_color(self.colors[s] if self.highlighted[s] else OUTSIDE_COLOR)
-            t.set_position_3d((p[0], p[1], p[2] + 0.03))
+            t.set_position_3d((p[0], p[1], p[2] + lift))
             t.set_visible(True)
 
     def drawn_frames(self):
