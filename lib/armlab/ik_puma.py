@@ -53,7 +53,7 @@ import math
 
 import numpy as np
 
-from .ik import (PUMA_LABELS, IKBatch, IKSolutions, PI, check_pose, check_poses, fit_batch,
+from .ik import (PI, PUMA_LABELS, TAU, IKBatch, IKSolutions, check_pose, check_poses,
                  limit_table, make_fitter, strip_base_tool)
 
 # (θ1 root sign, θ3 root sign) of each elbow/shoulder pair, in slot order (see the module docstring)
@@ -171,11 +171,8 @@ class PumaSolver:
                 raise ValueError(f"q_current must have shape (6,) or ({N}, 6) and be finite, got {qc.shape}")
             qc = np.broadcast_to(qc, (N, 6))
             q1_free, q4_free = qc[:, 0], qc[:, 3]
-        q, valid, sing, reason = solve_batch_arrays(T, self.a2, self.a3, self.d2, self.d4, self.eps2,
-                                                    q1_free, q4_free)
-        ok = np.empty(valid.shape, bool)
-        for lo in range(0, N, CHUNK):  # in cache-sized chunks, as the solver
-            ok[lo:lo + CHUNK] = fit_batch(q[lo:lo + CHUNK], self.lims)
+        q, valid, sing, reason, ok = solve_batch_arrays(T, self.a2, self.a3, self.d2, self.d4, self.eps2,
+                                                        q1_free, q4_free, self.lims)
         if not valid.all():
             q[~valid] = fill
         return IKBatch(q, valid, ok & valid, sing & valid, reason, self.labels[:], self.method)
@@ -274,8 +271,11 @@ def _reach_text(a2, a3, d2, d4):
     return f"{math.hypot(lo, d2):.4g} … {math.hypot(hi, d2):.4g} m"
 
 
-def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free):
-    """Vectorised :func:`solve_rows`: T (N, 4, 4) → q (N, 8, 6), valid, singular, reason.
+def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free, lims=None):
+    """Vectorised :func:`solve_rows`: T (N, 4, 4) → q (N, 8, 6), valid, singular, reason, within_limits.
+
+    Angles are wrapped to (−π, π] and moved into the ranges of ``lims`` (:func:`armlab.ik.limit_table`)
+    as :func:`armlab.ik.fit_row` does; without ``lims`` only wrapped.
 
     The same equations, with the sines and cosines of θ1, θ3 and θ23 taken algebraically
     instead of through atan2 then cos/sin (numpy trig on 100k-vectors is the cost here):
@@ -290,6 +290,9 @@ def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free):
     N = len(T)
     Q = np.empty((6, 8, N))  # filled contiguously, returned as the (N, 8, 6) view
     sing = np.empty((8, N), bool)
+    inside = np.empty((8, N), bool)
+    if lims is None:
+        lims = [(-math.inf, math.inf, True)] * 6
     bad1 = np.empty(N, bool)
     bad3 = np.empty(N, bool)
     q1_free = np.broadcast_to(q1_free, (N,))
@@ -299,7 +302,8 @@ def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free):
     for lo in range(0, N, CHUNK):
         hi = min(N, lo + CHUNK)
         bad1[lo:hi], bad3[lo:hi] = _solve_chunk(T[lo:hi], a2, a3, d2, d4, eps2, q1_free[lo:hi],
-                                                q4_free[lo:hi], Q[:, :, lo:hi], sing[:, lo:hi])
+                                                q4_free[lo:hi], Q[:, :, lo:hi], sing[:, lo:hi], lims,
+                                                inside[:, lo:hi])
     ok = ~(bad1 | bad3)
     valid = np.repeat(ok[:, None], 8, axis=1)
     reason = np.full(N, "", dtype=object)
@@ -307,14 +311,38 @@ def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free):
         reason[bad3] = "unreachable: outside the reach of the arm (a3² + d4² − k² < 0 in eq. (3.42))"
         reason[bad1] = ("unreachable: the wrist centre is closer to the axis of joint 1 than the shoulder "
                         "offset d2 (px² + py² − d2² < 0 in eq. (3.38))")
-    return Q.transpose(2, 1, 0), valid, sing.T & valid, reason
+    return Q.transpose(2, 1, 0), valid, sing.T & valid, reason, inside.T & valid
 
 
 CHUNK = 4096
 
 
-def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing):
-    """One chunk of :func:`solve_batch_arrays`, written into Q (6, 8, n) and sing (8, n)."""
+def _fit(x, lim):
+    """In place: x (from atan2, in [−π, π]) wrapped to (−π, π] and moved ±2π into the range; → inside or None."""
+    lo, hi, _ = lim
+    np.add(x, TAU, out=x, where=x <= -PI)
+    if lo < -PI:
+        np.subtract(x, TAU, out=x, where=(x > hi) & (x >= lo + TAU))
+    if hi > PI:
+        np.add(x, TAU, out=x, where=(x < lo) & (x <= hi - TAU))
+    if math.isinf(lo) and math.isinf(hi):
+        return None
+    return (x >= lo) & (x <= hi)
+
+
+def _and(*flags):
+    out = None
+    for f in flags:
+        if f is not None:
+            out = f if out is None else out & f
+    return True if out is None else out
+
+
+def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing, lims, inside):
+    """One chunk of :func:`solve_batch_arrays`, written into Q (6, 8, n), sing and inside (8, n).
+
+    Fitting into the joint ranges happens here, on θ1 and θ3 once per root and θ2 once per arm
+    branch, instead of on all 8 slots afterwards."""
     # contiguous copies: arithmetic on strided columns of T is ~10× slower
     cols = np.ascontiguousarray(T[:, :3, [0, 2, 3]].transpose(1, 2, 0))  # (3 rows, n/a/p, N)
     (nx, ax, px), (ny, ay, py), (nz, az, pz) = cols
@@ -342,6 +370,8 @@ def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing):
               -1.0: ((a3k - d4 * s_3) / mm, (-a3 * s_3 - d4k) / mm)}
     th1s = {sg: np.arctan2(s_, c) for sg, (c, s_) in roots1.items()}
     th3s = {sg: np.arctan2(s_, c) for sg, (c, s_) in roots3.items()}
+    ok1 = {sg: _fit(v, lims[0]) for sg, v in th1s.items()}
+    ok3 = {sg: _fit(v, lims[2]) for sg, v in th3s.items()}
     invD = 1.0 / np.where(D1 + pz * pz > 0.0, D1 + pz * pz, 1.0)
     c4f, s4f = np.cos(q4_free), np.sin(q4_free)
     tol2 = SINGULAR_TOL * SINGULAR_TOL
@@ -392,4 +422,8 @@ def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing):
             f5 = -th5
         Q[3, j + 1], Q[4, j + 1], Q[5, j + 1] = f4, f5, f6
         sing[j] = sing[j + 1] = singular | shoulder_singular
+        arm = _and(ok1[i1], _fit(Q[1, j], lims[1]), ok3[i3])
+        Q[1, j + 1] = Q[1, j]
+        for jj in (j, j + 1):
+            inside[jj] = _and(arm, *(_fit(Q[c, jj], lims[c]) for c in (3, 4, 5)))
     return bad1, bad3
