@@ -620,8 +620,8 @@ class FramePlayground(_Panel):
             s.style.description_width = "90px"
             s.layout.width = "330px"
             self.sliders.append(s)
-        self.frame_toggle = w.ToggleButtons(options=[("fixed frame (left-multiply)", "fixed"),
-                                                     ("current frame (right-multiply)", "current")],
+        self.frame_toggle = w.ToggleButtons(options=[("about the fixed frame", "fixed"),
+                                                     ("about the current frame", "current")],
                                             value=frame, style={"button_width": "190px"})
         self.point = None if point is None else np.append(np.asarray(point, dtype=float), 1.0)
         self.fig, (ax,) = figure3d(1, figsize)
@@ -738,12 +738,12 @@ class LinkMotionAnimator(_Panel):
         if convention not in ("modified", "standard"):
             raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
         self.convention = convention
-        sub = "i-1" if convention == "modified" else "i"
+        sub = "ᵢ₋₁" if convention == "modified" else "ᵢ"
         self.param_sliders = {
-            "alpha": w.FloatSlider(value=alpha, min=-180, max=180, step=1, description=f"α_{sub} (°)"),
-            "a": w.FloatSlider(value=a, min=0.0, max=0.5, step=0.01, description=f"a_{sub} (m)"),
-            "theta": w.FloatSlider(value=theta, min=-180, max=180, step=1, description="θ_i (°)"),
-            "d": w.FloatSlider(value=d, min=-0.5, max=0.5, step=0.01, description="d_i (m)"),
+            "alpha": w.FloatSlider(value=alpha, min=-180, max=180, step=1, description=f"α{sub} (°)"),
+            "a": w.FloatSlider(value=a, min=0.0, max=0.5, step=0.01, description=f"a{sub} (m)"),
+            "theta": w.FloatSlider(value=theta, min=-180, max=180, step=1, description="θᵢ (°)"),
+            "d": w.FloatSlider(value=d, min=-0.5, max=0.5, step=0.01, description="dᵢ (m)"),
         }
         self.step_slider = w.FloatSlider(value=0.0, min=0.0, max=4.0, step=1 / self.STEPS_PER_MOTION,
                                          description="step", readout_format=".2f")
@@ -776,9 +776,9 @@ class LinkMotionAnimator(_Panel):
         """[(name, kind, axis, value)] of the four motions, in the order applied (value in rad / m)."""
         p = {k: s.value for k, s in self.param_sliders.items()}
         al, th = math.radians(p["alpha"]), math.radians(p["theta"])
-        sub = "i-1" if self.convention == "modified" else "i"
-        m = {"alpha": (f"Rot(x, α_{sub})", "rot", "x", al), "a": (f"Trans(x, a_{sub})", "trans", "x", p["a"]),
-             "theta": ("Rot(z, θ_i)", "rot", "z", th), "d": ("Trans(z, d_i)", "trans", "z", p["d"])}
+        sub = "ᵢ₋₁" if self.convention == "modified" else "ᵢ"
+        m = {"alpha": (f"Rot(x, α{sub})", "rot", "x", al), "a": (f"Trans(x, a{sub})", "trans", "x", p["a"]),
+             "theta": ("Rot(z, θᵢ)", "rot", "z", th), "d": ("Trans(z, dᵢ)", "trans", "z", p["d"])}
         order = ("alpha", "a", "theta", "d") if self.convention == "modified" else ("theta", "d", "a", "alpha")
         return [m[k] for k in order]
 
