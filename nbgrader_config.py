@@ -25,9 +25,11 @@ if os.path.isdir(os.path.join(_lib, "armlab")) and _lib not in sys.path:
 
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.converters import Autograde  # noqa: E402
-from nbgrader.preprocessors import ClearHiddenTests, GetGrades, LimitOutput  # noqa: E402
+from nbgrader.preprocessors import ClearHiddenTests, GetGrades, LimitOutput, OverwriteCells  # noqa: E402
 
-from armlab.nbgrader_hardening import InjectGradingImport, LimitOutputChars, ShortenTracebacks  # noqa: E402
+from armlab.nbgrader_hardening import (  # noqa: E402
+    InjectGradingImport, LimitOutputChars, RobustOverwriteCells, ShortenTracebacks,
+)
 
 # --- layout ----------------------------------------------------------------------------------
 c.CourseDirectory.source_directory = "solutions"
@@ -40,7 +42,12 @@ c.Execute.interrupt_on_timeout = True
 c.Execute.startup_timeout = 60
 
 # --- deleted or metadata-stripped test cells are added back and graded
+# (RobustOverwriteCells: stock OverwriteCells crashes when the cell before a missing one is gone too)
 c.OverwriteCells.add_missing_cells = True
+c.Autograde.sanitize_preprocessors = [
+    RobustOverwriteCells if p is OverwriteCells else p
+    for p in Autograde.class_traits()["sanitize_preprocessors"].default()
+]
 
 # --- outputs: lines (LimitOutput) and characters (LimitOutputChars, for one huge line)
 c.LimitOutput.max_lines = 1000

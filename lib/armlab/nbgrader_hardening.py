@@ -9,6 +9,12 @@ grading environment (the *kernel* that runs the notebooks still needs armlab).
   imports :mod:`armlab.grading` before any student code runs, so the
   checkers capture the real numpy/sympy/builtins even if the student deleted
   or edited the notebook's own setup cell.
+* :class:`RobustOverwriteCells` (sanitize, replaces ``OverwriteCells``): with
+  ``add_missing_cells = True`` stock nbgrader 0.9.6 re-inserts a deleted test
+  cell after "the previous solution/grade cell" and crashes (KeyError, the
+  notebook is not graded) when that cell is gone too, e.g. when a student
+  stripped all nbgrader metadata. This version inserts after the nearest
+  surviving earlier cell, else before the nearest later one, else at the end.
 * :class:`LimitOutputChars` (autograde, after ``LimitOutput``): nbgrader's
   ``LimitOutput`` counts lines, so one 100 MB line survives it; this caps
   every output and every cell by characters. Error outputs are shortened,
@@ -23,9 +29,9 @@ from nbformat.v4 import new_code_cell
 from traitlets import Integer, Unicode
 
 from nbgrader import utils
-from nbgrader.preprocessors import NbGraderPreprocessor
+from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 
-__all__ = ["InjectGradingImport", "LimitOutputChars", "ShortenTracebacks"]
+__all__ = ["InjectGradingImport", "RobustOverwriteCells", "LimitOutputChars", "ShortenTracebacks"]
 
 TRUNCATED = "\n... [output truncated by the autograder: {n} characters removed] ...\n"
 
@@ -46,6 +52,41 @@ class InjectGradingImport(NbGraderPreprocessor):
         if nb.get("nbformat_minor", 0) >= 5:
             cell["id"] = "armlab-injected-grading-import"
         nb.cells.insert(0, cell)
+        return nb, resources
+
+
+class RobustOverwriteCells(OverwriteCells):
+    """``OverwriteCells`` whose re-insertion of missing grade cells never fails (see module docstring)."""
+
+    def add_missing_grade_cells(self, nb, resources):
+        source_nb = self.gradebook.find_notebook(self.notebook_id, self.assignment_id)
+        order = [cell.name for cell in source_nb.source_cells]
+        solution_ids = {cell.name for cell in source_nb.solution_cells}
+        grade_cells = sorted(source_nb.grade_cells, key=lambda g: order.index(g.name) if g.name in order else len(order))
+
+        def positions():
+            return {cell.metadata["nbgrader"]["grade_id"]: i for i, cell in enumerate(nb.cells)
+                    if "grade_id" in cell.get("metadata", {}).get("nbgrader", {})}
+
+        for grade_cell in grade_cells:
+            present = positions()
+            if grade_cell.name in present or grade_cell.name not in order:
+                continue
+            self.log.warning("Missing grade cell %s encountered, adding to notebook", grade_cell.name)
+            k = order.index(grade_cell.name)
+            source_cell = source_nb.source_cells[k]
+            cell = self.missing_cell_transform(source_cell, grade_cell.max_score,
+                                               is_solution=grade_cell.name in solution_ids)
+            if nb.get("nbformat_minor", 0) >= 5:
+                cell["id"] = f"restored-{grade_cell.name}"[:64]
+            before = [present[n] for n in order[:k] if n in present]
+            after = [present[n] for n in order[k + 1:] if n in present]
+            if before:
+                nb.cells.insert(max(before) + 1, cell)
+            elif after:
+                nb.cells.insert(min(after), cell)
+            else:
+                nb.cells.append(cell)
         return nb, resources
 
 

@@ -1,0 +1,262 @@
+"""armlab.grading: every helpful message, and the checkers' resistance to tampering."""
+import builtins
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import armlab
+import armlab.grading as g
+from armlab import Rot, Trans, link_transform_modified, link_transform_standard, point
+from armlab.grading import (
+    check_close, check_dh_position, check_dh_robot, check_expr_equal, check_link_function, check_orthonormal,
+    check_point, check_rot_function, check_rotation, check_shape, check_symbols, check_trans_function,
+    check_transform, reference_fkine, reference_transform,
+)
+
+
+def fails(fn, *args, match, **kwargs):
+    with pytest.raises(AssertionError, match=match):
+        fn(*args, **kwargs)
+
+
+# --- check_close ---------------------------------------------------------------------------------
+def test_check_close_passes_within_tolerance():
+    check_close([1.0, 2.0], [1.0 + 1e-8, 2.0])
+    check_close(np.eye(3), np.eye(3).tolist())
+    check_close(sp.Matrix([[1, 0], [0, 1]]), np.eye(2))
+    check_close(np.float32(0.5), 0.5)
+    check_close(2 * np.pi + 0.1, 0.1, angle=True)
+    fails(check_close, 1.001, 1.0, match="differs", atol=1e-6)
+    check_close(1.001, 1.0, atol=1e-2)
+
+
+def test_message_transpose_of_rotation():
+    fails(check_close, R := armlab.R("z", 0.4), R.T, name="R", match="transpose of the expected rotation")
+
+
+def test_message_degrees_for_radians():
+    fails(check_close, 30.0, np.radians(30), match="degrees were used where radians were expected")
+    fails(check_close, [np.radians(10), np.radians(20)], [10, 20], match="radians were used where degrees")
+
+
+def test_message_not_orthonormal():
+    R = armlab.R("x", 0.7).copy()
+    R[0, 0] = 1.3
+    fails(check_close, R, armlab.R("x", 0.7), match="not orthonormal")
+    fails(check_orthonormal, R, match="not orthonormal")
+    fails(check_orthonormal, np.diag([1.0, 1.0, -1.0]), match="det")
+    check_orthonormal(Rot("y", 1.0))
+
+
+def test_message_wrong_shape():
+    fails(check_close, armlab.R("x", 0.2), Rot("x", 0.2), match="wrong shape.*3×3 rotation where the 4×4")
+    fails(check_close, point(1, 2, 3), [1, 2, 3], match="homogeneous point")
+    fails(check_close, [[1, 2], [3]], [[1, 2], [3, 4]], match="ragged")
+    fails(check_shape, np.zeros(4), (3,), match="wrong shape")
+    check_shape(sp.Matrix([sp.Symbol("a"), 0, 1]), (3, 1))
+
+
+def test_message_nan_inf_none():
+    fails(check_close, [1.0, np.nan], [1.0, 2.0], match="NaN")
+    fails(check_close, [1.0, np.inf], [1.0, 2.0], match="infinity")
+    fails(check_close, None, [1.0], match="None")
+    fails(check_close, sp.Symbol("x"), 1.0, match="symbols")
+
+
+def test_message_sign_flipped_and_off_by_pi():
+    fails(check_close, [-1.0, -2.0, 3.0], [1.0, 2.0, -3.0], match="sign flipped")
+    fails(check_close, [1.0, -2.0, 3.0], [1.0, 2.0, 3.0], match=r"sign is flipped at index \(1,\)")
+    fails(check_close, 0.3 + np.pi, 0.3, match="off by π")
+    fails(check_close, 0.3 - np.pi, 0.3, angle=True, match="off by π")
+
+
+def test_message_translation_vs_rotation_part():
+    T = Trans(1, 2, 3) @ Rot("z", 0.3)
+    fails(check_close, Trans(1, 2, 4) @ Rot("z", 0.3), T, match="rotation part is right but the translation")
+    fails(check_close, Trans(1, 2, 3) @ Rot("z", 0.2), T, match="position is right but the rotation")
+
+
+def test_hints_name_known_mistakes():
+    fails(check_close, 5.0, 3.0, hints={"you added instead of subtracting": 5.0}, match="added instead")
+
+
+# --- rotations, transforms, points ------------------------------------------------------------------
+def test_check_rotation_messages():
+    check_rotation(Rot("z", 0.3), "z", 0.3)
+    check_rotation(armlab.R("y", 30, deg=True), "y", 30, deg=True)
+    fails(check_rotation, Rot("z", -0.3), "z", 0.3, match="transpose")
+    fails(check_rotation, Rot("z", 30.0), "z", 30, deg=True, match="degrees were used")
+    fails(check_rotation, Rot("x", 0.3), "z", 0.3, match="rotation about x, expected a rotation about z")
+
+
+def test_check_transform_detects_composition_order():
+    factors = [("Rot", "x", 25, "deg"), ("Trans", 6, -3, 0), ("Rot", "z", 40, "deg")]
+    A, B, C = Rot("x", np.radians(25)), Trans(6, -3, 0), Rot("z", np.radians(40))
+    check_transform(A @ B @ C, factors)
+    check_transform(A @ B @ C, [A, B, C])  # numeric factors work as well
+    fails(check_transform, C @ B @ A, factors, match="right matrices, wrong composition order: .*reverse")
+    fails(check_transform, B @ A @ C, factors, match=r"wrong composition order \(the factors are multiplied")
+    fails(check_transform, Rot("x", 25) @ B @ Rot("z", 40), factors, match="differs|rotation")
+    assert np.allclose(reference_transform(*factors), A @ B @ C)
+
+
+def test_check_point_messages():
+    factors = [("Rot", "z", 50, "deg"), ("Trans", 1, 2, 3)]
+    T = Rot("z", np.radians(50)) @ Trans(1, 2, 3)
+    p = (3, -5, 2)
+    good = (T @ point(*p))[:3]
+    check_point(good, factors, p)
+    fails(check_point, T @ point(*p), factors, p, match="homogeneous 4-vector")
+    fails(check_point, (armlab.Tinv(T) @ point(*p))[:3], factors, p, match="inverse transform")
+    fails(check_point, T[:3, :3] @ np.array(p, float), factors, p, match="translation is missing")
+    fails(check_point, (Trans(1, 2, 3) @ Rot("z", np.radians(50)) @ point(*p))[:3], factors, p,
+          match="wrong composition order")
+
+
+def test_student_function_checkers_use_armlab_vocabulary():
+    # the plain-math references equal armlab's functions
+    for axis in "xyz":
+        for t in (0.0, 0.7, -2.0):
+            assert np.allclose(np.reshape(g._ref_rot(axis, t, 4), (4, 4)), Rot(axis, t))
+    check_rot_function(Rot)
+    check_rot_function(armlab.R, size=3)
+    check_trans_function(Trans)
+    check_link_function(link_transform_modified)
+    check_link_function(link_transform_standard, convention="standard")
+    fails(check_rot_function, lambda a, t: Rot(a, -t), match="transpose")
+    fails(check_rot_function, lambda a, t: Rot(a, t, deg=True), match="radians twice")
+    fails(check_rot_function, lambda a, t: None, match="None")
+    fails(check_rot_function, lambda a, t: (_ for _ in ()).throw(NotImplementedError()), match="not implemented")
+    fails(check_trans_function, lambda x, y, z: Trans(x, y, z).T, match="bottom row")
+    fails(check_link_function, lambda al, a, th, d: link_transform_standard(th, d, a, al),
+          match="STANDARD-convention")
+
+
+# --- symbolic -------------------------------------------------------------------------------------
+def test_check_expr_equal_passes_equivalent_forms():
+    q2, q3, a2, a3, d4 = sp.symbols("q2 q3 a2 a3 d4", real=True)
+    px = a2 * sp.cos(q2) + a3 * sp.cos(q2 + q3) - d4 * sp.sin(q2 + q3)
+    expanded = sp.expand_trig(px)  # a3(c2c3 − s2s3) − d4(s2c3 + c2s3) + a2c2
+    names = ["q2", "q3", "a2", "a3", "d4"]
+    check_expr_equal(expanded, "a2*cos(q2) + a3*cos(q2 + q3) - d4*sin(q2 + q3)", symbols=names)
+    # symbols with other assumptions (no real=True) are matched by name
+    check_expr_equal(sp.sin(sp.Symbol("x")) ** 2 + sp.cos(sp.Symbol("x")) ** 2, 1)
+    # numeric fallback: simplify switched off, still equal
+    check_expr_equal(expanded, px, simplify=False)
+
+
+def test_check_expr_equal_messages():
+    q = sp.Symbol("q")
+    fails(check_expr_equal, -sp.sin(q), "sin(q)", symbols=["q"], match="sign flipped")
+    fails(check_expr_equal, sp.cos(q), "sin(q)", symbols=["q"], match="sin and cos are swapped")
+    fails(check_expr_equal, sp.sin(sp.Symbol("theta")), "sin(q)", symbols=["q"], match=r"uses symbol\(s\) \['theta'\]")
+    M = sp.Matrix([[sp.cos(q), -sp.sin(q)], [sp.sin(q), sp.cos(q)]])
+    fails(check_expr_equal, M.T, M, match="transpose")
+    fails(check_expr_equal, M[:, 0], M, match="wrong shape")
+    fails(check_expr_equal, sp.sin(q) + 1, "sin(q)", symbols=["q"], match="not equal")
+    check_symbols(M, ["q"])
+    fails(check_symbols, M, ["x"], match=r"also uses \['q'\]")
+
+
+# --- DH tables -------------------------------------------------------------------------------------
+SCARA = {"convention": "modified", "links": [
+    dict(joint="R", d=0.5), dict(joint="R", a=0.4), dict(joint="P", alpha=math.pi, a=0.3), dict(joint="R")]}
+
+
+def test_check_dh_robot_accepts_equivalent_tables():
+    DL, DR = armlab.DHLink, armlab.DHRobot
+    modified = DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL()], convention="modified")
+    standard = DR([DL(d=0.5, a=0.4), DL(a=0.3, alpha=np.pi), DL(joint="P"), DL()], convention="standard")
+    # another valid choice: twist −π instead of π
+    flipped = DR([DL(d=0.5), DL(a=0.4), DL(alpha=-np.pi, a=0.3, joint="P"), DL()], convention="modified")
+    for robot in (modified, standard, flipped):
+        check_dh_robot(robot, SCARA)
+    q = [0.3, -0.2, 0.1, 0.9]
+    assert np.allclose(reference_fkine(modified, q), modified.fkine(q))
+    assert np.allclose(reference_fkine(standard, q), standard.fkine(q))
+    check_dh_position(modified, [0, 0, 0, 0], [0.7, 0, 0.5], joints="RRPR")
+
+
+def test_check_dh_robot_messages():
+    DL, DR = armlab.DHLink, armlab.DHRobot
+    fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P")], convention="modified"),
+          SCARA, match="has 3 joints")
+    fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3), DL()], convention="modified"),
+          SCARA, match="joint 3 should be prismatic")
+    fails(check_dh_robot, DR([DL(d=0.4), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL()], convention="modified"),
+          SCARA, match="home pose")
+    fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(a=0.3, joint="P"), DL()], convention="modified"),
+          SCARA, match="right at q = 0 but wrong when the joints move")
+    fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL(offset=0.5)],
+                             convention="modified"), SCARA, match="POSITION is right .* ORIENTATION is not")
+    fails(check_dh_robot, "not a robot", SCARA, match="expected a DHRobot")
+    fails(check_dh_position, DR([DL(), DL()], convention="modified"), [0, 0], [1, 0, 0], joints="RP",
+          match="joint types")
+
+
+# --- tamper resistance -----------------------------------------------------------------------------
+@pytest.fixture
+def patched(monkeypatch):
+    """What a cheating notebook does: make numpy/sympy/builtins comparisons always succeed."""
+    monkeypatch.setattr(np, "allclose", lambda *a, **k: True)
+    monkeypatch.setattr(np, "isclose", lambda a, b, *r, **k: np.ones(np.shape(a), dtype=bool))
+    monkeypatch.setattr(np, "array_equal", lambda *a, **k: True)
+    monkeypatch.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
+    monkeypatch.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
+    monkeypatch.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
+    monkeypatch.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
+    monkeypatch.setattr(sp, "cos", sp.sin)
+    monkeypatch.setattr(math, "cos", lambda x: 0.0)
+    monkeypatch.setattr(math, "isclose", lambda *a, **k: True)
+    monkeypatch.setattr(builtins, "abs", lambda x: 0)
+    monkeypatch.setattr(builtins, "sum", lambda *a, **k: 0)
+    monkeypatch.setattr(armlab, "Rot", lambda *a, **k: np.zeros((4, 4)))
+    yield
+    # monkeypatch restores everything after the test
+
+
+def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched(patched):
+    assert builtins.abs(-5) == 0 and np.allclose(1, 2)  # the patches are active
+    fails(check_close, [[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], match="differs")
+    fails(check_close, 30.0, 0.5235987755982988, match="degrees")
+    fails(check_rotation, np.zeros((4, 4)), "z", 0.3, match="last row")
+    fails(check_transform, np.eye(4), [("Rot", "z", 0.3), ("Trans", 1, 2, 3)], match="differs|rotation|position")
+    fails(check_rot_function, lambda a, t: np.eye(4), match="differs|rotation")
+    q = sp.Symbol("q")
+    fails(check_expr_equal, sp.sin(q), "cos(q)", symbols=["q"], match="swapped|not equal")
+    fails(check_expr_equal, sp.Integer(0), "a*cos(q)", symbols=["a", "q"], match="not equal")
+    fails(check_dh_robot, armlab.DHRobot([armlab.DHLink(), armlab.DHLink(), armlab.DHLink(joint="P"),
+                                          armlab.DHLink()], convention="modified"), SCARA, match="home pose")
+    # and right answers still pass
+    check_close([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]])
+    check_transform(reference_transform(("Rot", "z", 0.3), ("Trans", 1, 2, 3)), [("Rot", "z", 0.3), ("Trans", 1, 2, 3)])
+
+
+def test_grading_module_is_read_only():
+    with pytest.raises(AttributeError, match="read-only"):
+        g.check_close = lambda *a, **k: None
+    with pytest.raises(AttributeError, match="read-only"):
+        del g.check_close
+    from armlab.grading import check_close as again
+    assert again is check_close
+    fails(again, 1.0, 2.0, match="differs")
+
+
+def test_ndarray_subclass_cannot_fake_its_values():
+    class Liar(np.ndarray):
+        def tolist(self):
+            return [1.0, 0.0, 0.0]
+
+    fake = np.zeros(3).view(Liar)
+    fails(check_close, fake, [1.0, 0.0, 0.0], match="differs")
+
+
+def test_import_armlab_does_not_import_grading_or_nbgrader():
+    import subprocess
+    import sys
+
+    code = "import sys, armlab; print('armlab.grading' in sys.modules, 'nbgrader' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

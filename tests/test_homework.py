@@ -1,0 +1,414 @@
+"""nbgrader homework pipeline: release, autograde (honest and adversarial students), feedback.
+
+Everything runs in-process with ``nbgrader.apps.NbGraderAPI`` on a temporary copy of the
+course (shared/docs/nbgrader.md, "Testing from pytest"). All submissions are graded in one
+batch by a module-scoped fixture; the tests below assert on its results.
+"""
+from __future__ import annotations
+
+import copy
+import html
+import json
+import os
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+ASSIGNMENTS = ["hw01_transforms", "hw02_forward_kinematics"]
+TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed config: 10 s)
+BIN = str(Path(sys.executable).parent)
+
+
+# --- config -------------------------------------------------------------------------------------
+def load_config():
+    """The committed nbgrader_config.py, loaded so that any error in it raises."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    return PyFileConfigLoader("nbgrader_config.py", path=str(REPO)).load_config()
+
+
+def test_config_loads_and_is_hardened():
+    from nbgrader.preprocessors import ClearHiddenTests, LimitOutput
+
+    from armlab.nbgrader_hardening import InjectGradingImport, LimitOutputChars, ShortenTracebacks
+
+    cfg = load_config()
+    assert cfg.CourseDirectory.source_directory == "solutions"
+    assert cfg.CourseDirectory.release_directory == "exercises"
+    assert 5 <= cfg.Execute.timeout <= 15  # per-cell timeout, ~10 s
+    assert cfg.OverwriteCells.add_missing_cells is True
+    pre = cfg.Autograde.autograde_preprocessors
+    assert pre[0] is InjectGradingImport
+    assert pre.index(LimitOutputChars) == pre.index(LimitOutput) + 1
+    fb = cfg.GenerateFeedback.preprocessors
+    assert ClearHiddenTests in fb and ShortenTracebacks in fb
+    assert fb.index(ClearHiddenTests) < fb.index(ShortenTracebacks)
+
+
+def test_config_finds_hardening_without_armlab_installed(tmp_path):
+    """The config puts <repo>/lib on sys.path itself, so it works where armlab is not installed."""
+    import subprocess
+
+    import site
+
+    packages = [p for p in site.getsitepackages() if os.path.isdir(p)]
+    code = f"""
+import sys
+sys.path += {packages!r}  # without processing .pth files: the editable armlab is invisible
+import importlib.util
+assert importlib.util.find_spec("armlab") is None, "armlab should not be importable here"
+from traitlets.config.loader import PyFileConfigLoader
+PyFileConfigLoader("nbgrader_config.py", path={str(REPO)!r}).load_config()
+import armlab.nbgrader_hardening as h
+assert h.__file__.startswith({str(REPO / "lib")!r}), h.__file__
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "ok"
+
+
+# --- submissions --------------------------------------------------------------------------------
+def _cells(nb, grade_id):
+    return [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id]
+
+
+def _set(nb, grade_id, source):
+    (cell,) = _cells(nb, grade_id)
+    cell.source = source
+
+
+def _prepend(nb, grade_id, code):
+    (cell,) = _cells(nb, grade_id)
+    cell.source = code + "\n" + cell.source
+
+
+def _tests(nb):
+    return [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
+
+
+PATCH_EVERYTHING = """
+import builtins, numpy, sympy, armlab
+numpy.allclose = lambda *a, **k: True
+numpy.isclose = lambda a, b, *r, **k: numpy.ones(numpy.shape(a), dtype=bool)
+numpy.testing.assert_allclose = lambda *a, **k: None
+numpy.testing.assert_array_almost_equal = lambda *a, **k: None
+numpy.linalg.norm = lambda *a, **k: 0.0
+sympy.simplify = lambda e, *a, **k: 0
+builtins.abs = lambda x: 0
+armlab.Rot = lambda *a, **k: numpy.zeros((4, 4))
+try:
+    import armlab.grading
+    armlab.grading.check_close = lambda *a, **k: None
+except AttributeError:
+    pass
+"""
+
+
+def hw01_submissions(solution, blank):
+    """{student: (notebook, expected score)} for hw01 (18 points)."""
+    subs = {"solution": (solution, 18.0), "blank": (blank, 0.0)}
+
+    nb = copy.deepcopy(solution)  # subtly wrong: Rot(z, −θ) (transpose), degrees, reversed order
+    _set(nb, "p1_my_Rot", "def my_Rot(axis, theta):\n    return armlab.Rot(axis, -theta)")
+    _set(nb, "p3_T_AB", "T_AB = Rot('x', 25) @ Trans(6, -3, 0) @ Rot('z', 40)")
+    _set(nb, "p4_AP", "AP = (Rot('x', np.radians(25)) @ Trans(6, -3, 0) @ Rot('z', np.radians(40)) @ point(3, -5, 2))[:3]")
+    _set(nb, "p5_fixed_current", "Rz, Rx, Ry = Rot('z', np.radians(35)), Rot('x', np.radians(70)), Rot('y', np.radians(-20))\n"
+                                 "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry")
+    subs["wrong"] = (nb, 18.0 - 3 - 2 - 3)
+
+    nb = copy.deepcopy(solution)
+    _prepend(nb, "p6_p_inv", "while True:\n    pass")
+    subs["infinite_loop"] = (nb, 15.0)
+
+    nb = copy.deepcopy(blank)  # test cells edited to pass, points raised to 100
+    for c in _tests(nb):
+        c.source = "pass"
+        c.metadata.nbgrader["points"] = 100
+    subs["edited_tests"] = (nb, 0.0)
+
+    nb = copy.deepcopy(solution)  # every test cell deleted (answers right: restored tests give full marks)
+    nb.cells = [c for c in nb.cells if c not in _tests(nb)]
+    subs["deleted_tests"] = (nb, 18.0)
+
+    for name, base, score in (("stripped_blank", blank, 0.0), ("stripped_solution", solution, 18.0)):
+        nb = copy.deepcopy(base)  # nbgrader metadata stripped everywhere, test cells replaced by `pass`
+        for c in _tests(nb):
+            c.source = "pass"
+        for c in nb.cells:
+            c.metadata.pop("nbgrader", None)
+        subs[name] = (nb, score)
+
+    nb = copy.deepcopy(solution)
+    _prepend(nb, "p1_my_Rot", "print('\\n'.join(map(str, range(1_000_000))))")
+    subs["million_lines"] = (nb, 18.0)
+
+    nb = copy.deepcopy(solution)
+    _prepend(nb, "p2_my_Trans", "print('x' * 100_000_000)")
+    subs["huge_line"] = (nb, 18.0)
+
+    nb = copy.deepcopy(blank)  # monkeypatching + wrong (well-shaped) answers: only the honest 4 visible points
+    _set(nb, "p1_my_Rot", PATCH_EVERYTHING + "def my_Rot(axis, theta):\n    return numpy.zeros((4, 4))")
+    _set(nb, "p2_my_Trans", "def my_Trans(dx, dy, dz):\n    return numpy.zeros((4, 4))")
+    _set(nb, "p3_T_AB", "T_AB = numpy.eye(4)")
+    _set(nb, "p4_AP", "AP = numpy.zeros(3)")
+    _set(nb, "p5_fixed_current", "T_fixed = T_current = numpy.eye(4)")
+    _set(nb, "p6_p_inv", "a, b, theta = sp.symbols('a b theta', real=True)\np_inv = sp.Matrix([a, b, 0])")
+    subs["monkeypatch"] = (nb, 4.0)
+
+    nb = copy.deepcopy(solution)
+    _prepend(nb, "p3_T_AB", "import os\nos._exit(1)")
+    subs["os_exit"] = (nb, 0.0)
+
+    nb = copy.deepcopy(solution)
+    _prepend(nb, "p6_p_inv", "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass")
+    subs["ignores_sigint"] = (nb, 0.0)
+    return subs
+
+
+def hw02_submissions(solution, blank):
+    """{student: (notebook, expected score)} for hw02 (15 points)."""
+    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
+    nb = copy.deepcopy(solution)  # standard-convention link, transposed T34, degrees, wrong twist
+    _set(nb, "p1_my_link", "def my_link(alpha, a, theta, d):\n"
+                           "    return Rot('z', theta) @ Trans(0, 0, d) @ Trans(a, 0, 0) @ Rot('x', alpha)")
+    _set(nb, "p2_T34", "th4, a3, d4 = sp.symbols('th4 a3 d4', real=True)\n"
+                       "T34 = link_transform_modified(-sp.pi / 2, a3, th4, d4).T")
+    _set(nb, "p4_T06", "q_deg = [20, -50, 75, 30, -40, 60]\nT06 = puma560().fkine(q_deg)")
+    _set(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5), DHLink(a=0.4), DHLink(a=0.3, joint='P'), DHLink()],"
+                         " convention='modified')")
+    subs["wrong"] = (nb, 15.0 - 2 - 2 - 2 - 2)
+    nb = copy.deepcopy(solution)  # an equivalent table in the standard convention gets full marks
+    _set(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5, a=0.4), DHLink(a=0.3, alpha=np.pi),"
+                         " DHLink(joint='P'), DHLink()], convention='standard')")
+    subs["equivalent_table"] = (nb, 15.0)
+    return subs
+
+
+# --- one batch -----------------------------------------------------------------------------------
+def _scores(api, assignment, student):
+    with api.gradebook as gb:
+        sub = gb.find_submission(assignment, student)
+        cells = {g.name: (g.score, g.max_score) for nb in sub.notebooks for g in nb.grades}
+        return sub.score, sub.max_score, cells
+
+
+def run_batch(root, timeout=TEST_TIMEOUT, select=None):
+    """Release both assignments in a temporary course at ``root`` and autograde every submission
+    (or those ``select``ed by (assignment, student)) one after another, as one batch."""
+    from nbgrader.apps import NbGraderAPI
+    from traitlets.config import Config
+
+    root = Path(root)
+    shutil.copytree(REPO / "solutions", root / "solutions")
+    cfg = load_config()
+    cfg.merge(Config({
+        "CourseDirectory": {"root": str(root)},
+        "Exchange": {"root": str(root / "_exchange")},
+        "Execute": {"timeout": timeout},
+    }))
+    api = NbGraderAPI(config=cfg)
+    result = {"root": root, "api": api, "generated": {}, "graded": {}, "expected": {}, "times": {}}
+    t0 = time.perf_counter()
+    for a in ASSIGNMENTS:
+        res = api.generate_assignment(a)
+        assert res["success"], res.get("error")
+        result["generated"][a] = res
+    builders = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions}
+    for a in ASSIGNMENTS:
+        solution = nbformat.read(root / "solutions" / a / f"{a}.ipynb", as_version=4)
+        blank = nbformat.read(root / "exercises" / a / f"{a}.ipynb", as_version=4)
+        for student, (nb, expected) in builders[a](solution, blank).items():
+            if select is not None and (a, student) not in select:
+                continue
+            dest = root / "submitted" / student / a / f"{a}.ipynb"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, str(dest))
+            result["expected"][(a, student)] = expected
+    for (a, student) in result["expected"]:
+        t = time.perf_counter()
+        res = api.autograde(a, student)  # never raises; success=False for a dead kernel
+        result["times"][(a, student)] = time.perf_counter() - t
+        result["graded"][(a, student)] = (res, _scores(api, a, student))
+    result["total_time"] = time.perf_counter() - t0
+    return result
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory, monkeypatch_module):
+    """Every submission of both assignments, autograded in one batch."""
+    monkeypatch_module.setenv("PATH", BIN + os.pathsep + os.environ.get("PATH", ""))  # nbgrader runs `alembic`
+    return run_batch(tmp_path_factory.mktemp("course"))
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    mp = pytest.MonkeyPatch()
+    yield mp
+    mp.undo()
+
+
+# --- release ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_committed_exercises_are_up_to_date(course, assignment):
+    """`nbgrader generate_assignment` output equals the committed exercises/ byte for byte."""
+    fresh = course["root"] / "exercises" / assignment
+    committed = REPO / "exercises" / assignment
+    names = sorted(p.name for p in fresh.iterdir())
+    assert names == sorted(p.name for p in committed.iterdir())
+    for name in names:
+        assert (fresh / name).read_bytes() == (committed / name).read_bytes(), (
+            f"exercises/{assignment}/{name} is stale: run  nbgrader generate_assignment '*' --no-db --force")
+
+
+def _solution_lines(nb):
+    """Lines between BEGIN/END SOLUTION and BEGIN/END HIDDEN TESTS markers (non-trivial ones)."""
+    sol, hidden = [], []
+    for c in nb.cells:
+        region = None
+        for line in c.source.splitlines():
+            if "BEGIN SOLUTION" in line:
+                region = sol
+            elif "BEGIN HIDDEN TESTS" in line:
+                region = hidden
+            elif "END SOLUTION" in line or "END HIDDEN TESTS" in line:
+                region = None
+            elif region is not None and len(line.strip()) > 12 and not line.strip().startswith("#"):
+                region.append(line.strip())
+    return sol, hidden
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_solution_or_hidden_test_leaks_into_exercises(assignment):
+    solution = nbformat.read(REPO / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    sol, hidden = _solution_lines(solution)
+    assert len(sol) >= 5 and len(hidden) >= 5
+    text = (REPO / "exercises" / assignment / f"{assignment}.ipynb").read_text()
+    body = "\n".join(c.source for c in nbformat.reads(text, as_version=4).cells)
+    for line in sol + hidden:
+        assert line not in body, f"leaked into exercises/{assignment}: {line!r}"
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+        assert marker not in text
+    # nothing else (answer keys, data) is copied along with the notebook
+    assert sorted(p.name for p in (REPO / "exercises" / assignment).iterdir()) == [f"{assignment}.ipynb"]
+
+
+@pytest.mark.parametrize("folder", ["solutions", "exercises"])
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_outputs_are_cleared(folder, assignment):
+    nb = nbformat.read(REPO / folder / assignment / f"{assignment}.ipynb", as_version=4)
+    for c in nb.cells:
+        if c.cell_type == "code":
+            assert c.outputs == [] and c.execution_count is None
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_every_part_has_visible_and_hidden_tests(assignment):
+    nb = nbformat.read(REPO / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    meta = [c.metadata.get("nbgrader", {}) for c in nb.cells]
+    solutions = [m["grade_id"] for m in meta if m.get("solution")]
+    assert 4 <= len(solutions) <= 6
+    for sid in solutions:
+        part = sid.split("_")[0]
+        tests = {m["grade_id"]: m for m in meta if m.get("grade") and m["grade_id"].startswith(part + "_")}
+        assert set(tests) == {f"{part}_visible", f"{part}_hidden"}, sid
+        assert all(t["locked"] and t["points"] > 0 for t in tests.values())
+    setup = nb.cells[1]
+    assert setup.metadata["nbgrader"]["locked"] and "import armlab.grading" in setup.source.splitlines()[1]
+
+
+# --- autograde ------------------------------------------------------------------------------------
+def test_every_submission_was_graded_in_one_batch(course):
+    assert len(course["graded"]) == len(course["expected"]) >= 17
+    for key, (res, (score, max_score, cells)) in course["graded"].items():
+        assert score is not None and max_score > 0, key
+        assert cells, key
+    assert course["total_time"] < 240, course["times"]
+
+
+@pytest.mark.parametrize("assignment,max_score", [("hw01_transforms", 18.0), ("hw02_forward_kinematics", 15.0)])
+def test_solution_full_marks_blank_zero(course, assignment, max_score):
+    score, mx, cells = course["graded"][(assignment, "solution")][1]
+    assert (score, mx) == (max_score, max_score), cells
+    score, mx, cells = course["graded"][(assignment, "blank")][1]
+    assert (score, mx) == (0.0, max_score), cells
+
+
+def test_adversarial_submissions_get_the_honest_score(course):
+    wrong = {}
+    for (a, student), expected in course["expected"].items():
+        res, (score, mx, cells) = course["graded"][(a, student)]
+        if score != expected:
+            wrong[(a, student)] = (score, expected, cells)
+        assert mx == {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0}[a]  # points restored
+    assert not wrong, wrong
+
+
+def test_dead_kernel_is_reported_and_batch_continues(course):
+    res, _ = course["graded"][("hw01_transforms", "os_exit")]
+    assert not res["success"]
+    # students graded after it still got their scores (the batch did not stop)
+    keys = list(course["expected"])
+    after = keys[keys.index(("hw01_transforms", "os_exit")) + 1:]
+    assert after and all(course["graded"][k][1][0] is not None for k in after)
+
+
+@pytest.mark.parametrize("student", ["million_lines", "huge_line"])
+def test_graded_notebook_stays_small(course, student):
+    a = "hw01_transforms"
+    path = course["root"] / "autograded" / student / a / f"{a}.ipynb"
+    assert path.stat().st_size < 1_000_000
+    text = path.read_text()
+    assert "truncated" in text
+
+
+def test_grading_import_runs_before_student_code(course):
+    a = "hw01_transforms"
+    nb = nbformat.read(course["root"] / "autograded" / "monkeypatch" / a / f"{a}.ipynb", as_version=4)
+    assert nb.cells[0].source.endswith("import armlab.grading")
+
+
+# --- feedback -------------------------------------------------------------------------------------
+def _visible_text(html_text):
+    return html.unescape(re.sub(r"<[^>]+>", "", html_text))
+
+
+@pytest.mark.parametrize("student", ["solution", "blank", "wrong", "monkeypatch", "deleted_tests",
+                                     "stripped_blank", "huge_line"])
+def test_feedback_hides_hidden_tests_and_tracebacks(course, student):
+    a = "hw01_transforms"
+    api = course["api"]
+    res = api.generate_feedback(a, student)
+    assert res["success"], res.get("error")
+    path = course["root"] / "feedback" / student / a / f"{a}.html"
+    raw = path.read_text()
+    assert path.stat().st_size < 1_000_000
+    text = _visible_text(raw)
+    solution = nbformat.read(REPO / "solutions" / a / f"{a}.ipynb", as_version=4)
+    _, hidden = _solution_lines(solution)
+    for line in hidden:
+        assert line not in text, f"hidden test in feedback: {line!r}"
+    assert "check_rot_function(my_Rot" not in text
+    assert "grading.py" not in text  # no traceback frames from inside the checkers
+    if student in ("wrong", "blank"):
+        assert "AssertionError" in text or "NotImplementedError" in text  # students still see why
+
+
+def test_feedback_shows_helpful_messages(course):
+    a = "hw01_transforms"
+    course["api"].generate_feedback(a, "wrong")
+    text = _visible_text((course["root"] / "feedback" / "wrong" / a / f"{a}.html").read_text())
+    assert "transpose of the expected rotation" in text
+    assert "wrong composition order" in text
+
+
+def test_timing_report(course, capsys):
+    with capsys.disabled():
+        times = ", ".join(f"{a[:4]}/{s} {t:.1f}s" for (a, s), t in course["times"].items())
+        print(f"\n[autograde] {len(course['times'])} submissions in {course['total_time']:.1f}s: {times}")
