@@ -376,6 +376,8 @@ def joint_motion(q, q_current, weights=None, qlim=None, revolute=None):
         qlim = np.asarray(qlim, dtype=float)
         lo, hi = qlim[:, 0] - LIMIT_TOL, qlim[:, 1] + LIMIT_TOL
     rev = np.ones(n, bool) if revolute is None else np.asarray(revolute, bool)
+    if k * n <= 64:  # a handful of solutions: plain floats beat ~25 numpy calls
+        return _joint_motion_floats(q, qc, w, lo, hi, rev)
     d = q - qc
     # nearest equivalent θ + 2πm to the current angle, then the next two (other side, same side)
     d0 = np.where(rev, wrap_angle(d), d)
@@ -388,6 +390,36 @@ def joint_motion(q, q_current, weights=None, qlim=None, revolute=None):
     inside = (moved >= lo) & (moved <= hi)
     moved = np.where(inside, moved, qc + d0)  # no equivalent in range: wrapped difference
     return np.abs(moved - qc) @ w, moved
+
+
+def _joint_motion_floats(q, qc, w, lo, hi, rev):
+    """:func:`joint_motion` on Python floats (same rules, same order of candidates)."""
+    rem = math.remainder
+    qc_, w_, lo_, hi_, rev_ = qc.tolist(), w.tolist(), lo.tolist(), hi.tolist(), rev.tolist()
+    J, moved = [], []
+    for row in q.tolist():
+        total = 0.0
+        out = []
+        for x, c, wi, l, h, r in zip(row, qc_, w_, lo_, hi_, rev_):
+            d = x - c
+            if r:
+                d = rem(d, TAU)
+                if d <= -PI:
+                    d += TAU
+                m = c + d
+                if not l <= m <= h:
+                    step = math.copysign(TAU, d) if d != 0.0 else TAU
+                    for cand in (m - step, m + step):
+                        if l <= cand <= h:
+                            m = cand
+                            break
+            else:
+                m = x
+            out.append(m)
+            total += wi * abs(m - c)
+        J.append(total)
+        moved.append(out)
+    return np.array(J), np.array(moved)
 
 
 def select(sols, q_current=None, weights=None, qlim=None, revolute=None):
