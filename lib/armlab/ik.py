@@ -481,8 +481,8 @@ def ikine_all(robot, T, q_current=None, **kw):
             f"no closed-form inverse kinematics for {robot.name or 'this robot'!r}: its DH table is not "
             "the PUMA560, youBot, planar 2R or planar 3R structure. Use robot.ikine_numeric(T, q0) "
             "(armlab.ik.ikine_numeric), the damped-least-squares solver.")
-    if isinstance(T, np.ndarray) and T.ndim == 3:
-        return solver.solve_batch(T, q_current, **kw)
+    if np.ndim(T) == 3:
+        return solver.solve_batch(np.asarray(T), q_current, **kw)
     return solver.solve(T, q_current, **kw)
 
 
