@@ -14,6 +14,7 @@ Prints the median µs per call and the ratio RTB / armlab:
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -28,9 +29,15 @@ from armlab import ik
 CONFIGS = ["lun", "luf", "ldn", "ldf", "run", "ruf", "rdn", "rdf"]
 
 
-def median_us(fn, number, repeat=7):
+def median_us(fn, number, repeat=7, timer=time.perf_counter):
     """Median over `repeat` runs of the mean time per call (µs)."""
-    return statistics.median(t / number * 1e6 for t in timeit.repeat(fn, number=number, repeat=repeat))
+    return statistics.median(t / number * 1e6 for t in timeit.repeat(fn, number=number, repeat=repeat,
+                                                                      timer=timer))
+
+
+def cpu_us(fn, number, repeat=7):
+    """Same, in CPU time of this process (less sensitive to other processes sharing the cores)."""
+    return median_us(fn, number, repeat, time.process_time)
 
 
 def rtb_puma_our_lengths(rtb):
@@ -54,8 +61,10 @@ def main(argv=None):
     T = robot.fkine(q)
     rows = []
 
-    def report(name, us, target=None, ref=None):
+    def report(name, us, target=None, ref=None, cpu=None):
         line = f"{name:<58} {us:10.2f} µs"
+        if cpu is not None:
+            line += f" (CPU {cpu:.2f} µs)"
         if target is not None:
             line += f"   target ≤ {target:g} µs: {'OK' if us <= target else 'MISSED'}"
         if ref is not None:
@@ -64,13 +73,16 @@ def main(argv=None):
         rows.append((name, us))
         return us
 
-    print(f"armlab {armlab.__version__}, numpy {np.__version__}, python {sys.version.split()[0]}")
-    print(f"reference: one numpy 4×4 matmul = {median_us(lambda: T @ T, 20000):.2f} µs, "
+    print(f"armlab {armlab.__version__}, numpy {np.__version__}, python {sys.version.split()[0]}, "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    mm = median_us(lambda: T @ T, 20000)
+    print(f"reference: one numpy 4×4 matmul = {mm:.2f} µs (CPU {cpu_us(lambda: T @ T, 20000):.2f} µs), "
           f"np.cos(0.3) = {median_us(lambda: np.cos(0.3), 20000):.2f} µs\n")
 
     assert len(robot.ikine_all(T)) == 8
     ours = report("armlab ikine_all(T), all 8 solutions, one pose", median_us(lambda: robot.ikine_all(T), 2000),
-                  target=50)
+                  target=50, cpu=cpu_us(lambda: robot.ikine_all(T), 2000))
+    print(f"{'   = in units of the matmul above':<58} {ours / mm:10.1f}    (target 50 / 2.8 = 17.9)")
     report("armlab ikine(T, q_current) (8 solutions + selection)",
            median_us(lambda: robot.ikine(T, q_current=q), 1000))
 
@@ -104,14 +116,15 @@ def main(argv=None):
     Q = rng.uniform(qlim[:, 0], qlim[:, 1], (N, 6))
     TT = robot.fkine(Q)
     ik.puma560_ikine_batch(TT[:1000])  # warm up
-    times = []
+    times, cpu = [], []
     for _ in range(5):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         batch = ik.puma560_ikine_batch(TT)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
     assert batch.valid.all()
     per_pose = report(f"armlab puma560_ikine_batch, {N} poses → ({N}, 8, 6), per pose",
-                      statistics.median(times) / N * 1e6, target=2)
+                      statistics.median(times) / N * 1e6, target=2, cpu=statistics.median(cpu) / N * 1e6)
     loop = median_us(lambda: robot.ikine_all(TT[7]), 1000)
     print(f"{'   (single-pose solver in a Python loop, per pose)':<58} {loop:10.2f} µs   "
           f"batch speed-up {loop / per_pose:.0f}×")

@@ -450,11 +450,11 @@ def solver_for(robot):
     d6 / tool / base allowed), the youBot arm (lab report Table 2.1, any lengths and offsets),
     planar 2R and 3R arms (standard DH, α = 0).
     """
-    key = tuple((l.a, l.alpha, l.d, l.theta, l.offset, l.joint, l.qlim) for l in robot.links)
-    key = (key, robot.convention, None if robot.base is None else robot.base.tobytes(),
-           None if robot.tool is None else robot.tool.tobytes())
+    # DHRobot compiles its chain once (robot._fk); a robot whose table changes is rebuilt with a
+    # new kernel, so the kernel's identity is a cheap key for the solver made from the same table.
+    key = getattr(robot, "_fk", None)
     cached = getattr(robot, "_ik_cache", None)
-    if cached is not None and cached[0] == key:
+    if cached is not None and key is not None and cached[0] is key:
         return cached[1]
     from . import ik_planar, ik_puma, ik_youbot
 
@@ -481,7 +481,7 @@ def ikine_all(robot, T, q_current=None, **kw):
             f"no closed-form inverse kinematics for {robot.name or 'this robot'!r}: its DH table is not "
             "the PUMA560, youBot, planar 2R or planar 3R structure. Use robot.ikine_numeric(T, q0) "
             "(armlab.ik.ikine_numeric), the damped-least-squares solver.")
-    if np.ndim(T) == 3:
+    if (T.ndim if type(T) is np.ndarray else np.ndim(T)) == 3:
         return solver.solve_batch(np.asarray(T), q_current, **kw)
     return solver.solve(T, q_current, **kw)
 
