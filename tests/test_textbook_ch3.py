@@ -262,3 +262,13 @@ def test_example_3_4_differential_motion():
                   [0, 0, 0, 3, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 1]], float)
     D = J @ [0.1, 0, -0.1, 0, 0, 0.1]  # eq. (3.57)
     assert np.allclose(D, [0.1, -0.2, 0, 0, -0.1, 0.1])  # printed answer: right
+
+
+def test_check_pose_is_outside_table_3_2_range_of_theta3():
+    # Inconsistency in the book: the check pose after (3.32) has θ3 = −90°, but Table 3.2
+    # gives θ3 ∈ [−45°, 225°]. The pose is fine for checking T06; the real arm cannot reach it.
+    robot = puma560()
+    q = np.radians([90, 0, -90, 0, 0, 0])
+    assert not robot.within_limits(q)
+    inside = robot.qlim[:, 0] <= q
+    assert inside.tolist() == [True, True, False, True, True, True]
