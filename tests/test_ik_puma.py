@@ -453,3 +453,23 @@ def test_rtb_analytic_ik_on_our_standard_table_gives_the_same_set():
             assert theirs.shape == ours.shape == (8, 6)
             d = np.abs(wrap_angle(theirs[:, None, :] - ours[None, :, :])).max(axis=2)
             assert d.min(axis=1).max() < 1e-8 and d.min(axis=0).max() < 1e-8
+
+
+def test_compiled_solver_equals_the_readable_solve_rows():
+    """PumaSolver runs compile_single (straight-line code); ik_puma.solve_rows is the textbook-literal form."""
+    from armlab import ik_puma
+
+    solver = ik.solver_for(ROBOT)
+    rng = np.random.default_rng(8)
+    for i in range(300):
+        q = rng.uniform(-4, 4, 6)
+        if i % 5 == 0:
+            q[4] = 0.0
+        rows = ik.check_pose(ROBOT.fkine(q))
+        sols, sing = ik_puma.solve_rows(rows, A2, A3, D2, D4, solver.eps2, 0.3, q[3])
+        flat, ok, sing2 = solver.solve_one(rows, 0.3, q[3])
+        fitted = [ik.fit_row(row, solver.lims) for row in sols]
+        assert np.allclose(np.array(flat).reshape(8, 6), [f[0] for f in fitted], atol=1e-8)
+        assert ok == [f[1] for f in fitted] and sing2 == sing
+    assert ik_puma.solve_rows(ik.check_pose(armlab.Trans(2, 0, 0)), A2, A3, D2, D4).startswith("unreachable")
+    assert solver.solve_one(ik.check_pose(armlab.Trans(2, 0, 0)), 0.0, 0.0) == 3
