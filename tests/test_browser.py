@@ -94,6 +94,18 @@ def lab(tmp_path):
         log.close()
 
 
+# A cheap signature of the first ipympl canvas's pixels (sampled), computed in the page.
+SIGNATURE_JS = """() => {
+  window.__armlabSig = () => {
+    const c = document.querySelector('.jupyter-matplotlib-canvas-div canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let h = 0;
+    for (let i = 0; i < d.length; i += 97) { h = (h * 31 + d[i]) | 0; }
+    return h;
+  };
+}"""
+
+
 def _canvas_png(page, index=0):
     return page.locator(".jupyter-matplotlib-canvas-div").nth(index).screenshot()
 
@@ -146,16 +158,27 @@ def test_chapter2_slider_moves_figure_and_matrix(lab):
             readout.click()
             page.keyboard.press("Control+A")
             page.keyboard.type("30")
+            page.evaluate(SIGNATURE_JS)
+            page.evaluate("() => { window.__armlabBase = window.__armlabSig(); window.__armlabT0 = performance.now(); }")
+            t_enter = time.perf_counter()
             page.keyboard.press("Enter")
             page.wait_for_function(
                 "([before]) => document.querySelector('.armlab-matrix-text').textContent !== before",
                 arg=[text_before], timeout=30_000)
+            t_matrix = time.perf_counter() - t_enter
+            # browser-side: Enter → canvas pixels differ (kernel callback, Agg draw, image sent and painted)
+            repaint_ms = page.wait_for_function(
+                "() => window.__armlabSig() !== window.__armlabBase && performance.now() - window.__armlabT0",
+                polling=10, timeout=30_000).json_value()
             text_after = matrix.inner_text()
             deadline = time.monotonic() + 30
             png_after = _canvas_png(page)
             while png_after == png_before and time.monotonic() < deadline:
-                time.sleep(0.3)
+                time.sleep(0.1)
                 png_after = _canvas_png(page)
+            t_canvas = time.perf_counter() - t_enter
+            print(f"\nbrowser: after Enter the matrix text changed in {t_matrix * 1e3:.0f} ms and the figure "
+                  f"repainted in {repaint_ms:.0f} ms (screenshots differ after {t_canvas * 1e3:.0f} ms)")
             page.screenshot(path=str(ARTIFACTS / "browser_ch02_after_slider.png"), full_page=False)
             (ARTIFACTS / "browser_ch02_canvas_before.png").write_bytes(png_before)
             (ARTIFACTS / "browser_ch02_canvas_after.png").write_bytes(png_after)

@@ -60,6 +60,23 @@ def test_notebook_runs_headless(path):
     assert elapsed < LIMIT_S, f"{path.name} took {elapsed:.1f} s"
 
 
+def test_kernel_is_this_python():
+    """The notebooks run on the kernel "python3" of the interpreter running the tests (the venv's)."""
+    import sys
+
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3")
+    out = []
+    try:
+        kc.execute_interactive("import sys; print(sys.prefix)", timeout=60,
+                               output_hook=lambda msg: out.append(msg["content"].get("text", "")))
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    assert "".join(out).strip() == sys.prefix
+
+
 def test_print_execution_times():
     """Summary of the runs above (runs last in this file)."""
     if not TIMES:
