@@ -12,6 +12,20 @@ Numeric: damped least squares / Levenberg–Marquardt on ``jacob0`` (:mod:`armla
 Every solver returns an :class:`IKSolutions`. One solution is chosen from many by the
 weighted joint motion J = Σ kᵢ|Δθᵢ| of the simulation paper (003) eq. (12): :func:`select`.
 
+API (also as DHRobot methods):
+
+* ``robot.ikine_all(T, q_current=None)`` → IKSolutions (all branches; T (N, 4, 4) → IKBatch);
+  youBot also ``project=True``. ``q_current`` only picks the free joint at a singularity.
+* ``robot.ikine(T, q_current=None, weights=None)`` → IKSolutions with one row (least J), or none.
+* ``robot.ikine_numeric(T, q0=None, *, mask=None, tol=1e-10, max_iter=100, restarts=20, seed=0,
+  lam=1e-3, joint_limits=True)`` → IKSolutions with one row and success/iterations/residual.
+* ``puma560_ikine_batch(T, q_current=None, robot=None, fill=0.0)`` → IKBatch (N, 8, 6).
+* ``planar2r_ikine(x, y, l1, l2)``, ``planar3r_ikine(x, y, φ, l1, l2, l3)``, ``youbot_ikine(T)``.
+* ``joint_motion(q, q_current, weights, qlim, revolute)`` → (J, q moved to the nearest equivalents).
+
+Where two roots coincide (workspace boundary, wrist singularity) both rows are still returned
+(equal to rounding, about √ε ≈ 1e-8 at a boundary); ``sols.unique(tol)`` drops the repeats.
+
 >>> import numpy as np, armlab
 >>> robot = armlab.models.puma560()
 >>> T = robot.fkine(np.radians([20, -30, 40, 10, 30, 50]))
