@@ -4,7 +4,7 @@ Used by the nbgrader test cells in ``solutions/hw*`` (and so ``exercises/``):
 
 >>> from armlab.grading import check_close
 >>> check_close([0.5, 1.0], [0.5, 1.0], name="p")
->>> check_close([[0.0, 1.0], [-1.0, 0.0]], [[0.0, -1.0], [1.0, 0.0]], name="R")
+>>> check_close([[0, 1, 0], [-1, 0, 0], [0, 0, 1]], [[0, -1, 0], [1, 0, 0], [0, 0, 1]], name="R")
 Traceback (most recent call last):
     ...
 AssertionError: R: this is the transpose of the expected rotation (rows and columns swapped, or R(axis, −θ) instead of R(axis, θ))
