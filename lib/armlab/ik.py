@@ -320,23 +320,40 @@ def check_pose(T, name="T"):
     return rows
 
 
-def check_poses(T, name="T"):
-    """A batch T (N, 4, 4) as a float array, or a ValueError naming T and the first bad pose."""
+def check_poses(T, name="T", rigid=True):
+    """A batch T (N, 4, 4) as a float array, or a ValueError naming T and the first bad pose.
+
+    ``rigid=False`` leaves the rigid-transform test to the caller (:func:`rigid_error` on
+    cache-sized chunks, then :func:`raise_if_not_rigid`).
+    """
     T = as_float_array(T, name, (4, 4))
     if T.ndim != 3:
         raise ValueError(f"{name} must have shape (N, 4, 4) for a batch, got shape {T.shape}")
-    n, o, a = T[:, :3, 0], T[:, :3, 1], T[:, :3, 2]
-    e = np.abs(np.einsum("ij,ij->i", n, n) - 1.0)
-    e = np.maximum(e, np.abs(np.einsum("ij,ij->i", o, o) - 1.0))
-    e = np.maximum(e, np.abs(np.einsum("ij,ij->i", n, o)))
-    e = np.maximum(e, np.abs(np.cross(n, o) - a).max(axis=1))
-    e = np.maximum(e, np.abs(T[:, 3] - [0.0, 0.0, 0.0, 1.0]).max(axis=1))
+    if rigid:
+        raise_if_not_rigid(rigid_error(np.ascontiguousarray(T.transpose(1, 2, 0))), name)
+    return T
+
+
+def rigid_error(cols):
+    """Per pose, how far T is from a rigid transform; cols = T.transpose(1, 2, 0), shape (4, 4, N)."""
+    (nx, ox, ax, _), (ny, oy, ay, _), (nz, oz, az, _), last = cols
+    e = np.abs(nx * nx + ny * ny + nz * nz - 1.0)
+    np.maximum(e, np.abs(ox * ox + oy * oy + oz * oz - 1.0), out=e)
+    np.maximum(e, np.abs(nx * ox + ny * oy + nz * oz), out=e)
+    np.maximum(e, np.abs(ny * oz - nz * oy - ax), out=e)
+    np.maximum(e, np.abs(nz * ox - nx * oz - ay), out=e)
+    np.maximum(e, np.abs(nx * oy - ny * ox - az), out=e)
+    np.maximum(e, np.abs(last[0]) + np.abs(last[1]) + np.abs(last[2]) + np.abs(last[3] - 1.0), out=e)
+    return e
+
+
+def raise_if_not_rigid(e, name="T"):
     bad = np.flatnonzero(e > RIGID_TOL)
     if len(bad):
         i = int(bad[0])
-        raise ValueError(f"{name}[{i}] is not a rigid transform (error {e[i]:.2g} > {RIGID_TOL:g}); "
+        raise ValueError(f"{name}[{i}] is not a rigid transform (rotation part not orthonormal with det +1, "
+                         f"or last row not [0, 0, 0, 1]; error {e[i]:.2g} > {RIGID_TOL:g}); "
                          f"{len(bad)} bad pose(s) in the batch")
-    return T
 
 
 def strip_base_tool(robot, rows):

@@ -53,8 +53,8 @@ import math
 
 import numpy as np
 
-from .ik import (PI, PUMA_LABELS, TAU, IKBatch, IKSolutions, check_pose, check_poses,
-                 limit_table, make_fitter, strip_base_tool)
+from .ik import (PI, PUMA_LABELS, TAU, IKBatch, IKSolutions, check_pose, check_poses, limit_table,
+                 make_fitter, raise_if_not_rigid, rigid_error, strip_base_tool)
 
 # (θ1 root sign, θ3 root sign) of each elbow/shoulder pair, in slot order (see the module docstring)
 _ARM_BRANCHES = ((1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0))
@@ -151,7 +151,7 @@ class PumaSolver:
 
     # --- N poses, numpy -------------------------------------------------------------------------
     def solve_batch(self, T, q_current=None, fill=0.0):
-        T = check_poses(T)
+        T = check_poses(T, rigid=False)  # tested per chunk, see solve_batch_arrays
         N = len(T)
         if self.robot.base is not None or self.robot.tool is not None:
             from .transforms import Tinv
@@ -172,7 +172,7 @@ class PumaSolver:
             qc = np.broadcast_to(qc, (N, 6))
             q1_free, q4_free = qc[:, 0], qc[:, 3]
         q, valid, sing, reason, ok = solve_batch_arrays(T, self.a2, self.a3, self.d2, self.d4, self.eps2,
-                                                        q1_free, q4_free, self.lims)
+                                                        q1_free, q4_free, self.lims, check=True)
         if not valid.all():
             q[~valid] = fill
         return IKBatch(q, valid, ok & valid, sing & valid, reason, self.labels[:], self.method)
@@ -271,11 +271,12 @@ def _reach_text(a2, a3, d2, d4):
     return f"{math.hypot(lo, d2):.4g} … {math.hypot(hi, d2):.4g} m"
 
 
-def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free, lims=None):
+def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free, lims=None, check=False):
     """Vectorised :func:`solve_rows`: T (N, 4, 4) → q (N, 8, 6), valid, singular, reason, within_limits.
 
     Angles are wrapped to (−π, π] and moved into the ranges of ``lims`` (:func:`armlab.ik.limit_table`)
-    as :func:`armlab.ik.fit_row` does; without ``lims`` only wrapped.
+    as :func:`armlab.ik.fit_row` does; without ``lims`` only wrapped. ``check=True`` raises a
+    ValueError naming the first pose that is not a rigid transform (tested chunk by chunk).
 
     The same equations, with the sines and cosines of θ1, θ3 and θ23 taken algebraically
     instead of through atan2 then cos/sin (numpy trig on 100k-vectors is the cost here):
@@ -299,11 +300,15 @@ def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free, lims=None):
     q4_free = np.broadcast_to(q4_free, (N,))
     # chunks of a few thousand poses keep every temporary in cache (whole-batch temporaries are
     # fresh mmap'd pages each time, several times slower)
-    for lo in range(0, N, CHUNK):
-        hi = min(N, lo + CHUNK)
-        bad1[lo:hi], bad3[lo:hi] = _solve_chunk(T[lo:hi], a2, a3, d2, d4, eps2, q1_free[lo:hi],
-                                                q4_free[lo:hi], Q[:, :, lo:hi], sing[:, lo:hi], lims,
-                                                inside[:, lo:hi])
+    err = np.zeros(N)
+    with np.errstate(all="ignore"):  # a non-rigid T is reported below, not as a numpy warning
+        for lo in range(0, N, CHUNK):
+            hi = min(N, lo + CHUNK)
+            bad1[lo:hi], bad3[lo:hi] = _solve_chunk(T[lo:hi], a2, a3, d2, d4, eps2, q1_free[lo:hi],
+                                                    q4_free[lo:hi], Q[:, :, lo:hi], sing[:, lo:hi], lims,
+                                                    inside[:, lo:hi], err[lo:hi] if check else None)
+    if check:
+        raise_if_not_rigid(err)
     ok = ~(bad1 | bad3)
     valid = np.repeat(ok[:, None], 8, axis=1)
     reason = np.full(N, "", dtype=object)
@@ -338,14 +343,16 @@ def _and(*flags):
     return True if out is None else out
 
 
-def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing, lims, inside):
+def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing, lims, inside, err=None):
     """One chunk of :func:`solve_batch_arrays`, written into Q (6, 8, n), sing and inside (8, n).
 
     Fitting into the joint ranges happens here, on θ1 and θ3 once per root and θ2 once per arm
     branch, instead of on all 8 slots afterwards."""
     # contiguous copies: arithmetic on strided columns of T is ~10× slower
-    cols = np.ascontiguousarray(T[:, :3, [0, 2, 3]].transpose(1, 2, 0))  # (3 rows, n/a/p, N)
-    (nx, ax, px), (ny, ay, py), (nz, az, pz) = cols
+    cols = np.ascontiguousarray(T.transpose(1, 2, 0))  # (4 rows, n/o/a/p, N)
+    (nx, _, ax, px), (ny, _, ay, py), (nz, _, az, pz), _ = cols
+    if err is not None:
+        err[:] = rigid_error(cols)
     rho2 = px * px + py * py
     D1 = rho2 - d2 * d2
     bad1 = D1 < -eps2
