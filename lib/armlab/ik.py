@@ -507,6 +507,9 @@ def ikine_all(robot, T, q_current=None, **kw):
     Raises NotImplementedError for other robots (use :func:`ikine_numeric`).
     """
     solver = solver_for(robot)
+    if solver is None and robot.symbolic:
+        raise NotImplementedError(f"{robot.name or 'this robot'!r} has symbolic DH parameters; inverse "
+                                  "kinematics needs numbers (e.g. armlab.models.puma560() without symbolic=True)")
     if solver is None:
         raise NotImplementedError(
             f"no closed-form inverse kinematics for {robot.name or 'this robot'!r}: its DH table is not "
