@@ -74,6 +74,49 @@ print("ok")
     assert out.stdout.strip() == "ok"
 
 
+def test_limit_output_chars_keeps_errors_and_caps_size():
+    """Unit test of the character limit (no kernel): huge text, a huge image and an error."""
+    from nbformat.v4 import new_code_cell, new_output
+
+    from armlab.nbgrader_hardening import LimitOutputChars
+
+    cell = new_code_cell("x")
+    cell.outputs = [
+        new_output("stream", name="stdout", text="x" * 10_000_000),
+        new_output("display_data", data={"image/png": "A" * 2_000_000, "text/plain": "<Figure>"}),
+        *[new_output("stream", name="stdout", text="y" * 9_000) for _ in range(20)],
+        new_output("error", ename="AssertionError", evalue="m" * 100_000, traceback=["t" * 50_000] * 200),
+    ]
+    pp = LimitOutputChars()
+    out, _ = pp.preprocess_cell(cell, {}, 0)
+    size = len(json.dumps(out))
+    assert size < 100_000
+    assert out.outputs[0].text.startswith("x" * 100) and "truncated" in out.outputs[0].text
+    assert "image/png" not in out.outputs[1].data
+    errors = [o for o in out.outputs if o.output_type == "error"]
+    assert len(errors) == 1 and errors[0].ename == "AssertionError"  # the cell still scores zero
+    assert "removed by the autograder" in out.outputs[-1].text
+
+
+def test_shorten_tracebacks_only_in_graded_cells():
+    from nbformat.v4 import new_code_cell, new_output
+
+    from armlab.nbgrader_hardening import ShortenTracebacks
+
+    err = dict(ename="AssertionError", evalue="T_AB: wrong composition order",
+               traceback=["----> 3 check_transform(T_AB, [('Rot', 'x', 25, 'deg')])", "AssertionError: ..."])
+    graded = new_code_cell("hidden", metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 1,
+                                                            "solution": False, "locked": True}})
+    graded.outputs = [new_output("error", **copy.deepcopy(err))]
+    student = new_code_cell("mine")
+    student.outputs = [new_output("error", **copy.deepcopy(err))]
+    pp = ShortenTracebacks()
+    g, _ = pp.preprocess_cell(graded, {}, 0)
+    s, _ = pp.preprocess_cell(student, {}, 1)
+    assert g.outputs[0].traceback == ["AssertionError: T_AB: wrong composition order"]
+    assert s.outputs[0].traceback == err["traceback"]
+
+
 # --- submissions --------------------------------------------------------------------------------
 def _cells(nb, grade_id):
     return [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id]

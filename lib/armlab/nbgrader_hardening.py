@@ -25,7 +25,7 @@ grading environment (the *kernel* that runs the notebooks still needs armlab).
 """
 from __future__ import annotations
 
-from nbformat.v4 import new_code_cell
+from nbformat.v4 import new_code_cell, new_output
 from traitlets import Integer, Unicode
 
 from nbgrader import utils
@@ -158,8 +158,8 @@ class LimitOutputChars(NbGraderPreprocessor):
             else:
                 dropped += 1
         if dropped:
-            outputs.append({"output_type": "stream", "name": "stdout",
-                            "text": f"... [{dropped} more outputs removed by the autograder] ...\n"})
+            outputs.append(new_output("stream", name="stdout",
+                                      text=f"... [{dropped} more outputs removed by the autograder] ...\n"))
         cell.outputs = outputs
         return cell, resources
 
