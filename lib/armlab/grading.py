@@ -435,13 +435,18 @@ def _ref_trans(dx, dy, dz):
             0.0, 0.0, 0.0, 1.0]
 
 
-def _factor(f, k):
-    """A factor of check_transform: ("Rot", axis, θ[, "deg"]), ("Trans", dx, dy, dz) or a 4×4 matrix."""
+def _factor(f, k, unit_mistake=False):
+    """A factor of check_transform: ("Rot", axis, θ[, "deg"]), ("Trans", dx, dy, dz) or a 4×4 matrix.
+
+    ``unit_mistake=True`` builds the factor as a student who mixed up the units would:
+    an angle given in degrees used as radians (or one in radians converted again).
+    """
     if _isinstance(f, _tuple) and f and _isinstance(f[0], _str):
         kind = f[0].lower()
         if kind in ("rot", "r"):
             theta = _float(f[2])
-            if _len(f) > 3 and f[3] == "deg":
+            in_degrees = _len(f) > 3 and f[3] == "deg"
+            if in_degrees != unit_mistake:
                 theta = _radians(theta)
             return _ref_rot(f[1], theta, 4)
         if kind == "trans":
@@ -502,6 +507,10 @@ def check_transform(answer, factors, name="T", atol=1e-6):
             if _list(perm) != _list(_range(_len(mats))) and _close(a, _product([mats[i] for i in perm]), tol):
                 _fail(name, "right matrices, wrong composition order (the factors are multiplied in the order "
                             f"{[p + 1 for p in perm]} instead of {[p + 1 for p in _range(_len(mats))]})")
+    if _any(_isinstance(f, _tuple) and f and _str(f[0]).lower() in ("rot", "r") for f in factors):
+        if _close(a, _product([_factor(f, k, unit_mistake=True) for k, f in _enumerate(factors)]), tol):
+            _fail(name, "looks like degrees were used where radians were expected (Rot/R take radians: "
+                        "use np.radians(...) or deg=True)")
     _diagnose(name, shape, a, expected, atol, 0.0, None, False)
 
 
@@ -535,6 +544,9 @@ def check_point(answer, factors, p, name="p", atol=1e-6):
     if _len(mats) > 1:
         hints["right matrices, wrong composition order (the factors are multiplied in reverse)"] = \
             apply(_product(mats[::-1]))
+    if _any(_isinstance(f, _tuple) and f and _str(f[0]).lower() in ("rot", "r") for f in factors):
+        hints["looks like degrees were used where radians were expected (Rot/R take radians)"] = \
+            apply(_product([_factor(f, k, unit_mistake=True) for k, f in _enumerate(factors)]))
     check_close(answer, expected, name=name, atol=atol, hints=hints)
 
 
