@@ -121,11 +121,22 @@ def figure3d(ncols=1, figsize=None, titles=None, show_axes=True):
     and an arm reads well enough on a floor grid with its base frame
     (``show_axes=False``).
     """
-    import matplotlib.pyplot as plt
+    import matplotlib
 
     figsize = figsize or (4.6 * ncols, 4.4)
-    with plt.ioff():
-        fig = plt.figure(figsize=figsize)
+    if "ipympl" in matplotlib.get_backend().lower() or "widget" in matplotlib.get_backend().lower():
+        import matplotlib.pyplot as plt
+
+        with plt.ioff():  # the panel places the canvas widget itself
+            fig = plt.figure(figsize=figsize)
+    else:
+        # Any other backend (Agg, inline): a figure pyplot does not track, so nothing is
+        # shown twice and nothing piles up in pyplot's list of open figures.
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=figsize)
+        FigureCanvasAgg(fig)
     axes = [fig.add_subplot(1, ncols, k + 1, projection="3d") for k in range(ncols)]
     for k, ax in enumerate(axes):
         if show_axes:
