@@ -254,6 +254,27 @@ def test_ndarray_subclass_cannot_fake_its_values():
     fails(check_close, fake, [1.0, 0.0, 0.0], match="differs")
 
 
+def test_sympy_subclass_cannot_fake_equality():
+    class Zero(sp.Symbol):  # "anything minus me is zero"
+        def __sub__(self, other):
+            return sp.Integer(0)
+
+        def __rsub__(self, other):
+            return sp.Integer(0)
+
+    fails(check_expr_equal, Zero("z"), "a*cos(q)", symbols=["a", "q"], match="symbol|not equal")
+    fails(check_expr_equal, sp.Matrix([Zero("z"), 0, 0]), "Matrix([-a*cos(theta), a*sin(theta) - b, 0])",
+          symbols=["a", "b", "theta"], match="symbol|not equal")
+
+
+def test_ndarray_subclass_cannot_fake_its_dtype():
+    class Liar(np.ndarray):
+        def astype(self, *a, **k):
+            return np.array([1.0, 0.0, 0.0])
+
+    fails(check_close, np.zeros(3, dtype=int).view(Liar), [1.0, 0.0, 0.0], match="differs")
+
+
 def test_import_armlab_does_not_import_grading_or_nbgrader():
     import subprocess
     import sys

@@ -454,6 +454,7 @@ def test_feedback_shows_helpful_messages(course):
     text = _visible_text((course["root"] / "feedback" / "wrong" / a / f"{a}.html").read_text())
     assert "transpose of the expected rotation" in text
     assert "wrong composition order" in text
+    assert "degrees were used where radians were expected" in text
 
 
 def test_timing_report(course, capsys):
