@@ -181,3 +181,18 @@ def test_import_armlab_does_not_load_viz_or_matplotlib():
             "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("name", sorted(ARMS))
+def test_slider_limits_on_step_grid(name):
+    """The browser snaps a slider to min + k·step; with min on the grid, 0° and whole degrees stay exact."""
+    make, start_deg, _ = ARMS[name]
+    robot = make()
+    panel = viz.arm_viewer(robot, np.radians(start_deg))
+    lim_deg = np.degrees(robot.qlim)
+    for s, (lo, hi), v in zip(panel.sliders, lim_deg, start_deg):
+        for end in (s.min, s.max):
+            assert abs(end / s.step - round(end / s.step)) < 1e-9, (s.description, end)
+        assert (v - s.min) / s.step == pytest.approx(round((v - s.min) / s.step), abs=1e-9)
+        if lo <= v <= hi:  # inside the joint range, the slider stays inside it too
+            assert lo - 1e-9 <= s.min and s.max <= hi + 1e-9

@@ -366,6 +366,11 @@ class ArmView:
         return np.array(self.line.get_data_3d())
 
 
+def _on_grid(x, step, rounding):
+    """x rounded to a multiple of step (rounding = math.ceil or math.floor), without float dust."""
+    return round(rounding(x / step - math.copysign(1e-9, 0.5 - (rounding is math.floor))) * step, 10)
+
+
 # --- joint sliders ------------------------------------------------------------------
 class JointSliders:
     """One ``FloatSlider`` per joint: degrees for revolute joints, metres for prismatic.
@@ -385,14 +390,16 @@ class JointSliders:
         for i, link in enumerate(robot.links):
             lo, hi = lim[i]
             name = (names[i] if names else (f"θ{i + 1}" if link.revolute else f"d{i + 1}"))
+            # The browser snaps a slider to min + k·step: put min and max on the step grid
+            # (rounded inwards, so within the limits) or 0° and whole degrees would not be reachable.
             if link.revolute:
-                lo = math.degrees(lo) if np.isfinite(lo) else -180.0
-                hi = math.degrees(hi) if np.isfinite(hi) else 180.0
+                lo = _on_grid(math.degrees(lo), step_deg, math.ceil) if np.isfinite(lo) else -180.0
+                hi = _on_grid(math.degrees(hi), step_deg, math.floor) if np.isfinite(hi) else 180.0
                 s = w.FloatSlider(min=lo, max=hi, step=step_deg, description=f"{name} (°)",
                                   readout_format=".1f", continuous_update=True)
             else:
-                lo = lo if np.isfinite(lo) else -1.0
-                hi = hi if np.isfinite(hi) else 1.0
+                lo = _on_grid(lo, step_m, math.ceil) if np.isfinite(lo) else -1.0
+                hi = _on_grid(hi, step_m, math.floor) if np.isfinite(hi) else 1.0
                 s = w.FloatSlider(min=lo, max=hi, step=step_m, description=f"{name} (m)",
                                   readout_format=".3f", continuous_update=True)
             s.style.description_width = "60px"
