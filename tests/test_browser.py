@@ -152,6 +152,11 @@ def test_chapter2_slider_moves_figure_and_matrix(lab):
             errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
             tracebacks = [t for t in errors.all_inner_texts() if "Traceback" in t or "Error" in t]
             assert not tracebacks, tracebacks[:1]
+            # the youBot viewer, once rendered, still shows the report's check pose (sliders did not snap)
+            youbot_matrix = page.locator(".armlab-matrix", has_text="youBot").first
+            youbot_matrix.scroll_into_view_if_needed()
+            time.sleep(1.5)
+            youbot_text = youbot_matrix.locator(".armlab-matrix-text").inner_text()
             page.locator(".jupyter-matplotlib-canvas-div").first.scroll_into_view_if_needed()
             time.sleep(1.0)  # let ipympl paint its first frame
             text_before = matrix.inner_text()
@@ -189,6 +194,8 @@ def test_chapter2_slider_moves_figure_and_matrix(lab):
             (ARTIFACTS / "browser_ch02_canvas_after.png").write_bytes(png_after)
         finally:
             browser.close()
+    candle = models.youbot().fkine([0, 0, 0, np.pi / 2, 0])
+    assert np.abs(parse_matrix(youbot_text) - candle).max() <= 5e-4, youbot_text
     assert text_after != text_before
     assert png_after != png_before, "the ipympl canvas did not change after the slider moved"
     expected = models.puma560().fkine(np.radians([30, 0, -90, 0, 0, 0]))
