@@ -44,9 +44,10 @@ def as_float_array(value, name: str, shape_tail: tuple = (), allow_batch: bool =
     batch dimensions are allowed when ``allow_batch`` is true.
     """
     try:
-        if np.asarray(value).dtype.kind in "USO" and not _numbers_only(value):
+        arr = np.asarray(value)
+        if arr.dtype.kind in "USO" and not _numbers_only(arr):
             raise TypeError
-        arr = np.asarray(value, dtype=float)
+        arr = arr.astype(float, copy=False)
     except (TypeError, ValueError):
         raise TypeError(
             f"{name} must be a number or an array of numbers, got {type(value).__name__}: {value!r:.80}"
@@ -60,9 +61,8 @@ def as_float_array(value, name: str, shape_tail: tuple = (), allow_batch: bool =
     return arr
 
 
-def _numbers_only(value) -> bool:
+def _numbers_only(arr) -> bool:
     """Object arrays of numbers are fine; strings are not numbers, even "90"."""
-    arr = np.asarray(value)
     return arr.dtype.kind == "O" and all(
         isinstance(x, (int, float, np.number)) and not isinstance(x, bool) for x in arr.flat)
 
