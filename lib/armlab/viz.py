@@ -590,17 +590,17 @@ def compare_viewer(robots, q=None, titles=None, **kwargs) -> ArmViewer:
 _AXES = ("x", "y", "z")
 
 
-def _motion(kind, axis, value):
-    """The 4×4 of one elementary motion: rotation in degrees, translation in units."""
+def _motion(kind, axis, value, deg=False):
+    """The 4×4 of one elementary motion: Rot(axis, value) (radians, or degrees with deg=True) or a translation."""
     if kind == "rot":
-        return Rot(axis, math.radians(value))
+        return Rot(axis, value, deg=deg)
     p = [0.0, 0.0, 0.0]
     p[_AXES.index(axis)] = value
     return Trans(*p)
 
 
-def _motion_name(kind, axis, value, unit=""):
-    return f"Rot({axis}, {value:g}°)" if kind == "rot" else f"Trans({axis}, {value:g}{unit})"
+def _motion_name(kind, axis, value):
+    return f"Rot({axis}, {value:g}°)" if kind == "rot" else f"Trans({axis}, {value:g})"
 
 
 class FramePlayground(_Panel):
@@ -678,7 +678,7 @@ class FramePlayground(_Panel):
     @property
     def matrices(self):
         """The 4×4 of each motion, in the order applied."""
-        return [_motion(kind, axis, s.value) for (kind, axis), s in zip(self.steps, self.sliders)]
+        return [_motion(kind, axis, s.value, deg=True) for (kind, axis), s in zip(self.steps, self.sliders)]
 
     @property
     def T(self):
@@ -716,7 +716,6 @@ class FramePlayground(_Panel):
             self.point_artist.set_data_3d([AP[0]], [AP[1]], [AP[2]])
             self.point_widget.value = (f"<code>P in {{B}} = {np.round(self.point[:3], 3).tolist()} → "
                                        f"P in {{A}} = T·P = {np.round(AP[:3], 3).tolist()}</code>")
-        self._T = T
 
     def set(self, values=None, frame=None):
         """Set the slider values (degrees / units) and/or the frame toggle, then redraw once."""
@@ -800,14 +799,6 @@ class LinkMotionAnimator(_Panel):
         order = ("alpha", "a", "theta", "d") if self.convention == "modified" else ("theta", "d", "a", "alpha")
         return [m[k] for k in order]
 
-    @staticmethod
-    def _matrix(kind, axis, value):
-        if kind == "rot":
-            return Rot(axis, value)
-        p = [0.0, 0.0, 0.0]
-        p[_AXES.index(axis)] = value
-        return Trans(*p)
-
     def transform_at(self, step):
         """Frame after ``step`` ∈ [0, 4] motions (fractional: the current motion part-way)."""
         step = float(np.clip(step, 0.0, 4.0))
@@ -816,7 +807,7 @@ class LinkMotionAnimator(_Panel):
             frac = min(max(step - k, 0.0), 1.0)
             if frac == 0.0:
                 break
-            T = T @ self._matrix(kind, axis, frac * value)  # about the current frame: right-multiply
+            T = T @ _motion(kind, axis, frac * value)  # about the current frame: right-multiply
         return T
 
     def link_transform(self):
