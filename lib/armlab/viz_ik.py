@@ -248,10 +248,6 @@ class SolutionArms:
             t.set_position_3d((p[0], p[1], p[2] + lift))
             t.set_visible(True)
 
-    def drawn_frames(self):
-        """{slot: (n+1, 4, 4) link frames as drawn} for the shown slots."""
-        return {int(s): self.ghosts[s].frames for s in np.flatnonzero(self.shown)}
-
 
 def _solutions_table(sols, colors_by_slot, J=None, chosen=None, slot_index=None):
     """HTML table: colour, label, q in degrees, limits, singular, J."""
