@@ -37,10 +37,11 @@ from .transforms import R_to_rpy, Trans, rpy_to_R
 __all__ = ["GhostArm", "SolutionArms", "SolutionsFigure", "show_solutions", "IKExplorer", "ik_explorer",
            "slot_of", "arm_label"]
 
-# tab20 comes in (dark, light) pairs: one pair per arm, dark for the first wrist, light for the flipped one
+# tab20 comes in (dark, light) pairs: one pair per arm, dark for the first wrist, light for the flipped one;
+# robots without a wrist flip take one tab10 colour per solution
 _TAB20 = ["#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896",
           "#9467bd", "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7"]
-_PAIRED = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+_TAB10 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 OUTSIDE_COLOR = "0.55"
 _ROMAN = ("I", "II", "III", "IV")
 
@@ -79,7 +80,7 @@ def _slot_count(robot):
 def _slot_colors(count, paired):
     if paired:
         return [_TAB20[k % len(_TAB20)] for k in range(count)]
-    return [_PAIRED[k % len(_PAIRED)] for k in range(count)]
+    return [_TAB10[k % len(_TAB10)] for k in range(count)]
 
 
 def _wrist_axis(robot):
