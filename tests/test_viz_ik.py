@@ -193,3 +193,13 @@ def test_bad_pose_values_raise(explorer):
         explorer.set_pose(5.0, 0, 0)
     with pytest.raises(ValueError, match="joint values"):
         explorer.set_current([0, 0])
+
+
+def test_rejected_pose_leaves_sliders_and_drawing_unchanged(explorer, robot):
+    """A pose with one value outside its slider is refused as a whole: no slider moves."""
+    explorer.set_T(robot.fkine(Q_KNOWN[0]))
+    pose, T = explorer.pose.copy(), explorer.T.copy()
+    with pytest.raises(ValueError, match="outside the slider range"):
+        explorer.set_pose(0.1, 0.2, 5.0)  # x and y fit, z does not
+    assert np.array_equal(explorer.pose, pose)
+    assert np.allclose(explorer.T, T) and np.allclose(explorer.target.Ts[0], T)
