@@ -437,12 +437,13 @@ class IKExplorer(viz._Panel):
         pose = [float(v) for v in pose]
         if len(pose) != 6:
             raise ValueError(f"pose must be (x, y, z, roll, pitch, yaw), got {pose!r}")
+        for s, v in zip(self.sliders, pose):  # check all before moving any: a refused pose changes nothing
+            if not s.min <= v <= s.max:
+                raise ValueError(f"pose value {v:g} for {s.description} is outside the slider "
+                                 f"range [{s.min:g}, {s.max:g}]")
         self._hold = True
         try:
             for s, v in zip(self.sliders, pose):
-                if not s.min <= v <= s.max:
-                    raise ValueError(f"pose value {v:g} for {s.description} is outside the slider "
-                                     f"range [{s.min:g}, {s.max:g}]")
                 s.value = v
         finally:
             self._hold = False
