@@ -214,3 +214,18 @@ def test_reference_2r_and_angles_match_armlab():
 def test_module_is_read_only():
     with pytest.raises(AttributeError, match="read-only"):
         g.check_angles = lambda *a, **k: None
+
+
+def test_patched_dict_cannot_move_the_reference_arm(monkeypatch):
+    """A dict subclass installed as builtins.dict that pushes d2 out of reach made every reference
+    count 0, so `count_valid = lambda T: 0` got full marks."""
+    import builtins
+
+    class Dict(dict):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            if "d4" in self:
+                self["d2"] = 100.0
+
+    monkeypatch.setattr(builtins, "dict", Dict)
+    _fails("expected", g.check_count_function, lambda T: 0, seed=9090, n=12)

@@ -32,7 +32,7 @@ _abs, _float, _int, _len, _range, _isinstance = _g._abs, _g._float, _g._int, _g.
 _zip, _all, _any, _sorted, _tuple, _list, _str = _g._zip, _g._all, _g._any, _g._sorted, _g._tuple, _g._list, _g._str
 _enumerate, _sum, _min, _max, _bool, _type = _g._enumerate, _g._sum, _g._min, _g._max, _g._bool, _g._type
 _cos, _sin, _sqrt, _pi, _degrees, _radians, _isnan = _g._cos, _g._sin, _g._sqrt, _g._pi, _g._degrees, _g._radians, _g._isnan
-_Random, _AssertionError = _g._Random, _g._AssertionError
+_dict, _Exception, _Random, _AssertionError = _g._dict, _g._Exception, _g._Random, _g._AssertionError
 _TAU = 2.0 * _pi
 
 __all__ = [
@@ -267,7 +267,7 @@ def _puma_rows(T, a2, a3, d2, d4):
 def reference_puma_solutions(T, lengths=None):
     """The 8 PUMA560 solutions of T, angles wrapped to (−π, π] (plain math; T nested or array)."""
     _, flat = _read(T, "T")
-    L = dict(_PUMA, **(lengths or {}))
+    L = _dict(_PUMA, **(lengths or {}))
     rows = [flat[0:4], flat[4:8], flat[8:12]]
     return [[_wrap(x) for x in q] for q in _puma_rows(rows, L["a2"], L["a3"], L["d2"], L["d4"])]
 
@@ -541,7 +541,7 @@ def check_in_range_function(fn, cases=None, name="in_range"):
             _fail(label, "is None (did the function forget to `return` its result?)")
         try:
             got = _bool(got)
-        except Exception:  # noqa: BLE001 - e.g. a numpy array of several values
+        except _Exception:  # e.g. a numpy array of several values
             _fail(label, f"expected True or False, got {_type(got).__name__}")
         want = reference_in_range(theta, lo, hi)
         if got != want:
