@@ -267,6 +267,26 @@ def test_sympy_subclass_cannot_fake_equality():
           symbols=["a", "b", "theta"], match="symbol|not equal")
 
 
+def test_sympy_number_subclass_cannot_fake_equality():
+    class Zero(sp.Integer):  # a "number" that claims to live in sympy, so it was not re-read
+        __module__ = "sympy.core.fake"
+
+        def __sub__(self, other):
+            return sp.Integer(0)
+
+    class Num(sp.Symbol):  # any Expr can claim to be a number
+        __module__ = "sympy.core.fake"
+        is_Number = True
+
+        def __sub__(self, other):
+            return sp.Integer(0)
+
+    for fake in (Zero(7), Num("z")):
+        fails(check_expr_equal, fake, "a*cos(q)", symbols=["a", "q"], match="not equal|symbol")
+    check_expr_equal(sp.Rational(1, 3), "1/3")
+    check_expr_equal(sp.Integer(0), "0")
+
+
 def test_ndarray_subclass_cannot_fake_its_dtype():
     class Liar(np.ndarray):
         def astype(self, *a, **k):

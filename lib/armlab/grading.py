@@ -87,6 +87,9 @@ _SP_NAMESPACE = {k: _getattr(_S, k) for k in (
     "sin", "cos", "tan", "atan2", "sqrt", "pi", "exp", "Abs", "atan", "asin", "acos", "E", "Matrix",
     "Rational", "Integer", "Float", "Symbol", "I", "oo", "zoo", "nan")}
 _SP_NAMESPACE["abs"] = _S.Abs
+# sympy's own number classes (Integer, Float, Zero, Half, ...), compared by identity in _rebuild
+_SP_NUMBER_TYPES = _tuple({c for c in _builtins.vars(_sp.core.numbers).values()
+                           if _isinstance(c, _type) and _sp.Number in c.__mro__})
 
 
 def _fail(name, message):
@@ -675,7 +678,7 @@ def _rebuild(e, name):
     """``e`` re-parsed from its printed form with the frozen namespace, so that the comparison
     only involves genuine sympy objects (a student's Expr subclass whose ``__sub__`` returns 0,
     say, cannot make ``simplify(answer - expected) == 0``)."""
-    if _type(e) in (_S.Integer, _S.Float, _S.Rational) or e.is_Number and _type(e).__module__.startswith("sympy."):
+    if _any(_type(e) is t for t in _SP_NUMBER_TYPES):  # exact numbers, and Floats without a lossy print
         return e
     ns = _dict(_SP_NAMESPACE)
     for s in e.free_symbols:
