@@ -241,63 +241,6 @@ def fit_row(row, lims):
     return out, ok
 
 
-def make_fitter(lims):
-    """:func:`fit_row` written out for one limit table (no loop, constants folded): ~2× faster."""
-    n = len(lims)
-    names = [f"x{i}" for i in range(n)]
-    src = [f"def fit(row, rem=math.remainder):", f"    {', '.join(names)}, = row", "    ok = True"]
-    for x, (lo, hi, rev) in zip(names, lims):
-        if rev:
-            src += [f"    if not {-PI!r} < {x} <= {PI!r}:", f"        {x} = rem({x}, {TAU!r})",
-                    f"        if {x} <= {-PI!r}:", f"            {x} += {TAU!r}"]
-            if math.isinf(lo) and math.isinf(hi):
-                continue
-            src += [f"    if not {lo!r} <= {x} <= {hi!r}:",
-                    f"        if {x} < {lo!r} and {x} + {TAU!r} <= {hi!r}:", f"            {x} += {TAU!r}",
-                    f"        elif {x} > {hi!r} and {x} - {TAU!r} >= {lo!r}:", f"            {x} -= {TAU!r}",
-                    "        else:", "            ok = False"]
-        elif not (math.isinf(lo) and math.isinf(hi)):
-            src += [f"    if not {lo!r} <= {x} <= {hi!r}:", "        ok = False"]
-    src.append(f"    return [{', '.join(names)}], ok")
-    env = {"math": math}
-    exec("\n".join(src).replace("inf", "math.inf"), env)  # noqa: S102 - our own generated code
-    return env["fit"]
-
-
-def fit_array(q, lims):
-    """Vectorised :func:`fit_row` for q (..., n): returns (q, within_limits (...))."""
-    lo = np.array([l[0] for l in lims])
-    hi = np.array([l[1] for l in lims])
-    rev = np.array([l[2] for l in lims])
-    w = np.where(rev, wrap_angle(q), q)
-    up = rev & (w < lo) & (w + TAU <= hi)
-    down = rev & (w > hi) & (w - TAU >= lo)
-    w = w + TAU * up - TAU * down
-    ok = np.all((w >= lo) & (w <= hi), axis=-1)
-    return w, ok
-
-
-def fit_batch(q, lims):
-    """In place :func:`fit_row` for q (N, m, n) whose angles are already in [−π, π] (atan2 results).
-
-    Returns within_limits (N, m). Works column by column: only joints whose range reaches
-    beyond (−π, π] are shifted by ±2π.
-    """
-    Q = q.transpose()  # (n, m, N): contiguous when q is the view the batch solver returns
-    ok = np.ones(Q.shape[1:], bool)
-    for j, (lo, hi, rev) in enumerate(lims):
-        x = Q[j]
-        if rev:
-            np.copyto(x, x + TAU, where=x <= -PI)
-            if lo < -PI + LIMIT_TOL:
-                np.copyto(x, x - TAU, where=(x > hi) & (x - TAU >= lo))
-            if hi > PI - LIMIT_TOL:
-                np.copyto(x, x + TAU, where=(x < lo) & (x + TAU <= hi))
-        if not (math.isinf(lo) and math.isinf(hi)):
-            ok &= (x >= lo) & (x <= hi)
-    return ok.transpose()
-
-
 def check_pose(T, name="T"):
     """T as a list of 4 rows of floats, or a ValueError naming T (shape, NaN, not rigid)."""
     if not (type(T) is np.ndarray and T.shape == (4, 4) and T.dtype == float):
@@ -368,13 +311,6 @@ def strip_base_tool(robot, rows):
     if robot.tool is not None:
         T = T @ Tinv(robot.tool)
     return T.tolist()
-
-
-def _q_current(q_current, n):
-    if q_current is None:
-        return None
-    q = as_float_array(q_current, "q_current", (n,), allow_batch=False)
-    return q
 
 
 # --- solution selection (paper 003 eq. (12)) ------------------------------------------------------

@@ -54,7 +54,7 @@ import math
 import numpy as np
 
 from .ik import (PI, PUMA_LABELS, TAU, IKBatch, IKSolutions, check_pose, check_poses, limit_table,
-                 make_fitter, raise_if_not_rigid, rigid_error, strip_base_tool)
+                 raise_if_not_rigid, rigid_error, strip_base_tool)
 
 # (θ1 root sign, θ3 root sign) of each elbow/shoulder pair, in slot order (see the module docstring)
 _ARM_BRANCHES = ((1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0))
@@ -85,7 +85,6 @@ class PumaSolver:
         self.a2, self.a3, self.d2, self.d4 = a2, a3, d2, d4
         self.tool_d = tool_d  # d6 written in the DH table: a translation along z6 after θ6
         self.lims = limit_table(robot)
-        self.fit = make_fitter(self.lims)
         L = abs(a2) + abs(a3) + abs(d2) + abs(d4)
         self.eps2 = BOUNDARY_TOL * L * L
         self.solve_one = compile_single(a2, a3, d2, d4, self.eps2, self.lims)
