@@ -123,7 +123,7 @@ def _to_nested(x, name):
     if _isinstance(x, _ndarray):
         x = _np_asarray(x)  # a plain ndarray view: subclasses cannot override dtype/astype/tolist
         if x.dtype.kind in "fiub":
-            return _ndarray_tolist(x.astype(float) if x.dtype.kind != "f" else x)
+            return _ndarray_tolist(x.astype(_float) if x.dtype.kind != "f" else x)
         return _to_nested(_ndarray_tolist(x), name)
     if _isinstance(x, _S.MatrixBase):
         return [[_scalar(v, name) for v in row] for row in x.tolist()]
@@ -771,10 +771,10 @@ def check_expr_equal(answer, expected, name="expression", symbols=(), trials=8, 
         return
     if not points:
         _fail(name, "could not be evaluated numerically (does it contain undefined functions?)")
-    extra = sorted(a_names - e_names)
+    extra = _sorted(a_names - e_names)
     if extra:
         _fail(name, f"uses symbol(s) {extra} that the expected answer does not contain "
-                    f"(expected symbols: {sorted(e_names)}; use the names defined in the statement)")
+                    f"(expected symbols: {_sorted(e_names)}; use the names defined in the statement)")
     values, va, ve = points[-1]
     if _all(_close(pa, [-x for x in pe], atol, 1e-9) for _, pa, pe in points) and _any(_abs(x) > atol for x in ve):
         _fail(name, "sign flipped: the answer is −1 times the expected expression")
@@ -791,11 +791,11 @@ def check_expr_equal(answer, expected, name="expression", symbols=(), trials=8, 
         raise
     except _Exception:
         pass
-    missing = sorted(e_names - a_names)
+    missing = _sorted(e_names - a_names)
     hint = f"; it does not depend on {missing}" if missing else ""
     worst, k = _maxerr(va, ve)
     where = f" in entry {_index(k, ashape)}" if ashape else ""
-    at = ", ".join(f"{n}={v:.3f}" for n, v in sorted(values.items()))
+    at = ", ".join(f"{n}={v:.3f}" for n, v in _sorted(values.items()))
     _fail(name, f"is not equal to the expected expression{hint}: at {at} it gives {_fmt(va[k])}{where}, "
                 f"expected {_fmt(ve[k])}")
 

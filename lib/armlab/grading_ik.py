@@ -562,7 +562,7 @@ def check_count_function(fn, poses=None, seed=None, n=6, name="count_valid"):
         cases += [random_puma_pose(rng) for _ in _range(n)]
     for T in cases:
         _, flat = _read(T, "T")
-        Tn = _numpy_for_input_only.array([flat[0:4], flat[4:8], flat[8:12], flat[12:16]], dtype=float)
+        Tn = _numpy_for_input_only.array([flat[0:4], flat[4:8], flat[8:12], flat[12:16]], dtype=_float)
         p = ", ".join(_fmt(flat[i]) for i in (3, 7, 11))
         label = f"{name}(T with p = ({p}))"
         got = _call(fn, (Tn,), name)
