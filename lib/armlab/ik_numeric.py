@@ -65,8 +65,9 @@ def ikine_numeric(robot, T, q0=None, *, mask=None, tol=1e-10, max_iter=100, rest
     T : (4, 4) target pose
     q0 : (n,) start (default: the middle of the joint ranges, 0 where a joint has no limits)
     mask : 6 weights of the error rows (vx, vy, vz, ωx, ωy, ωz), e.g. (1, 1, 1, 0, 0, 0) for
-        position only. Default: all six, or (1, 1, 0, 0, 0, 1) for a planar arm (every α = 0),
-        or (1, 1, 1, 0, 0, 0) when the robot has fewer than 6 joints and is not planar.
+        position only. Default: for a planar arm (every α = 0) (1, 1, 0, 0, 0, 1) with 3 joints and
+        (1, 1, 0, 0, 0, 0) with 1 or 2; (1, 1, 1, 0, 0, 0) for any other robot with fewer than
+        6 joints; else all six.
     tol : convergence threshold on the masked position error (m) and orientation error (rad)
     max_iter : iterations per search; restarts : extra searches from random starts; seed : their RNG
     lam : initial damping λ; joint_limits : clamp every step to the joint limits
@@ -171,8 +172,7 @@ def _mask(robot, mask):
         if np.any(W < 0) or not np.any(W > 0):
             raise ValueError(f"mask must be 6 non-negative weights, not all zero, got {mask!r}")
         return W
-    planar = (not robot.modified and all(l.alpha == 0.0 for l in robot.links)) or \
-        (robot.modified and all(l.alpha == 0.0 for l in robot.links))
+    planar = all(l.alpha == 0.0 for l in robot.links)  # every z axis parallel, either convention
     if planar and robot.n <= 3:
         return np.array([1.0, 1.0, 0.0, 0.0, 0.0, 1.0]) if robot.n == 3 else np.array([1.0, 1, 0, 0, 0, 0])
     if robot.n < 6:
