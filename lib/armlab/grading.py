@@ -924,13 +924,14 @@ def check_dh_robot(robot, reference, name="robot", trials=12, seed=0, atol=1e-6,
 
 # --- read-only module -------------------------------------------------------------------------
 class _ReadOnlyModule(_types.ModuleType):
-    """Refuse ``armlab.grading.check_close = ...`` (one of the cheap tampering routes)."""
+    """Refuse ``armlab.grading.check_close = ...`` (one of the cheap tampering routes); also used by
+    :mod:`armlab.grading_ik`."""
 
     def __setattr__(self, key, value):
-        raise AttributeError(f"armlab.grading is read-only (cannot set {key!r})")
+        raise AttributeError(f"{self.__name__} is read-only (cannot set {key!r})")
 
     def __delattr__(self, key):
-        raise AttributeError(f"armlab.grading is read-only (cannot delete {key!r})")
+        raise AttributeError(f"{self.__name__} is read-only (cannot delete {key!r})")
 
 
 _sys.modules[__name__].__class__ = _ReadOnlyModule

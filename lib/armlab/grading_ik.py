@@ -22,17 +22,15 @@ Checkers of student functions call them on fixed cases and on seeded random case
 from __future__ import annotations
 
 import sys as _sys
-import types as _types
 
 from . import grading as _g
-from .grading import _call, _check_finite, _fail, _read  # noqa: F401  (shared plumbing)
+# shared plumbing, and the builtins and math functions armlab.grading captured before student code ran
+from .grading import (
+    _abs, _all, _any, _AssertionError, _bool, _call, _check_finite, _cos, _degrees, _dict, _enumerate,
+    _Exception, _fail, _float, _fmt, _int, _isinstance, _isnan, _len, _list, _max, _min, _pi, _radians,
+    _Random, _range, _read, _sin, _sorted, _sqrt, _sum, _tuple, _type, _zip,
+)
 
-# the builtins and math functions armlab.grading captured before student code ran
-_abs, _float, _int, _len, _range, _isinstance = _g._abs, _g._float, _g._int, _g._len, _g._range, _g._isinstance
-_zip, _all, _any, _sorted, _tuple, _list, _str = _g._zip, _g._all, _g._any, _g._sorted, _g._tuple, _g._list, _g._str
-_enumerate, _sum, _min, _max, _bool, _type = _g._enumerate, _g._sum, _g._min, _g._max, _g._bool, _g._type
-_cos, _sin, _sqrt, _pi, _degrees, _radians, _isnan = _g._cos, _g._sin, _g._sqrt, _g._pi, _g._degrees, _g._radians, _g._isnan
-_dict, _Exception, _Random, _AssertionError = _g._dict, _g._Exception, _g._Random, _g._AssertionError
 _TAU = 2.0 * _pi
 
 __all__ = [
@@ -81,10 +79,6 @@ def _wrap(x):
     """x wrapped into (−π, π]."""
     r = (x + _pi) % _TAU - _pi
     return r + _TAU if r <= -_pi else r
-
-
-def _fmt(x):
-    return f"{x:.6g}"
 
 
 def _fmt_list(xs):
@@ -580,13 +574,5 @@ def check_count_function(fn, poses=None, seed=None, n=6, name="count_valid"):
         _fail(label, f"got {_fmt(v[0])}, expected {want}")
 
 
-# --- read-only module (as armlab.grading) ------------------------------------------------------
-class _ReadOnlyModule(_types.ModuleType):
-    def __setattr__(self, key, value):
-        raise AttributeError(f"armlab.grading_ik is read-only (cannot set {key!r})")
-
-    def __delattr__(self, key):
-        raise AttributeError(f"armlab.grading_ik is read-only (cannot delete {key!r})")
-
-
-_sys.modules[__name__].__class__ = _ReadOnlyModule
+# --- read-only module, as armlab.grading -------------------------------------------------------
+_sys.modules[__name__].__class__ = _g._ReadOnlyModule
