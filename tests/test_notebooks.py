@@ -44,6 +44,16 @@ def test_chapter_links_to_glossary(path):
     assert "glossary.md" in text, f"{path.name} should link to the glossary"
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_figures_shown_with_viz_shown(path):
+    """A cell ending in a bare ``fig.canvas`` shows "<FigureCanvasAgg …>" as text under the inline
+    fallback; ``viz.shown(fig)`` gives the ipympl canvas or the figure."""
+    nb = nbformat.read(path, as_version=4)
+    bare = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.strip()
+            and c.source.strip().splitlines()[-1].split("#")[0].strip().endswith(".canvas")]
+    assert not bare, f"{path.name}: cells {bare} end with a bare .canvas; end them with viz.shown(fig)"
+
+
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_notebook_runs_headless(path):
