@@ -172,3 +172,11 @@ def test_ikine_selects_nearest_and_batch_loops():
         one = ROBOT.ikine_all(T[i])
         got = batch[i]
         assert np.allclose(got.q, one.q) and got.labels == [lab.split(":")[0] for lab in one.labels]
+
+
+def test_batch_q_current_of_the_wrong_shape_is_named():
+    T = ROBOT.fkine(np.zeros((3, 5)))
+    with pytest.raises(ValueError, match=r"q_current must have shape \(5,\) or \(3, 5\)"):
+        ROBOT.ikine_all(T, q_current=np.zeros(4))
+    with pytest.raises(ValueError, match="q_current must be 5 finite"):
+        ROBOT.ikine_all(T[0], q_current=[0.0, "a", 0, 0, 0])

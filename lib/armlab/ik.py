@@ -313,6 +313,31 @@ def strip_base_tool(robot, rows):
     return T.tolist()
 
 
+def check_q_current(q_current, n):
+    """q_current as a list of n floats, or a ValueError naming q_current."""
+    try:
+        qc = np.asarray(q_current, dtype=float)
+        ok = qc.shape == (n,) and np.isfinite(qc).all()
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"q_current must be {n} finite joint values, got {q_current!r:.120}")
+    return qc.tolist()
+
+
+def check_q_current_batch(q_current, N, n):
+    """None, or q_current ((n,) for every pose, or (N, n)) as an (N, n) array; else a ValueError."""
+    if q_current is None:
+        return None
+    try:
+        qc = np.asarray(q_current, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"q_current must be numbers, got {q_current!r:.120}") from None
+    if qc.shape not in ((n,), (N, n)) or not np.isfinite(qc).all():
+        raise ValueError(f"q_current must have shape ({n},) or ({N}, {n}) and be finite, got shape {qc.shape}")
+    return np.broadcast_to(qc, (N, n))
+
+
 # --- solution selection (paper 003 eq. (12)) ------------------------------------------------------
 
 def joint_motion(q, q_current, weights=None, qlim=None, revolute=None):
@@ -539,7 +564,7 @@ def loop_batch(solver, T, q_current, slots, labels, fill=0.0):
     ok = np.zeros((N, slots), bool)
     sing = np.zeros((N, slots), bool)
     reason = np.full(N, "", dtype=object)
-    qc = None if q_current is None else np.broadcast_to(np.asarray(q_current, dtype=float), (N, n))
+    qc = check_q_current_batch(q_current, N, n)
     for i in range(N):
         s = solver.solve(T[i], None if qc is None else qc[i])
         reason[i] = s.reason

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .ik import IKSolutions, check_pose, fit_row, limit_table, strip_base_tool
+from .ik import IKSolutions, check_pose, check_q_current, fit_row, limit_table, strip_base_tool
 
 #: |D| may exceed 1 by this much (rounding on the workspace boundary) and still be reachable.
 BOUNDARY_TOL = 1e-10
@@ -118,12 +118,7 @@ class PlanarSolver:
         if abs(z - self.z0) > 1e-9 * max(1.0, scale):
             return IKSolutions.empty(n, f"unreachable: the target z = {z:.4g} is off the arm's plane "
                                         f"z = {self.z0:.4g}", self.method)
-        free = 0.0
-        if q_current is not None:
-            qc = np.asarray(q_current, dtype=float)
-            if qc.shape != (n,) or not np.isfinite(qc).all():
-                raise ValueError(f"q_current must be {n} finite joint values, got {q_current!r}")
-            free = float(qc[0]) + self.offsets[0]
+        free = 0.0 if q_current is None else check_q_current(q_current, n)[0] + self.offsets[0]
         if n == 2:
             sols = two_link(x, y, *self.lengths, free)
             if isinstance(sols, str):

@@ -53,8 +53,8 @@ import math
 
 import numpy as np
 
-from .ik import (PI, PUMA_LABELS, TAU, IKBatch, IKSolutions, check_pose, check_poses, limit_table,
-                 raise_if_not_rigid, rigid_error, strip_base_tool)
+from .ik import (PI, PUMA_LABELS, TAU, IKBatch, IKSolutions, check_pose, check_poses, check_q_current,
+                 check_q_current_batch, limit_table, raise_if_not_rigid, rigid_error, strip_base_tool)
 
 # (θ1 root sign, θ3 root sign) of each elbow/shoulder pair, in slot order (see the module docstring)
 _ARM_BRANCHES = ((1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0))
@@ -133,13 +133,10 @@ class PumaSolver:
         rows = check_pose(T)
         if self.strip:
             rows = self._t06(rows)
-        q4_free = 0.0
-        q1_free = 0.0
+        q1_free = q4_free = 0.0
         if q_current is not None:
-            qc = np.asarray(q_current, dtype=float)
-            if qc.shape != (6,) or not np.isfinite(qc).all():
-                raise ValueError(f"q_current must be 6 finite joint values, got {q_current!r}")
-            q1_free, q4_free = float(qc[0]), float(qc[3])
+            qc = check_q_current(q_current, 6)
+            q1_free, q4_free = qc[0], qc[3]
         out = self.solve_one(rows, q1_free, q4_free)
         if type(out) is int:  # unreachable: the readable solver words the reason
             reason = solve_rows(rows, self.a2, self.a3, self.d2, self.d4, self.eps2)
@@ -162,14 +159,8 @@ class PumaSolver:
         if self.tool_d:
             T = T.copy()
             T[:, :3, 3] -= self.tool_d * T[:, :3, 2]
-        if q_current is None:
-            q1_free = q4_free = np.zeros(N)
-        else:
-            qc = np.asarray(q_current, dtype=float)
-            if qc.shape not in ((6,), (N, 6)) or not np.isfinite(qc).all():
-                raise ValueError(f"q_current must have shape (6,) or ({N}, 6) and be finite, got {qc.shape}")
-            qc = np.broadcast_to(qc, (N, 6))
-            q1_free, q4_free = qc[:, 0], qc[:, 3]
+        qc = check_q_current_batch(q_current, N, 6)
+        q1_free, q4_free = (0.0, 0.0) if qc is None else (qc[:, 0], qc[:, 3])
         q, valid, sing, reason, ok = solve_batch_arrays(T, self.a2, self.a3, self.d2, self.d4, self.eps2,
                                                         q1_free, q4_free, self.lims, check=True)
         if not valid.all():

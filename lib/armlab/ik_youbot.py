@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from .ik import IKSolutions, check_pose, fit_row, limit_table, strip_base_tool
+from .ik import IKSolutions, check_pose, check_q_current, fit_row, limit_table, strip_base_tool
 
 #: approach axis may leave the arm's plane by this much (rad) and still count as reachable.
 PLANE_TOL = 1e-9
@@ -79,12 +79,7 @@ class YoubotSolver:
         of ``nearest_T`` are returned instead (still ``reachable=False``).
         """
         rows = strip_base_tool(self.robot, check_pose(T))
-        free = 0.0
-        if q_current is not None:
-            qc = np.asarray(q_current, dtype=float)
-            if qc.shape != (5,) or not np.isfinite(qc).all():
-                raise ValueError(f"q_current must be 5 finite joint values, got {q_current!r}")
-            free = float(qc[0]) + self.offsets[0]
+        free = 0.0 if q_current is None else check_q_current(q_current, 5)[0] + self.offsets[0]
         R = [r[:3] for r in rows[:3]]
         px, py, pz = rows[0][3], rows[1][3], rows[2][3]
         r13, r23, r33 = R[0][2], R[1][2], R[2][2]
