@@ -180,6 +180,11 @@ def test_check_dh_robot_accepts_equivalent_tables():
     check_dh_position(modified, [0, 0, 0, 0], [0.7, 0, 0.5], joints="RRPR")
 
 
+def test_reference_fkine_deg_converts_revolute_joints_only():
+    q = [math.radians(30), math.radians(45), 0.1, math.radians(-20)]
+    assert np.allclose(reference_fkine(SCARA, [30, 45, 0.1, -20], deg=True), reference_fkine(SCARA, q))
+
+
 def test_check_dh_robot_messages():
     DL, DR = armlab.DHLink, armlab.DHRobot
     fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P")], convention="modified"),

@@ -842,10 +842,12 @@ def _fk(conv, rows, base, tool, q):
 def reference_fkine(table, q, deg=False):
     """End pose (nested 4×4 lists) of a DH table given as a dict or DHRobot, with plain math.
 
-    ``deg=True``: q is in degrees (revolute joints only).
+    ``deg=True``: the revolute joints' values are in degrees (prismatic ones stay in metres).
     """
     conv, rows, base, tool = _links_of(table, "table")
-    q = [_radians(_float(x)) if deg else _float(x) for x in q]
+    if _len(q) != _len(rows):
+        raise _ValueError(f"q has {_len(q)} values, the table {_len(rows)} joints")
+    q = [_radians(_float(x)) if deg and row[0] == "R" else _float(x) for x, row in _zip(q, rows)]
     return _as_nested(_fk(conv, rows, base, tool, q), (4, 4))
 
 
