@@ -180,3 +180,14 @@ def test_batch_q_current_of_the_wrong_shape_is_named():
         ROBOT.ikine_all(T, q_current=np.zeros(4))
     with pytest.raises(ValueError, match="q_current must be 5 finite"):
         ROBOT.ikine_all(T[0], q_current=[0.0, "a", 0, 0, 0])
+
+
+def test_batch_project_solves_each_nearest_pose():
+    """ikine_all passes project=True on to the solver for a batch (N, 4, 4) as for one pose."""
+    T0 = ROBOT.fkine(np.array([0.5, -0.4, 0.9, 0.6, 0.3]))
+    T = np.stack([T0, T0 @ armlab.Rot("x", 0.3)])  # the second is not reachable by the 5-DOF arm
+    batch = ROBOT.ikine_all(T, project=True)
+    for i in range(2):
+        one = ROBOT.ikine_all(T[i], project=True)
+        assert np.allclose(batch[i].q, one.q) and batch.reason[i] == one.reason
+    assert batch.valid[1].any() and "nearest_T" in batch.reason[1] and "nearest_T" in batch[1].reason

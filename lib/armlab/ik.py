@@ -156,13 +156,14 @@ class IKSolutions:
 class IKBatch:
     """Closed-form solutions of N poses in fixed branch slots.
 
-    ``q``              (N, m, n) joint values, m slots (8 for PUMA560), the same slot order and
-                       ``labels`` as the single-pose solver
+    ``q``              (N, m, n) joint values, m slots (8 for PUMA560, 4 for the youBot, 2 planar)
     ``valid``          (N, m) bool, the slot holds a solution; invalid slots are filled with ``fill``
     ``within_limits``  (N, m) bool (False where not valid)
     ``singular``       (N, m) bool
-    ``reason``         (N,) str array, '' where the pose is reachable
-    ``labels``         list of m slot labels
+    ``reason``         (N,) str array, the single-pose solver's reason ('' when there is nothing to
+                       say; a youBot pose can have solutions and a reason for the missing ones)
+    ``labels``         list of m slot labels: PUMA560 the single-pose labels, youBot the numbers
+                       I–IV of its labels, planar 'up', 'down'
     """
 
     __slots__ = ("q", "valid", "within_limits", "singular", "reason", "labels", "method")
@@ -181,7 +182,7 @@ class IKBatch:
         if len(idx) == 0:
             return IKSolutions.empty(self.q.shape[-1], str(self.reason[i]), self.method)
         return IKSolutions(self.q[i, idx], [self.labels[j] for j in idx], self.within_limits[i, idx],
-                           self.singular[i, idx], method=self.method)
+                           self.singular[i, idx], reason=str(self.reason[i]), method=self.method)
 
     def __repr__(self):
         return (f"IKBatch({self.method}, {len(self.q)} poses × {self.q.shape[1]} slots, "
@@ -552,10 +553,10 @@ def _default(name, make):
     return _DEFAULTS[name]
 
 
-def loop_batch(solver, T, q_current, slots, labels, fill=0.0):
+def loop_batch(solver, T, q_current, slots, labels, fill=0.0, **kw):
     """An :class:`IKBatch` by solving pose after pose (robots without a vectorised solver).
 
-    Solutions go to the slot of their label (labels in slot order).
+    Solutions go to the slot of their label (labels in slot order); ``kw`` go to ``solver.solve``.
     """
     T = check_poses(T)
     N, n = len(T), solver.n
@@ -566,7 +567,7 @@ def loop_batch(solver, T, q_current, slots, labels, fill=0.0):
     reason = np.full(N, "", dtype=object)
     qc = check_q_current_batch(q_current, N, n)
     for i in range(N):
-        s = solver.solve(T[i], None if qc is None else qc[i])
+        s = solver.solve(T[i], None if qc is None else qc[i], **kw)
         reason[i] = s.reason
         for j, lab in enumerate(s.labels):
             k = labels.index(lab.split(":")[0])

@@ -164,7 +164,7 @@ class YoubotSolver:
             T = T @ self.robot.tool
         return T
 
-    def solve_batch(self, T, q_current=None, fill=0.0):
+    def solve_batch(self, T, q_current=None, fill=0.0, project=False):
         from .ik import loop_batch
 
-        return loop_batch(self, T, q_current, 4, list(_ROMAN), fill)
+        return loop_batch(self, T, q_current, 4, list(_ROMAN), fill, project=project)
