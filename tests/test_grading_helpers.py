@@ -102,6 +102,15 @@ def test_check_transform_detects_composition_order():
     assert np.allclose(reference_transform(*factors), A @ B @ C)
 
 
+def test_unit_mistakes_with_factors_given_in_radians():
+    factors = [("Rot", "z", 0.3), ("Trans", 1, 2, 3)]
+    fails(check_transform, Rot("z", np.radians(0.3)) @ Trans(1, 2, 3), factors, match="radians twice")
+    fails(check_transform, Rot("z", np.degrees(0.3)) @ Trans(1, 2, 3), factors, match="degrees were used")
+    fails(check_point, (Rot("z", np.radians(0.3)) @ Trans(1, 2, 3) @ point(1, 0, 0))[:3], factors, (1, 0, 0),
+          match="radians twice")
+    fails(check_transform, Rot("z", np.radians(np.radians(30))), [("Rot", "z", 30, "deg")], match="radians twice")
+
+
 def test_check_point_messages():
     factors = [("Rot", "z", 50, "deg"), ("Trans", 1, 2, 3)]
     T = Rot("z", np.radians(50)) @ Trans(1, 2, 3)

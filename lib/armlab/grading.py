@@ -439,18 +439,21 @@ def _ref_trans(dx, dy, dz):
             0.0, 0.0, 0.0, 1.0]
 
 
-def _factor(f, k, unit_mistake=False):
+def _factor(f, k, unit_mistake=None):
     """A factor of check_transform: ("Rot", axis, θ[, "deg"]), ("Trans", dx, dy, dz) or a 4×4 matrix.
 
-    ``unit_mistake=True`` builds the factor as a student who mixed up the units would:
-    an angle given in degrees used as radians (or one in radians converted again).
+    ``unit_mistake`` builds the factor as a student who mixed up the units would: ``"degrees"``,
+    the angle in degrees fed to cos/sin as radians; ``"twice"``, the angle converted to radians again.
     """
     if _isinstance(f, _tuple) and f and _isinstance(f[0], _str):
         kind = f[0].lower()
         if kind in ("rot", "r"):
             theta = _float(f[2])
-            in_degrees = _len(f) > 3 and f[3] == "deg"
-            if in_degrees != unit_mistake:
+            if _len(f) > 3 and f[3] == "deg":
+                theta = _radians(theta)
+            if unit_mistake == "degrees":
+                theta = _degrees(theta)
+            elif unit_mistake == "twice":
                 theta = _radians(theta)
             return _ref_rot(f[1], theta, 4)
         if kind == "trans":
@@ -460,6 +463,21 @@ def _factor(f, k, unit_mistake=False):
     if shape != (4, 4):
         raise _ValueError(f"factors[{k}] must be 4×4, got {_fmt_shape(shape)}")
     return flat
+
+
+_UNIT_MISTAKES = {
+    "degrees": "looks like degrees were used where radians were expected (Rot/R take radians: use "
+               "np.radians(...) or deg=True)",
+    "twice": "looks like the angle was converted to radians twice (Rot/R take radians; it is in radians already)",
+}
+
+
+def _unit_mistake_products(factors):
+    """{message: product of the factors built with that unit mistake}; empty without a rotation factor."""
+    if not _any(_isinstance(f, _tuple) and f and _str(f[0]).lower() in ("rot", "r") for f in factors):
+        return {}
+    return {message: _product([_factor(f, k, unit_mistake=kind) for k, f in _enumerate(factors)])
+            for kind, message in _UNIT_MISTAKES.items()}
 
 
 def _product(mats, n=4):
@@ -491,6 +509,7 @@ def check_transform(answer, factors, name="T", atol=1e-6):
     Each factor is ``("Rot", axis, θ)`` (radians; add ``"deg"`` for degrees),
     ``("Trans", dx, dy, dz)`` or a 4×4 array; descriptions are re-derived
     here with plain math. If the answer equals the product in another order,
+    or with an angle in degrees used as radians or converted to radians twice,
     the message says so.
     """
     mats = [_factor(f, k) for k, f in _enumerate(factors)]
@@ -511,10 +530,9 @@ def check_transform(answer, factors, name="T", atol=1e-6):
             if _list(perm) != _list(_range(_len(mats))) and _close(a, _product([mats[i] for i in perm]), tol):
                 _fail(name, "right matrices, wrong composition order (the factors are multiplied in the order "
                             f"{[p + 1 for p in perm]} instead of {[p + 1 for p in _range(_len(mats))]})")
-    if _any(_isinstance(f, _tuple) and f and _str(f[0]).lower() in ("rot", "r") for f in factors):
-        if _close(a, _product([_factor(f, k, unit_mistake=True) for k, f in _enumerate(factors)]), tol):
-            _fail(name, "looks like degrees were used where radians were expected (Rot/R take radians: "
-                        "use np.radians(...) or deg=True)")
+    for message, M in _unit_mistake_products(factors).items():
+        if _close(a, M, tol):
+            _fail(name, message)
     _diagnose(name, shape, a, expected, atol, 0.0, None, False)
 
 
@@ -522,7 +540,8 @@ def check_point(answer, factors, p, name="p", atol=1e-6):
     """Assert ``answer`` (a 3-vector) = (factors[0]·factors[1]···) · [p, 1], textbook eq. (3.16).
 
     Recognised mistakes: the homogeneous 4-vector, the inverse transform, the
-    translation forgotten, the factors multiplied in the reverse order.
+    translation forgotten, the factors multiplied in the reverse order, an
+    angle in degrees used as radians or converted to radians twice.
     """
     mats = [_factor(f, k) for k, f in _enumerate(factors)]
     ph = [_float(x) for x in p] + [1.0]
@@ -548,9 +567,8 @@ def check_point(answer, factors, p, name="p", atol=1e-6):
     if _len(mats) > 1:
         hints["right matrices, wrong composition order (the factors are multiplied in reverse)"] = \
             apply(_product(mats[::-1]))
-    if _any(_isinstance(f, _tuple) and f and _str(f[0]).lower() in ("rot", "r") for f in factors):
-        hints["looks like degrees were used where radians were expected (Rot/R take radians)"] = \
-            apply(_product([_factor(f, k, unit_mistake=True) for k, f in _enumerate(factors)]))
+    for message, M in _unit_mistake_products(factors).items():
+        hints[message] = apply(M)
     check_close(answer, expected, name=name, atol=atol, hints=hints)
 
 
