@@ -203,3 +203,32 @@ def test_rejected_pose_leaves_sliders_and_drawing_unchanged(explorer, robot):
         explorer.set_pose(0.1, 0.2, 5.0)  # x and y fit, z does not
     assert np.array_equal(explorer.pose, pose)
     assert np.allclose(explorer.T, T) and np.allclose(explorer.target.Ts[0], T)
+
+
+def _browser_snap(slider):
+    """What the slider's frontend (noUiSlider) sends back when it shows a value off its step grid."""
+    k = round((slider.value - slider.min) / slider.step)
+    return min(max(slider.min + k * slider.step, slider.min), slider.max)
+
+
+def test_browser_snapping_keeps_the_exact_target(explorer, robot):
+    """The frontend snaps each shown value to min + k·step and sends it back; that echo is not a new target.
+
+    Without this the singular pose below turned non-singular (θ5 = 0.19°) as soon as the widget rendered.
+    """
+    T_s = robot.fkine(deg([20, -30, 40, 0, 0, 0]))
+    explorer.set_current(np.zeros(6))
+    explorer.set_T(T_s)
+    assert explorer.sols.singular.any()
+    redraws = explorer.redraws
+    for s in explorer.sliders:
+        s.value = _browser_snap(s)
+    assert np.allclose(explorer.T, T_s, atol=1e-12)
+    assert explorer.sols.singular.any() and "Singular" in explorer.message.value
+    assert explorer.redraws == redraws  # nothing to recompute
+    # a real move by the student (one step) is a new target
+    x = explorer.pose_sliders["x"]
+    x.value = _browser_snap(x) + x.step
+    assert explorer.redraws == redraws + 1
+    assert explorer.T[0, 3] == pytest.approx(x.value)
+    assert np.allclose(explorer.T[1:3, 3], T_s[1:3, 3], atol=1e-12)  # the other values stay exact
