@@ -272,6 +272,11 @@ def test_bad_T_raises_value_error_naming_T(bad, match):
         ROBOT.ikine_all(bad)
 
 
+def test_ikine_of_a_batch_says_to_use_ikine_all():
+    with pytest.raises(ValueError, match=r"T must have shape \(4, 4\).*ikine_all"):
+        ROBOT.ikine(ROBOT.fkine(np.zeros((2, 6))))
+
+
 def test_other_robots_raise_not_implemented_pointing_to_numeric():
     for robot in (armlab.models.stanford_arm(), armlab.models.rpr()):
         with pytest.raises(NotImplementedError, match="ikine_numeric"):

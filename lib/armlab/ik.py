@@ -487,6 +487,9 @@ def ikine(robot, T, q_current=None, weights=None, **kw):
 
     Returns an :class:`IKSolutions` with k = 1, or k = 0 and a reason. q_current None means zeros.
     """
+    if (T.ndim if type(T) is np.ndarray else np.ndim(T)) == 3:
+        raise ValueError(f"T must have shape (4, 4) for ikine, got shape {np.shape(T)}; for a batch "
+                         "(N, 4, 4) use ikine_all, which returns every solution of every pose")
     sols = ikine_all(robot, T, q_current, **kw)
     solver = solver_for(robot)
     if not hasattr(solver, "qlim_array"):
