@@ -410,8 +410,14 @@ class IKExplorer(viz._Panel):
 
     @property
     def pose(self):
-        """(x, y, z, roll°, pitch°, yaw°) as set on the sliders."""
-        return np.array([s.value for s in self.sliders])
+        """(x, y, z, roll°, pitch°, yaw°) of the target, as set on the sliders.
+
+        A browser shows a slider value on the grid min + k·step and sends that snapped value back;
+        a slider still within half a step of the value last set from code keeps the exact value.
+        """
+        values = np.array([s.value for s in self.sliders])
+        steps = np.array([s.step for s in self.sliders])
+        return np.where(np.abs(values - self._exact) <= 0.5 * steps + 1e-12, self._exact, values)
 
     @property
     def T(self):
@@ -441,6 +447,7 @@ class IKExplorer(viz._Panel):
             if not s.min <= v <= s.max:
                 raise ValueError(f"pose value {v:g} for {s.description} is outside the slider "
                                  f"range [{s.min:g}, {s.max:g}]")
+        self._exact = np.array(pose)
         self._hold = True
         try:
             for s, v in zip(self.sliders, pose):
@@ -474,12 +481,15 @@ class IKExplorer(viz._Panel):
     def _changed(self, change):
         if self._hold:
             return
+        if change is not None and change["owner"] in self.sliders and np.array_equal(self.pose, self._pose_used):
+            return  # the browser echoing the same target, snapped to its step grid
         self._update()
         self.redraw()
 
     def _update(self):
         t0 = time.perf_counter()
         robot = self.robot
+        self._pose_used = self.pose
         T = self.T
         self.target.update(T[None])
         sols = robot.ikine_all(T, self.q_current)
