@@ -50,13 +50,28 @@ def two_link(x, y, l1, l2, th1_free=0.0):
     return out
 
 
-def _result(rows, labels, sing, lims, method):
+def three_link(x, y, phi, l1, l2, l3, th1_free=0.0):
+    """[(θ1, θ2, θ3, label, singular)] for elbow up and down, or a string saying why the pose is unreachable."""
+    wx, wy = x - l3 * math.cos(phi), y - l3 * math.sin(phi)
+    sols = two_link(wx, wy, l1, l2, th1_free)
+    if isinstance(sols, str):
+        return sols.replace("the target", f"the wrist ({wx:.4g}, {wy:.4g})")
+    return [(t1, t2, phi - t1 - t2, label, singular) for t1, t2, label, singular in sols]
+
+
+def _result(sols, lims, method, offsets=None):
+    """IKSolutions of [(θ1, …, θn, label, singular)] (q = θ − offset, fitted into lims), or empty for a reason."""
+    n = len(lims)
+    if isinstance(sols, str):
+        return IKSolutions.empty(n, sols, method)
     q, ok = [], []
-    for row in rows:
+    for s in sols:
+        row = s[:n] if offsets is None else [t - o for t, o in zip(s[:n], offsets)]
         r, w = fit_row(row, lims)
         q.append(r)
         ok.append(w)
-    return IKSolutions(np.array(q), labels, np.array(ok), np.array(sing), method=method)
+    return IKSolutions(np.array(q), [s[n] for s in sols], np.array(ok), np.array([s[n + 1] for s in sols]),
+                       method=method)
 
 
 _FREE = [(-math.inf, math.inf, True)] * 3
@@ -71,22 +86,14 @@ def planar2r_ikine(x, y, l1=1.0, l2=1.0, q_current=None):
     """
     x, y, l1, l2 = map(float, (x, y, l1, l2))
     free = 0.0 if q_current is None else float(q_current[0])
-    sols = two_link(x, y, l1, l2, free)
-    if isinstance(sols, str):
-        return IKSolutions.empty(2, sols, "planar2r")
-    return _result([s[:2] for s in sols], [s[2] for s in sols], [s[3] for s in sols], _FREE[:2], "planar2r")
+    return _result(two_link(x, y, l1, l2, free), _FREE[:2], "planar2r")
 
 
 def planar3r_ikine(x, y, phi, l1=1.0, l2=1.0, l3=0.5, q_current=None):
     """Both 3R solutions reaching (x, y) with the end effector at angle φ (rad)."""
     x, y, phi, l1, l2, l3 = map(float, (x, y, phi, l1, l2, l3))
     free = 0.0 if q_current is None else float(q_current[0])
-    wx, wy = x - l3 * math.cos(phi), y - l3 * math.sin(phi)
-    sols = two_link(wx, wy, l1, l2, free)
-    if isinstance(sols, str):
-        return IKSolutions.empty(3, sols.replace("the target", f"the wrist ({wx:.4g}, {wy:.4g})"), "planar3r")
-    rows = [(t1, t2, phi - t1 - t2) for t1, t2, _, _ in sols]
-    return _result(rows, [s[2] for s in sols], [s[3] for s in sols], _FREE, "planar3r")
+    return _result(three_link(x, y, phi, l1, l2, l3, free), _FREE, "planar3r")
 
 
 class PlanarSolver:
@@ -121,23 +128,12 @@ class PlanarSolver:
         free = 0.0 if q_current is None else check_q_current(q_current, n)[0] + self.offsets[0]
         if n == 2:
             sols = two_link(x, y, *self.lengths, free)
-            if isinstance(sols, str):
-                return IKSolutions.empty(2, sols, self.method)
-            rows_q = [[s[0] - self.offsets[0], s[1] - self.offsets[1]] for s in sols]
         else:
             if abs(rows[2][2] - 1.0) > 1e-9:
                 return IKSolutions.empty(3, "unreachable: the orientation of T is not a rotation about "
                                             "the z axis, which is all a planar arm can do", self.method)
-            phi = math.atan2(rows[1][0], rows[0][0])
-            l1, l2, l3 = self.lengths
-            wx, wy = x - l3 * math.cos(phi), y - l3 * math.sin(phi)
-            sols = two_link(wx, wy, l1, l2, free)
-            if isinstance(sols, str):
-                return IKSolutions.empty(3, sols.replace("the target", f"the wrist ({wx:.4g}, {wy:.4g})"),
-                                         self.method)
-            o = self.offsets
-            rows_q = [[t1 - o[0], t2 - o[1], phi - t1 - t2 - o[2]] for t1, t2, _, _ in sols]
-        return _result(rows_q, [s[2] for s in sols], [s[3] for s in sols], self.lims, self.method)
+            sols = three_link(x, y, math.atan2(rows[1][0], rows[0][0]), *self.lengths, free)
+        return _result(sols, self.lims, self.method, self.offsets)
 
     def solve_batch(self, T, q_current=None, fill=0.0):
         from .ik import loop_batch
