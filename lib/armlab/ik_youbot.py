@@ -37,6 +37,7 @@ import math
 import numpy as np
 
 from .ik import IKSolutions, check_pose, check_q_current, fit_row, limit_table, strip_base_tool
+from .transforms import axis_angle_to_R
 
 #: approach axis may leave the arm's plane by this much (rad) and still count as reachable.
 PLANE_TOL = 1e-9
@@ -151,12 +152,9 @@ class YoubotSolver:
         # z5 perpendicular to the plane: every direction in it is 90° away; take "pointing down"
         a_new = a_new / norm if norm > 1e-9 else np.array([0.0, 0.0, -1.0])
         axis = np.cross(a, a_new)
-        s, c = np.linalg.norm(axis), float(a @ a_new)
+        s = np.linalg.norm(axis)
         if s > 1e-15:
-            k = axis / s
-            K = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
-            Rm = np.eye(3) + s * K + (1 - c) * (K @ K)
-            T[:3, :3] = Rm @ T[:3, :3]
+            T[:3, :3] = axis_angle_to_R(axis, math.atan2(s, float(a @ a_new))) @ T[:3, :3]
         # back to the robot's outer frames (rows were base⁻¹·T·tool⁻¹)
         if self.robot.base is not None:
             T = self.robot.base @ T
