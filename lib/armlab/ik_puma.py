@@ -381,6 +381,7 @@ def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing, lims, insid
         c23 = (u * A - pz * B) * invD
         s23 = (-u * B - pz * A) * invD
         th2 = np.arctan2(s23 * c3 - c23 * s3, c23 * c3 + s23 * s3)
+        arm = _and(ok1[i1], _fit(th2, lims[1]), ok3[i3])
         m1 = c1 * c23
         m2 = s1 * c23
         X = az * s23 - ax * m1 - ay * m2  # c4·s5 (3.48)
@@ -419,8 +420,6 @@ def _solve_chunk(T, a2, a3, d2, d4, eps2, q1_free, q4_free, Q, sing, lims, insid
             f5 = -th5
         Q[3, j + 1], Q[4, j + 1], Q[5, j + 1] = f4, f5, f6
         sing[j] = sing[j + 1] = singular | shoulder_singular
-        arm = _and(ok1[i1], _fit(Q[1, j], lims[1]), ok3[i3])
-        Q[1, j + 1] = Q[1, j]
         for jj in (j, j + 1):
             inside[jj] = _and(arm, *(_fit(Q[c, jj], lims[c]) for c in (3, 4, 5)))
     return bad1, bad3
