@@ -217,7 +217,7 @@ def limit_table(robot):
 def fit_row(row, lims):
     """Wrap a row of angles to (−π, π], then move each by ±2π into its range when that is possible.
 
-    Returns (row, within_limits). This is the issue's rule for joints whose range is wider than
+    Returns (row, within_limits). The ±2π move is for joints whose range is wider than
     2π (PUMA θ6 ±266°) or lies outside (−π, π] (PUMA θ2 −225°…45°, θ3 −45°…225°).
     """
     ok = True
@@ -419,8 +419,9 @@ def select(sols, q_current=None, weights=None, qlim=None, revolute=None):
     """The one solution with least weighted joint motion (paper 003 eq. (12)) from q_current.
 
     A solution outside the joint limits is never chosen if any within-limit one exists.
-    q_current None means the zero configuration. The returned angles are the equivalents
-    nearest to q_current (see :func:`joint_motion`); ``cost`` holds J.
+    q_current None means the zero configuration. If the chosen solution is within limits its angles
+    are the equivalents nearest to q_current (see :func:`joint_motion`), else they are left as
+    given; ``cost`` holds J.
     """
     if len(sols) == 0:
         return sols

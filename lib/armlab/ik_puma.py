@@ -61,8 +61,9 @@ _ARM_BRANCHES = ((1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0))
 
 #: |s5| below this is a wrist singularity (θ4 is then chosen, θ6 compensates).
 SINGULAR_TOL = 1e-10
-#: Relative tolerance on the square roots of (3.38) and (3.42): a pose on the workspace
-#: boundary computed by fkine is reachable (the double root collapses).
+#: Tolerance on the radicands of (3.38) and (3.42), relative to the squared arm length
+#: (|a2| + |a3| + |d2| + |d4|)²: a pose on the workspace boundary computed by fkine is reachable
+#: (a slightly negative radicand is taken as 0 and the double root collapses).
 BOUNDARY_TOL = 1e-10
 
 _DEG = math.pi / 180
@@ -276,7 +277,7 @@ def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free, lims=None, che
     * θ3 = γ − ψ with cos γ = d4/m, sin γ = a3/m, cos ψ = v/m, sin ψ = k/m (3.42), v = ±√(m² − k²):
       c3 = (d4·v + a3·k)/m², s3 = (a3·v − d4·k)/m²
     * c23, s23: the two fractions above (3.46), whose common denominator is u² + pz²
-    * θ2 = atan2(s23·c3 − c23·s3, c23·c3 + s23·s3) (3.47), already in (−π, π].
+    * θ2 = atan2(s23·c3 − c23·s3, c23·c3 + s23·s3) (3.47): an atan2 result like the others, no θ23 − θ3 to wrap.
     """
     N = len(T)
     Q = np.empty((6, 8, N))  # filled contiguously, returned as the (N, 8, 6) view
