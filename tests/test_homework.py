@@ -1,8 +1,10 @@
 """nbgrader homework pipeline: release, autograde (honest and adversarial students), feedback.
 
 Everything runs in-process with ``nbgrader.apps.NbGraderAPI`` on a temporary copy of the
-course (shared/docs/nbgrader.md, "Testing from pytest"). All submissions are graded in one
-batch by a module-scoped fixture; the tests below assert on its results.
+course (shared/docs/nbgrader.md, "Testing from pytest"). All submissions of every homework are
+graded in one batch by a module-scoped fixture; the tests below assert on its results. The
+pipeline hardening (edited, deleted or stripped test cells, huge outputs, dead kernels) is
+exercised on hw01; hw02 and hw03 add their own wrong, partial and monkeypatching students.
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ import nbformat
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-ASSIGNMENTS = ["hw01_transforms", "hw02_forward_kinematics"]
+MAX_SCORE = {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0, "hw03_inverse_kinematics": 15.0}
+ASSIGNMENTS = list(MAX_SCORE)
 TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed config: 10 s)
 BIN = str(Path(sys.executable).parent)
 
@@ -238,6 +241,55 @@ def hw02_submissions(solution, blank):
     return subs
 
 
+def hw03_submissions(solution, blank):
+    """{student: (notebook, expected score)} for hw03 (15 points: 5 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
+
+    nb = copy.deepcopy(solution)  # atan2 arguments swapped (part 1), degrees (part 2)
+    _set(nb, "p1_theta1", "def theta1(px, py, d2):\n"
+                          "    s = np.sqrt(px**2 + py**2 - d2**2)\n"
+                          "    return [np.arctan2(px, py) - np.arctan2(d2, s), np.arctan2(px, py) - np.arctan2(d2, -s)]")
+    _set(nb, "p2_theta3", "def theta3(px, py, pz, a2, a3, d2, d4):\n"
+                          "    k = (px**2 + py**2 + pz**2 - a2**2 - a3**2 - d2**2 - d4**2) / (2 * a2)\n"
+                          "    D = a3**2 + d4**2 - k**2\n"
+                          "    if D < 0:\n        return []\n"
+                          "    return list(np.degrees([np.arctan2(a3, d4) - np.arctan2(k, s) for s in (np.sqrt(D), -np.sqrt(D))]))")
+    subs["wrong"] = (nb, 15.0 - 3 - 3)
+
+    nb = copy.deepcopy(solution)  # passes the visible tests of part 5, not the hidden ones: no ±360° shift
+    _set(nb, "p5_count", "RANGES_DEG = [(-160, 160), (-225, 45), (-45, 225), (-110, 170), (-100, 100), (-266, 266)]\n"
+                         "def in_range(theta, lo, hi):\n"
+                         "    x = lo + (theta - lo) % (2 * np.pi)\n"
+                         "    return bool(x <= hi + 1e-9 or abs(x - 2 * np.pi - lo) <= 1e-9)\n"
+                         "def count_valid(T):\n"
+                         "    lims = np.radians(RANGES_DEG)\n"
+                         "    n = 0\n"
+                         "    for q in puma.ikine_all(T).q:\n"
+                         "        q = (q + np.pi) % (2 * np.pi) - np.pi\n"
+                         "        n += all(lo <= x <= hi for x, (lo, hi) in zip(q, lims))\n"
+                         "    return n")
+    subs["partial"] = (nb, 15.0 - 2)
+
+    nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
+    (setup,) = _cells(nb, "setup")
+    nb.cells = [c for c in nb.cells if c is not setup]
+    _set(nb, "p1_theta1", "import numpy as np\nfrom armlab import models\npuma = models.puma560()\n"
+                          + PATCH_EVERYTHING + "\nimport math\nmath.atan2 = lambda y, x: 0.0\n"
+                          "numpy.arctan2 = lambda y, x: 0.0\n"
+                          "def theta1(px, py, d2):\n    return [0.0, 0.0]")
+    _set(nb, "p2_theta3", "def theta3(*args):\n    return [0.0, 0.0]")
+    _set(nb, "p3_solve_2r", "def solve_2r(x, y, l1, l2):\n    return numpy.zeros((2, 2))")
+    _set(nb, "p4_choose", "def motion_cost(q, q_current, k):\n    return 0.0\n"
+                          "def choose(solutions, q_current, k):\n    return numpy.asarray(solutions[-1])")
+    _set(nb, "p5_count", "def in_range(theta, lo, hi):\n    return True\ndef count_valid(T):\n    return 0")
+    subs["monkeypatch"] = (nb, 0.0)
+
+    nb = copy.deepcopy(solution)  # part 4 never finishes: that part is lost, the rest is graded
+    _prepend(nb, "p4_choose", "while True:\n    pass")
+    subs["infinite_loop"] = (nb, 15.0 - 3)
+    return subs
+
+
 # --- one batch -----------------------------------------------------------------------------------
 def _scores(api, assignment, student):
     with api.gradebook as gb:
@@ -247,7 +299,7 @@ def _scores(api, assignment, student):
 
 
 def run_batch(root, timeout=TEST_TIMEOUT, select=None):
-    """Release both assignments in a temporary course at ``root`` and autograde every submission
+    """Release every assignment in a temporary course at ``root`` and autograde every submission
     (or those ``select``ed by (assignment, student)) one after another, as one batch."""
     from nbgrader.apps import NbGraderAPI
     from traitlets.config import Config
@@ -268,7 +320,8 @@ def run_batch(root, timeout=TEST_TIMEOUT, select=None):
         res = api.generate_assignment(a)
         assert res["success"], res.get("error")
         result["generated"][a] = res
-    builders = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions}
+    builders = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions,
+                "hw03_inverse_kinematics": hw03_submissions}
     for a in ASSIGNMENTS:
         solution = nbformat.read(root / "solutions" / a / f"{a}.ipynb", as_version=4)
         blank = nbformat.read(root / "exercises" / a / f"{a}.ipynb", as_version=4)
@@ -290,7 +343,7 @@ def run_batch(root, timeout=TEST_TIMEOUT, select=None):
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, monkeypatch_module):
-    """Every submission of both assignments, autograded in one batch."""
+    """Every submission of every assignment, autograded in one batch."""
     monkeypatch_module.setenv("PATH", BIN + os.pathsep + os.environ.get("PATH", ""))  # nbgrader runs `alembic`
     return run_batch(tmp_path_factory.mktemp("course"))
 
@@ -371,16 +424,25 @@ def test_every_part_has_visible_and_hidden_tests(assignment):
     assert setup.metadata["nbgrader"]["locked"] and "import armlab.grading" in setup.source.splitlines()[1]
 
 
+def test_hw03_parts_are_worth_one_visible_and_two_hidden_points():
+    a = "hw03_inverse_kinematics"
+    nb = nbformat.read(REPO / "solutions" / a / f"{a}.ipynb", as_version=4)
+    meta = [c.metadata.get("nbgrader", {}) for c in nb.cells]
+    assert len([m for m in meta if m.get("solution")]) == 5
+    points = {m["grade_id"]: m["points"] for m in meta if m.get("grade")}
+    assert points == {f"p{i}_{kind}": p for i in range(1, 6) for kind, p in (("visible", 1), ("hidden", 2))}
+
+
 # --- autograde ------------------------------------------------------------------------------------
 def test_every_submission_was_graded_in_one_batch(course):
-    assert len(course["graded"]) == len(course["expected"]) >= 17
+    assert len(course["graded"]) == len(course["expected"]) >= 23
     for key, (res, (score, max_score, cells)) in course["graded"].items():
         assert score is not None and max_score > 0, key
         assert cells, key
     assert course["total_time"] < 480, course["times"]  # overall limit for the batch (shared 2-core machine)
 
 
-@pytest.mark.parametrize("assignment,max_score", [("hw01_transforms", 18.0), ("hw02_forward_kinematics", 15.0)])
+@pytest.mark.parametrize("assignment,max_score", MAX_SCORE.items())
 def test_solution_full_marks_blank_zero(course, assignment, max_score):
     score, mx, cells = course["graded"][(assignment, "solution")][1]
     assert (score, mx) == (max_score, max_score), cells
@@ -394,7 +456,7 @@ def test_adversarial_submissions_get_the_honest_score(course):
         res, (score, mx, cells) = course["graded"][(a, student)]
         if score != expected:
             wrong[(a, student)] = (score, expected, cells)
-        assert mx == {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0}[a]  # points restored
+        assert mx == MAX_SCORE[a]  # points restored
     assert not wrong, wrong
 
 
@@ -414,6 +476,13 @@ def test_graded_notebook_stays_small(course, student):
     assert path.stat().st_size < 1_000_000
     text = path.read_text()
     assert "truncated" in text
+
+
+def test_partial_credit_is_per_cell(course):
+    cells = course["graded"][("hw03_inverse_kinematics", "partial")][1][2]
+    assert cells["p5_visible"] == (1.0, 1.0) and cells["p5_hidden"] == (0.0, 2.0)
+    cells = course["graded"][("hw03_inverse_kinematics", "wrong")][1][2]
+    assert cells["p1_hidden"][0] == cells["p2_hidden"][0] == 0.0 and cells["p3_hidden"] == (2.0, 2.0)
 
 
 def test_grading_import_runs_before_student_code(course):
@@ -455,6 +524,19 @@ def test_feedback_shows_helpful_messages(course):
     assert "transpose of the expected rotation" in text
     assert "wrong composition order" in text
     assert "degrees were used where radians were expected" in text
+
+
+def test_hw03_feedback_names_the_mistake_but_hides_the_tests(course):
+    a = "hw03_inverse_kinematics"
+    res = course["api"].generate_feedback(a, "wrong")
+    assert res["success"], res.get("error")
+    text = _visible_text((course["root"] / "feedback" / "wrong" / a / f"{a}.html").read_text())
+    _, hidden = _solution_lines(nbformat.read(REPO / "solutions" / a / f"{a}.ipynb", as_version=4))
+    for line in hidden:
+        assert line not in text, f"hidden test in feedback: {line!r}"
+    assert "grading_ik.py" not in text and "grading.py" not in text
+    assert "atan2 takes (y, x)" in text  # part 1: the hint for swapped atan2 arguments
+    assert "degrees were used" in text  # part 2
 
 
 def test_timing_report(course, capsys):
