@@ -249,6 +249,12 @@ def test_unreachable_gives_empty_result_with_reason(T, words):
     assert one.q.shape == (0, 6) and one.reason == sols.reason
 
 
+def test_unique_and_take_of_an_empty_result():
+    sols = ROBOT.ikine_all(armlab.Trans(2.0, 0.0, 0.0))
+    for got in (sols.unique(), sols.take([])):
+        assert got.q.shape == (0, 6) and got.labels == [] and not got.success and got.reason == sols.reason
+
+
 def test_just_outside_the_boundary_is_unreachable_and_just_inside_reachable():
     q = np.array([0.3, -0.8, math.atan2(A3, D4) - math.pi / 2, 0.4, 0.5, 0.6])  # arm stretched
     T = ROBOT.fkine(q)

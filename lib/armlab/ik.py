@@ -125,8 +125,7 @@ class IKSolutions:
     def take(self, index):
         """A new result with the rows ``index`` (array of ints or bools)."""
         index = np.asarray(index)
-        if index.dtype == bool:
-            index = np.flatnonzero(index)
+        index = np.flatnonzero(index) if index.dtype == bool else index.astype(int)  # [] is float
         return IKSolutions(self.q[index], [self.labels[i] for i in index], self.within_limits[index],
                            self.singular[index], reachable=self.reachable, reason=self.reason,
                            nearest_T=self.nearest_T, method=self.method,
