@@ -15,6 +15,7 @@ import os
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,6 +29,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="solution submissions only")
     args = ap.parse_args()
     logging.disable(logging.WARNING)
+    warnings.filterwarnings("ignore", "Object of type .* not in session")  # nbgrader's SQLAlchemy noise, as in pytest
 
     import test_homework as th
 
