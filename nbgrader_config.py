@@ -4,7 +4,7 @@ solutions/<hw>/  instructor sources (solutions + hidden tests)
 exercises/<hw>/  generated student versions (committed):
                  nbgrader generate_assignment '*' --no-db --force
 
-Hardening (each item reproduces a pitfall in shared/docs/nbgrader.md):
+Hardening (each item fixes a reproduced pitfall; table in docs/instructor.md):
 per-cell timeout, deleted/stripped test cells are put back, outputs capped by
 characters as well as lines, the checkers are imported before student code,
 and feedback never shows hidden tests or their tracebacks.

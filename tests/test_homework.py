@@ -1,7 +1,7 @@
 """nbgrader homework pipeline: release, autograde (honest and adversarial students), feedback.
 
 Everything runs in-process with ``nbgrader.apps.NbGraderAPI`` on a temporary copy of the
-course (shared/docs/nbgrader.md, "Testing from pytest"). All submissions of every homework are
+course (docs/instructor.md, "Testing and benchmarking"). All submissions of every homework are
 graded in one batch by a module-scoped fixture; the tests below assert on its results. The
 pipeline hardening (edited, deleted or stripped test cells, huge outputs, dead kernels) is
 exercised on hw01; hw02 and hw03 add their own wrong, partial and monkeypatching students.

@@ -1,4 +1,4 @@
-"""nbgrader preprocessors that close the gaps listed in shared/docs/nbgrader.md.
+"""nbgrader preprocessors that close the gaps listed in docs/instructor.md ("Hardening").
 
 Imported only by ``nbgrader_config.py`` (never by ``armlab/__init__``), so
 ``import armlab`` does not pull in nbgrader. The config puts ``lib/`` on
