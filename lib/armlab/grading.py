@@ -63,25 +63,24 @@ _abs, _float, _int, _len, _range, _isinstance, _min, _max = (
 _zip, _all, _any, _sorted, _tuple, _list, _str, _repr, _enumerate, _sum = (
     _builtins.zip, _builtins.all, _builtins.any, _builtins.sorted, _builtins.tuple, _builtins.list,
     _builtins.str, _builtins.repr, _builtins.enumerate, _builtins.sum)
-_getattr, _hasattr, _callable, _bool, _complex, _set, _dict, _type, _round = (
+_getattr, _hasattr, _callable, _bool, _complex, _set, _dict, _type = (
     _builtins.getattr, _builtins.hasattr, _builtins.callable, _builtins.bool, _builtins.complex,
-    _builtins.set, _builtins.dict, _builtins.type, _builtins.round)
+    _builtins.set, _builtins.dict, _builtins.type)
 _AssertionError, _TypeError, _ValueError, _Exception = (
     _builtins.AssertionError, _builtins.TypeError, _builtins.ValueError, _builtins.Exception)
-_cos, _sin, _isfinite, _isnan, _pi, _sqrt, _degrees, _radians, _fmod = (
-    _math.cos, _math.sin, _math.isfinite, _math.isnan, _math.pi, _math.sqrt, _math.degrees,
-    _math.radians, _math.fmod)
+_cos, _sin, _isfinite, _isnan, _pi, _sqrt, _degrees, _radians = (
+    _math.cos, _math.sin, _math.isfinite, _math.isnan, _math.pi, _math.sqrt, _math.degrees, _math.radians)
 _permutations = _itertools.permutations
 _Random = _random.Random
 _ndarray, _np_asarray, _np_generic = _np.ndarray, _np.asarray, _np.generic
 _ndarray_tolist = _np.ndarray.tolist
 _S = _types.SimpleNamespace(
-    Basic=_sp.Basic, Expr=_sp.Expr, MatrixBase=_sp.MatrixBase, Matrix=_sp.Matrix, Symbol=_sp.Symbol,
-    sympify=_sp.sympify, simplify=_sp.simplify, expand=_sp.expand, trigsimp=_sp.trigsimp,
-    Float=_sp.Float, Integer=_sp.Integer, Rational=_sp.Rational, count_ops=_sp.count_ops,
+    Basic=_sp.Basic, MatrixBase=_sp.MatrixBase, Matrix=_sp.Matrix, Symbol=_sp.Symbol,
+    sympify=_sp.sympify, simplify=_sp.simplify, count_ops=_sp.count_ops, Function=_sp.Function, sstr=_sp.sstr,
+    Float=_sp.Float, Integer=_sp.Integer, Rational=_sp.Rational,
     sin=_sp.sin, cos=_sp.cos, tan=_sp.tan, atan2=_sp.atan2, sqrt=_sp.sqrt, pi=_sp.pi,
-    exp=_sp.exp, Abs=_sp.Abs, atan=_sp.atan, asin=_sp.asin, acos=_sp.acos, E=_sp.E, N=_sp.N,
-    Dummy=_sp.Dummy, Function=_sp.Function, sstr=_sp.sstr, zoo=_sp.zoo, nan=_sp.nan, oo=_sp.oo, I=_sp.I,
+    exp=_sp.exp, Abs=_sp.Abs, atan=_sp.atan, asin=_sp.asin, acos=_sp.acos, E=_sp.E,
+    zoo=_sp.zoo, nan=_sp.nan, oo=_sp.oo, I=_sp.I,
 )
 _SP_NAMESPACE = {k: _getattr(_S, k) for k in (
     "sin", "cos", "tan", "atan2", "sqrt", "pi", "exp", "Abs", "atan", "asin", "acos", "E", "Matrix",
