@@ -126,7 +126,7 @@ def check_angles(answer, expected, name="angle", as_set=False, atol=1e-6, hints=
     tol = atol + 1e-12
     if eshape == () and ashape != ():
         if _len(a) == 1:
-            a, ashape = a, ()
+            ashape = ()
         else:
             _fail(name, f"expected one angle, got {_len(a)} values {_fmt_list(a)}")
     if eshape != () and ashape == ():
@@ -391,7 +391,7 @@ def _as_solution_rows(value, n, name):
         extra = ""
         if shape == (n,):
             extra = f" (one solution as a flat array; return all of them as rows, shape (k, {n}))"
-        elif shape == (0,) or (_len(shape) == 2 and shape[0] == 0):
+        elif _len(shape) == 2 and shape[0] == 0:
             extra = f" (for no solution return an empty array of shape (0, {n}), e.g. np.zeros((0, {n})))"
         _fail(name, f"expected an array of shape (k, {n}), one solution per row, got shape {shape}{extra}")
     if _any(_isnan(x) for x in flat):
