@@ -85,7 +85,9 @@ def ikine_numeric(robot, T, q0=None, *, mask=None, tol=1e-10, max_iter=100, rest
     W = _mask(robot, mask)
     Wp, Wr = W[:3] > 0, W[3:] > 0
     if q0 is None:
-        q = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi), 0.0)
+        finite = np.isfinite(lo) & np.isfinite(hi)
+        q = np.zeros(n)
+        q[finite] = 0.5 * (lo[finite] + hi[finite])  # mid-range; 0 for unlimited joints
     else:
         q = as_float_array(q0, "q0", (n,), allow_batch=False).copy()
     for name, v in (("max_iter", max_iter), ("restarts", restarts)):
