@@ -3,7 +3,7 @@
 * converges on random reachable targets from random starts, within the iteration bound, for the
   PUMA560, the youBot (full pose and position only), planar arms and the Stanford arm (prismatic);
 * respects joint limits, is deterministic for a given q0 and seed;
-* fails cleanly (success False, reason, finite q, bounded iterations) on unreachable targets;
+* fails cleanly (success False, empty q, reason, finite best_q, bounded iterations) on unreachable targets;
 * agrees with the closed form: the numeric answer is one of ikine_all's solutions.
 """
 from __future__ import annotations
@@ -74,7 +74,9 @@ def test_unreachable_fails_cleanly():
     sol = robot.ikine_numeric(armlab.Trans(1.5, 0.0, 0.2), q0=np.zeros(6), max_iter=50, restarts=3)
     assert not sol.success and not sol.reachable
     assert "did not converge" in sol.reason and "out of reach" in sol.reason
-    assert np.isfinite(sol.q).all() and sol.q.shape == (1, 6)
+    # an explained empty result (the closest attempt is kept in best_q, finite)
+    assert sol.q.shape == (0, 6) and len(sol) == 0
+    assert np.isfinite(sol.best_q).all() and sol.best_q.shape == (6,)
     assert sol.searches == 4 and sol.iterations <= 4 * 50
     # no configuration comes nearer than the reach of the wrist centre, 0.8781 m (3.42)
     assert 1.5 - 0.8781 - 1e-3 <= sol.residual[0] < 1.0

@@ -83,16 +83,17 @@ class IKSolutions:
     ``iterations``, ``searches``  numeric solver only (0 for closed forms)
     ``residual``       numeric solver: (position error m, orientation error rad); closed forms: None
     ``cost``           after :func:`select`: the weighted joint motion of the chosen solution, else None
+    ``best_q``         numeric solver, when it failed: the closest configuration it found (q itself is empty)
 
     ``len(sols)`` is k; ``sols[i]`` is row i of q; iterating gives the rows.
     """
 
     __slots__ = ("q", "labels", "within_limits", "singular", "reachable", "reason", "nearest_T",
-                 "method", "success", "iterations", "searches", "residual", "cost")
+                 "method", "success", "iterations", "searches", "residual", "cost", "best_q")
 
     def __init__(self, q, labels, within_limits, singular, *, reachable=True, reason="",
                  nearest_T=None, method="", success=None, iterations=0, searches=0,
-                 residual=None, cost=None):
+                 residual=None, cost=None, best_q=None):
         self.q = q
         self.labels = labels
         self.within_limits = within_limits
@@ -106,6 +107,7 @@ class IKSolutions:
         self.searches = searches
         self.residual = residual
         self.cost = cost
+        self.best_q = best_q
 
     @classmethod
     def empty(cls, n, reason, method="", **kw):

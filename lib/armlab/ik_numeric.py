@@ -155,9 +155,11 @@ def ikine_numeric(robot, T, q0=None, *, mask=None, tol=1e-10, max_iter=100, rest
         f"did not converge: best residual {res[0]:.3g} m, {res[1]:.3g} rad after {searches} search(es), "
         f"{iterations} iterations; the target is probably out of reach"
         + (" or not reachable with these joint limits" if joint_limits else ""))
+    if not success:  # an explained empty result; the closest attempt is kept apart, not as a solution
+        return IKSolutions.empty(n, reason, method="numeric", success=False, iterations=iterations,
+                                 searches=searches, residual=res, best_q=np.array(row))
     return IKSolutions(np.array([row]), ["numeric"], np.array([ok]), np.array([False]),
-                       reachable=success, reason=reason, method="numeric", success=success,
-                       iterations=iterations, searches=searches, residual=res)
+                       method="numeric", success=True, iterations=iterations, searches=searches, residual=res)
 
 
 def _free_joints(J, W, e, q, lo, hi):
