@@ -11,7 +11,7 @@ import pytest
 
 from armlab import models
 from armlab import transforms as tf
-from armlab.dh import DHLink, DHRobot, link_transform_modified, link_transform_standard
+from armlab import DHLink, DHRobot, link_transform_modified, link_transform_standard
 
 NAN, INF = float("nan"), float("inf")
 PUMA = models.puma560()

@@ -71,7 +71,7 @@ def test_course_model_matches_pinocchio(name):
 
 def test_crosscheck_detects_a_convention_mixup():
     """The comparison has teeth: the same table read in the other convention must not match."""
-    from armlab.dh import DHRobot
+    from armlab import DHRobot
 
     rng = np.random.default_rng(5)
     robot = random_robots(55, 1, conventions=("standard",), n_range=(4, 4))[0]

@@ -15,7 +15,7 @@ import pytest
 
 import armlab
 from armlab.ik import wrap_angle
-from armlab.ik_numeric import pose_error
+from armlab.ik.numeric import pose_error
 
 
 def random_q(robot, rng, k=None):

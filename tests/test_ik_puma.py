@@ -1,4 +1,4 @@
-"""PUMA560 closed-form inverse kinematics, textbook §3.2.3 eqs. (3.33)–(3.53) (armlab.ik_puma).
+"""PUMA560 closed-form inverse kinematics, textbook §3.2.3 eqs. (3.33)–(3.53) (armlab.ik.puma560).
 
 * errata of the printed equations, derived with sympy and shown wrong numerically;
 * properties (hypothesis): ikine_all(fkine(q)) contains q (mod 2π), every solution reproduces T,
@@ -396,9 +396,6 @@ def test_batched_equals_looped_including_unreachable_and_singular():
         assert (batch.within_limits[i] == one.within_limits).all()
         assert (batch.singular[i] == one.singular).all()
     assert batch.singular[::17].any(axis=1).all()
-    # the module-level function and the robot method agree
-    b2 = ik.puma560_ikine_batch(T, q_current=Q)
-    assert np.array_equal(b2.q, batch.q) and np.array_equal(b2.valid, batch.valid)
     assert len(batch[5]) == 0 and len(batch[0]) == 8
 
 
@@ -406,7 +403,7 @@ def test_batch_bad_input_names_the_pose():
     T = np.repeat(np.eye(4)[None], 3, axis=0)
     T[1, 0, 0] = 2.0
     with pytest.raises(ValueError, match=r"T\[1\] is not a rigid transform"):
-        ik.puma560_ikine_batch(T)
+        ROBOT.ikine_all(T)
 
 
 # --- roboticstoolbox-python cross-checks ------------------------------------------------------------
@@ -468,7 +465,9 @@ def test_rtb_analytic_ik_on_our_standard_table_gives_the_same_set():
 
 def test_compiled_solver_equals_the_readable_solve_rows():
     """PumaSolver runs compile_single (straight-line code); ik_puma.solve_rows is the textbook-literal form."""
-    from armlab import ik_puma
+    from armlab._core.validation import check_pose
+    from armlab.ik import puma560 as ik_puma
+    from armlab.ik.solver import fit_row
 
     solver = ik.solver_for(ROBOT)
     rng = np.random.default_rng(8)
@@ -476,11 +475,11 @@ def test_compiled_solver_equals_the_readable_solve_rows():
         q = rng.uniform(-4, 4, 6)
         if i % 5 == 0:
             q[4] = 0.0
-        rows = ik.check_pose(ROBOT.fkine(q))
+        rows = check_pose(ROBOT.fkine(q))
         sols, sing = ik_puma.solve_rows(rows, A2, A3, D2, D4, solver.eps2, 0.3, q[3])
         flat, ok, sing2 = solver.solve_one(rows, 0.3, q[3])
-        fitted = [ik.fit_row(row, solver.lims) for row in sols]
+        fitted = [fit_row(row, solver.lims) for row in sols]
         assert np.allclose(np.array(flat).reshape(8, 6), [f[0] for f in fitted], atol=1e-8)
         assert ok == [f[1] for f in fitted] and sing2 == sing
-    assert ik_puma.solve_rows(ik.check_pose(armlab.Trans(2, 0, 0)), A2, A3, D2, D4).startswith("unreachable")
-    assert solver.solve_one(ik.check_pose(armlab.Trans(2, 0, 0)), 0.0, 0.0) == 3
+    assert ik_puma.solve_rows(check_pose(armlab.Trans(2, 0, 0)), A2, A3, D2, D4).startswith("unreachable")
+    assert solver.solve_one(check_pose(armlab.Trans(2, 0, 0)), 0.0, 0.0) == 3

@@ -35,7 +35,7 @@ def dist(qs, q):
 
 def test_eq_2_12_right_side_by_sympy():
     sp = pytest.importorskip("sympy")
-    from armlab.dh import link_transform_standard as A
+    from armlab import link_transform_standard as A
 
     t = sp.symbols("t1:6")
     a2, a3, d5 = sp.symbols("a2 a3 d5")

@@ -259,7 +259,7 @@ def test_symbolic_fkine_equals_numeric(name):
 
 @pytest.mark.parametrize("convention", ["standard", "modified"])
 def test_symbolic_jacob0_equals_numeric_on_3_link_robot(convention):
-    from armlab.dh import DHLink, DHRobot
+    from armlab import DHLink, DHRobot
 
     links = [DHLink(a=0.3, alpha=PI / 2, d=0.2, offset=0.1), DHLink(a=0.25, alpha=-0.7, theta=0.4, joint="P"),
              DHLink(a=0.1, alpha=0.0, d=-0.15)]

@@ -1,6 +1,6 @@
 """ArmLab: robot-manipulator kinematics, statics and dynamics for the classroom.
 
-One vocabulary for notebooks, homework and the lab:
+One vocabulary for notebooks, homework and the lab (the package layout: docs/architecture.md):
 
 >>> import armlab
 >>> robot = armlab.models.puma560()
@@ -8,7 +8,8 @@ One vocabulary for notebooks, homework and the lab:
 (4, 4)
 """
 from . import models
-from .dh import DHLink, DHRobot, link_transform_modified, link_transform_standard
+from .kinematics.links import DHLink, link_transform_modified, link_transform_standard
+from .robot import DHRobot
 from .transforms import (
     R, Rot, Tinv, Trans, R_to_axis_angle, R_to_euler, R_to_rpy, axis_angle_to_R, compose,
     euler_to_R, homogeneous, is_rotation, point, rpy_to_R, skew, unskew, vector,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._backend import as_float_array, check_rigid, is_symbolic, sym_matrix, sympy
+from ._core.symbolic import is_symbolic, sym_matrix, sympy
+from ._core.validation import as_float_array, check_rigid
 
 __all__ = [
     "R", "Rot", "Trans", "homogeneous", "Tinv", "point", "vector", "compose",

@@ -29,8 +29,9 @@ import math
 
 import numpy as np
 
-from ._backend import as_float_array
-from .ik import IKSolutions, check_pose, fit_row, limit_table
+from .._core.validation import as_float_array, check_pose
+from .results import IKSolutions
+from .solver import fit_row, limit_table
 
 
 def pose_error(T, T_target):

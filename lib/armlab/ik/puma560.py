@@ -53,8 +53,17 @@ import math
 
 import numpy as np
 
-from .ik import (PI, PUMA_LABELS, TAU, IKBatch, IKSolutions, check_pose, check_poses, check_q_current,
-                 check_q_current_batch, limit_table, raise_if_not_rigid, rigid_error, strip_base_tool)
+from .._core.angles import PI, TAU, wrap_atan2_inplace, wrap_code
+from .._core.codegen import make_function
+from .._core.validation import (check_joint_batch, check_joint_values, check_pose, check_poses,
+                                raise_if_not_rigid, rigid_error)
+from ..kinematics.frames import strip_base_tool
+from .results import IKBatch, IKSolutions
+from .solver import Solver, register
+
+#: Branch labels, in the fixed slot order of the single-pose and batched solvers.
+PUMA_LABELS = ("left-up-noflip", "left-up-flip", "left-down-noflip", "left-down-flip",
+               "right-up-noflip", "right-up-flip", "right-down-noflip", "right-down-flip")
 
 # (θ1 root sign, θ3 root sign) of each elbow/shoulder pair, in slot order (see the module docstring)
 _ARM_BRANCHES = ((1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0))
@@ -67,25 +76,26 @@ SINGULAR_TOL = 1e-10
 BOUNDARY_TOL = 1e-10
 
 _DEG = math.pi / 180
-_MOD_ALPHA = (0.0, -90.0, 0.0, -90.0, 90.0, -90.0)
-_STD_ALPHA = (-90.0, 0.0, -90.0, 90.0, -90.0, 0.0)
+#: α_{i-1} of textbook Table 3.2 (degrees), the structure this solver needs. In standard DH link i
+#: carries the next modified row's α (see models.puma560_standard), so that column is this one shifted.
+MODIFIED_ALPHA = (0.0, -90.0, 0.0, -90.0, 90.0, -90.0)
+_STD_ALPHA = MODIFIED_ALPHA[1:] + (0.0,)
 
 
 def _close(x, y):
     return abs(x - y) < 1e-12
 
 
-class PumaSolver:
+@register
+class PumaSolver(Solver):
     """Closed-form IK for a PUMA560-type arm (lengths a2, a3, d2, d4 read from the DH table)."""
 
     method = "puma560"
 
     def __init__(self, robot, a2, a3, d2, d4, tool_d):
-        self.robot = robot
-        self.n = 6
+        super().__init__(robot)
         self.a2, self.a3, self.d2, self.d4 = a2, a3, d2, d4
         self.tool_d = tool_d  # d6 written in the DH table: a translation along z6 after θ6
-        self.lims = limit_table(robot)
         L = abs(a2) + abs(a3) + abs(d2) + abs(d4)
         self.eps2 = BOUNDARY_TOL * L * L
         self.solve_one = compile_single(a2, a3, d2, d4, self.eps2, self.lims)
@@ -102,7 +112,7 @@ class PumaSolver:
             return None
         if robot.modified:
             # rows (α_{i-1}, a_{i-1}, d_i): (0,0,0) (−90,0,d2) (0,a2,0) (−90,a3,d4) (90,0,0) (−90,0,d6)
-            if not all(_close(l.alpha, a * _DEG) for l, a in zip(links, _MOD_ALPHA)):
+            if not all(_close(l.alpha, a * _DEG) for l, a in zip(links, MODIFIED_ALPHA)):
                 return None
             if any(links[i].a != 0.0 for i in (0, 1, 4, 5)) or any(links[i].d != 0.0 for i in (0, 2, 4)):
                 return None
@@ -136,7 +146,7 @@ class PumaSolver:
             rows = self._t06(rows)
         q1_free = q4_free = 0.0
         if q_current is not None:
-            qc = check_q_current(q_current, 6)
+            qc = check_joint_values(q_current, 6)
             q1_free, q4_free = qc[0], qc[3]
         out = self.solve_one(rows, q1_free, q4_free)
         if type(out) is int:  # unreachable: the readable solver words the reason
@@ -150,17 +160,11 @@ class PumaSolver:
     def solve_batch(self, T, q_current=None, fill=0.0):
         T = check_poses(T, rigid=False)  # tested per chunk, see solve_batch_arrays
         N = len(T)
-        if self.robot.base is not None or self.robot.tool is not None:
-            from .transforms import Tinv
-
-            if self.robot.base is not None:
-                T = Tinv(self.robot.base) @ T
-            if self.robot.tool is not None:
-                T = T @ Tinv(self.robot.tool)
+        T = strip_base_tool(self.robot, T)
         if self.tool_d:
             T = T.copy()
             T[:, :3, 3] -= self.tool_d * T[:, :3, 2]
-        qc = check_q_current_batch(q_current, N, 6)
+        qc = check_joint_batch(q_current, N, 6)
         q1_free, q4_free = (0.0, 0.0) if qc is None else (qc[:, 0], qc[:, 3])
         q, valid, sing, reason, ok = solve_batch_arrays(T, self.a2, self.a3, self.d2, self.d4, self.eps2,
                                                         q1_free, q4_free, self.lims, check=True)
@@ -265,8 +269,8 @@ def _reach_text(a2, a3, d2, d4):
 def solve_batch_arrays(T, a2, a3, d2, d4, eps2, q1_free, q4_free, lims=None, check=False):
     """Vectorised :func:`solve_rows`: T (N, 4, 4) → q (N, 8, 6), valid, singular, reason, within_limits.
 
-    Angles are wrapped to (−π, π] and moved into the ranges of ``lims`` (:func:`armlab.ik.limit_table`)
-    as :func:`armlab.ik.fit_row` does; without ``lims`` only wrapped. ``check=True`` raises a
+    Angles are wrapped to (−π, π] and moved into the ranges of ``lims`` (:func:`armlab.ik.solver.limit_table`)
+    as :func:`armlab.ik.solver.fit_row` does; without ``lims`` only wrapped. ``check=True`` raises a
     ValueError naming the first pose that is not a rigid transform (tested chunk by chunk).
 
     The same equations, with the sines and cosines of θ1, θ3 and θ23 taken algebraically
@@ -316,7 +320,7 @@ CHUNK = 4096
 def _fit(x, lim):
     """In place: x (from atan2, in [−π, π]) wrapped to (−π, π] and moved ±2π into the range; → inside or None."""
     lo, hi, _ = lim
-    np.add(x, TAU, out=x, where=x <= -PI)
+    wrap_atan2_inplace(x)
     if lo < -PI:
         np.subtract(x, TAU, out=x, where=(x > hi) & (x >= lo + TAU))
     if hi > PI:
@@ -436,8 +440,7 @@ def _fit_code(x, ok, lim, indent):
     """Inline fit_row for one angle variable: wrap to (−π, π], move ±2π into [lo, hi], set ok."""
     lo, hi, _ = lim
     pad = " " * indent
-    lines = [f"if not {-PI!r} < {x} <= {PI!r}:", f"    {x} = rem({x}, {TAU!r})",
-             f"    if {x} <= {-PI!r}:", f"        {x} += {TAU!r}"]
+    lines = wrap_code(x)
     if math.isinf(lo) and math.isinf(hi):
         lines.append(f"{ok} = True")
     else:
@@ -544,10 +547,4 @@ def compile_single(a2, a3, d2, d4, eps2, lims):
                                   r3="p" if i3 > 0 else "m", a2=a2, a3=a3, d4=d4,
                                   tol2=SINGULAR_TOL * SINGULAR_TOL, PI=PI, fits="\n".join(fits)))
     src.append("    return out, oks, sings\n")
-    source = "".join(src).replace("inf", "math.inf")
-    env = {"atan2": math.atan2, "cos": math.cos, "sin": math.sin, "sqrt": math.sqrt,
-           "rem": math.remainder, "math": math}
-    exec(compile(source, "<armlab.ik_puma compiled solver>", "exec"), env)  # noqa: S102 - generated here
-    fn = env["solve"]
-    fn.source = source
-    return fn
+    return make_function("solve", "".join(src))

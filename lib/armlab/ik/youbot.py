@@ -36,8 +36,11 @@ import math
 
 import numpy as np
 
-from .ik import IKSolutions, check_pose, check_q_current, fit_row, limit_table, strip_base_tool
-from .transforms import axis_angle_to_R
+from .._core.validation import check_joint_values, check_pose
+from ..kinematics.frames import strip_base_tool
+from ..transforms import axis_angle_to_R
+from .results import IKSolutions
+from .solver import Solver, fit_row, loop_batch, register
 
 #: approach axis may leave the arm's plane by this much (rad) and still count as reachable.
 PLANE_TOL = 1e-9
@@ -47,18 +50,17 @@ BOUNDARY_TOL = 1e-10
 _ROMAN = ("I", "II", "III", "IV")
 
 
-class YoubotSolver:
+@register
+class YoubotSolver(Solver):
     """Closed-form IK for the youBot arm structure (lengths and offsets read from the DH table)."""
 
     method = "youbot"
 
     def __init__(self, robot):
+        super().__init__(robot)
         L = robot.links
-        self.robot = robot
-        self.n = 5
         self.a1, self.d1, self.a2, self.a3, self.d5 = L[0].a, L[0].d, L[1].a, L[2].a, L[4].d
         self.offsets = [l.offset for l in L]
-        self.lims = limit_table(robot)
 
     @classmethod
     def match(cls, robot):
@@ -80,7 +82,7 @@ class YoubotSolver:
         of ``nearest_T`` are returned instead (still ``reachable=False``).
         """
         rows = strip_base_tool(self.robot, check_pose(T))
-        free = 0.0 if q_current is None else check_q_current(q_current, 5)[0] + self.offsets[0]
+        free = 0.0 if q_current is None else check_joint_values(q_current, 5)[0] + self.offsets[0]
         R = [r[:3] for r in rows[:3]]
         px, py, pz = rows[0][3], rows[1][3], rows[2][3]
         r13, r23, r33 = R[0][2], R[1][2], R[2][2]
@@ -163,6 +165,4 @@ class YoubotSolver:
         return T
 
     def solve_batch(self, T, q_current=None, fill=0.0, project=False):
-        from .ik import loop_batch
-
         return loop_batch(self, T, q_current, 4, list(_ROMAN), fill, project=project)

@@ -18,7 +18,10 @@ import math
 
 import numpy as np
 
-from .ik import IKSolutions, check_pose, check_q_current, fit_row, limit_table, strip_base_tool
+from .._core.validation import check_joint_values, check_pose
+from ..kinematics.frames import strip_base_tool
+from .results import IKSolutions
+from .solver import Solver, fit_row, limit_table, loop_batch, register
 
 #: |D| may exceed 1 by this much (rounding on the workspace boundary) and still be reachable.
 BOUNDARY_TOL = 1e-10
@@ -96,15 +99,14 @@ def planar3r_ikine(x, y, phi, l1=1.0, l2=1.0, l3=0.5, q_current=None):
     return _result(three_link(x, y, phi, l1, l2, l3, free), _FREE, "planar3r")
 
 
-class PlanarSolver:
+@register
+class PlanarSolver(Solver):
     """Closed-form IK for a planar 2R / 3R robot (standard DH, every α = 0, revolute)."""
 
     def __init__(self, robot, lengths, offsets, z0):
-        self.robot = robot
-        self.n = robot.n
+        super().__init__(robot)
         self.method = f"planar{self.n}r"
         self.lengths, self.offsets, self.z0 = lengths, offsets, z0
-        self.lims = limit_table(robot)
 
     @classmethod
     def match(cls, robot):
@@ -125,7 +127,7 @@ class PlanarSolver:
         if abs(z - self.z0) > 1e-9 * max(1.0, scale):
             return IKSolutions.empty(n, f"unreachable: the target z = {z:.4g} is off the arm's plane "
                                         f"z = {self.z0:.4g}", self.method)
-        free = 0.0 if q_current is None else check_q_current(q_current, n)[0] + self.offsets[0]
+        free = 0.0 if q_current is None else check_joint_values(q_current, n)[0] + self.offsets[0]
         if n == 2:
             sols = two_link(x, y, *self.lengths, free)
         else:
@@ -136,6 +138,4 @@ class PlanarSolver:
         return _result(sols, self.lims, self.method, self.offsets)
 
     def solve_batch(self, T, q_current=None, fill=0.0):
-        from .ik import loop_batch
-
         return loop_batch(self, T, q_current, 2, ["up", "down"], fill)

@@ -1,0 +1,42 @@
+"""Angle wrapping, in one convention for the whole library: (−π, π]."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+PI = math.pi
+TAU = 2.0 * math.pi
+
+
+def wrap_scalar(x: float) -> float:
+    """One float angle wrapped to (−π, π] (the fast path for generated and per-solution code)."""
+    if -PI < x <= PI:
+        return x
+    r = math.remainder(x, TAU)
+    return r + TAU if r <= -PI else r
+
+
+def wrap_angle(x):
+    """Angle(s) wrapped to (−π, π].
+
+    >>> wrap_angle(np.pi), wrap_angle(-np.pi), round(wrap_angle(3 * np.pi / 2), 6)
+    (3.141592653589793, 3.141592653589793, -1.570796)
+    """
+    if isinstance(x, float):
+        return wrap_scalar(x)
+    x = np.asarray(x, dtype=float)
+    r = np.remainder(x + PI, TAU) - PI  # [−π, π) first, then move −π up to π
+    return np.where(r <= -PI, r + TAU, r)
+
+
+def wrap_atan2_inplace(x: np.ndarray) -> np.ndarray:
+    """In place, for values in [−π, π] (atan2 results): −π becomes π. Returns x."""
+    np.add(x, TAU, out=x, where=x <= -PI)
+    return x
+
+
+def wrap_code(x: str) -> list[str]:
+    """Generated-code lines that wrap the float variable ``x`` to (−π, π] (same rule as wrap_scalar)."""
+    return [f"if not {-PI!r} < {x} <= {PI!r}:", f"    {x} = rem({x}, {TAU!r})",
+            f"    if {x} <= {-PI!r}:", f"        {x} += {TAU!r}"]

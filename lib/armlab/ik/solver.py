@@ -1,0 +1,121 @@
+"""What every closed-form solver shares: the registry that matches a robot to its solver, the
+joint-range fitting of solutions, and solving a batch pose by pose."""
+from __future__ import annotations
+
+import math
+import weakref
+
+import numpy as np
+
+from .._core.angles import TAU, wrap_scalar
+from .._core.validation import check_joint_batch, check_poses
+from .results import IKBatch
+
+__all__ = ["LIMIT_TOL", "Solver", "register", "solver_for", "limit_table", "fit_row", "loop_batch"]
+
+#: Tolerance on joint limits (rad / m): a solution exactly on a limit is within it.
+LIMIT_TOL = 1e-9
+
+_SOLVERS: list = []
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+class Solver:
+    """Base of the closed-form solvers. A subclass sets ``method`` and implements
+
+    * ``match(robot)`` (classmethod): a solver for this robot's DH table, or None;
+    * ``solve(T, q_current=None, **kw)`` → IKSolutions, ``solve_batch(T, q_current=None, fill=0.0, **kw)`` → IKBatch.
+    """
+
+    method = ""
+
+    def __init__(self, robot):
+        self.robot = robot
+        self.n = robot.n
+        self.lims = limit_table(robot)
+        self.qlim = robot.qlim
+        self.revolute = np.array([link.revolute for link in robot.links])
+
+    @classmethod
+    def match(cls, robot):
+        raise NotImplementedError
+
+
+def register(cls):
+    """Class decorator: try ``cls.match`` when a robot's solver is looked up (in registration order)."""
+    _SOLVERS.append(cls)
+    return cls
+
+
+def solver_for(robot):
+    """The closed-form solver that fits this robot's DH table, or None (cached per robot).
+
+    A DHRobot's table is compiled once and never edited in place, so the robot itself is the key.
+    """
+    try:
+        return _CACHE[robot]
+    except KeyError:
+        pass
+    solver = None
+    if not robot.symbolic:
+        for cls in _SOLVERS:
+            solver = cls.match(robot)
+            if solver is not None:
+                break
+    _CACHE[robot] = solver
+    return solver
+
+
+def limit_table(robot):
+    """[(lo, hi, revolute)] per joint, limits widened by LIMIT_TOL (±inf without limits)."""
+    out = []
+    for link in robot.links:
+        lo, hi = link.qlim if link.qlim is not None else (-math.inf, math.inf)
+        out.append((lo - LIMIT_TOL, hi + LIMIT_TOL, link.revolute))
+    return out
+
+
+def fit_row(row, lims):
+    """Wrap a row of angles to (−π, π], then move each by ±2π into its range when that is possible.
+
+    Returns (row, within_limits). The ±2π move is for joints whose range is wider than
+    2π (PUMA θ6 ±266°) or lies outside (−π, π] (PUMA θ2 −225°…45°, θ3 −45°…225°).
+    """
+    ok = True
+    out = []
+    for x, (lo, hi, rev) in zip(row, lims):
+        if rev:
+            x = wrap_scalar(x)
+            if not lo <= x <= hi:
+                if x < lo and x + TAU <= hi:
+                    x += TAU
+                elif x > hi and x - TAU >= lo:
+                    x -= TAU
+                else:
+                    ok = False
+        elif not lo <= x <= hi:
+            ok = False
+        out.append(x)
+    return out, ok
+
+
+def loop_batch(solver, T, q_current, slots, labels, fill=0.0, **kw):
+    """An :class:`IKBatch` by solving pose after pose (robots without a vectorised solver).
+
+    Solutions go to the slot of their label (labels in slot order); ``kw`` go to ``solver.solve``.
+    """
+    T = check_poses(T)
+    N, n = len(T), solver.n
+    q = np.full((N, slots, n), fill, dtype=float)
+    valid = np.zeros((N, slots), bool)
+    ok = np.zeros((N, slots), bool)
+    sing = np.zeros((N, slots), bool)
+    reason = np.full(N, "", dtype=object)
+    qc = check_joint_batch(q_current, N, n)
+    for i in range(N):
+        s = solver.solve(T[i], None if qc is None else qc[i], **kw)
+        reason[i] = s.reason
+        for j, lab in enumerate(s.labels):
+            k = labels.index(lab.split(":")[0])
+            q[i, k], valid[i, k], ok[i, k], sing[i, k] = s.q[j], True, s.within_limits[j], s.singular[j]
+    return IKBatch(q, valid, ok, sing, reason, list(labels), solver.method)

@@ -1,0 +1,165 @@
+"""Denavit–Hartenberg links and their link transforms, in both conventions.
+
+* standard (lab report eqs. (2.1)–(2.4)):  A_i = Rz(θ_i)·Tz(d_i)·Tx(a_i)·Rx(α_i)
+* modified / Craig (textbook eqs. (3.22)–(3.23)):
+  ^{i-1}_iT = Rx(α_{i-1})·Tx(a_{i-1})·Rz(θ_i)·Tz(d_i)
+
+In the modified convention a link's ``a`` and ``alpha`` are the row's a_{i-1},
+α_{i-1} as printed in the textbook's tables.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._core.symbolic import exact_angle, exact_number, is_symbolic, sympy
+from .._core.validation import as_float_array
+
+__all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "link_matrix", "CONVENTIONS"]
+
+CONVENTIONS = ("standard", "modified")
+
+
+def link_transform_standard(theta, d, a, alpha):
+    """Standard DH link matrix A = Rz(θ)·Tz(d)·Tx(a)·Rx(α), lab report eq. (2.4).
+
+    >>> link_transform_standard(0.0, 0.147, 0.033, np.pi / 2).round(3) + 0.0  # + 0.0 drops the sign of -0.
+    array([[ 1.   ,  0.   ,  0.   ,  0.033],
+           [ 0.   ,  0.   , -1.   ,  0.   ],
+           [ 0.   ,  1.   ,  0.   ,  0.147],
+           [ 0.   ,  0.   ,  0.   ,  1.   ]])
+    """
+    if is_symbolic(theta, d, a, alpha):
+        sp = sympy()
+        ct, st, ca, sa = sp.cos(theta), sp.sin(theta), sp.cos(alpha), sp.sin(alpha)
+        return sp.Matrix([[ct, -st * ca, st * sa, a * ct],
+                          [st, ct * ca, -ct * sa, a * st],
+                          [0, sa, ca, d],
+                          [0, 0, 0, 1]])
+    return _numeric_link(theta, d, a, alpha, _standard_entries)
+
+
+def link_transform_modified(alpha, a, theta, d):
+    """Modified (Craig) DH link matrix ^{i-1}_iT, textbook eq. (3.23).
+
+    Arguments in the textbook's order: α_{i-1}, a_{i-1}, θ_i, d_i.
+
+    >>> link_transform_modified(-np.pi / 2, 0.0, 0.0, 0.14909).round(3) + 0.0
+    array([[ 1.   ,  0.   ,  0.   ,  0.   ],
+           [ 0.   ,  0.   ,  1.   ,  0.149],
+           [ 0.   , -1.   ,  0.   ,  0.   ],
+           [ 0.   ,  0.   ,  0.   ,  1.   ]])
+    """
+    if is_symbolic(theta, d, a, alpha):
+        sp = sympy()
+        ct, st, ca, sa = sp.cos(theta), sp.sin(theta), sp.cos(alpha), sp.sin(alpha)
+        return sp.Matrix([[ct, -st, 0, a],
+                          [st * ca, ct * ca, -sa, -sa * d],
+                          [st * sa, ct * sa, ca, ca * d],
+                          [0, 0, 0, 1]])
+    return _numeric_link(theta, d, a, alpha, _modified_entries)
+
+
+def _standard_entries(ct, st, d, a, ca, sa):
+    return {(0, 0): ct, (0, 1): -st * ca, (0, 2): st * sa, (0, 3): a * ct,
+            (1, 0): st, (1, 1): ct * ca, (1, 2): -ct * sa, (1, 3): a * st,
+            (2, 1): sa, (2, 2): ca, (2, 3): d}
+
+
+def _modified_entries(ct, st, d, a, ca, sa):
+    return {(0, 0): ct, (0, 1): -st, (0, 3): a,
+            (1, 0): st * ca, (1, 1): ct * ca, (1, 2): -sa, (1, 3): -sa * d,
+            (2, 0): st * sa, (2, 1): ct * sa, (2, 2): ca, (2, 3): ca * d}
+
+
+def _numeric_link(theta, d, a, alpha, entries):
+    args = [as_float_array(v, n) for v, n in ((theta, "theta"), (d, "d"), (a, "a"), (alpha, "alpha"))]
+    try:
+        theta, d, a, alpha = np.broadcast_arrays(*args)
+    except ValueError:
+        shapes = ", ".join(f"{n} {v.shape}" for n, v in zip(("theta", "d", "a", "alpha"), args))
+        raise ValueError(f"theta, d, a and alpha must broadcast to one shape, got {shapes}") from None
+    A = np.zeros(theta.shape + (4, 4))
+    A[..., 3, 3] = 1.0
+    for (i, j), v in entries(np.cos(theta), np.sin(theta), d, a, np.cos(alpha), np.sin(alpha)).items():
+        A[..., i, j] = v
+    return A
+
+
+@dataclass
+class DHLink:
+    """One row of a DH table, with optional limits and mass properties.
+
+    Revolute (``joint="R"``): θ = q + offset, d constant.
+    Prismatic (``joint="P"``): d = q + offset, θ = ``theta`` constant.
+    ``m`` is the link mass (kg), ``r`` its centre of mass and ``I`` its 3×3
+    inertia about the centre of mass, both in the link's own frame.
+    Parameters may be sympy expressions, for symbolic derivations.
+    """
+
+    a: float = 0.0
+    alpha: float = 0.0
+    d: float = 0.0
+    theta: float = 0.0
+    offset: float = 0.0
+    joint: str = "R"
+    qlim: tuple | None = None
+    m: float = 0.0
+    r: tuple = (0.0, 0.0, 0.0)
+    I: np.ndarray | None = None  # noqa: E741
+    symbolic: bool = field(init=False, repr=False, default=False)
+
+    def __post_init__(self):
+        if self.joint not in ("R", "P"):
+            raise ValueError(f"joint must be 'R' (revolute) or 'P' (prismatic), got {self.joint!r}")
+        params = {"a": self.a, "alpha": self.alpha, "d": self.d, "theta": self.theta, "offset": self.offset}
+        self.symbolic = is_symbolic(*params.values())
+        if not self.symbolic:
+            for name, v in params.items():
+                if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                    raise TypeError(f"DHLink {name} must be a real number, got {type(v).__name__}: {v!r}")
+                if not math.isfinite(v):
+                    raise ValueError(f"DHLink {name} must be finite, got {v!r}")
+                setattr(self, name, float(v))
+        if self.qlim is not None:
+            lo, hi = as_float_array(self.qlim, "qlim", (2,), allow_batch=False)
+            if not lo <= hi:
+                raise ValueError(f"qlim must be (lower, upper) with lower <= upper, got {self.qlim!r}")
+            self.qlim = (float(lo), float(hi))
+        self.r = tuple(as_float_array(self.r, "r", (3,), allow_batch=False)) if not is_symbolic(self.r) else tuple(self.r)
+        if self.I is not None and not is_symbolic(self.I):
+            self.I = as_float_array(self.I, "I", (3, 3), allow_batch=False)
+
+    @property
+    def revolute(self) -> bool:
+        return self.joint == "R"
+
+    def theta_d(self, q):
+        """(θ, d) of this link for joint value q."""
+        if self.revolute:
+            return q + self.offset, self.d
+        return self.theta, q + self.offset
+
+
+def link_matrix(link, qi, modified):
+    """The link transform of ``link`` at joint value ``qi``: (3.23) if ``modified`` else (2.4).
+
+    A sympy ``qi`` (or a symbolic link) gives a sympy Matrix with exact constants
+    (−π/2 stays exact, so no 6e-17 terms appear); numbers give a numpy array.
+    """
+    if link.symbolic or is_symbolic(qi):
+        sp = sympy()
+        qi = sp.sympify(qi)
+        if link.revolute:
+            th, d = qi + exact_angle(link.offset), exact_number(link.d)
+        else:
+            th, d = exact_angle(link.theta), qi + exact_number(link.offset)
+        a, alpha = exact_number(link.a), exact_angle(link.alpha)
+    else:
+        th, d = link.theta_d(as_float_array(qi, "qi"))
+        a, alpha = link.a, link.alpha
+    if modified:
+        return link_transform_modified(alpha, a, th, d)
+    return link_transform_standard(th, d, a, alpha)

@@ -1,0 +1,14 @@
+"""Robot models of the course, each built from the table its source prints.
+
+Lengths in metres, angles in radians. Functions that take lengths accept
+sympy symbols too, for symbolic derivations.
+"""
+from .planar import planar2r, planar3r
+from .puma560 import PUMA560, puma560, puma560_standard
+from .textbook import rpr, stanford_arm
+from .youbot import YOUBOT_DRIVER, youbot, youbot_driver_to_q, youbot_q_to_driver
+
+__all__ = [
+    "puma560", "puma560_standard", "youbot", "planar2r", "planar3r", "stanford_arm", "rpr",
+    "PUMA560", "YOUBOT_DRIVER", "youbot_driver_to_q", "youbot_q_to_driver",
+]
