@@ -1,6 +1,6 @@
 """Cross-check of armlab's DH kinematics against pinocchio.
 
-pinocchio knows nothing about DH: ``helpers.to_pin`` rebuilds each chain as
+pinocchio knows nothing about DH: ``support.to_pin`` rebuilds each chain as
 revolute-Z / prismatic-Z joints with fixed placements (the derivation for both
 conventions is in its docstring), one operational frame per DH frame and one
 for the end effector (base and tool included). Compared:
@@ -21,7 +21,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from helpers import COURSE_MODELS, pin_kinematics, random_q, random_robots, to_pin
+from support import COURSE_MODELS, pin_kinematics, random_q, random_robots, to_pin
 
 TOL = 1e-9
 

@@ -1,6 +1,6 @@
 """Cross-check of armlab's DH kinematics against roboticstoolbox-python (Corke).
 
-Same DH table on both sides (``helpers.to_rtb``), random robots in both
+Same DH table on both sides (``support.to_rtb``), random robots in both
 conventions with prismatic joints, offsets, base and tool, plus the course
 models. Compared: fkine, fkine_all (rtb: base first, no tool, like armlab),
 jacob0 and jacobe. rtb's Jacobian rows are (v, ω) like armlab's. Tolerance
@@ -13,7 +13,7 @@ import zlib
 import numpy as np
 import pytest
 
-from helpers import COURSE_MODELS, random_q, random_robots, to_rtb
+from support import COURSE_MODELS, random_q, random_robots, to_rtb
 
 TOL = 1e-9
 CONFIGS_PER_ROBOT = 10

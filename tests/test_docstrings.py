@@ -1,4 +1,4 @@
-"""Every docstring example in armlab runs and prints what it says."""
+"""Every docstring example in armlab, in every subpackage, runs and prints what it says."""
 import doctest
 import importlib
 import pkgutil
@@ -8,7 +8,12 @@ import pytest
 
 import armlab
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(armlab.__path__, "armlab."))
+# walk_packages recurses into subpackages (iter_modules would only see the top level)
+MODULES = sorted(m.name for m in pkgutil.walk_packages(armlab.__path__, "armlab."))
+
+
+def test_subpackages_are_walked():
+    assert {"armlab.ik.puma560", "armlab.kinematics.frames", "armlab._core.validation"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

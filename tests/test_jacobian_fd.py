@@ -15,7 +15,7 @@ import zlib
 import numpy as np
 import pytest
 
-from helpers import COURSE_MODELS, fd_jacobians, random_q, random_robots
+from support import COURSE_MODELS, fd_jacobians, random_q, random_robots
 
 H = 1e-6
 FD_TOL = 1e-7  # finite-difference bound, see module docstring

@@ -21,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 import armlab
 from armlab import transforms as tf
-from helpers import COURSE_MODELS, random_dh_robot, random_q, random_robots
+from support import COURSE_MODELS, random_dh_robot, random_q, random_robots
 
 TOL = 1e-9
 PROPS = settings(max_examples=100, deadline=None, derandomize=True, database=None)

@@ -21,7 +21,7 @@ import numpy as np
 from .._core.validation import check_joint_values, check_pose
 from ..kinematics.frames import strip_base_tool
 from .results import IKSolutions
-from .solver import Solver, fit_row, limit_table, loop_batch, register
+from .solver import Solver, fit_row, loop_batch, register
 
 #: |D| may exceed 1 by this much (rounding on the workspace boundary) and still be reachable.
 BOUNDARY_TOL = 1e-10
