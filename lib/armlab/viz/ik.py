@@ -1,0 +1,295 @@
+"""Chapter 03 views, part 1: every inverse-kinematics solution of a pose drawn at once.
+
+* :class:`GhostArm` — an :class:`~armlab.viz.ArmView` drawn as a faint line;
+* :class:`SolutionArms` — one ghost per solution slot on one axes; ``update(sols)`` moves them in
+  place: solutions inside the joint limits in colour, the others grey and dashed, unused slots
+  hidden; a short stub along the PUMA's joint-5 axis tells the two wrists (``noflip``/``flip``)
+  apart, whose links coincide;
+* :func:`solutions_table` — the solutions as an HTML table;
+* :func:`show_solutions` — a static figure of one :class:`~armlab.ik.IKSolutions`.
+
+The pose explorer built from these is :mod:`armlab.viz.pose_explorer`.
+
+>>> import matplotlib; matplotlib.use("Agg")
+>>> from armlab import models
+>>> robot = models.puma560()
+>>> view = show_solutions(robot, robot.ikine_all(robot.fkine(np.radians([30, -40, 60, 20, 45, -30]))))
+>>> int(view.arms.shown.sum()), int(view.arms.highlighted.sum())
+(8, 3)
+"""
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from ..ik import PUMA_LABELS, solver_for
+from ..kinematics import joint_axis_frames
+from .scene import ArmView, Triads, figure3d, reach
+from .widgets import Panel, load_widgets
+
+__all__ = ["OUTSIDE_COLOR", "slot_of", "arm_label", "floor_height", "GhostArm", "SolutionArms",
+           "solutions_table", "SolutionsFigure", "show_solutions"]
+
+# tab20 comes in (dark, light) pairs: one pair per arm, dark for the first wrist, light for the flipped one;
+# robots without a wrist flip take one tab10 colour per solution
+_TAB20 = ["#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896",
+          "#9467bd", "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7"]
+_TAB10 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+OUTSIDE_COLOR = "0.55"
+_ROMAN = ("I", "II", "III", "IV")
+_SLOTS = {"puma560": 8, "youbot": 4, "planar2r": 2, "planar3r": 2}  # solutions each closed form can give
+_PUMA_WRIST_JOINT = 4  # joint 5 (0-based 4): its axis reverses when the wrist flips
+
+
+def slot_of(label, fallback):
+    """The fixed slot of a branch label: PUMA slots in PUMA_LABELS order, youBot I–IV, planar up/down.
+
+    Labels the function does not know keep ``fallback`` (their position in the result).
+    """
+    if label in PUMA_LABELS:
+        return PUMA_LABELS.index(label)
+    head = label.split(":")[0]
+    if head in _ROMAN:
+        return _ROMAN.index(head)
+    if label in ("up", "down"):
+        return ("up", "down").index(label)
+    return fallback
+
+
+def arm_label(label):
+    """The part of a label that names the arm (links 1–3), without the wrist: 'left-up-flip' → 'left-up'."""
+    for wrist in ("-noflip", "-flip"):
+        if label.endswith(wrist):
+            return label[: -len(wrist)]
+    return label
+
+
+def _method(robot):
+    """The name of the closed-form solver that ``robot.ikine_all`` uses ("" for the numeric one)."""
+    return getattr(solver_for(robot), "method", "")
+
+
+def floor_height(robot):
+    """Height of the floor grid: the PUMA's frame {0} sits at the shoulder, so put its floor 0.6 reach lower."""
+    if _method(robot) == "puma560":
+        return -round(0.6 * reach(robot), 1)
+    return 0.0
+
+
+class GhostArm(ArmView):
+    """An :class:`~armlab.viz.ArmView` drawn as a faint line: no frame triads, no tip marker, no pedestal.
+
+    ``set_style(color, alpha, dashed)`` restyles it in place; ``set_visible`` shows or hides it.
+    """
+
+    def __init__(self, robot, ax, q=None, color="0.5", linewidth=3.0, floor_z=0.0):
+        before = list(ax.lines)
+        super().__init__(robot, ax, q=q, frames=False, labels=False, color=color, floor=False, floor_z=floor_z)
+        for artist in list(ax.lines):  # the pedestal: the solid view (or the floor view) already has one
+            if artist not in before and artist is not self.line and artist is not self.tip:
+                artist.remove()
+        # every solution ends at the same target: one marker is enough. Removed, not hidden: a hidden
+        # 3-D line is still projected at every draw
+        self.tip.set_visible(False)
+        self.tip.remove()
+        self.line.set_linewidth(linewidth)
+        self.line.set_marker("None")
+
+    def set_style(self, color, alpha, dashed=False):
+        self.line.set_color(color)
+        self.line.set_alpha(alpha)
+        self.line.set_linestyle("--" if dashed else "-")
+
+    def set_visible(self, visible):
+        self.line.set_visible(visible)
+
+
+class SolutionArms:
+    """One :class:`GhostArm` per solution slot on one axes, moved in place by :meth:`update`.
+
+    After ``update(sols)``:
+
+    ``shown``        (slots,) bool, the slot holds a solution
+    ``highlighted``  (slots,) bool, shown and within the joint limits (drawn in colour)
+    ``q``            (slots, n) joint values drawn (NaN where not shown)
+    ``labels``       (slots,) label drawn in each slot ('' where not shown)
+
+    The slot of a solution is fixed by its branch label (:func:`slot_of`), so a branch keeps
+    its colour while the target moves. ``wrist`` is the (0-based) joint whose axis gets a stub,
+    ``"auto"`` (joint 5 of a PUMA, else none) or None.
+    """
+
+    IN_ALPHA = 0.75
+    OUT_ALPHA = 0.3
+
+    def __init__(self, robot, ax, slots=None, wrist="auto", text=True):
+        self.robot = robot
+        self.ax = ax
+        method = _method(robot)
+        self.count = slots or _SLOTS.get(method, 8)
+        self.wrist = (_PUMA_WRIST_JOINT if method == "puma560" else None) if wrist == "auto" else wrist
+        paired = self.wrist is not None
+        self.colors = [_TAB20[k % len(_TAB20)] if paired else _TAB10[k % len(_TAB10)] for k in range(self.count)]
+        fz = floor_height(robot)  # ArmView sets the axes' cube from it: the same for every view
+        self.ghosts = [GhostArm(robot, ax, color=c, floor_z=fz) for c in self.colors]
+        # the wrist stubs of all slots in one artist (one segment each): fewer artists, faster drawing
+        self.stub_length = 0.6 * self.ghosts[0].triad_length
+        self.stubs = None
+        if self.wrist is not None:
+            from mpl_toolkits.mplot3d.art3d import Line3DCollection
+
+            self.stubs = Line3DCollection(np.zeros((self.count, 2, 3)), linewidths=4.0, colors=self.colors)
+            ax.add_collection3d(self.stubs)
+        self.label_frame = max(1, robot.n // 2)  # the elbow: PUMA {3}, youBot {2}, planar {1}
+        self.texts = [ax.text(0, 0, 0, "", fontsize=7, color=c) for c in self.colors] if text else []
+        self.shown = np.zeros(self.count, bool)
+        self.highlighted = np.zeros(self.count, bool)
+        self.q = np.full((self.count, robot.n), np.nan)
+        self.labels = [""] * self.count
+        self.hide()
+
+    def hide(self):
+        for g in self.ghosts:
+            g.set_visible(False)
+        if self.stubs is not None:
+            self.stubs.set_visible(False)
+        for t in self.texts:
+            t.set_visible(False)
+        self.shown[:] = False
+        self.highlighted[:] = False
+        self.q[:] = np.nan
+        self.labels = [""] * self.count
+
+    def slots(self, labels):
+        """The slot of each label, in order: :func:`slot_of`, or the next free slot for unknown labels."""
+        out = []
+        for k, label in enumerate(labels):
+            s = slot_of(label, k)
+            if s in out or s >= self.count:
+                s = next(j for j in range(self.count) if j not in out)
+            out.append(s)
+        return out
+
+    def update(self, sols):
+        """Draw the solutions of ``sols`` (an :class:`armlab.ik.IKSolutions`); hide the other slots."""
+        self.hide()
+        for s, q, label, ok in zip(self.slots(sols.labels), sols.q, sols.labels, sols.within_limits):
+            g = self.ghosts[s]
+            g.update(q)
+            if ok:
+                g.set_style(self.colors[s], self.IN_ALPHA)
+            else:
+                g.set_style(OUTSIDE_COLOR, self.OUT_ALPHA, dashed=True)
+            g.set_visible(True)
+            self.shown[s], self.highlighted[s] = True, bool(ok)
+            self.q[s], self.labels[s] = q, label
+        self._place_texts()
+        self._place_stubs()
+        return self.shown
+
+    def _place_stubs(self):
+        """A short segment along the wrist joint's axis (PUMA: joint 5, which reverses when the wrist flips)."""
+        if self.stubs is None or not self.shown.any():
+            return
+        segs = np.full((self.count, 2, 3), np.nan)
+        colors = []
+        for s in range(self.count):
+            if self.shown[s]:
+                F = joint_axis_frames(self.robot, self.ghosts[s].frames)[self.wrist]
+                segs[s, 0] = F[:3, 3]
+                segs[s, 1] = F[:3, 3] + self.stub_length * F[:3, 2]
+            colors.append(self.colors[s] if self.highlighted[s] else OUTSIDE_COLOR)
+        shown = np.flatnonzero(self.shown)
+        self._stub_segs = segs
+        self.stubs.set_segments(segs[shown])
+        self.stubs.set_color([colors[s] for s in shown])
+        self.stubs.set_alpha([self.IN_ALPHA if self.highlighted[s] else self.OUT_ALPHA for s in shown])
+        self.stubs.set_visible(True)
+
+    def stub_segments(self):
+        """{slot: (2, 3) wrist stub as drawn} for the shown slots (empty without a wrist stub)."""
+        if self.stubs is None or not self.stubs.get_visible():
+            return {}
+        return {int(s): self._stub_segs[s] for s in np.flatnonzero(self.shown)}
+
+    def _place_texts(self):
+        """One text per distinct arm (flip and noflip share their links, so they share a label)."""
+        if not self.texts:
+            return
+        placed = set()
+        for s in np.flatnonzero(self.shown):
+            name = arm_label(self.labels[s])
+            if name in placed:
+                continue
+            p = self.ghosts[s].frames[self.label_frame][:3, 3]
+            lift = (0.03 + 0.035 * len(placed)) * self.ghosts[s].triad_length / 0.12  # labels stacked, not piled
+            placed.add(name)
+            t = self.texts[s]
+            t.set_text(name)
+            t.set_color(self.colors[s] if self.highlighted[s] else OUTSIDE_COLOR)
+            t.set_position_3d((p[0], p[1], p[2] + lift))
+            t.set_visible(True)
+
+
+def solutions_table(sols, colors, slots, J=None, chosen=None):
+    """HTML table of ``sols``: colour of its slot, label, q in degrees, limits, singular, J.
+
+    ``colors`` is the colour of each slot, ``slots`` the slot of each solution
+    (:meth:`SolutionArms.slots`); row ``chosen`` is set in bold.
+    """
+    rows = []
+    for k, (q, label, ok, sing) in enumerate(zip(sols.q, sols.labels, sols.within_limits, sols.singular)):
+        color = colors[slots[k]] if ok else OUTSIDE_COLOR
+        deg = " ".join(f"{v:7.1f}" for v in np.degrees(q))
+        flags = ("✓" if ok else "outside") + (" · singular" if sing else "")
+        cost = "" if J is None else f"{J[k]:.3f}"
+        style = "font-weight:bold" if chosen == k else ""
+        rows.append(f"<tr style='{style}'><td style='color:{color}'>■</td><td>{html.escape(label)}</td>"
+                    f"<td><code>{deg}</code></td><td>{flags}</td><td>{cost}</td></tr>")
+    head = "<tr><th></th><th>branch</th><th>q (°)</th><th>limits</th><th>J</th></tr>"
+    return f"<table style='font-size:11px'>{head}{''.join(rows)}</table>"
+
+
+class SolutionsFigure(Panel):
+    """A static figure of all solutions of one pose (see :func:`show_solutions`)."""
+
+    def __init__(self, robot, sols=None, T=None, title=None, figsize=(4.6, 4.4), ax=None, elev=None, azim=None):
+        w = load_widgets()
+        if ax is None:
+            self.fig, (ax,) = figure3d(1, figsize, [title] if title else None, show_axes=False)
+            floor = ArmView(robot, ax, frames=False, labels=False, floor_z=floor_height(robot))  # floor, cube
+            floor.set_visible(False)
+        else:
+            self.fig = ax.figure
+        self.ax = ax
+        self.robot = robot
+        self.redraws = 0
+        self.arms = SolutionArms(robot, ax)
+        self.target = Triads(ax, np.eye(4)[None], length=0.1 * reach(robot), linewidth=2.5, labels=["target"])
+        if elev is not None or azim is not None:
+            ax.view_init(elev=elev if elev is not None else 30, azim=azim if azim is not None else -60)
+        self.caption = w.HTML()
+        if sols is not None:
+            self.update(sols, T)
+        self.widget = w.VBox([self._figure_widget(), self.caption])
+
+    def update(self, sols, T=None):
+        self.arms.update(sols)
+        if T is None and len(sols):
+            T = self.robot.fkine(sols.q[0])
+        if T is not None:
+            self.target.update(np.asarray(T, dtype=float)[None])
+        self.target.set_visible(T is not None)
+        text = solutions_table(sols, self.arms.colors, self.arms.slots(sols.labels)) if len(sols) else ""
+        if sols.reason:
+            text += f"<div style='color:#a00;font-size:11px'>{html.escape(sols.reason)}</div>"
+        self.caption.value = text
+        if self.widget is not None:
+            self.redraw()
+        return self
+
+
+def show_solutions(robot, sols, T=None, title=None, **kwargs) -> SolutionsFigure:
+    """Draw every solution in ``sols`` on one 3-D axes (colour: within limits; grey dashed: outside)."""
+    return SolutionsFigure(robot, sols, T, title, **kwargs)

@@ -1,0 +1,209 @@
+"""Matrices, tables and formulas as text: what the panels print next to their figures.
+
+* :func:`format_matrix` / :func:`parse_matrix` — fixed-decimal text of a matrix and back;
+* :class:`MatrixDisplay` — that text in an ``ipywidgets.HTML``, updated in place;
+* :func:`dh_table` — a robot's DH table as HTML, in its own convention's column order;
+* :func:`trig_shorthand` — sin(q₁), cos(q₂+q₃) written as the books' s1, c23;
+* :func:`latex` / :func:`show_math` — sympy matrices and equations set as LaTeX in a notebook.
+"""
+from __future__ import annotations
+
+import html
+import math
+import re
+
+import numpy as np
+
+from .widgets import in_ipython, load_widgets
+
+__all__ = ["format_matrix", "parse_matrix", "MatrixDisplay", "dh_table", "trig_shorthand", "latex",
+           "show_math"]
+
+
+# --- matrices -------------------------------------------------------------------------
+def format_matrix(T, decimals=3) -> str:
+    """A matrix as fixed-decimal text, one row a line (−0.000 shown as 0.000).
+
+    >>> print(format_matrix(np.eye(2), 2))
+    [ 1.00  0.00]
+    [ 0.00  1.00]
+    """
+    T = np.asarray(T, dtype=float)
+    T = np.where(np.round(T, decimals) == 0, 0.0, T)  # no "-0.000"
+    width = decimals + 3 + max(0, int(math.log10(max(1.0, np.abs(T).max()))))
+    return "\n".join("[" + " ".join(f"{v:{width}.{decimals}f}" for v in row) + "]" for row in T)
+
+
+_NUMBER = re.compile(r"[-+]?\d+\.\d+")
+
+
+def parse_matrix(text, shape=(4, 4)) -> np.ndarray:
+    """Read back the numbers of :func:`format_matrix` (tags and titles are ignored).
+
+    Only numbers with a decimal point count, so a title such as "⁰T₆" does not.
+
+    >>> parse_matrix("<pre>[ 1.00  0.50]\\n[ 0.00 -2.25]</pre>", (2, 2))
+    array([[ 1.  ,  0.5 ],
+           [ 0.  , -2.25]])
+    """
+    body = re.sub(r"<[^>]*>", " ", html.unescape(str(text)))
+    values = [float(v) for v in _NUMBER.findall(body)]
+    need = int(np.prod(shape))
+    if len(values) < need:
+        raise ValueError(f"text holds {len(values)} numbers, need {need} for shape {shape}")
+    return np.array(values[-need:]).reshape(shape)
+
+
+class MatrixDisplay:
+    """A matrix shown with fixed decimals in an ``ipywidgets.HTML`` (``.widget``).
+
+    ``.text`` is the plain text shown; :func:`parse_matrix` reads it back.
+    """
+
+    def __init__(self, T=None, title="T", decimals=3):
+        self.title = title
+        self.decimals = decimals
+        self.text = ""
+        self.widget = load_widgets().HTML()
+        self.widget.add_class("armlab-matrix")
+        if T is not None:
+            self.update(T)
+
+    def update(self, T, title=None):
+        if title is not None:
+            self.title = title
+        self.text = format_matrix(T, self.decimals)
+        self.widget.value = (
+            f"<div style='font-family:monospace'><b>{html.escape(self.title)}</b>"
+            f"<pre class='armlab-matrix-text' style='margin:2px 0;line-height:1.25'>"
+            f"{html.escape(self.text)}</pre></div>")
+        return self.text
+
+
+# --- the DH table -------------------------------------------------------------------------
+def _fmt_len(v, unit):
+    if not isinstance(v, (int, float)):
+        return str(v)
+    return f"{v * 1000:g}" if unit == "mm" else f"{v:g}"
+
+
+def _fmt_angle(v):
+    return f"{math.degrees(v):g}°" if isinstance(v, (int, float)) else str(v)
+
+
+def dh_table(robot, unit="mm"):
+    """The robot's DH table as HTML, in its own convention's column order.
+
+    Modified: i, α_{i−1}, a_{i−1}, d_i, θ_i (textbook Table 3.2); standard: i, a_i, α_i, d_i, θ_i
+    (lab report Table 2.1). Angles in degrees, lengths in ``unit`` ("mm" or "m"),
+    joint variables as qᵢ (+ offset), and the joint range when the model has one.
+    """
+    from IPython.display import HTML
+
+    if unit not in ("mm", "m"):
+        raise ValueError(f"unit must be 'mm' or 'm', got {unit!r}")
+    rows = []
+    for i, (link, (lo, hi)) in enumerate(zip(robot.links, robot.qlim), start=1):
+        q = f"q{i}"
+        if link.revolute:
+            off = f" + {math.degrees(link.offset):g}°" if link.offset else ""
+            th, d = q + off, _fmt_len(link.d, unit)
+        else:
+            off = f" + {_fmt_len(link.offset, unit)}" if link.offset else ""
+            th, d = _fmt_angle(link.theta), q + off
+        if not np.isfinite([lo, hi]).all():
+            rng = "—"
+        elif link.revolute:
+            rng = f"{math.degrees(lo):.0f}° … {math.degrees(hi):.0f}°"
+        else:
+            rng = f"{_fmt_len(lo, unit)} … {_fmt_len(hi, unit)}"
+        a, al = _fmt_len(link.a, unit), _fmt_angle(link.alpha)
+        cells = (i, al, a, d, th, rng) if robot.modified else (i, a, al, d, th, rng)
+        rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+    head = (("i", "α<sub>i−1</sub>", f"a<sub>i−1</sub> ({unit})", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>")
+            if robot.modified else
+            ("i", f"a<sub>i</sub> ({unit})", "α<sub>i</sub>", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>"))
+    head += ("joint range",)
+    title = f"{html.escape(robot.name)}: {robot.convention} DH"
+    return HTML(f"<table><caption>{title}</caption><tr>" + "".join(f"<th>{h}</th>" for h in head)
+                + "</tr>" + "".join(rows) + "</table>")
+
+
+# --- symbolic display -----------------------------------------------------------------
+def trig_shorthand(expr, q):
+    """Rewrite sin(qᵢ), cos(qᵢ), sin(qᵢ+qⱼ)… as the book's sᵢ, cᵢ, s₂₃… symbols.
+
+    >>> import sympy as sp
+    >>> q = sp.symbols("q1:4")
+    >>> trig_shorthand(sp.cos(q[0]) * sp.sin(q[1] + q[2]), q)
+    c1*s23
+    """
+    import sympy as sp
+
+    q = list(q)
+    index = {s: str(k) for k, s in enumerate(q, start=1)}
+    reps = {}
+    for f in expr.atoms(sp.sin, sp.cos) if hasattr(expr, "atoms") else ():
+        arg = f.args[0]
+        terms = arg.args if arg.is_Add else (arg,)
+        if all(t in index for t in terms):
+            name = ("s" if f.func is sp.sin else "c") + "".join(sorted((index[t] for t in terms), key=int))
+            reps[f] = sp.Symbol(name)
+    return expr.xreplace(reps)
+
+
+def _sympy_of(obj):
+    """A numpy array becomes a sympy Matrix; anything else goes to sympy as it is."""
+    import sympy as sp
+
+    return sp.Matrix(obj) if isinstance(obj, np.ndarray) else obj
+
+
+def latex(obj) -> str:
+    r"""LaTeX of a sympy expression, matrix or equation (``sp.Eq``), a numpy array, or a list/tuple of them.
+
+    A list is set one item a line, a tuple on one line separated by a quad; a ``str`` is taken to
+    be LaTeX already.
+
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x")
+    >>> print(latex([sp.Eq(x, 1), (x, sp.Matrix([[1, 2]]))]))
+    \begin{gathered}x = 1 \\ x \quad \left[\begin{matrix}1 & 2\end{matrix}\right]\end{gathered}
+    """
+    import sympy as sp
+
+    if isinstance(obj, str):
+        return obj
+    if isinstance(obj, list):
+        return r"\begin{gathered}" + r" \\ ".join(latex(item) for item in obj) + r"\end{gathered}"
+    if isinstance(obj, tuple):
+        return r" \quad ".join(latex(item) for item in obj)
+    return sp.latex(_sympy_of(obj))
+
+
+def _plain(obj) -> str:
+    """The text :func:`show_math` prints without IPython: sympy's pretty form, list items a line each."""
+    import sympy as sp
+
+    if isinstance(obj, str):
+        return obj
+    if isinstance(obj, list):
+        return "\n\n".join(_plain(item) for item in obj)
+    if isinstance(obj, tuple):
+        return sp.pretty(tuple(_sympy_of(item) for item in obj), use_unicode=True)
+    return sp.pretty(_sympy_of(obj), use_unicode=True)
+
+
+def show_math(obj):
+    """Display ``obj`` (see :func:`latex`) as typeset math in a notebook; print it as text elsewhere.
+
+    >>> import sympy as sp
+    >>> show_math(sp.Eq(sp.Symbol("c23"), sp.cos(sp.Symbol("q2") + sp.Symbol("q3"))))
+    c₂₃ = cos(q₂ + q₃)
+    """
+    if in_ipython():
+        from IPython.display import Math, display
+
+        display(Math(latex(obj)))
+    else:
+        print(_plain(obj))
