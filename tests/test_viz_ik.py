@@ -1,4 +1,4 @@
-"""The inverse-kinematics explorer (armlab.viz_ik), driven from code.
+"""The inverse-kinematics views (armlab.viz.ik, armlab.viz.pose_explorer; old path armlab.viz_ik), driven from code.
 
 The pose sliders are set to fkine(q) of known configurations; the drawn ghost arms must be the
 solutions of robot.ikine_all, the coloured ones exactly those within the joint limits, the
@@ -232,3 +232,42 @@ def test_browser_snapping_keeps_the_exact_target(explorer, robot):
     assert explorer.redraws == redraws + 1
     assert explorer.T[0, 3] == pytest.approx(x.value)
     assert np.allclose(explorer.T[1:3, 3], T_s[1:3, 3], atol=1e-12)  # the other values stay exact
+
+
+def test_wrist_stub_is_the_joint5_axis_in_both_conventions():
+    """PUMA560 in modified DH (textbook Table 3.2) and standard DH: joint 5's axis is z5 of the one and
+    z4 of the other (kinematics.joint_axis_frames); the stubs drawn are the same segments."""
+    q = deg([30, -40, 60, 20, 45, -30])
+    stubs = {}
+    for make, frame in ((models.puma560, 5), (models.puma560_standard, 4)):
+        arm = make()
+        fig = viz_ik.show_solutions(arm, arm.ikine_all(arm.fkine(q)))
+        stubs[arm.convention] = fig.arms.stub_segments()
+        for s, seg in stubs[arm.convention].items():
+            F = arm.fkine_all(fig.arms.q[s])[frame]
+            assert np.allclose(seg[0], F[:3, 3]) and np.allclose(seg[1] - seg[0], fig.arms.stub_length * F[:3, 2])
+    assert stubs["modified"].keys() == stubs["standard"].keys() and len(stubs["modified"]) == 8
+    for s in stubs["modified"]:
+        assert np.allclose(stubs["modified"][s], stubs["standard"][s], atol=1e-9)
+
+
+def test_old_path_viz_ik_is_the_viz_package():
+    from armlab import viz
+
+    for name in ("ik_explorer", "show_solutions", "arm_label", "slot_of", "GhostArm", "SolutionArms",
+                 "SolutionsFigure", "IKExplorer", "OUTSIDE_COLOR"):
+        assert getattr(viz_ik, name) is getattr(viz, name)
+
+
+def test_solutions_table_colours_follow_the_slots(robot):
+    """A row's colour is its arm's: a solution keeps its slot (and colour) whatever its place in the result."""
+    from armlab import viz
+
+    sols = robot.ikine_all(robot.fkine(Q_KNOWN[0]))
+    fig = viz_ik.show_solutions(robot, sols)
+    slots = fig.arms.slots(sols.labels)
+    assert slots == [PUMA_LABELS.index(label) for label in sols.labels]
+    table = viz.solutions_table(sols, fig.arms.colors, slots)
+    for k, ok in enumerate(sols.within_limits):
+        color = fig.arms.colors[slots[k]] if ok else viz_ik.OUTSIDE_COLOR
+        assert table.split("<tr")[k + 2].count(f"color:{color}'") == 1

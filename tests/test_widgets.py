@@ -196,3 +196,69 @@ def test_slider_limits_on_step_grid(name):
         assert (v - s.min) / s.step == pytest.approx(round((v - s.min) / s.step), abs=1e-9)
         if lo <= v <= hi:  # inside the joint range, the slider stays inside it too
             assert lo - 1e-9 <= s.min and s.max <= hi + 1e-9
+
+
+# the public names of armlab.viz before it became a package: notebooks and homework call them
+OLD_VIZ_NAMES = ["format_matrix", "parse_matrix", "MatrixDisplay", "Triads", "ArmView", "JointSliders", "ArmViewer",
+                 "arm_viewer", "compare_viewer", "FramePlayground", "frame_playground", "LinkMotionAnimator",
+                 "link_motion_animator", "trig_shorthand", "figure3d", "frames_figure", "shown", "dh_table",
+                 "AXIS_COLORS"]
+
+
+def test_old_viz_names_still_exported():
+    missing = [name for name in OLD_VIZ_NAMES if not hasattr(viz, name)]
+    assert not missing
+    assert set(viz.__all__) >= set(OLD_VIZ_NAMES) - {"AXIS_COLORS"}
+    assert all(hasattr(viz, name) for name in viz.__all__)
+
+
+def test_import_viz_loads_neither_matplotlib_nor_ipywidgets():
+    """Both are imported when a figure or a widget is built, so ``from armlab import viz`` stays cheap."""
+    code = ("import sys, armlab.viz; bad = [m for m in ('matplotlib', 'ipywidgets') if m in sys.modules];"
+            "print(bad); sys.exit(1 if bad else 0)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_elementary_motion_rejects_bad_kind_and_axis():
+    assert np.allclose(viz.elementary_motion("trans", "y", 2.0), Trans(0, 2, 0))
+    assert np.allclose(viz.elementary_motion("rot", "x", 90.0, deg=True), Rot("x", np.pi / 2))
+    with pytest.raises(ValueError, match="axis"):
+        viz.elementary_motion("rot", "w", 1.0)
+    with pytest.raises(ValueError, match="kind"):
+        viz.elementary_motion("spin", "x", 1.0)
+
+
+def test_latex_of_link_transform_equation_and_lists():
+    """Textbook (3.23) for link 1 of the RPR arm (α0 = a0 = d1 = 0): ⁰T₁ = Rot(z, θ1), set as LaTeX."""
+    sp = pytest.importorskip("sympy")
+    th = sp.Symbol("theta1")
+    T01 = sp.Matrix(link_transform_modified(0, 0, th, 0))
+    eq = sp.Eq(sp.Symbol("{}^0T_1"), T01, evaluate=False)
+    text = viz.latex(eq)
+    assert text.startswith("{}^0T_1 = \\left[\\begin{matrix}\\cos{\\left(\\theta_{1} \\right)}")
+    # a list is one item a line, a tuple one line; a str passes through; an array becomes a matrix
+    assert viz.latex([th, th]) == "\\begin{gathered}\\theta_{1} \\\\ \\theta_{1}\\end{gathered}"
+    assert viz.latex((th, "=", 1)) == "\\theta_{1} \\quad = \\quad 1"
+    assert viz.latex(np.eye(2)) == sp.latex(sp.Matrix(np.eye(2)))
+
+
+def test_show_math_prints_text_without_ipython(capsys):
+    sp = pytest.importorskip("sympy")
+    q2, q3 = sp.symbols("q2 q3")
+    viz.show_math([sp.Eq(sp.Symbol("c23"), sp.cos(q2 + q3)), sp.Matrix([[1, 0], [0, 1]])])
+    out = capsys.readouterr().out
+    assert "c₂₃ = cos(q₂ + q₃)" in out
+    assert "⎡1  0⎤" in out  # the matrix, drawn by sympy's pretty printer on the lines below
+
+
+def test_show_math_displays_latex_in_ipython(monkeypatch):
+    sp = pytest.importorskip("sympy")
+    display = pytest.importorskip("IPython.display")
+    shown = []
+    monkeypatch.setattr(viz.text, "in_ipython", lambda: True)
+    monkeypatch.setattr(display, "display", shown.append)
+    x = sp.Symbol("x")
+    assert viz.show_math(sp.Eq(x, 2)) is None  # displayed, not returned (no second copy as the cell's value)
+    assert len(shown) == 1 and isinstance(shown[0], display.Math)
+    assert shown[0].data == "x = 2"
