@@ -124,3 +124,21 @@ def test_eq_12_paper_weights_on_a_3_joint_arm():
     assert differ > 0
     with pytest.raises(ValueError, match="weights"):
         R3.ikine(T, q_current=qc, weights=[1, -1, 1])
+
+
+def test_eq_12_as_extracted_and_intended_readings_choose_differently():
+    """Paper 003 eq. (12) is extracted as J = k1|Δθ1| + k2|Δθ3| + k3|Δθ3| (a garbled subscript).
+
+    Read literally, joint 2 costs nothing and θ3 is weighted k2 + k3 = 3; the paper's "three axes"
+    (旋转三个轴) and k = (3, 2, 1) mean k2|Δθ2|. On chapter 03's planar 3R example the two readings
+    pick different elbows, so the reading matters.
+    """
+    sols = ik.planar3r_ikine(1.8, -0.5, math.radians(20), 1.0, 1.0, 0.5)
+    q0 = np.zeros(3)
+    assert sols.labels == ["up", "down"]
+    d = np.abs(sols.q)  # from the zero configuration
+    intended, literal = d @ PAPER_WEIGHTS, 3 * d[:, 0] + (2 + 1) * d[:, 2]
+    assert ik.joint_motion(sols.q, q0, PAPER_WEIGHTS)[0] == pytest.approx(intended)
+    assert ik.joint_motion(sols.q, q0, (3, 0, 3))[0] == pytest.approx(literal)
+    assert ik.select(sols, q0, PAPER_WEIGHTS).labels == ["up"]
+    assert ik.select(sols, q0, (3, 0, 3)).labels == ["down"] == ik.select(sols, q0).labels

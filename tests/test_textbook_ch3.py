@@ -37,6 +37,30 @@ def test_example_3_2_homogeneous_form():
     assert np.allclose(AP2, [9.464, 28.928, 0, 1], atol=5e-4)  # printed answer: right
 
 
+def test_section_3_1_5_item_2_A_B_R_describes_B_relative_to_A():
+    # ERRATUM (§3.1.5, item 2): "可用旋转矩阵^A_B R描述{A}相对于{B}的姿态" swaps {A} and {B}. As §3.1.2 and the
+    # next sentence (^B_A R describes {A} relative to {B}) say, ^A_B R describes {B} relative to {A}.
+    R_AB = R("z", 30, deg=True)  # {B} is {A} turned 30° about z_A (Example 3.1)
+    c, s = np.cos(30 * deg), np.sin(30 * deg)
+    x_B, y_B = np.array([c, s, 0]), np.array([-s, c, 0])  # {B}'s axes, written in {A}
+    assert np.allclose(R_AB[:, 0], x_B) and np.allclose(R_AB[:, 1], y_B)  # its columns: {B} in {A}, (3.2)
+    assert np.allclose(R_AB @ [4, 8, 0], 4 * x_B + 8 * y_B)  # (3.12): B-coordinates in, A-coordinates out
+    # {A} relative to {B} is the transpose (3.13): its first column is x_A seen from {B}, turned −30°
+    assert np.allclose(R_AB.T[:, 0], [c, -s, 0])
+
+
+def test_section_3_1_5_item_3_origin_is_0001_and_0000_is_undefined():
+    # ERRATUM (§3.1.5, item 3): "坐标原点的矢量,即零矢量表示为[0,0,0,1],它是没有定义的". [0, 0, 0, 1] is the
+    # origin (x = X/W = 0/1); [0, 0, 0, 0] is the undefined one (0/0). [a, b, c, 0] ≠ 0 is a direction.
+    T = Trans(10, 20, 0) @ Rot("z", 30 * deg)  # Example 3.2
+    origin = point(0, 0, 0)
+    assert origin.tolist() == [0, 0, 0, 1]
+    assert np.allclose(T @ origin, [10, 20, 0, 1])  # {B}'s origin lands on ^A P_BO: a well-defined point
+    x_axis = np.array([1.0, 0, 0, 0])
+    assert np.allclose(T @ x_axis, [np.cos(30 * deg), np.sin(30 * deg), 0, 0])  # turned, not moved
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(np.zeros(3) / 0.0).all()  # [0, 0, 0, 0]: X/W, Y/W, Z/W are all 0/0
+
 def test_exercise_1_fixed_axis_sequence():
     # Z0 45°, then X0 60°, then Y0 30°, all about the FIXED frame: T = Rot(y,30)·Rot(x,60)·Rot(z,45).
     T = compose(Rot("z", 45 * deg), Rot("x", 60 * deg), Rot("y", 30 * deg), frame="fixed")
@@ -74,6 +98,28 @@ def test_eq_3_23_modified_link_transform():
     assert sp.simplify(A - printed) == sp.zeros(4, 4)
     # eq. (3.22): Rot(x, α)·Trans(a, 0, 0)·Rot(z, θ)·Trans(0, 0, d)
     assert sp.simplify(A - Rot("x", alpha) * Trans(a, 0, 0) * Rot("z", theta) * Trans(0, 0, d)) == sp.zeros(4, 4)
+
+
+def test_section_3_2_2_step_1_origin_is_where_a_i_meets_axis_i():
+    # ERRATUM (§3.2.2, step (1)): the origin of {i} is printed at "轴i-1和i的公垂线与关节i轴线的交点", where the
+    # normal a_{i−1} (the x_{i−1} axis) meets axis i. There d_i, the distance from x_{i−1} to x_i along z_i, is
+    # 0 for every i; Table 3.2 has d2 = 149.09 mm and d4 = 433.07 mm. The origin of {i} is where the normal
+    # a_i of axes i and i+1 meets axis i (the printed rule for parallel axes, d_{i+1} = 0, is right).
+    robot = puma560()
+    F = robot.fkine_all(np.random.default_rng(22).uniform(-np.pi, np.pi, 6))
+    O, x, z = F[:, :3, 3], F[:, :3, 0], F[:, :3, 2]
+    printed_to_true = []
+    for i in range(1, 7):
+        # where the line of x_{i−1} crosses axis i: O_{i−1} + u·x_{i−1} = O_i + t·z_i
+        (u, t), *_ = np.linalg.lstsq(np.column_stack([x[i - 1], -z[i]]), O[i] - O[i - 1], rcond=None)
+        assert np.allclose(O[i - 1] + u * x[i - 1], O[i] + t * z[i], atol=1e-12)
+        printed_to_true.append(-t)
+    assert np.allclose(printed_to_true, [0, PUMA560["d2"], 0, PUMA560["d4"], 0, 0], atol=1e-12)
+    # the true origin: x_i is the common normal of z_i and z_{i+1}, of length a_i (the a of row i+1)
+    for i in range(1, 6):
+        assert abs(x[i] @ z[i]) < 1e-12 and abs(x[i] @ z[i + 1]) < 1e-12
+        a_i = robot.links[i].a
+        assert np.allclose(np.cross(O[i] + a_i * x[i] - O[i + 1], z[i + 1]), 0, atol=1e-12)  # lands on axis i+1
 
 
 c = {i: sp.cos(sp.Symbol(f"q{i}")) for i in range(1, 7)}
@@ -246,6 +292,32 @@ def test_exercise_5_rpr_T03():
     assert (T - printed).applyfunc(sp.expand) == sp.zeros(4, 4)
 
 
+def test_exercise_5_printed_ik_belongs_to_a_planar_2r_not_the_rpr():
+    # ERRATUM (exercise 5 answer): the inverse kinematics printed under the RPR's 0_3T solves
+    # x = L2c2 + L3c23, y = L2s2 + L3s23: an arm with two revolute joints 2, 3 and links L2, L3. The RPR
+    # has no θ2 (joint 2 slides), and its hand position does not depend on θ3 at all.
+    L1, L2, d2_, th1, th3 = sp.symbols("L1 L2 d2 theta1 theta3")
+    p = rpr(L1, L2).fkine([th1, d2_, th3])[:3, 3]
+    assert all(sp.diff(pk, th3) == 0 for pk in p)
+    assert sp.simplify(p[0] ** 2 + p[1] ** 2 - (L2 + d2_) ** 2) == 0 and p[2] == L1  # reach set by the slide
+    # The printed formulas do solve the planar two-link arm with links L2, L3:
+    l2, l3, q = 0.5, 0.3, np.array([0.4, 0.9])
+    x, y = planar2r(l2, l3).fkine(q)[:2, 3]
+    t3 = np.arccos((x ** 2 + y ** 2 - l2 ** 2 - l3 ** 2) / (2 * l2 * l3))
+    t2 = np.arctan(y / x) - np.arctan(l3 * np.sin(t3) / (l2 + l3 * np.cos(t3)))
+    assert np.allclose([t2, t3], q)
+
+
+def test_exercise_5_printed_arctan_y_over_x_loses_the_quadrant():
+    # ERRATUM (exercise 5 answer): θ2 = arctan(y/x) − arctan(L3 s3 / (L2 + L3 c3)) is 180° off when x < 0;
+    # atan2(y, x) keeps the quadrant.
+    l2, l3, q = 0.5, 0.3, np.array([2.0, 0.9])
+    x, y = planar2r(l2, l3).fkine(q)[:2, 3]
+    assert x < 0
+    beta = np.arctan2(l3 * np.sin(q[1]), l2 + l3 * np.cos(q[1]))
+    assert np.arctan2(y, x) - beta == pytest.approx(q[0])
+    assert abs(armlab.ik.wrap_angle(np.arctan(y / x) - beta - q[0])) == pytest.approx(np.pi)
+
 def test_exercise_6_2r_joint_rates():
     # 2R, l1 = l2 = 0.5 m, θ1 = 30°, θ2 = 60°; the hand moves along +X0 at 1 m/s.
     robot = planar2r(0.5, 0.5)
@@ -256,6 +328,18 @@ def test_exercise_6_2r_joint_rates():
     J_neg = robot.jacob0(np.radians([30, -60]))[:2]
     assert np.allclose(np.linalg.solve(J_neg, [1.0, 0.0]), [-2.0, 4.0], atol=1e-12)
 
+
+def test_exercise_6_printed_jacobian_entry_l1_s12_should_be_l2_s12():
+    # ERRATUM (exercise 6 answer): v_X is printed −(l1s1 + l1s12)θ̇1 − l2s12θ̇2; the bracket is l1s1 + l2s12,
+    # as in the matrix printed just above it. Harmless here only because l1 = l2 = 0.5 m.
+    l1, l2, t1, t2 = sp.symbols("l1 l2 theta1 theta2")
+    X = l1 * sp.cos(t1) + l2 * sp.cos(t1 + t2)
+    dX_dt1 = sp.diff(X, t1)
+    assert sp.simplify(dX_dt1 + l1 * sp.sin(t1) + l2 * sp.sin(t1 + t2)) == 0
+    printed = -(l1 * sp.sin(t1) + l1 * sp.sin(t1 + t2))
+    assert sp.simplify(dX_dt1 - printed) != 0 and sp.simplify((dX_dt1 - printed).subs(l2, l1)) == 0
+    J = planar2r(0.5, 0.7).jacob0(np.radians([30, 60]))
+    assert J[0, 0] == pytest.approx(-(0.5 * np.sin(30 * deg) + 0.7 * np.sin(90 * deg)))
 
 def test_example_3_4_differential_motion():
     J = np.array([[1, 0, 0, 0, 2, 0], [-1, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 0],
