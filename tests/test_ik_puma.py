@@ -192,13 +192,13 @@ def test_example_3_3_check_pose_is_a_wrist_singularity():
     assert np.allclose(s2.q[k], deg([90, 0, -90, 40, 0, -40]), atol=1e-12)
 
 
-def test_table_3_2_check_pose_violates_the_printed_theta3_range():
-    """The book's own check pose θ3 = −90° is outside its θ3 range −45°…225° (Table 3.2)."""
+def test_table_3_2_check_pose_is_within_the_theta3_range_in_this_tables_theta3():
+    """Table 3.2 prints θ3's range in Lee's θ3 (this θ3 + 180°); as −225°…45° it holds the check pose θ3 = −90°."""
     q = deg([90, 0, -90, 0, 0, 0])
     sols = ROBOT.ikine_all(ROBOT.fkine(q))
     k = sols.labels.index("left-down-noflip")
-    assert np.allclose(sols.q[k], q) and not sols.within_limits[k]
-    assert not ROBOT.within_limits(q)
+    assert np.allclose(sols.q[k], q) and sols.within_limits[k]
+    assert ROBOT.within_limits(q)
 
 
 def test_wrist_singularity_flags_and_valid_solutions():
@@ -323,8 +323,8 @@ def test_d6_in_the_dh_table_is_handled_as_a_tool():
 # --- joint ranges and selection --------------------------------------------------------------------
 
 def test_angles_moved_into_ranges_outside_minus_pi_pi():
-    """θ2 = −200° and θ3 = 200° are in range; their wrapped forms 160°, −160° are not. θ6 = 250° likewise."""
-    q = deg([10, -200, 200, 20, 30, 250])
+    """θ2 = θ3 = −200° are in range (−225°…45°); their wrapped form 160° is not. θ6 = 250° likewise."""
+    q = deg([10, -200, -200, 20, 30, 250])
     assert ROBOT.within_limits(q)
     sols = ROBOT.ikine_all(ROBOT.fkine(q))
     i = int(np.argmin(np.abs(wrap_angle(sols.q - q)).max(axis=1)))
@@ -351,17 +351,27 @@ def test_ikine_never_picks_a_solution_outside_limits_when_one_inside_exists():
 
 
 def test_eq_12_weighted_joint_motion_selects_the_cheaper_branch():
-    """J = Σ kᵢ|Δθᵢ| (paper 003 eq. (12)): weights change which solution is nearest."""
-    q = deg([20, -30, 40, 10, 30, 50])
-    T = ROBOT.fkine(q)
-    sols = ROBOT.ikine_all(T)
-    qc = q.copy()
-    best = ROBOT.ikine(T, q_current=qc)
-    assert np.allclose(best.q[0], q) and best.labels[0] in PUMA_LABELS
-    # hand-computed J for the flipped wrist of the same arm: |Δθ4| = |Δθ6| = π, Δθ5 = 2·30°
-    k = sols.labels.index(best.labels[0].replace("noflip", "flip"))
-    J, _ = ik.joint_motion(sols.q[k:k + 1], qc, [1, 1, 1, 1, 1, 1], ROBOT.qlim)
-    assert J[0] == pytest.approx(math.pi + math.radians(60) + math.pi)
+    """J = Σ kᵢ|Δθᵢ| (paper 003 eq. (12)): unit weights and the paper's k = (3, 2, 1, 1, 1, 1) choose different branches.
+
+    From q_now the right arm is nearest in total, but it swings joint 2 by 167.5°; the left arm moves
+    joint 2 by 30° and the wrist more. With joint 2 weighted 2 and the wrist 1, the left arm costs less.
+    """
+    T = ROBOT.fkine(deg([20, -60, -10, 50, -60, 250]))
+    q_now = deg([-70, -30, -40, 150, 50, -60])
+    k6 = list(ik.PAPER_WEIGHTS) + [1, 1, 1]
+    nearest, weighted = ROBOT.ikine(T, q_current=q_now), ROBOT.ikine(T, q_current=q_now, weights=k6)
+    assert nearest.labels == ["right-down-noflip"] and weighted.labels == ["left-up-flip"]
+    assert nearest.within_limits[0] and weighted.within_limits[0]
+    # J by hand from the chosen angles (neither pair crosses ±180° here, so |Δθ| is the plain difference)
+    d_near, d_weighted = np.abs(nearest.q[0] - q_now), np.abs(weighted.q[0] - q_now)
+    assert nearest.cost == pytest.approx(d_near.sum()) and weighted.cost == pytest.approx(k6 @ d_weighted)
+    assert d_near.sum() < d_weighted.sum() and k6 @ d_weighted < k6 @ d_near
+    assert np.degrees(d_near[1]) == pytest.approx(167.5, abs=0.1) and np.degrees(d_weighted[1]) == pytest.approx(30)
+    # both are the minimum over all valid branches, as eq. (12) asks
+    sols = ROBOT.ikine_all(T, q_now)
+    for w, best in ((None, nearest), (k6, weighted)):
+        J, _ = ik.joint_motion(sols.q[sols.within_limits], q_now, w, ROBOT.qlim)
+        assert best.cost == pytest.approx(J.min())
 
 
 def test_joint_motion_wraps_only_where_the_range_allows():
@@ -392,7 +402,8 @@ def test_batched_equals_looped_including_unreachable_and_singular():
             assert not batch.valid[i].any() and batch.reason[i].startswith("unreachable")
             continue
         assert batch.valid[i].all() and batch.reason[i] == ""
-        assert np.allclose(batch.q[i], one.q, atol=1e-9)
+        # equal as joint positions: an angle outside its range may come out as 180° in one and −180° in the other
+        assert np.abs(wrap_angle(batch.q[i] - one.q)).max() <= 1e-9
         assert (batch.within_limits[i] == one.within_limits).all()
         assert (batch.singular[i] == one.singular).all()
     assert batch.singular[::17].any(axis=1).all()
@@ -428,6 +439,18 @@ def test_rtb_puma560_with_our_lengths_is_our_arm():
     rng = np.random.default_rng(0)
     for q in rng.uniform(-3, 3, (10, 6)):
         assert np.allclose(R.fkine(q + RTB_SHIFT).A, ROBOT.fkine(q), atol=1e-12)
+
+
+def test_rtb_puma560_qlim_is_table_3_2_with_theta3_in_this_tables_theta3():
+    """RTB's limits (Unimation's, via Wang & Chen), mapped to our θ, are ours for joints 2–6: θ3 −225°…45°.
+
+    Joint 1 is not compared: the mapping turns the base by 180° (RTB's zero pose has the shoulder offset
+    on the other side), so RTB's ±160° lands on 20°…340°; where the real base's dead zone faces is not
+    a kinematic fact, and the book and Lee's table both centre θ1's range on θ1 = 0.
+    """
+    theirs = np.array([link.qlim for link in rtb.models.DH.Puma560().links]) - RTB_SHIFT[:, None]
+    assert np.allclose(theirs[1:], QLIM[1:])
+    assert np.allclose(np.degrees(theirs[2]), [-225, 45])
 
 
 def test_rtb_ikine_a_per_configuration_equals_our_labelled_solutions():

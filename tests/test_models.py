@@ -13,7 +13,8 @@ rng = np.random.default_rng(2024)
 
 def test_table_3_2_joint_ranges_in_radians():
     lim = np.degrees(puma560().qlim)
-    assert np.allclose(lim, [[-160, 160], [-225, 45], [-45, 225], [-110, 170], [-100, 100], [-266, 266]])
+    # θ3: Table 3.2 prints −45°…225° in Lee's θ3 (= this θ3 + 180°), see test_table_3_2_theta3_range_is_lees_theta3…
+    assert np.allclose(lim, [[-160, 160], [-225, 45], [-225, 45], [-110, 170], [-100, 100], [-266, 266]])
 
 
 def test_puma560_standard_equals_modified():

@@ -348,11 +348,28 @@ def test_example_3_4_differential_motion():
     assert np.allclose(D, [0.1, -0.2, 0, 0, -0.1, 0.1])  # printed answer: right
 
 
-def test_check_pose_is_outside_table_3_2_range_of_theta3():
-    # Inconsistency in the book: the check pose after (3.32) has θ3 = −90°, but Table 3.2
-    # gives θ3 ∈ [−45°, 225°]. The pose is fine for checking T06; the real arm cannot reach it.
+def test_table_3_2_theta3_range_is_lees_theta3_shifted_by_180():
+    # ERRATUM (Table 3.2): the ranges come with d6 = 56.25 mm from Fu, Gonzalez & Lee's standard-DH PUMA
+    # table, whose θ3 is this table's θ3 + 180° (their drawn pose has θ3 = +90°, the book's −90°). The
+    # frames were converted, the range column was not: in this table's θ3 it is −225°…45°, not −45°…225°.
+    lee = armlab.DHRobot([armlab.DHLink(alpha=al * deg, a=a, d=d) for al, a, d in [
+        (-90, 0, 0), (0, PUMA560["a2"], PUMA560["d2"]), (90, -PUMA560["a3"], 0), (-90, 0, PUMA560["d4"]),
+        (90, 0, 0), (0, 0, 0)]], convention="standard")
     robot = puma560()
-    q = np.radians([90, 0, -90, 0, 0, 0])
-    assert not robot.within_limits(q)
-    inside = robot.qlim[:, 0] <= q
-    assert inside.tolist() == [True, True, False, True, True, True]
+    shift = np.array([0, 0, np.pi, 0, 0, 0])
+    for q in np.random.default_rng(32).uniform(-np.pi, np.pi, (50, 6)):
+        # the same arm, frame {6} turned by a constant 180° about z6
+        assert np.allclose(lee.fkine(q + shift), robot.fkine(q) @ Rot("z", np.pi), atol=1e-12)
+    assert np.allclose(robot.qlim[2], np.radians([-45, 225]) - np.pi)
+    assert np.allclose(np.degrees(robot.qlim), [[-160, 160], [-225, 45], [-225, 45], [-110, 170],
+                                                [-100, 100], [-266, 266]])
+    # The corrected range is centred on θ3 = −90°, the stretched forearm of the check pose, which is
+    # now within the ranges (the earlier "the real arm cannot reach its own check pose" was wrong).
+    assert robot.within_limits(np.radians([90, 0, -90, 0, 0, 0]))
+    # The printed range read as this θ3 is centred on θ3 = +90°: the forearm folded back onto the upper
+    # arm, the wrist centre 20 mm from the shoulder (stretched: 865 mm), which no arm can do.
+    for t3, dist in ((90, np.hypot(PUMA560["a2"] - PUMA560["d4"], PUMA560["a3"])),
+                     (-90, np.hypot(PUMA560["a2"] + PUMA560["d4"], PUMA560["a3"]))):
+        F = robot.fkine_all(np.radians([0, 0, t3, 0, 0, 0]))
+        assert np.linalg.norm(F[4, :3, 3] - F[2, :3, 3]) == pytest.approx(dist, abs=1e-12)
+    assert np.hypot(PUMA560["a2"] - PUMA560["d4"], PUMA560["a3"]) < 0.021
