@@ -8,7 +8,7 @@ Prints the median µs per call and the ratio RTB / armlab:
 * all 8 solutions of one pose: ``robot.ikine_all(T)`` (target ≤ 50 µs) vs RTB ``Puma560.ikine_a``
   called once per configuration (×8, on RTB's Puma560 given our lengths: the same arm, see
   tests/test_ik_puma.py) and RTB ``analytic_ik().solve`` on our standard-DH table;
-* batched: ``armlab.ik.puma560_ikine_batch`` on 100 000 poses (target ≤ 2 µs per pose) vs RTB
+* batched: ``robot.ikine_all(T)`` with T (N, 4, 4) on 100 000 poses (target ≤ 2 µs per pose) vs RTB
   ``ikine_a`` on an (N, 4, 4) trajectory, per pose and configuration.
 """
 from __future__ import annotations
@@ -115,15 +115,15 @@ def main(argv=None):
     N = args.poses
     Q = rng.uniform(qlim[:, 0], qlim[:, 1], (N, 6))
     TT = robot.fkine(Q)
-    ik.puma560_ikine_batch(TT[:1000])  # warm up
+    robot.ikine_all(TT[:1000])  # warm up
     times, cpu = [], []
     for _ in range(5):
         t0, c0 = time.perf_counter(), time.process_time()
-        batch = ik.puma560_ikine_batch(TT)
+        batch = robot.ikine_all(TT)
         times.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
     assert batch.valid.all()
-    per_pose = report(f"armlab puma560_ikine_batch, {N} poses → ({N}, 8, 6), per pose",
+    per_pose = report(f"armlab robot.ikine_all(T batch), {N} poses → ({N}, 8, 6), per pose",
                       statistics.median(times) / N * 1e6, target=2, cpu=statistics.median(cpu) / N * 1e6)
     loop = median_us(lambda: robot.ikine_all(TT[7]), 1000)
     print(f"{'   (single-pose solver in a Python loop, per pose)':<58} {loop:10.2f} µs   "

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from . import ik
+from . import ik, jacobians
 from ._core.symbolic import is_symbolic, sym_matrix, sympy
 from ._core.validation import as_float_array, check_finite, check_rigid
 from .kinematics.chain import compile_chain
@@ -164,6 +164,10 @@ class DHRobot:
             return sp.Matrix.vstack(Rt * J0[:3, :], Rt * J0[3:, :])
         Rt = np.swapaxes(T[..., :3, :3], -1, -2)
         return np.concatenate([Rt @ J0[..., :3, :], Rt @ J0[..., 3:, :]], axis=-2)
+
+    def manipulability(self, q, part="trans"):
+        """Yoshikawa's manipulability of jacob0's ``part``, "trans" or "rot". See armlab.jacobians."""
+        return jacobians.manipulability(self, q, part)
 
     # --- inverse kinematics (armlab.ik) --------------------------------------------
     def ikine_all(self, T, q_current=None, **kw):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 
 _SNAP = 1e-15
 _NAME = re.compile(r"\bv\d+\b")
@@ -68,7 +69,7 @@ class Emitter:
 
     def function(self, name: str, args: str, outputs, env=None):
         """A function ``name(args)`` returning the list ``outputs``, with only the lines they need."""
-        body = "\n".join(_needed(self.lines, outputs))
+        body = "\n".join(_needed(self.lines, outputs)) or "    pass"
         src = f"def {name}({args}):\n{body}\n    return [{', '.join(map(str, outputs))}]\n"
         return make_function(name, src, env)
 
@@ -84,6 +85,122 @@ def _needed(lines, outputs):
         need.update(_NAME.findall(expr))
         kept.append(line)
     return kept[::-1]
+
+
+class Var:
+    """A scalar that records arithmetic as straight-line code in an :class:`Emitter`.
+
+    Running a scalar algorithm (see :mod:`armlab._core.smallmat`) on Vars traces it into code; float
+    operands are folded (0·x and 0 + x vanish, 1·x is x), so the robot's constants disappear.
+    """
+
+    __slots__ = ("em", "name")
+
+    def __init__(self, em, name):
+        self.em, self.name = em, name
+
+    def __repr__(self):
+        return self.name
+
+    def __add__(self, other):
+        return self.em.add(self, other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return self.em.add(self, -other)
+
+    def __rsub__(self, other):
+        return self.em.add(-self, other)
+
+    def __mul__(self, other):
+        return self.em.mul(self, other)
+
+    __rmul__ = __mul__
+
+    def __neg__(self):
+        return self.em.mul(self, -1.0)
+
+
+class Tracer(Emitter):
+    """An Emitter whose values are :class:`Var` or floats, for tracing scalar algorithms."""
+
+    def new(self, expr: str) -> Var:
+        return Var(self, self.var(expr))
+
+    def add(self, a, b):
+        a, b = _num(a), _num(b)
+        if isinstance(a, float) and isinstance(b, float):
+            return snap(a + b)
+        if isinstance(a, float):
+            a, b = b, a
+        if b == 0.0:
+            return a
+        return self.new(f"{a} + {b!r}" if isinstance(b, float) else f"{a} + {b}")
+
+    def mul(self, a, b):
+        a, b = _num(a), _num(b)
+        if isinstance(a, float) and isinstance(b, float):
+            return snap(a * b)
+        if isinstance(a, float):
+            a, b = b, a
+        if isinstance(b, float):
+            if b == 0.0:
+                return 0.0
+            if b == 1.0:
+                return a
+            return self.new(f"-{a}" if b == -1.0 else f"{b!r}*{a}")
+        return self.new(f"{a}*{b}")
+
+    def cos(self, x):
+        return snap(math.cos(x)) if isinstance(x, float) else self.new(f"cos({x})")
+
+    def sin(self, x):
+        return snap(math.sin(x)) if isinstance(x, float) else self.new(f"sin({x})")
+
+    def inputs(self, name: str, n: int):
+        """Vars for the n entries of the argument ``name`` (unpacked in the first line)."""
+        names = [f"{name}{i}" for i in range(n)]
+        self.lines.append(f"    {', '.join(names)}{',' if n == 1 else ''} = {name}")
+        return [Var(self, v) for v in names]
+
+    def kernel(self, name: str, args: str, outputs):
+        """Compile the traced code into ``name(args, cos, sin)`` returning the flat list ``outputs``."""
+        outputs = [o.name if isinstance(o, Var) else _num(o) for o in outputs]
+        return self.function(name, f"{args}, cos, sin", outputs, env={})
+
+
+def _num(x):
+    return float(x) if isinstance(x, int) else x
+
+
+def run_kernel(kernel, q, shape, *args):
+    """Run a compiled kernel on one configuration (Python floats) or a batch (numpy columns).
+
+    ``q`` is (n,) or (..., n); extra ``args`` are arrays of the same layout. Returns (..., *shape).
+    """
+    import numpy as np
+
+    if q.ndim == 1:
+        return np.array(kernel(q.tolist(), *(a.tolist() for a in args), math.cos, math.sin)).reshape(shape)
+    batch = q.shape[:-1]
+    cols = [np.moveaxis(a, -1, 0) for a in (q, *args)]
+    values = kernel(*cols, np.cos, np.sin)
+    out = np.empty(batch + (len(values),))
+    for k, v in enumerate(values):
+        out[..., k] = v
+    return out.reshape(batch + shape)
+
+
+_KERNELS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def cached_kernel(robot, key, build):
+    """``build(robot)`` once per robot and key (a robot's table never changes after it is built)."""
+    per_robot = _KERNELS.setdefault(robot, {})
+    if key not in per_robot:
+        per_robot[key] = build(robot)
+    return per_robot[key]
 
 
 #: Names every generated function may use.

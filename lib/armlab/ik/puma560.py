@@ -58,6 +58,7 @@ from .._core.codegen import make_function
 from .._core.validation import (check_joint_batch, check_joint_values, check_pose, check_poses,
                                 raise_if_not_rigid, rigid_error)
 from ..kinematics.frames import strip_base_tool
+from ..kinematics.structure import puma560_geometry
 from .results import IKBatch, IKSolutions
 from .solver import Solver, register
 
@@ -75,15 +76,6 @@ SINGULAR_TOL = 1e-10
 #: (a slightly negative radicand is taken as 0 and the double root collapses).
 BOUNDARY_TOL = 1e-10
 
-_DEG = math.pi / 180
-#: α_{i-1} of textbook Table 3.2 (degrees), the structure this solver needs. In standard DH link i
-#: carries the next modified row's α (see models.puma560_standard), so that column is this one shifted.
-MODIFIED_ALPHA = (0.0, -90.0, 0.0, -90.0, 90.0, -90.0)
-_STD_ALPHA = MODIFIED_ALPHA[1:] + (0.0,)
-
-
-def _close(x, y):
-    return abs(x - y) < 1e-12
 
 
 @register
@@ -105,29 +97,8 @@ class PumaSolver(Solver):
     @classmethod
     def match(cls, robot):
         """A solver if robot's DH table has the PUMA560 structure, else None."""
-        links = robot.links
-        if robot.symbolic or robot.n != 6 or not all(l.revolute for l in links):
-            return None
-        if any(l.offset != 0.0 for l in links):
-            return None
-        if robot.modified:
-            # rows (α_{i-1}, a_{i-1}, d_i): (0,0,0) (−90,0,d2) (0,a2,0) (−90,a3,d4) (90,0,0) (−90,0,d6)
-            if not all(_close(l.alpha, a * _DEG) for l, a in zip(links, MODIFIED_ALPHA)):
-                return None
-            if any(links[i].a != 0.0 for i in (0, 1, 4, 5)) or any(links[i].d != 0.0 for i in (0, 2, 4)):
-                return None
-            a2, a3, d2, d4, d6 = links[2].a, links[3].a, links[1].d, links[3].d, links[5].d
-        else:
-            # standard rows (d, a, α): (0,0,−90) (d2,a2,0) (0,a3,−90) (d4,0,90) (0,0,−90) (d6,0,0);
-            # fkine equals the modified table's for the same q (models.puma560_standard)
-            if not all(_close(l.alpha, a * _DEG) for l, a in zip(links, _STD_ALPHA)):
-                return None
-            if any(links[i].a != 0.0 for i in (0, 3, 4, 5)) or any(links[i].d != 0.0 for i in (0, 2, 4)):
-                return None
-            a2, a3, d2, d4, d6 = links[1].a, links[2].a, links[1].d, links[3].d, links[5].d
-        if a2 <= 0.0:
-            return None
-        return cls(robot, a2, a3, d2, d4, d6)
+        g = puma560_geometry(robot)
+        return None if g is None else cls(robot, g["a2"], g["a3"], g["d2"], g["d4"], g["d6"])
 
     def _t06(self, rows):
         rows = strip_base_tool(self.robot, rows)

@@ -38,6 +38,7 @@ import numpy as np
 
 from .._core.validation import check_joint_values, check_pose
 from ..kinematics.frames import strip_base_tool
+from ..kinematics.structure import youbot_geometry
 from ..transforms import axis_angle_to_R
 from .results import IKSolutions
 from .solver import Solver, fit_row, loop_batch, register
@@ -64,15 +65,7 @@ class YoubotSolver(Solver):
 
     @classmethod
     def match(cls, robot):
-        L = robot.links
-        if robot.symbolic or robot.modified or robot.n != 5 or not all(l.revolute for l in L):
-            return None
-        alphas = (math.pi / 2, 0.0, 0.0, math.pi / 2, 0.0)
-        if not all(abs(l.alpha - a) < 1e-12 for l, a in zip(L, alphas)):
-            return None
-        if L[3].a or L[4].a or L[1].d or L[2].d or L[3].d or L[1].a <= 0 or L[2].a <= 0:
-            return None
-        return cls(robot)
+        return cls(robot) if youbot_geometry(robot) is not None else None
 
     def solve(self, T, q_current=None, project=False):
         """All (up to 4) configurations of T; see the module docstring.

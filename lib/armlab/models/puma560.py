@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import math
 
-from ..ik.puma560 import MODIFIED_ALPHA
 from ..kinematics.links import DHLink
+from ..kinematics.structure import PUMA_MODIFIED_ALPHA
 from ..robot import DHRobot
 from ..transforms import Trans
 
@@ -24,7 +24,7 @@ def _table(symbolic):
     else:
         a2, a3, d2, d4 = PUMA560["a2"], PUMA560["a3"], PUMA560["d2"], PUMA560["d4"]
     lengths = [(0, 0), (0, d2), (a2, 0), (a3, d4), (0, 0), (0, 0)]
-    return [(al, a, d) for al, (a, d) in zip(MODIFIED_ALPHA, lengths)]
+    return [(al, a, d) for al, (a, d) in zip(PUMA_MODIFIED_ALPHA, lengths)]
 
 
 def puma560(symbolic=False, flange=False):

@@ -1,0 +1,57 @@
+"""3-vectors and 3×3 matrices as nested lists of scalars.
+
+The scalars may be Python floats, numpy arrays (one entry per configuration of a batch), sympy
+expressions, or :class:`armlab._core.codegen.Var` (recording straight-line code). So one recursion,
+written once with these helpers, serves numbers, batches, symbols and compiled kernels.
+"""
+from __future__ import annotations
+
+
+def mv(R, v):
+    """R·v."""
+    return [R[i][0] * v[0] + R[i][1] * v[1] + R[i][2] * v[2] for i in range(3)]
+
+
+def mtv(R, v):
+    """Rᵀ·v."""
+    return [R[0][i] * v[0] + R[1][i] * v[1] + R[2][i] * v[2] for i in range(3)]
+
+
+def mm(A, B):
+    """A·B."""
+    return [[A[i][0] * B[0][j] + A[i][1] * B[1][j] + A[i][2] * B[2][j] for j in range(3)] for i in range(3)]
+
+
+def mtm(A, B):
+    """Aᵀ·B."""
+    return [[A[0][i] * B[0][j] + A[1][i] * B[1][j] + A[2][i] * B[2][j] for j in range(3)] for i in range(3)]
+
+
+def cross(a, b):
+    """a × b."""
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+
+def add(a, b):
+    return [x + y for x, y in zip(a, b)]
+
+
+def sub(a, b):
+    return [x - y for x, y in zip(a, b)]
+
+
+def scale(k, a):
+    return [k * x for x in a]
+
+
+def dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def transpose(R):
+    return [[R[j][i] for j in range(3)] for i in range(3)]
+
+
+def columns(R):
+    """The three columns of R as vectors (n, o, a of a rotation)."""
+    return [[R[0][j], R[1][j], R[2][j]] for j in range(3)]

@@ -1,0 +1,43 @@
+"""Jacobians and differential motion: textbook §3.3 (eqs. (3.54)–(3.99)), the Jacobian notes (004)
+and the lab report's per-link Jacobians (2.37)–(2.45).
+
+* three independent methods, equal to ``robot.jacob0`` / ``robot.jacobe``: :func:`jacob_differential`
+  (Paul's differential transforms), :func:`jacob_velocity` (Craig's outward propagation, with
+  :func:`velocity_propagation` for the steps) and :func:`jacob_geometric`; per-link
+  :func:`link_jacobians`;
+* differential motion (3.59)–(3.87): :mod:`armlab.jacobians.differential`;
+* analysis: :func:`manipulability` (Yoshikawa, translational and rotational parts apart),
+  singular values, rank, condition number, :func:`lost_directions`, :func:`ellipsoid`,
+  :func:`frame_change`, :func:`analytic_jacobian`, :func:`jdot`;
+* closed-form singular sets of the PUMA560, youBot and planar arms: :func:`singularity_conditions`,
+  :func:`snap_to_singularity`;
+* resolved-rate motion control with damped least squares: :func:`resolved_rate`.
+"""
+from . import differential
+from .analysis import (analytic_jacobian, condition_number, ellipsoid, frame_change, jacobian_rank, jdot,
+                       lost_directions, rpy_rate_matrix, singular_values)
+from .analysis import manipulability as manipulability_of_J
+from .methods import (FRAMES, jacob_differential, jacob_geometric, jacob_velocity, link_jacobians,
+                      velocity_propagation)
+from .resolved_rate import RateResult, damping, dls_rates, resolved_rate
+from .singular import puma560_det, singularity_conditions, snap_to_singularity
+
+
+def manipulability(robot, q, part="trans"):
+    """Yoshikawa's manipulability √det(J_p·J_pᵀ) of the base-frame Jacobian's ``part`` ("trans" or "rot").
+
+    >>> import armlab, numpy as np
+    >>> arm = armlab.models.planar2r(0.5, 0.5)
+    >>> bool(np.isclose(manipulability(arm, [0.3, 1.0]), 0.25 * np.sin(1.0)))   # |l1·l2·sin θ2|
+    True
+    """
+    return manipulability_of_J(robot.jacob0(q), part)
+
+
+__all__ = [
+    "jacob_differential", "jacob_velocity", "jacob_geometric", "link_jacobians", "velocity_propagation", "FRAMES",
+    "differential", "manipulability", "manipulability_of_J", "singular_values", "condition_number",
+    "jacobian_rank", "lost_directions", "ellipsoid", "frame_change", "rpy_rate_matrix", "analytic_jacobian",
+    "jdot", "singularity_conditions", "snap_to_singularity", "puma560_det", "resolved_rate", "RateResult",
+    "damping", "dls_rates",
+]

@@ -1,0 +1,134 @@
+"""Resolved-rate motion control: q̇ = J⁺·ẋ, made safe near singularities.
+
+Near a singularity the pseudo-inverse asks for huge joint rates. Damped least squares,
+q̇ = Jᵀ(JJᵀ + λ²I)⁻¹·ẋ, trades a little tracking error for bounded rates. λ is switched on only
+near a singularity (Nakamura–Hanafusa / Chiaverini): with σ_min the smallest singular value of J,
+
+    λ² = 0                                if σ_min ≥ ε
+    λ² = (1 − (σ_min/ε)²)·λ_max²          otherwise,
+
+so away from singularities the solution is the exact one. ε (default 0.04) is where damping
+starts; λ_max (default 0.04) bounds the rates to about ‖ẋ‖/(2λ_max) at the singularity itself.
+Then: joints that would cross a limit are frozen for that step and the rest re-solved, and the
+whole q̇ is scaled down (direction kept) if a joint exceeds ``qd_max``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._core.validation import as_float_array
+from .analysis import part_of
+
+__all__ = ["damping", "dls_rates", "resolved_rate", "RateResult"]
+
+
+def damping(sigma_min, eps=0.04, lam_max=0.04):
+    """λ of the damped least squares for the smallest singular value σ_min (see the module docstring)."""
+    s = np.asarray(sigma_min, float)
+    return np.where(s >= eps, 0.0, lam_max * np.sqrt(np.clip(1.0 - (s / eps) ** 2, 0.0, 1.0)))
+
+
+def dls_rates(J, xdot, lam=0.0):
+    """q̇ = Jᵀ(JJᵀ + λ²I)⁻¹·ẋ (λ = 0: the minimum-norm pseudo-inverse solution, via lstsq)."""
+    J = np.asarray(J, float)
+    xdot = np.asarray(xdot, float)
+    if lam == 0.0:
+        return np.linalg.lstsq(J, xdot, rcond=None)[0]
+    return J.T @ np.linalg.solve(J @ J.T + lam * lam * np.eye(J.shape[0]), xdot)
+
+
+@dataclass
+class RateResult:
+    """A resolved-rate run: time, joint values and rates, the tool pose, and what happened."""
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    T: np.ndarray
+    sigma_min: np.ndarray
+    lam: np.ndarray
+    clamped: np.ndarray  # per step: a joint limit or the rate bound changed q̇
+    tracking_error: np.ndarray  # ‖J·q̇ − ẋ‖ per step
+    gave_up: bool = False
+    reason: str = ""
+    steps: int = field(init=False)
+
+    def __post_init__(self):
+        self.steps = len(self.t) - 1
+
+
+def resolved_rate(robot, q0, velocity, t_end, dt, *, damped=True, eps=0.04, lam_max=0.04, qd_max=None,
+                  part="all", joint_limits=True, give_up_error=0.5, max_steps=100_000):
+    """Integrate q̇ = J⁺ẋ from q0 for ``t_end`` seconds with step ``dt``.
+
+    ``velocity(t, q)`` gives the desired base-frame ẋ: 6 entries (v, ω) for ``part="all"``, 3 for
+    "trans" or "rot". ``damped=False`` uses the plain pseudo-inverse (to see the blow-up).
+    It gives up — returns what it has, with ``gave_up`` and a ``reason`` — when the achieved task
+    velocity misses the desired one by more than ``give_up_error``·‖ẋ‖ (e.g. every useful joint at
+    a limit), or when a rate is not finite. It never returns NaN.
+    """
+    q = as_float_array(q0, "q0", (robot.n,), allow_batch=False).copy()
+    for name, v in (("t_end", t_end), ("dt", dt)):
+        if not (isinstance(v, (int, float)) and np.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+    if qd_max is not None and not (np.isfinite(qd_max) and qd_max > 0):
+        raise ValueError(f"qd_max must be a positive number, got {qd_max!r}")
+    steps = int(round(t_end / dt))
+    if steps > max_steps:
+        raise ValueError(f"t_end / dt = {steps} steps exceeds max_steps = {max_steps}")
+    lo, hi = robot.qlim[:, 0], robot.qlim[:, 1]
+    rows = {"all": 6, "trans": 3, "rot": 3}.get(part)
+    if rows is None:
+        raise ValueError(f"part must be 'all', 'trans' or 'rot', got {part!r}")
+    out = {k: [] for k in ("q", "qd", "T", "s", "lam", "clamped", "err")}
+    t = [0.0]
+    reason = ""
+    for k in range(steps):
+        J = part_of(robot.jacob0(q), part)
+        xd = as_float_array(velocity(t[-1], q.copy()), "velocity(t, q)", (rows,), allow_batch=False)
+        s = np.linalg.svd(J, compute_uv=False)
+        smin = float(s[min(rows, robot.n) - 1]) if len(s) else 0.0
+        lam = float(damping(smin, eps, lam_max)) if damped else 0.0
+        qd = dls_rates(J, xd, lam)
+        clamped = False
+        if joint_limits:  # freeze the joints that would cross a limit, re-solve with the rest, repeat
+            frozen = np.zeros(robot.n, bool)
+            for _ in range(robot.n):
+                crossing = ((q + qd * dt < lo) & (qd < 0)) | ((q + qd * dt > hi) & (qd > 0))
+                if not crossing.any():
+                    break
+                clamped = True
+                frozen |= crossing
+                qd = np.zeros(robot.n)
+                if not frozen.all():
+                    qd[~frozen] = dls_rates(J[:, ~frozen], xd, lam)
+        if qd_max is not None and np.abs(qd).max() > qd_max:
+            qd *= qd_max / np.abs(qd).max()
+            clamped = True
+        err = float(np.linalg.norm(J @ qd - xd))
+        if not np.isfinite(qd).all():
+            reason = f"step {k}: the joint rates are not finite (σ_min = {smin:.3g}); use damping"
+            break
+        for key, v in (("q", q.copy()), ("qd", qd), ("T", robot.fkine(q)), ("s", smin), ("lam", lam),
+                       ("clamped", clamped), ("err", err)):
+            out[key].append(v)
+        if err > give_up_error * max(np.linalg.norm(xd), 1e-12) and np.linalg.norm(xd) > 0:
+            reason = (f"t = {t[-1]:.4g} s: cannot follow the requested velocity (tracking error "
+                      f"{err:.3g} vs |ẋ| = {np.linalg.norm(xd):.3g}" +
+                      ("; joints at their limits" if clamped else "; singular direction") + ")")
+            break
+        q = q + qd * dt
+        t.append(t[-1] + dt)
+    else:
+        out["q"].append(q.copy())
+        out["qd"].append(np.zeros(robot.n))
+        out["T"].append(robot.fkine(q))
+        s = np.linalg.svd(part_of(robot.jacob0(q), part), compute_uv=False)
+        for key, v in (("s", float(s[min(rows, robot.n) - 1])), ("lam", 0.0), ("clamped", False), ("err", 0.0)):
+            out[key].append(v)
+    n_rec = len(out["q"])
+    return RateResult(np.array(t[:n_rec]), np.array(out["q"]), np.array(out["qd"]), np.array(out["T"]),
+                      np.array(out["s"]), np.array(out["lam"]), np.array(out["clamped"]), np.array(out["err"]),
+                      gave_up=bool(reason), reason=reason)
