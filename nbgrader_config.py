@@ -14,7 +14,7 @@ import sys
 
 c = get_config()  # noqa: F821  (provided by traitlets when it loads this file)
 
-# nbgrader_hardening lives in lib/armlab; find it relative to this file, even if armlab is not installed.
+# the preprocessors live in lib/armlab/grading; find them relative to this file, even if armlab is not installed.
 try:
     _root = os.path.dirname(os.path.abspath(__file__))
 except NameError:  # exec'd without __file__: fall back to the course root, then the working directory
@@ -27,7 +27,7 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades, LimitOutput, OverwriteCells  # noqa: E402
 
-from armlab.nbgrader_hardening import (  # noqa: E402
+from armlab.grading.preprocessors import (  # noqa: E402
     InjectGradingImport, LimitOutputChars, RobustOverwriteCells, ShortenTracebacks,
 )
 

@@ -1,6 +1,13 @@
 """armlab.grading: every helpful message, and the checkers' resistance to tampering."""
 import builtins
+import dis
+import importlib
 import math
+import pkgutil
+import subprocess
+import sys
+import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -129,7 +136,7 @@ def test_student_function_checkers_use_armlab_vocabulary():
     # the plain-math references equal armlab's functions
     for axis in "xyz":
         for t in (0.0, 0.7, -2.0):
-            assert np.allclose(np.reshape(g._ref_rot(axis, t, 4), (4, 4)), Rot(axis, t))
+            assert np.allclose(reference_transform(("Rot", axis, t)), Rot(axis, t))
     check_rot_function(Rot)
     check_rot_function(armlab.R, size=3)
     check_trans_function(Trans)
@@ -249,6 +256,10 @@ def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched
     check_transform(reference_transform(("Rot", "z", 0.3), ("Trans", 1, 2, 3)), [("Rot", "z", 0.3), ("Trans", 1, 2, 3)])
 
 
+GRADING_MODULES = ["armlab.grading"] + sorted(m.name for m in pkgutil.walk_packages(g.__path__, "armlab.grading."))
+KERNEL_MODULES = [m for m in GRADING_MODULES if m != "armlab.grading.preprocessors"]  # what runs beside student code
+
+
 def test_grading_module_is_read_only():
     with pytest.raises(AttributeError, match="read-only"):
         g.check_close = lambda *a, **k: None
@@ -257,6 +268,50 @@ def test_grading_module_is_read_only():
     from armlab.grading import check_close as again
     assert again is check_close
     fails(again, 1.0, 2.0, match="differs")
+
+
+@pytest.mark.parametrize("name", GRADING_MODULES + ["armlab.grading_ik"])
+def test_every_grading_module_is_read_only(name):
+    """No module path lets a student swap a checker, a helper or a captured function."""
+    module = importlib.import_module(name)
+    for attr in [a for a in vars(module) if not a.startswith("__")][:40] + ["brand_new_name"]:
+        with pytest.raises(AttributeError, match="read-only"):
+            setattr(module, attr, None)
+    with pytest.raises(AttributeError, match="read-only"):
+        delattr(module, "freeze" if hasattr(module, "freeze") else "__doc__")
+
+
+def test_old_paths_are_the_new_modules():
+    import armlab.grading_ik
+    import armlab.nbgrader_hardening
+
+    assert armlab.grading_ik is importlib.import_module("armlab.grading.ik")
+    from armlab.grading.preprocessors import InjectGradingImport
+
+    assert armlab.nbgrader_hardening.InjectGradingImport is InjectGradingImport
+
+
+def _global_lookups(code):
+    """Names a code object (and every function nested in it) looks up as globals at run time."""
+    for ins in dis.get_instructions(code):
+        if ins.opname == "LOAD_GLOBAL":
+            yield ins.argval
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _global_lookups(const)
+
+
+@pytest.mark.parametrize("name", KERNEL_MODULES)
+def test_grading_functions_use_only_frozen_builtins(name):
+    """Every builtin a checker calls is the one captured at import (bound in the module), so
+    reassigning builtins.len, builtins.isinstance, ... in the notebook cannot reach it."""
+    module = importlib.import_module(name)
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    code = compile(source, module.__file__, "exec")
+    functions = [c for c in code.co_consts if isinstance(c, types.CodeType)]  # run time, not import time
+    live = {n for c in functions for n in _global_lookups(c)
+            if n in vars(builtins) and n not in vars(module)}
+    assert not live, f"{name} looks up live builtins {sorted(live)}: import them from ._frozen"
 
 
 def test_ndarray_subclass_cannot_fake_its_values():
@@ -310,9 +365,6 @@ def test_ndarray_subclass_cannot_fake_its_dtype():
 
 
 def test_import_armlab_does_not_import_grading_or_nbgrader():
-    import subprocess
-    import sys
-
     code = "import sys, armlab; print('armlab.grading' in sys.modules, 'nbgrader' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

@@ -1,0 +1,65 @@
+"""Checkers for homework test cells: tolerant, helpful, hard to fool.
+
+Used by the nbgrader test cells in ``solutions/hw*`` (and so ``exercises/``):
+
+>>> from armlab.grading import check_close
+>>> check_close([[0, 1, 0], [-1, 0, 0], [0, 0, 1]], [[0, -1, 0], [1, 0, 0], [0, 0, 1]], name="R")
+Traceback (most recent call last):
+    ...
+AssertionError: R: this is the transpose of the expected rotation (rows and columns swapped, or R(axis, −θ) instead of R(axis, θ))
+
+Every failure raises ``AssertionError`` with a message that says *what kind*
+of mistake it looks like: transpose, degrees for radians, sign flipped, off
+by π, wrong shape, NaN, not orthonormal, right factors in the wrong order,
+a DH table that is right at the home pose only, ...
+
+Modules: :mod:`.checks` (closeness, shape, orthonormality, the diagnosis of a miss),
+:mod:`.symbolic` (sympy expressions), :mod:`.transforms` (rotations, transforms, points),
+:mod:`.dh` (link transforms, DH tables), :mod:`.ik` (hw03, also importable as ``armlab.grading_ik``)
+and :mod:`.preprocessors` (nbgrader, imported by ``nbgrader_config.py`` only). The private
+``_frozen`` (captured functions, read-only modules), ``_base`` (reading answers, messages) and
+``_plain`` (the one plain-math reference copy) serve them all. Nothing here imports the rest of
+armlab.
+
+Tamper resistance (nbgrader runs student code in the same kernel as the
+tests, so this raises the bar, it is not a sandbox):
+
+* Every numpy, sympy, math and builtin function the checkers use is captured
+  when this package is imported. The autograder imports it before any
+  student code runs (``preprocessors.InjectGradingImport``), so a
+  student who reassigns ``np.allclose``, ``np.isclose``,
+  ``np.testing.assert_allclose``, ``np.linalg.norm``, ``sympy.simplify`` or
+  ``builtins.abs`` changes nothing here.
+* Comparisons are plain Python arithmetic on ``float`` values (numpy arrays
+  are read with ``ndarray.tolist``, a method of an immutable C type), and
+  reference values are re-derived inside the checker from a description
+  (``("Rot", "z", 0.3)``, a DH table as literals, an expression as a
+  string) instead of trusting ``armlab.Rot`` & co. at grading time.
+* Every module of the package refuses attribute assignment
+  (``armlab.grading.check_close = ...`` raises, and so does the same through
+  ``armlab.grading.checks`` or ``armlab.grading._frozen``), and the test cells
+  re-import the checkers at their top, so rebinding a name in the notebook
+  does not reach the tests.
+
+Limits: a student can still replace ``sys.modules["armlab.grading"]``,
+write into a module's ``__dict__``, patch methods of sympy classes, or
+read the gradebook's files. Such code is visible in the submitted notebook;
+review flagged notebooks by hand (docs/instructor.md, "Hardening").
+"""
+from ._frozen import freeze
+from .checks import check_close, check_orthonormal, check_shape
+from .dh import check_dh_position, check_dh_robot, check_link_function, reference_fkine
+from .symbolic import check_expr_equal, check_symbols
+from .transforms import (
+    check_point, check_rot_function, check_rotation, check_trans_function, check_transform, reference_transform,
+)
+from . import ik  # noqa: E402,F401  (bound before the package is frozen)
+
+__all__ = [
+    "check_close", "check_shape", "check_symbols", "check_rotation", "check_orthonormal",
+    "check_transform", "check_point", "check_dh_position",
+    "check_rot_function", "check_trans_function", "check_link_function",
+    "check_expr_equal", "check_dh_robot", "reference_transform", "reference_fkine",
+]
+
+freeze(__name__)

@@ -1,0 +1,222 @@
+"""Plumbing shared by every checker: reading an answer into plain Python floats, formatting,
+failing with a message, calling a student's function.
+
+An answer (number, list, numpy array, sympy number or matrix) becomes ``(shape, flat)``: its
+shape and a flat row-major list of Python floats. numpy arrays are read with ``ndarray.tolist``,
+a method of an immutable C type, so an ndarray subclass cannot fake its values.
+"""
+from ._frozen import (
+    AssertionError, Ellipsis, Exception, NotImplemented, NotImplementedError, S, TypeError, ValueError,
+    abs, all, any, bool, callable, complex, enumerate, float, freeze, int, isfinite, isinstance, isnan,
+    len, list, ndarray, ndarray_tolist, np_asarray, np_complexfloating, np_generic, repr,
+    sorted, str, tuple, type, zip,
+)
+
+
+def fail(name, message):
+    """Raise the checker's verdict: ``AssertionError("<name>: <message>")``."""
+    raise AssertionError(f"{name}: {message}")
+
+
+class Ragged(Exception):
+    """Rows of different lengths (internal: turned into an AssertionError by the caller)."""
+
+
+# --- reading answers ----------------------------------------------------------------------------
+def read(value, name):
+    """``value`` as (shape, flat list of Python floats), or an AssertionError that says why not."""
+    if value is None:
+        fail(name, "is None (did the function forget to `return` its result?)")
+    if value is NotImplemented or value is Ellipsis:
+        fail(name, f"is {value!r}, not a number")
+    if callable(value) and not isinstance(value, (ndarray, S.Basic, S.MatrixBase)):
+        fail(name, "is a function, not a value (did you forget to call it?)")
+    ragged = False
+    try:
+        nested = to_nested(value, name)
+        shape = shape_of(nested)
+    except Ragged:
+        ragged = True  # failed outside the except block, so no "during handling" context is shown
+    if ragged:
+        fail(name, "has rows of different lengths (a ragged list), not a matrix")
+    flat = []
+    flatten(nested, flat)
+    return shape, flat
+
+
+def to_nested(x, name):
+    """Nested lists of Python floats."""
+    if isinstance(x, ndarray):
+        x = np_asarray(x)  # a plain ndarray view: subclasses cannot override dtype/astype/tolist
+        if x.dtype.kind in "fiub":
+            return ndarray_tolist(x.astype(float) if x.dtype.kind != "f" else x)
+        return to_nested(ndarray_tolist(x), name)
+    if isinstance(x, S.MatrixBase):
+        return [[scalar(v, name) for v in row] for row in x.tolist()]
+    if isinstance(x, (list, tuple)):
+        return [to_nested(v, name) for v in x]
+    return scalar(x, name)
+
+
+def scalar(v, name):
+    """One entry as a Python float, or an AssertionError naming what it is instead."""
+    if isinstance(v, bool):
+        fail(name, f"contains the boolean {v!r}, expected a number")
+    if isinstance(v, (float, int)):
+        return float(v)
+    if isinstance(v, np_generic):
+        if not isinstance(v, np_complexfloating):
+            return float(v)
+        v = complex(v)
+    if isinstance(v, complex):
+        if abs(v.imag) > 1e-12:
+            fail(name, f"contains the complex number {v!r}; expected real numbers")
+        return float(v.real)
+    if isinstance(v, S.Basic):
+        if v.free_symbols:
+            fail(name, f"contains symbols {sorted(str(s) for s in v.free_symbols)}; expected a number "
+                       "(substitute values, e.g. expr.subs(...), or use the numeric functions)")
+        c = None
+        try:
+            c = complex(v.evalf())
+        except (TypeError, ValueError):
+            pass
+        if c is None:
+            fail(name, f"contains {v!r}, which is not a number")
+        if abs(c.imag) > 1e-12:
+            fail(name, f"contains the complex number {c!r}; expected real numbers")
+        return float(c.real)
+    if isinstance(v, ndarray):
+        return to_nested(v, name)
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        pass
+    fail(name, f"contains {type(v).__name__} {repr(v)[:60]}, which is not a number")
+
+
+def shape_of(nested):
+    """Shape of nested lists; raises :class:`Ragged` for rows of different lengths."""
+    if not isinstance(nested, list):
+        return ()
+    if not nested:
+        return (0,)
+    subs = [shape_of(v) for v in nested]
+    if any(s != subs[0] for s in subs):
+        raise Ragged()
+    return (len(nested),) + subs[0]
+
+
+def shape_of_any(x, name):
+    """Shape of lists/tuples/arrays of anything (sympy entries allowed), for check_shape."""
+    def nest(v):
+        if isinstance(v, (list, tuple)):
+            return [nest(u) for u in v]
+        if isinstance(v, ndarray):
+            return nest(ndarray_tolist(v))
+        return 0
+
+    ragged = False
+    try:
+        return shape_of(nest(x))
+    except Ragged:
+        ragged = True
+    if ragged:
+        fail(name, "has rows of different lengths (a ragged list), not a matrix")
+
+
+def flatten(nested, out):
+    if isinstance(nested, list):
+        for v in nested:
+            flatten(v, out)
+    else:
+        out.append(nested)
+
+
+def check_finite(a, name):
+    for x in a:
+        if isnan(x):
+            fail(name, "contains NaN (a 0/0, an arccos/sqrt outside its domain, or an uninitialised entry?)")
+        if not isfinite(x):
+            fail(name, "contains infinity (division by zero?)")
+
+
+# --- comparing and formatting -------------------------------------------------------------------
+def close(a, b, atol, rtol=0.0):
+    """Flat lists equal entry by entry within atol + rtol·|b|."""
+    return len(a) == len(b) and all(abs(x - y) <= atol + rtol * abs(y) for x, y in zip(a, b))
+
+
+def maxerr(a, b):
+    """(largest |a − b|, its flat index)."""
+    worst, where = 0.0, 0
+    for k, (x, y) in enumerate(zip(a, b)):
+        e = abs(x - y)
+        if e > worst:
+            worst, where = e, k
+    return worst, where
+
+
+def fmt(x):
+    return f"{x:.6g}"
+
+
+def fmt_list(xs):
+    return "[" + ", ".join(fmt(x) for x in xs) + "]"
+
+
+def fmt_shape(shape):
+    return "a scalar" if shape == () else "shape (" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def index(k, shape):
+    """The multi-index of flat index k."""
+    idx = []
+    for s in shape[::-1]:
+        idx.append(k % s)
+        k //= s
+    return tuple(idx[::-1])
+
+
+def shape_message(name, ashape, eshape):
+    """Fail: wrong shape, with the likely reason for the common pairs."""
+    msg = f"wrong shape: got {fmt_shape(ashape)}, expected {fmt_shape(eshape)}"
+    pair = (ashape, eshape)
+    if pair == ((3, 3), (4, 4)):
+        msg += " (a 3×3 rotation where the 4×4 homogeneous transform was expected)"
+    elif pair == ((4, 4), (3, 3)):
+        msg += " (a 4×4 homogeneous transform where the 3×3 rotation was expected: take T[:3, :3])"
+    elif pair == ((4,), (3,)):
+        msg += " (a homogeneous point [x, y, z, 1] where a 3-vector was expected: drop the last entry)"
+    elif pair == ((3,), (4,)):
+        msg += " (a 3-vector where the homogeneous point [x, y, z, 1] was expected)"
+    elif len(ashape) == 2 and len(eshape) == 2 and ashape == eshape[::-1]:
+        msg += " (transposed?)"
+    fail(name, msg)
+
+
+def fail_if_hint(name, hints, matches):
+    """Fail with the message of the first ``hints`` entry {message: wrong value} whose value
+    ``matches(shape, flat)`` accepts; values that cannot be read are skipped."""
+    for message, wrong in (hints or {}).items():
+        try:
+            shape, flat = read(wrong, "hint")
+        except AssertionError:
+            continue
+        if matches(shape, flat):
+            fail(name, message)
+
+
+# --- student functions ----------------------------------------------------------------------------
+def call(fn, args, name):
+    """``fn(*args)``; a function still raising NotImplementedError fails with that said."""
+    if not callable(fn):
+        fail(name, f"is not a function (got {type(fn).__name__})")
+    try:
+        return fn(*args)
+    except NotImplementedError:
+        pass  # failed below, outside the except block, so the traceback stays short
+    fail(name, "is not implemented yet (it still raises NotImplementedError)")
+
+
+freeze(__name__)

@@ -1,0 +1,163 @@
+"""The one plain-math reference copy every checker uses: flat row-major matrices as lists of
+floats, elementary rotations and translations (textbook eqs. (3.18)–(3.21)), the DH link matrices
+(textbook (3.23), lab report (2.4)), a DH chain, and atan2 from arithmetic alone.
+
+Nothing here calls numpy, sympy or ``armlab``: a reference cannot be moved by patching them.
+"""
+from ._frozen import abs, all, cos, float, freeze, len, list, max, pi, range, sin, sqrt, str, sum, zip
+
+TAU = 2.0 * pi
+AXES = {"x": 0, "y": 1, "z": 2}
+
+
+# --- flat matrices --------------------------------------------------------------------------------
+def identity(n):
+    return [1.0 if i % (n + 1) == 0 else 0.0 for i in range(n * n)]
+
+
+def transpose(flat, n):
+    return [flat[j * n + i] for i in range(n) for j in range(n)]
+
+
+def matmul(A, B, n):
+    """Product of two n×n matrices."""
+    return [sum(A[i * n + k] * B[k * n + j] for k in range(n)) for i in range(n) for j in range(n)]
+
+
+def product(mats, n=4):
+    """mats[0]·mats[1]···; the identity for none."""
+    out = identity(n)
+    for M in mats:
+        out = matmul(out, M, n)
+    return out
+
+
+def apply(T, p):
+    """The 3-vector T·[p, 1] for a 4×4 T."""
+    ph = [float(x) for x in p] + [1.0]
+    return [sum(T[i * 4 + j] * ph[j] for j in range(4)) for i in range(3)]
+
+
+def rot_block(flat, n):
+    """The upper-left 3×3 block of an n×n matrix."""
+    return [flat[i * n + j] for i in range(3) for j in range(3)]
+
+
+def translation(T):
+    """The translation column of a 4×4."""
+    return [T[3], T[7], T[11]]
+
+
+def as_nested(flat, shape):
+    """A flat list as nested lists of ``shape`` (one or two dimensions)."""
+    if len(shape) == 1:
+        return list(flat)
+    n, m = shape
+    return [flat[i * m:(i + 1) * m] for i in range(n)]
+
+
+def orthonormal_error(R9):
+    """max |R·Rᵀ − I| of a 3×3."""
+    RRt = matmul(R9, transpose(R9, 3), 3)
+    return max(abs(RRt[i] - (1.0 if i in (0, 4, 8) else 0.0)) for i in range(9))
+
+
+def det3(R):
+    return (R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6])
+            + R[2] * (R[3] * R[7] - R[4] * R[6]))
+
+
+def last_row_ok(T, tol):
+    """The last row of a 4×4 is [0, 0, 0, 1]."""
+    return all(abs(x - y) <= tol for x, y in zip(T[12:], (0.0, 0.0, 0.0, 1.0)))
+
+
+def is_rotation_like(shape, flat):
+    """True for a 3×3 rotation or a 4×4 homogeneous transform with a rotation block."""
+    if shape == (3, 3):
+        R = flat
+    elif shape == (4, 4) and last_row_ok(flat, 1e-9):
+        R = rot_block(flat, 4)
+    else:
+        return False
+    return orthonormal_error(R) < 1e-6 and det3(R) > 0
+
+
+# --- elementary transforms ------------------------------------------------------------------------
+def rot(axis, theta, size=4):
+    """R(axis, θ) (size 3) or Rot(axis, θ) (size 4), textbook (3.6)–(3.8), (3.19)–(3.21)."""
+    i = AXES[str(axis).lower()]
+    j, k = (i + 1) % 3, (i + 2) % 3
+    c, s = cos(float(theta)), sin(float(theta))
+    M = identity(size)
+    M[j * size + j], M[j * size + k], M[k * size + j], M[k * size + k] = c, -s, s, c
+    return M
+
+
+def trans(dx, dy, dz):
+    """Trans(dx, dy, dz), textbook (3.18)."""
+    return [1.0, 0.0, 0.0, float(dx), 0.0, 1.0, 0.0, float(dy), 0.0, 0.0, 1.0, float(dz), 0.0, 0.0, 0.0, 1.0]
+
+
+def link_modified(alpha, a, theta, d):
+    """Rx(α)·Tx(a)·Rz(θ)·Tz(d), textbook (3.23)."""
+    ct, st, ca, sa = cos(theta), sin(theta), cos(alpha), sin(alpha)
+    return [ct, -st, 0.0, a, st * ca, ct * ca, -sa, -sa * d, st * sa, ct * sa, ca, ca * d, 0.0, 0.0, 0.0, 1.0]
+
+
+def link_standard(theta, d, a, alpha):
+    """Rz(θ)·Tz(d)·Tx(a)·Rx(α), lab report (2.4)."""
+    ct, st, ca, sa = cos(theta), sin(theta), cos(alpha), sin(alpha)
+    return [ct, -st * ca, st * sa, a * ct, st, ct * ca, -ct * sa, a * st, 0.0, sa, ca, d, 0.0, 0.0, 0.0, 1.0]
+
+
+def fk(convention, rows, base, tool, q):
+    """End pose (flat 4×4) of DH ``rows`` = [(joint "R"/"P", a, α, d, θ, offset), ...] at ``q``."""
+    mats = [base] if base is not None else []
+    for (joint, a, alpha, d, theta, offset), qi in zip(rows, q):
+        if joint == "R":
+            theta = qi + offset
+        else:
+            d = qi + offset
+        mats.append(link_modified(alpha, a, theta, d) if convention == "modified" else link_standard(theta, d, a, alpha))
+    if tool is not None:
+        mats.append(tool)
+    return product(mats)
+
+
+# --- angles -------------------------------------------------------------------------------------
+def wrap(x):
+    """x wrapped into (−π, π]."""
+    r = (x + pi) % TAU - pi
+    return r + TAU if r <= -pi else r
+
+
+def atan(x):
+    """arctan with plain arithmetic: two half-angle reductions, then the Taylor series (|err| < 1e-16)."""
+    if x < 0.0:
+        return -atan(-x)
+    if x > 1.0:
+        return 0.5 * pi - atan(1.0 / x)
+    for _ in range(2):  # atan(x) = 2·atan(x / (1 + √(1 + x²)))
+        x = x / (1.0 + sqrt(1.0 + x * x))
+    x2, term, total = x * x, x, x
+    for k in range(1, 30):
+        term *= -x2
+        total += term / (2 * k + 1)
+    return 4.0 * total
+
+
+def atan2(y, x):
+    """atan2 from :func:`atan`, so patching ``math.atan2`` or ``numpy.arctan2`` changes nothing."""
+    if x > 0.0:
+        return atan(y / x)
+    if x < 0.0:
+        return atan(y / x) + (pi if y >= 0.0 else -pi)
+    if y > 0.0:
+        return 0.5 * pi
+    if y < 0.0:
+        return -0.5 * pi
+    return 0.0
+
+
+freeze(__name__)

@@ -1,0 +1,131 @@
+"""Generic checkers: closeness with a diagnosis of the miss, shape, orthonormality.
+
+>>> from armlab.grading import check_close
+>>> check_close([0.5, 1.0], [0.5, 1.0], name="p")
+>>> check_close(90.0, 1.5707963267948966, name="theta")
+Traceback (most recent call last):
+    ...
+AssertionError: theta: looks like degrees were used where radians were expected (got 90, expected 1.5708)
+"""
+from ._base import (
+    check_finite, close, fail, fail_if_hint, fmt, fmt_shape, index, maxerr, read, shape_message, shape_of_any,
+)
+from ._frozen import (
+    S, abs, all, any, degrees, freeze, int, isinstance, len, max, ndarray, pi, radians, range,
+    str, tuple, zip,
+)
+from ._plain import (
+    det3, is_rotation_like, last_row_ok, orthonormal_error, rot_block, translation, transpose, wrap,
+)
+
+
+def check_close(answer, expected, name="answer", atol=1e-6, rtol=0.0, hints=None, angle=False):
+    """Assert ``answer`` ≈ ``expected`` elementwise (|a − e| ≤ atol + rtol·|e|), explaining misses.
+
+    ``hints`` maps a message to a known wrong value: if the answer matches
+    that value, the message is the feedback (e.g. ``{"used Rot(z, −θ)": ...}``).
+    ``angle=True`` compares angles modulo 2π.
+    """
+    ashape, a = read(answer, name)
+    eshape, e = read(expected, f"{name} (expected)")
+    check_finite(a, name)
+    if ashape != eshape:
+        shape_message(name, ashape, eshape)
+    if angle:
+        a = [y + wrap(x - y) for x, y in zip(a, e)]
+    if close(a, e, atol, rtol):
+        return
+    diagnose(name, ashape, a, e, atol, rtol, hints)
+
+
+def diagnose(name, shape, a, e, atol, rtol=0.0, hints=None):
+    """Fail with the likeliest kind of mistake that turns the expected ``e`` into the answer ``a``."""
+    tol = atol + 1e-9
+    fail_if_hint(name, hints, lambda wshape, w: wshape == shape and close(a, w, tol, rtol)
+                 and not close(w, e, tol, rtol))
+    square = len(shape) == 2 and shape[0] == shape[1]
+    rot = is_rotation_like(shape, e)
+    if square and shape[0] > 1:
+        eT = transpose(e, shape[0])
+        if close(a, eT, tol, rtol) and not close(eT, e, tol, rtol):
+            what = "rotation" if rot else "matrix"
+            extra = " (rows and columns swapped, or R(axis, −θ) instead of R(axis, θ))" if rot else ""
+            fail(name, f"this is the transpose of the expected {what}{extra}")
+    if close(a, [-x for x in e], tol, rtol) and any(abs(x) > tol for x in e):
+        fail(name, "sign flipped: the answer is −1 times the expected value")
+    if rot:
+        diagnose_transform(name, shape[0], a, e, tol, rtol)
+    if any(abs(x) > tol for x in e) and not square:
+        if close(a, [degrees(x) for x in e], max(tol, 1e-6 * 57.3)):
+            fail(name, "looks like degrees were used where radians were expected "
+                       f"(got {', '.join(fmt(x) for x in a[:3])}, expected {', '.join(fmt(x) for x in e[:3])})")
+        if close(a, [radians(x) for x in e], tol):
+            fail(name, "looks like radians were used where degrees were expected")
+    if not square and all(abs(abs(x - y) - pi) <= tol for x, y in zip(a, e)):
+        fail(name, "off by π (180°): check the sign of an atan2 argument or which solution branch you took")
+    if len(a) > 1:
+        flips = [k for k in range(len(a)) if abs(a[k] + e[k]) <= tol and abs(a[k] - e[k]) > tol]
+        others = [k for k in range(len(a)) if abs(a[k] - e[k]) > tol and k not in flips]
+        if flips and not others:
+            where = ", ".join(str(index(k, shape)) for k in flips[:6])
+            fail(name, f"right magnitudes but the sign is flipped at index {where}")
+    worst, k = maxerr(a, e)
+    where = f" at index {index(k, shape)}" if shape else ""
+    fail(name, f"differs from the expected value by up to {fmt(worst)}{where} "
+               f"(got {fmt(a[k])}, expected {fmt(e[k])}; tolerance {atol:g})")
+
+
+def diagnose_transform(name, n, a, e, tol, rtol):
+    """The misses specific to a rotation (n = 3) or homogeneous transform (n = 4) ``e``."""
+    if n == 4 and not last_row_ok(a, tol):
+        fail(name, f"the last row must be [0, 0, 0, 1], got [{', '.join(fmt(x) for x in a[12:])}]")
+    R = rot_block(a, n)
+    err = orthonormal_error(R)
+    if err > 1e-4:
+        fail(name, f"not orthonormal: R·Rᵀ differs from the identity by up to {fmt(err)} "
+                   "(a rotation has unit, mutually perpendicular columns; check each cos/sin entry)")
+    if det3(R) < 0:
+        fail(name, "not a rotation: det(R) = −1 (a reflection; one axis or one sign is flipped)")
+    if n == 4:
+        rot_ok = close(rot_block(a, 4), rot_block(e, 4), tol, rtol)
+        pos_ok = close(translation(a), translation(e), tol, rtol)
+        if rot_ok and not pos_ok:
+            fail(name, "the rotation part is right but the translation column (position) is wrong "
+                       f"(got [{', '.join(fmt(x) for x in translation(a))}])")
+        if pos_ok and not rot_ok:
+            fail(name, "the position is right but the rotation part is wrong")
+
+
+def check_orthonormal(answer, name="R", atol=1e-6):
+    """Assert ``answer`` is a rotation (3×3) or homogeneous transform (4×4): RᵀR = I, det R = +1."""
+    shape, a = read(answer, name)
+    check_finite(a, name)
+    if shape not in ((3, 3), (4, 4)):
+        fail(name, f"wrong shape: got {fmt_shape(shape)}, expected (3, 3) or (4, 4)")
+    if shape == (4, 4) and not last_row_ok(a, atol):
+        if last_row_ok(transpose(a, 4), atol):
+            fail(name, "the last row must be [0, 0, 0, 1]: this is transposed (the translation is in the "
+                       "bottom row instead of the last column)")
+        fail(name, "the last row must be [0, 0, 0, 1]")
+    R = rot_block(a, shape[0])
+    err = orthonormal_error(R)
+    if err > atol:
+        fail(name, f"not orthonormal: R·Rᵀ differs from the identity by up to {fmt(err)}")
+    if det3(R) < 0:
+        fail(name, "not a rotation: det(R) = −1 (a reflection)")
+
+
+def check_shape(answer, shape, name="answer"):
+    """Assert ``answer`` has ``shape`` (numbers, numpy arrays or sympy matrices; sympy entries allowed)."""
+    shape = tuple(int(n) for n in shape)
+    if isinstance(answer, (S.MatrixBase, ndarray)):
+        got = tuple(answer.shape)
+    elif answer is None:
+        fail(name, "is None (did the function forget to `return` its result?)")
+    else:
+        got = shape_of_any(answer, name)
+    if got != shape:
+        shape_message(name, got, shape)
+
+
+freeze(__name__)
