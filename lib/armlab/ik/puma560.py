@@ -26,8 +26,8 @@ Errata in the printed §3.2.3 (derived with sympy and checked numerically in tes
 * The book says a wrist singularity "can be detected by both atan2 arguments of (3.48) being
   near zero": those arguments are s4·s5 and c4·s5, so this is exactly s5 ≈ 0.
 
-* Table 3.2 prints the check pose's θ3 = −90° next to the range −45°…225°: the book's own
-  check pose is outside its joint range (so ``within_limits`` is False for it).
+* Table 3.2 prints θ3's range as −45°…225°, which is Fu–Gonzalez–Lee's θ3 (this θ3 + 180°);
+  in the book's frames it is −225°…45° (docs/errata.md), and the check pose is inside it.
 
 Branch labels (geometric, independent of frame choices):
 

@@ -79,7 +79,7 @@ def fit_row(row, lims):
     """Wrap a row of angles to (−π, π], then move each by ±2π into its range when that is possible.
 
     Returns (row, within_limits). The ±2π move is for joints whose range is wider than
-    2π (PUMA θ6 ±266°) or lies outside (−π, π] (PUMA θ2 −225°…45°, θ3 −45°…225°).
+    2π (PUMA θ6 ±266°) or lies outside (−π, π] (PUMA θ2 and θ3 −225°…45°).
     """
     ok = True
     out = []

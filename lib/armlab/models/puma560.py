@@ -35,13 +35,16 @@ def puma560(symbolic=False, flange=False):
     ====  ========  =======  ====  ====  ===============
     1     0         0        0     θ1    −160° … 160°
     2     −90°      0        d2    θ2    −225° … 45°
-    3     0         a2       0     θ3    −45° … 225°
+    3     0         a2       0     θ3    −225° … 45° (*)
     4     −90°      a3       d4    θ4    −110° … 170°
     5     90°       0        0     θ5    −100° … 100°
     6     −90°      0        0     θ6    −266° … 266°
     ====  ========  =======  ====  ====  ===============
 
     a2 = 431.8 mm, a3 = 20.32 mm, d2 = 149.09 mm, d4 = 433.07 mm.
+
+    (*) The book prints −45° … 225°: that range is in Fu–Gonzalez–Lee's θ3, which is this θ3 + 180°
+    (docs/errata.md); in these frames it is −225° … 45°, and the book's check pose lies inside it.
 
     Where d6 = 56.25 mm belongs: Table 3.2 lists d6 = 0, and the book's check
     pose (T06 at θ = (90°, 0, −90°, 0, 0, 0) has p = (−d2, a2 + d4, a3)) only

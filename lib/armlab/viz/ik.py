@@ -13,9 +13,9 @@ The pose explorer built from these is :mod:`armlab.viz.pose_explorer`.
 >>> import matplotlib; matplotlib.use("Agg")
 >>> from armlab import models
 >>> robot = models.puma560()
->>> view = show_solutions(robot, robot.ikine_all(robot.fkine(np.radians([30, -40, 60, 20, 45, -30]))))
+>>> view = show_solutions(robot, robot.ikine_all(robot.fkine(np.radians([30, -40, -60, 20, 45, -30]))))
 >>> int(view.arms.shown.sum()), int(view.arms.highlighted.sum())
-(8, 3)
+(8, 4)
 """
 from __future__ import annotations
 
