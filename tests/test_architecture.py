@@ -1,7 +1,8 @@
 """The layer rule of docs/architecture.md, read from the source with ``ast``.
 
-_core → transforms → kinematics → algorithms (ik, jacobians → statics, dynamics → sim, control)
-→ robot → models → viz, lab, export. A module imports only from its own package and from lower
+_core → transforms → kinematics → algorithms (ik, jacobians → dynamics → statics → sim, control)
+→ robot → models → viz, lab, export. Statics sits above dynamics because its recursion is the inward
+pass of Newton–Euler (one algorithm, not two). A module imports only from its own package and from lower
 layers; ``grading`` stands alone. Every import counts, including the lazy ones inside functions.
 """
 from __future__ import annotations
@@ -18,8 +19,8 @@ PKG = LIB / "armlab"
 #: Rank of each top-level part of armlab; a module may import only strictly lower ranks (or its own part).
 RANK = {
     "_core": 0, "transforms": 1, "kinematics": 2,
-    "ik": 3, "jacobians": 3, "statics": 4, "dynamics": 4, "sim": 5, "control": 5,
-    "robot": 6, "models": 7, "viz": 8, "lab": 8, "export": 8,
+    "ik": 3, "jacobians": 3, "dynamics": 4, "statics": 5, "sim": 6, "control": 6,
+    "robot": 7, "models": 8, "viz": 9, "lab": 9, "export": 9,
 }
 #: Old module paths kept as one-line re-exports for released notebooks, and the package itself.
 TOP = {"__init__", "dh", "viz_ik", "grading_ik", "nbgrader_hardening"}
@@ -143,8 +144,8 @@ def test_no_private_names_imported_across_modules():
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("from ..robot import DHRobot", "armlab/ik/x.py:1: armlab.ik.x (layer 3) imports armlab.robot (layer 6)"),
-    ("def f():\n    from armlab import viz", "armlab/ik/x.py:2: armlab.ik.x (layer 3) imports armlab.viz (layer 8)"),
+    ("from ..robot import DHRobot", "armlab/ik/x.py:1: armlab.ik.x (layer 3) imports armlab.robot (layer 7)"),
+    ("def f():\n    from armlab import viz", "armlab/ik/x.py:2: armlab.ik.x (layer 3) imports armlab.viz (layer 9)"),
 ])
 def test_the_rule_catches_an_upward_import(tmp_path, monkeypatch, source, expected):
     """A test that cannot fail is a defect: plant an upward import and see it reported with file and line."""

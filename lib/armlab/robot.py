@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from . import ik, jacobians
+from . import dynamics, ik, jacobians, statics  # noqa: F401 - statics: armlab.statics after import armlab
 from ._core.symbolic import is_symbolic, sym_matrix, sympy
 from ._core.validation import as_float_array, check_finite, check_rigid
 from .kinematics.chain import compile_chain
@@ -168,6 +168,27 @@ class DHRobot:
     def manipulability(self, q, part="trans"):
         """Yoshikawa's manipulability of jacob0's ``part``, "trans" or "rot". See armlab.jacobians."""
         return jacobians.manipulability(self, q, part)
+
+    # --- dynamics (armlab.dynamics) ---------------------------------------------------
+    def rne(self, q, qd, qdd, gravity=dynamics.GRAVITY, f_tip=None):
+        """Inverse dynamics τ by recursive Newton–Euler. See armlab.dynamics.rne."""
+        return dynamics.rne(self, q, qd, qdd, gravity, f_tip)
+
+    def inertia(self, q):
+        """M(q), the joint-space inertia matrix (..., n, n)."""
+        return dynamics.inertia(self, q)
+
+    def coriolis(self, q, qd):
+        """C(q, q̇) from the Christoffel symbols, with Ṁ − 2C skew (..., n, n)."""
+        return dynamics.coriolis(self, q, qd)
+
+    def gravload(self, q, gravity=dynamics.GRAVITY):
+        """G(q), the torques that hold the arm against gravity (..., n)."""
+        return dynamics.gravload(self, q, gravity)
+
+    def fdyn(self, q, qd, tau, gravity=dynamics.GRAVITY, **kw):
+        """Forward dynamics q̈ = M⁻¹(τ − C q̇ − G). See armlab.dynamics.fdyn."""
+        return dynamics.fdyn(self, q, qd, tau, gravity, **kw)
 
     # --- inverse kinematics (armlab.ik) --------------------------------------------
     def ikine_all(self, T, q_current=None, **kw):

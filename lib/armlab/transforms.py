@@ -16,6 +16,7 @@ __all__ = [
     "R", "Rot", "Trans", "homogeneous", "Tinv", "point", "vector", "compose",
     "rpy_to_R", "R_to_rpy", "euler_to_R", "R_to_euler",
     "axis_angle_to_R", "R_to_axis_angle", "skew", "unskew", "is_rotation",
+    "twist_transform", "wrench_transform", "wrench_in_frame",
 ]
 
 _AXES = {"x": 0, "y": 1, "z": 2}
@@ -336,3 +337,73 @@ def is_rotation(R_, tol=1e-9) -> bool:
     R_ = as_float_array(R_, "R", (3, 3))
     eye = np.swapaxes(R_, -1, -2) @ R_
     return bool(np.all(np.abs(eye - np.eye(3)) < tol) and np.all(np.abs(np.linalg.det(R_) - 1) < tol))
+
+
+# --- twists and wrenches between frames --------------------------------------------------------------
+
+def _R_p(T):
+    if is_symbolic(T):
+        T = sympy().Matrix(T)
+        return T[:3, :3], T[:3, 3], True
+    T = as_float_array(T, "T", (4, 4))
+    check_rigid(T, "T")
+    return T[..., :3, :3], T[..., :3, 3], False
+
+
+def twist_transform(T_AB):
+    """6×6 map of a twist (v, ω) given at {B}'s origin in {B}'s axes to {A}: [[R, S(p)R], [0, R]] (the adjoint).
+
+    v_A = R·v_B + p × (R·ω_B), ω_A = R·ω_B, for T_AB = [[R, p], [0, 1]].
+    """
+    R_, p, sym = _R_p(T_AB)
+    SR = skew(p) * R_ if sym else skew(p) @ R_
+    return _block(R_, SR, 0 * R_, R_, sym)
+
+
+def wrench_transform(T_AB, wrench_B=None):
+    """A wrench (f, m) acting at {B}'s origin, in {B}'s axes, as the equivalent wrench at {A}'s origin in {A}.
+
+    f_A = R·f_B, m_A = R·m_B + p × f_A — the moment of the force moves with the reference point, a free
+    force does not, a pure torque is only rotated (statics chapter (5-7)–(5-9)). Without ``wrench_B``
+    returns the 6×6 matrix [[R, 0], [S(p)R, R]], which is the transpose of the twist transform of the
+    inverse: wrench_transform(T) = twist_transform(T⁻¹)ᵀ, so power f·v + m·ω is the same in both frames.
+
+    >>> T = Trans(2, 4, 6) @ Rot("z", np.pi / 2)
+    >>> wrench_transform(T, [1, 0, 0, 0, 0, 0]).round(12).tolist()   # f along x_B = y_A, moment p × f
+    [0.0, 1.0, 0.0, -6.0, 0.0, 2.0]
+    """
+    R_, p, sym = _R_p(T_AB)
+    SR = skew(p) * R_ if sym else skew(p) @ R_
+    W = _block(R_, 0 * R_, SR, R_, sym)
+    if wrench_B is None:
+        return W
+    if sym:
+        return W * sympy().Matrix(wrench_B)
+    return (W @ as_float_array(wrench_B, "wrench_B", (6,))[..., None])[..., 0]
+
+
+def wrench_in_frame(T, wrench):
+    """Textbook §3.5.1 (3.169)–(3.170): a wrench F = (f, m) given in {A} (at A's origin) as seen in the
+    frame T = ^A T_B (n, o, a, p its columns): ^B f = (n·f, o·f, a·f), ^B m = (n·(f×p + m), o·(f×p + m),
+    a·(f×p + m)). The inverse of :func:`wrench_transform`.
+
+    >>> B = np.array([[0, 1, 0, 2], [0, 0, 1, 4], [1, 0, 0, 6], [0, 0, 0, 1.0]])   # Example 3.10
+    >>> wrench_in_frame(B, [5, 0, 0, 0, 10, 0]).tolist()
+    [0.0, 5.0, 0.0, 20.0, 0.0, -20.0]
+    """
+    R_, p, sym = _R_p(T)
+    if sym:
+        w = sympy().Matrix(wrench)
+        f, m = w[:3, 0], w[3:, 0]
+        return sympy().Matrix.vstack(R_.T * f, R_.T * (f.cross(p) + m))
+    w = as_float_array(wrench, "wrench", (6,))
+    f, m = w[..., :3], w[..., 3:]
+    Rt = np.swapaxes(R_, -1, -2)
+    return np.concatenate([(Rt @ f[..., None])[..., 0], (Rt @ (np.cross(f, p) + m)[..., None])[..., 0]], axis=-1)
+
+
+def _block(A, B, C, D, sym):
+    if sym:
+        sp = sympy()
+        return sp.Matrix(sp.BlockMatrix([[A, B], [C, D]]))
+    return np.concatenate([np.concatenate([A, B], axis=-1), np.concatenate([C, D], axis=-1)], axis=-2)

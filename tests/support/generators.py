@@ -89,3 +89,18 @@ def random_robots(seed, count, conventions=("standard", "modified"), n_range=(1,
     rng = np.random.default_rng(seed)
     return [random_dh_robot(rng, int(rng.integers(n_range[0], n_range[1] + 1)), conv, **kw)
             for conv in conventions for _ in range(count)]
+
+
+def random_inertial(rng, robot):
+    """The same robot with random physically valid mass properties on every link: mass 0.5–3 kg,
+    centre of mass within 0.2 m of the frame origin, inertia = rotated diagonal of principal moments
+    that satisfy the triangle inequality."""
+    links = []
+    for L in robot.links:
+        a, b = rng.uniform(0.01, 0.1, 2)
+        c = rng.uniform(abs(a - b) + 1e-3, a + b)  # triangle inequality on the principal moments
+        Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+        links.append(DHLink(a=L.a, alpha=L.alpha, d=L.d, theta=L.theta, offset=L.offset, joint=L.joint,
+                            qlim=L.qlim, m=rng.uniform(0.5, 3.0), r=tuple(rng.uniform(-0.2, 0.2, 3)),
+                            I=Q @ np.diag([a, b, c]) @ Q.T))
+    return DHRobot(links, robot.convention, base=robot.base, tool=robot.tool, name=robot.name)

@@ -39,7 +39,8 @@ def _joint_fixed_part(L):
 
 
 def to_pin(robot):
-    """The robot as a pinocchio Model: returns (model, ee_frame_id, link_frame_ids).
+    """The robot as a pinocchio Model: returns (model, ee_frame_id, link_frame_ids), with each link's
+    mass, centre of mass and inertia (given in DH frame i) moved into pinocchio's joint frame.
 
     Joint i's frame J_i is the frame in which its motion Rz(q_i) or Tz(q_i) acts.
     Modified DH: T_i = T_{i-1}·Rx(α_{i-1})·Tx(a_{i-1})·F_i·M(q_i) and J_i = T_i,
@@ -70,6 +71,11 @@ def to_pin(robot):
             after = tx(L.a) @ rotx(L.alpha)
         jmodel = pin.JointModelRZ() if L.revolute else pin.JointModelPZ()
         parent = model.addJoint(parent, jmodel, se3(placement), f"joint{i}")
+        if L.m or L.I is not None:  # DH frame i = joint frame · after: move the COM and inertia over
+            I = np.zeros((3, 3)) if L.I is None else np.array(L.I, dtype=float)
+            Ra = after[:3, :3]
+            com = after[:3, :3] @ np.array(L.r, dtype=float) + after[:3, 3]
+            model.appendBodyToJoint(parent, pin.Inertia(float(L.m), com, Ra @ I @ Ra.T), pin.SE3.Identity())
         link_frames.append(model.addFrame(pin.Frame(f"dh{i}", parent, 0, se3(after), pin.FrameType.OP_FRAME)))
         prev_fixed = after
     ee = model.addFrame(pin.Frame("ee", parent, 0, se3(prev_fixed @ tool), pin.FrameType.OP_FRAME))

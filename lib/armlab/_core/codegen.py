@@ -95,6 +95,7 @@ class Var:
     """
 
     __slots__ = ("em", "name")
+    __array_ufunc__ = None  # numpy defers to our operators
 
     def __init__(self, em, name):
         self.em, self.name = em, name
@@ -103,17 +104,23 @@ class Var:
         return self.name
 
     def __add__(self, other):
+        if not isinstance(other, (Var, int, float)):
+            return NotImplemented  # e.g. a dual number built on Vars: its own operators apply
         return self.em.add(self, other)
 
     __radd__ = __add__
 
     def __sub__(self, other):
+        if not isinstance(other, (Var, int, float)):
+            return NotImplemented
         return self.em.add(self, -other)
 
     def __rsub__(self, other):
         return self.em.add(-self, other)
 
     def __mul__(self, other):
+        if not isinstance(other, (Var, int, float)):
+            return NotImplemented
         return self.em.mul(self, other)
 
     __rmul__ = __mul__
@@ -171,7 +178,8 @@ class Tracer(Emitter):
 
 
 def _num(x):
-    return float(x) if isinstance(x, int) else x
+    """Plain floats for numbers (numpy scalars print as np.float64(...) in generated code)."""
+    return float(x) if isinstance(x, (int, float)) else x
 
 
 def run_kernel(kernel, q, shape, *args):

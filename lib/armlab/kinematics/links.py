@@ -17,7 +17,8 @@ import numpy as np
 from .._core.symbolic import exact_angle, exact_number, is_symbolic, sympy
 from .._core.validation import as_float_array
 
-__all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "link_matrix", "CONVENTIONS"]
+__all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "link_matrix", "check_inertia",
+           "CONVENTIONS"]
 
 CONVENTIONS = ("standard", "modified")
 
@@ -129,8 +130,14 @@ class DHLink:
                 raise ValueError(f"qlim must be (lower, upper) with lower <= upper, got {self.qlim!r}")
             self.qlim = (float(lo), float(hi))
         self.r = tuple(as_float_array(self.r, "r", (3,), allow_batch=False)) if not is_symbolic(self.r) else tuple(self.r)
+        if not is_symbolic(self.m):
+            if isinstance(self.m, bool) or not isinstance(self.m, (int, float, np.integer, np.floating)) \
+                    or not math.isfinite(self.m) or self.m < 0:
+                raise ValueError(f"DHLink m must be a mass >= 0 (kg), got {self.m!r}")
+            self.m = float(self.m)
         if self.I is not None and not is_symbolic(self.I):
             self.I = as_float_array(self.I, "I", (3, 3), allow_batch=False)
+            check_inertia(self.I)
 
     @property
     def revolute(self) -> bool:
@@ -141,6 +148,21 @@ class DHLink:
         if self.revolute:
             return q + self.offset, self.d
         return self.theta, q + self.offset
+
+
+def check_inertia(I, tol=1e-9):
+    """Raise ValueError unless I (3×3, about the centre of mass) is a physical inertia: symmetric,
+    positive semi-definite, and its principal moments satisfy the triangle inequality
+    I1 ≤ I2 + I3 (a real body's do; some published tables violate it)."""
+    scale = max(float(np.abs(I).max()), 1e-300)
+    if np.abs(I - I.T).max() > tol * scale:
+        raise ValueError(f"I must be symmetric, got {I.tolist()}")
+    moments = np.linalg.eigvalsh(I)
+    if moments[0] < -tol * scale:
+        raise ValueError(f"I must be positive semi-definite (principal moments >= 0), got moments {moments.tolist()}")
+    if moments[2] > moments[0] + moments[1] + tol * scale:
+        raise ValueError(f"I's principal moments {moments.round(9).tolist()} break the triangle inequality "
+                         "I_max <= I_1 + I_2: no real body has this inertia")
 
 
 def link_matrix(link, qi, modified):

@@ -1,0 +1,208 @@
+"""Inverse and forward dynamics of any robot with inertia: τ = M(q)q̈ + C(q, q̇)q̇ + G(q) − Jᵀ·(−f_tip).
+
+Everything comes from the one recursion :func:`armlab.dynamics.rne.rne_steps`:
+
+* ``rne``: the recursion itself (textbook §3.4.3's Newton–Euler form, without its dissipation term);
+* ``inertia``: M's column j is RNE(q, 0, e_j) without gravity;
+* ``coriolis``: the Christoffel form of the lab report (2.71)–(2.72),
+  C = ½(Ṁ + ∂(Mq̇)/∂q − ∂(Mq̇)/∂qᵀ), so that Ṁ − 2C is skew; Ṁ and ∂(Mq̇)/∂q are exact, from RNE on
+  dual numbers (:mod:`armlab.dynamics.dual`);
+* ``gravload``: RNE(q, 0, 0) with gravity — the holding torques G(q), the statics chapter's gravity load;
+* ``fdyn``: q̈ = M⁻¹(τ − C q̇ − G), with hooks for friction and actuator (armature) inertia.
+
+Numbers run through straight-line kernels traced once per robot (floats or batches (..., n));
+sympy input runs the recursion on symbols.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.codegen import Tracer, cached_kernel, run_kernel
+from .._core.symbolic import is_symbolic, sympy
+from .._core.validation import as_float_array
+from ..kinematics.scalar import TracerBackend, backend_for
+from .dual import Dual, DualBackend, derivative
+from .rne import rne_steps
+
+__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "kinetic_energy", "potential_energy", "GRAVITY"]
+
+#: Standard gravity in the world frame (m/s²), z up.
+GRAVITY = (0.0, 0.0, -9.81)
+
+
+def _require_inertia(robot):
+    if not any(link.m for link in robot.links):
+        raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: dynamics needs each DHLink's "
+                         "m, r (centre of mass) and I (inertia about it); see armlab.models for arms that have them")
+
+
+def _joints(robot, value, name, symbolic):
+    if symbolic:
+        value = [sympy().sympify(x) for x in value]
+        if len(value) != robot.n:
+            raise ValueError(f"{name} must have {robot.n} joint values, got {len(value)}")
+        return value
+    value = as_float_array(value, name)
+    if value.ndim == 0 or value.shape[-1] != robot.n:
+        raise ValueError(f"{name} must have {robot.n} joint values (shape (..., {robot.n})), got shape {value.shape}")
+    return value
+
+
+def _vector(value, name, size, symbolic):
+    if value is None:
+        return [0] * size if symbolic else np.zeros(size)
+    if symbolic:
+        value = list(value)
+        if len(value) != size:
+            raise ValueError(f"{name} must have {size} entries, got {len(value)}")
+        return [sympy().sympify(x) for x in value]
+    return as_float_array(value, name, (size,))
+
+
+def _batch(arrays):
+    """Broadcast numeric arguments to one batch shape; the first is q."""
+    shape = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
+    return [np.ascontiguousarray(np.broadcast_to(a, shape + a.shape[-1:])) for a in arrays]
+
+
+def rne(robot, q, qd, qdd, gravity=GRAVITY, f_tip=None):
+    """τ = RNE(q, q̇, q̈): joint torques (forces for prismatic joints), (..., n); sympy in, sympy out.
+
+    ``gravity`` is the gravitational acceleration in the world frame (the frame the robot's base
+    transform is given in); ``f_tip`` the 6-vector (f, n) the tip exerts on the environment, in the
+    tool frame — the statics convention, so ``rne(q, 0, 0, gravity=0, f_tip=F)`` equals
+    ``statics.joint_torques(robot, q, F, frame="tool")``.
+    """
+    _require_inertia(robot) if f_tip is None else None
+    symbolic = robot.symbolic or is_symbolic(q, qd, qdd, gravity, f_tip)
+    q, qd, qdd = (_joints(robot, v, name, symbolic) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd")))
+    g = _vector(gravity, "gravity", 3, symbolic)
+    w = _vector(f_tip, "f_tip", 6, symbolic)
+    if symbolic:
+        tau, _ = rne_steps(robot, q, qd, qdd, g, w, backend_for(True))
+        return sympy().Matrix(tau)
+
+    def build(robot):
+        tr = Tracer()
+        n = robot.n
+        ins = [tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3), ("w", 6))]
+        tau, _ = rne_steps(robot, *ins, TracerBackend(tr))
+        return tr.kernel("rne", "q, qd, qdd, g, w", tau)
+
+    kernel = cached_kernel(robot, "rne", build)
+    q, qd, qdd, g, w = _batch([q, qd, qdd, g, w])
+    return run_kernel(kernel, q, (robot.n,), qd, qdd, g, w)
+
+
+def gravload(robot, q, gravity=GRAVITY):
+    """G(q): the joint torques that hold the arm still against gravity (..., n)."""
+    _require_inertia(robot)
+    symbolic = robot.symbolic or is_symbolic(q, gravity)
+    q = _joints(robot, q, "q", symbolic)
+    g = _vector(gravity, "gravity", 3, symbolic)
+    if symbolic:
+        zero = [0] * robot.n
+        return sympy().Matrix(rne_steps(robot, q, zero, zero, g, [0] * 6, backend_for(True))[0])
+
+    def build(robot):
+        tr = Tracer()
+        qv, gv = tr.inputs("q", robot.n), tr.inputs("g", 3)
+        zero = [0] * robot.n
+        return tr.kernel("gravload", "q, g", rne_steps(robot, qv, zero, zero, gv, [0] * 6, TracerBackend(tr))[0])
+
+    q, g = _batch([q, g])
+    return run_kernel(cached_kernel(robot, "gravload", build), q, (robot.n,), g)
+
+
+def _mass_columns(robot, q, B):
+    n = robot.n
+    zero, g0 = [0] * n, [0, 0, 0]
+    cols = [rne_steps(robot, q, zero, [1 if i == j else 0 for i in range(n)], g0, [0] * 6, B)[0] for j in range(n)]
+    return [[cols[j][i] for j in range(n)] for i in range(n)]
+
+
+def inertia(robot, q):
+    """M(q), (..., n, n), symmetric positive definite: column j is RNE(q, 0, e_j) without gravity."""
+    _require_inertia(robot)
+    symbolic = robot.symbolic or is_symbolic(q)
+    q = _joints(robot, q, "q", symbolic)
+    if symbolic:
+        return sympy().Matrix(_mass_columns(robot, q, backend_for(True)))
+
+    def build(robot):
+        tr = Tracer()
+        M = _mass_columns(robot, tr.inputs("q", robot.n), TracerBackend(tr))
+        return tr.kernel("inertia", "q", [x for row in M for x in row])
+
+    return run_kernel(cached_kernel(robot, "inertia", build), q, (robot.n, robot.n))
+
+
+def _coriolis_rows(robot, q, qd, B):
+    """C = ½(Ṁ + A − Aᵀ) with A = ∂(M q̇)/∂q, from RNE on dual numbers."""
+    n = robot.n
+    D = DualBackend(B)
+    zero, g0, w0 = [0] * n, [0, 0, 0], [0] * 6
+    # Ṁ: M along the direction q̇
+    qq = [Dual(qi, qdi) for qi, qdi in zip(q, qd)]
+    Mdot = [[derivative(x) for x in row] for row in _mass_columns(robot, qq, D)]
+    # A[:, j] = ∂(M(q) q̇)/∂q_j, with M q̇ = RNE(q, 0, q̇) without gravity
+    A_cols = []
+    for j in range(n):
+        qj = [Dual(qi, 1 if i == j else 0) for i, qi in enumerate(q)]
+        A_cols.append([derivative(x) for x in rne_steps(robot, qj, zero, list(qd), g0, w0, D)[0]])
+    half = 0.5 if not isinstance(B, type) or B is not backend_for(True) else sympy().Rational(1, 2)
+    return [[half * (Mdot[i][j] + A_cols[j][i] - A_cols[i][j]) for j in range(n)] for i in range(n)]
+
+
+def coriolis(robot, q, qd):
+    """C(q, q̇), (..., n, n), from the Christoffel symbols: C q̇ is the velocity-product torque and
+    Ṁ − 2C is skew-symmetric (lab report (2.71)–(2.73))."""
+    _require_inertia(robot)
+    symbolic = robot.symbolic or is_symbolic(q, qd)
+    q, qd = _joints(robot, q, "q", symbolic), _joints(robot, qd, "qd", symbolic)
+    if symbolic:
+        return sympy().Matrix(_coriolis_rows(robot, q, qd, backend_for(True)))
+
+    def build(robot):
+        tr = Tracer()
+        C = _coriolis_rows(robot, tr.inputs("q", robot.n), tr.inputs("qd", robot.n), TracerBackend(tr))
+        return tr.kernel("coriolis", "q, qd", [x for row in C for x in row])
+
+    q, qd = _batch([q, qd])
+    return run_kernel(cached_kernel(robot, "coriolis", build), q, (robot.n, robot.n), qd)
+
+
+def fdyn(robot, q, qd, tau, gravity=GRAVITY, *, friction=None, armature=None, f_tip=None):
+    """Forward dynamics q̈ = (M + diag(armature))⁻¹·(τ − C q̇ − G − friction(q̇) − Jᵀ·f_tip), (..., n).
+
+    ``armature``: actuator inertia reflected to each joint (n,) (the youBot chapter's I_a);
+    ``friction``: a function q̇ → (..., n) friction torques, or None.
+    """
+    q = _joints(robot, q, "q", False)
+    qd = _joints(robot, qd, "qd", False)
+    tau = _joints(robot, tau, "tau", False)
+    M = inertia(robot, q)
+    if armature is not None:
+        M = M + np.diag(as_float_array(armature, "armature", (robot.n,), allow_batch=False))
+    bias = rne(robot, q, qd, np.zeros(robot.n), gravity, f_tip)  # C q̇ + G (+ Jᵀf_tip)
+    rhs = tau - bias
+    if friction is not None:
+        rhs = rhs - as_float_array(friction(qd), "friction(qd)", (robot.n,))
+    return np.linalg.solve(M, rhs[..., None])[..., 0]
+
+
+def kinetic_energy(robot, q, qd):
+    """K = ½ q̇ᵀ M(q) q̇, (...)."""
+    qd = _joints(robot, qd, "qd", False)
+    return 0.5 * np.einsum("...i,...ij,...j->...", qd, inertia(robot, q), qd)
+
+
+def potential_energy(robot, q, gravity=GRAVITY):
+    """P = −Σ m_k·gᵀ·p_ck (world positions of the centres of mass), zero at the world origin."""
+    q = _joints(robot, q, "q", False)
+    g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
+    F = robot.fkine_all(q)[..., 1:, :, :]
+    r = np.array([link.r for link in robot.links], dtype=float)
+    pc = np.einsum("...kij,kj->...ki", F[..., :3, :3], r) + F[..., :3, 3]
+    m = np.array([float(link.m) for link in robot.links])
+    return -np.einsum("k,...ki,i->...", m, pc, g)
