@@ -491,3 +491,15 @@ def test_eq_2_43_Jw1_Jw2_have_five_columns():
     assert J.shape == (5, 6, 5)
     assert np.allclose(J[0, 3:], np.column_stack([z[0]] + [np.zeros(3)] * 4))
     assert np.allclose(J[1, 3:], np.column_stack([z[0], z[1]] + [np.zeros(3)] * 3))
+
+
+def test_eq_3_82_maps_pauls_base_jacobian_not_jacob0_to_the_tool_frame():
+    # (3.82) converts a motion (d, δ) about the base frame, d the velocity of the point at the base origin.
+    # jacob0's rows are the tool point's velocity ṗ = d + δ × p, so it needs diag(Rᵀ, Rᵀ) instead.
+    robot = puma560()
+    q = np.radians([20, -30, 40, 10, 30, 50])
+    T, J0, Je = robot.fkine(q), robot.jacob0(q), robot.jacobe(q)
+    J_paul = np.vstack([J0[:3] - np.cross(J0[3:].T, T[:3, 3]).T, J0[3:]])  # d = ṗ − δ × p
+    assert np.allclose(dm.motion_map(T) @ J_paul, Je, atol=1e-12)
+    assert np.allclose(jb.frame_change(J0, T[:3, :3].T), Je, atol=1e-12)
+    assert not np.allclose(dm.motion_map(T) @ J0, Je, atol=1e-3)

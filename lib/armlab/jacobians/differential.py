@@ -106,7 +106,9 @@ def motion_in_frame(T, d, delta):
 def motion_map(T):
     """The 6×6 matrix of textbook (3.82)/(3.85), [^Td; ^Tδ] = [[Rᵀ, −Rᵀ·S(p)], [0, Rᵀ]]·[d; δ].
 
-    It is also the map that takes a Jacobian from the base frame to the frame T: ^TJ = M·⁰J.
+    It takes Paul's base-frame Jacobian (rows: the motion (d, δ) about the base frame, d being the
+    velocity of the point at the base origin) to the frame T: ^TJ = M·J. ``robot.jacob0`` rows are the
+    tool point's velocity instead, so for it ^TJ = diag(Rᵀ, Rᵀ)·jacob0 (:func:`~armlab.jacobians.frame_change`).
     """
     if is_symbolic(T):
         sp = sympy()
