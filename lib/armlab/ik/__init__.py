@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.angles import wrap_angle
-from . import puma560, youbot, planar  # noqa: F401, I001 - registers the closed-form solvers, in this order
+from . import puma560, youbot, planar, elbow3r  # noqa: F401, I001 - registers the closed-form solvers, in this order
 from .numeric import ikine_numeric
 from .planar import planar2r_ikine, planar3r_ikine
 from .puma560 import PUMA_LABELS
@@ -69,9 +69,12 @@ def ikine_all(robot, T, q_current=None, **kw):
     if solver is None:
         raise NotImplementedError(
             f"no closed-form inverse kinematics for {robot.name or 'this robot'!r}: its DH table is not "
-            "the PUMA560, youBot, planar 2R or planar 3R structure. Use robot.ikine_numeric(T, q0) "
+            "the PUMA560, youBot, planar 2R/3R or articulated 3-R structure. Use robot.ikine_numeric(T, q0) "
             "(armlab.ik.ikine_numeric), the damped-least-squares solver.")
-    if (T.ndim if type(T) is np.ndarray else np.ndim(T)) == 3:
+    ndim = T.ndim if type(T) is np.ndarray else np.ndim(T)
+    if getattr(solver, "position_only", False) and np.shape(T)[-1:] == (3,):
+        ndim += 1  # a point (3,) or points (N, 3) for an arm that only places a point
+    if ndim == 3:
         return solver.solve_batch(np.asarray(T), q_current, **kw)
     return solver.solve(T, q_current, **kw)
 

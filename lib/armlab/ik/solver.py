@@ -8,7 +8,7 @@ import weakref
 import numpy as np
 
 from .._core.angles import TAU, wrap_scalar
-from .._core.validation import check_joint_batch, check_poses
+from .._core.validation import as_float_array, check_joint_batch, check_poses
 from .results import IKBatch
 
 __all__ = ["LIMIT_TOL", "Solver", "register", "solver_for", "limit_table", "fit_row", "loop_batch"]
@@ -104,7 +104,10 @@ def loop_batch(solver, T, q_current, slots, labels, fill=0.0, **kw):
 
     Solutions go to the slot of their label (labels in slot order); ``kw`` go to ``solver.solve``.
     """
-    T = check_poses(T)
+    if getattr(solver, "position_only", False) and np.shape(T)[-1:] == (3,):
+        T = as_float_array(T, "T", (3,))  # points (N, 3)
+    else:
+        T = check_poses(T)
     N, n = len(T), solver.n
     q = np.full((N, slots, n), fill, dtype=float)
     valid = np.zeros((N, slots), bool)

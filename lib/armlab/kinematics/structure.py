@@ -57,3 +57,24 @@ def youbot_geometry(robot):
     if L[3].a or L[4].a or L[1].d or L[2].d or L[3].d or L[1].a <= 0 or L[2].a <= 0:
         return None
     return dict(a1=L[0].a, d1=L[0].d, a2=L[1].a, a3=L[2].a, d5=L[4].d, offsets=[link.offset for link in L])
+
+
+def elbow3r_geometry(robot):
+    """{'d1', 'a2', 'l3', 'offsets'} of an articulated 3-R arm — a vertical base joint, then two parallel
+    pitch joints (standard DH: α = (−90°, 0, 0), a1 = 0, d2 = d3 = 0) — else None. ``l3`` is a3 plus a
+    tool that extends the last link along x3 (the simulation paper's gripper); other tools don't fit."""
+    L = robot.links
+    if robot.symbolic or robot.modified or robot.n != 3 or not all(link.revolute for link in L):
+        return None
+    if not (_close(L[0].alpha, -math.pi / 2) and L[1].alpha == 0.0 and L[2].alpha == 0.0):
+        return None
+    if L[0].a != 0.0 or L[1].d != 0.0 or L[2].d != 0.0 or L[1].a <= 0.0 or L[2].a <= 0.0:
+        return None
+    extra = 0.0
+    if robot.tool is not None:
+        T = robot.tool
+        if max(abs(T[i][j] - (1.0 if i == j else 0.0)) for i in range(3) for j in range(3)) > 1e-12 \
+                or abs(T[1][3]) > 1e-12 or abs(T[2][3]) > 1e-12:
+            return None
+        extra = float(T[0][3])
+    return dict(d1=L[0].d, a2=L[1].a, l3=L[2].a + extra, offsets=[link.offset for link in L])

@@ -3,6 +3,7 @@
 Lengths in metres, angles in radians. Functions that take lengths accept
 sympy symbols too, for symbolic derivations.
 """
+from .paper3r import PAPER_3R, PAPER_GRAVITY, paper_3r
 from .planar import planar2r, planar3r
 from .puma560 import PUMA560, puma560, puma560_standard
 from .textbook import rpr, stanford_arm
@@ -10,5 +11,5 @@ from .youbot import YOUBOT_DRIVER, youbot, youbot_driver_to_q, youbot_q_to_drive
 
 __all__ = [
     "puma560", "puma560_standard", "youbot", "planar2r", "planar3r", "stanford_arm", "rpr",
-    "PUMA560", "YOUBOT_DRIVER", "youbot_driver_to_q", "youbot_q_to_driver",
+    "PUMA560", "YOUBOT_DRIVER", "youbot_driver_to_q", "youbot_q_to_driver", "paper_3r", "PAPER_3R", "PAPER_GRAVITY",
 ]
