@@ -48,7 +48,8 @@ def test_ik_round_trip(q):
     assert len(set(sols.labels)) == len(sols) == 4
     for r in sols.q:
         np.testing.assert_allclose(ARM.fkine(r)[:3, 3], p, atol=1e-9)
-    assert min(np.abs(np.angle(np.exp(1j * (r - np.array(q))))).max() for r in sols.q) < 1e-8
+    # √ε ≈ 2e-8 at the workspace boundary, where the two elbow roots coincide
+    assert min(np.abs(np.angle(np.exp(1j * (r - np.array(q))))).max() for r in sols.q) < 1e-7
 
 
 def test_a_pose_and_a_batch_of_points_work_too():
