@@ -11,7 +11,8 @@ axis (a1 = 0), so A = B = 0 and D = 0: the norm equation is the law of cosines
 and the quartic collapses to a quadratic in tan(θ3/2) with the two roots ±θ3 (elbow up / down).
 θ1 = atan2(py, px) or that + π (reaching back over the top), and θ2 follows from the first two rows
 of (4) — the paper's (11). Up to 4 solutions, labelled front/back and up/down; on the base axis
-θ1 is free (a singularity) and keeps its current value.
+θ1 is free (a singularity) and keeps its current value; so does θ2 when the folded arm puts the
+target on the shoulder (possible when a2 equals the last link with its gripper, as here).
 """
 from __future__ import annotations
 
@@ -60,21 +61,23 @@ class Elbow3RSolver(Solver):
         px, py, pz = self._point(T)
         rho = math.hypot(px, py)
         on_axis = rho <= 1e-12 * max(1.0, self.a2 + self.l3)
-        th1_now = (check_joint_values(q_current, 3)[0] + self.offsets[0]) if q_current is not None else 0.0
-        phi = th1_now if on_axis else math.atan2(py, px)
+        now = [a + b for a, b in zip(check_joint_values(q_current, 3), self.offsets)] if q_current is not None \
+            else [0.0, self.offsets[1], 0.0]
+        phi = now[0] if on_axis else math.atan2(py, px)
         out = []
         reason = ""
         for side, th1, X in (("front", phi, rho), ("back", phi + math.pi, -rho)):
             # in frame 1 (x1 horizontal toward θ1, y1 straight down): X = reach along x1, Y = d1 − pz
-            sols = two_link(X, self.d1 - pz, self.a2, self.l3)
+            # with a2 = l3 a target at the shoulder leaves θ2 free too: it keeps its current value
+            sols = two_link(X, self.d1 - pz, self.a2, self.l3, now[1])
             if isinstance(sols, str):
                 reason = sols.replace("from the base", "from the shoulder")
                 continue
-            for th2, th3, planar_label, _ in sols:
+            for th2, th3, planar_label, at_shoulder in sols:
                 # frame 1's y axis points down, so the planar solver's "up" is the elbow below the line
                 # when reaching forward; reaching back over the top turns that round again
                 elbow = planar_label if side == "back" else {"up": "down", "down": "up"}[planar_label]
-                out.append((side, elbow, th1, th2, th3, on_axis))
+                out.append((side, elbow, th1, th2, th3, on_axis or at_shoulder))
         if not out:
             return IKSolutions.empty(3, reason, self.method)
         q, labels, ok, sing = [], [], [], []
