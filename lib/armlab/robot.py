@@ -6,11 +6,11 @@ The table is compiled once, when the robot is built, into straight-line kernels
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
 from . import dynamics, ik, jacobians, statics  # noqa: F401 - statics: armlab.statics after import armlab
+from ._core.codegen import run_kernel
 from ._core.symbolic import is_symbolic, sym_matrix, sympy
 from ._core.validation import as_float_array, check_finite, check_rigid
 from .kinematics.chain import compile_chain
@@ -102,17 +102,6 @@ class DHRobot:
             raise ValueError(f"q must have {self.n} joint values (shape (..., {self.n})), got shape {q.shape}")
         return q
 
-    def _run(self, kernel, q, shape):
-        """Run a compiled kernel on one configuration (floats) or a batch (numpy columns)."""
-        if q.ndim == 1:
-            return np.array(kernel(q.tolist(), math.cos, math.sin)).reshape(shape)
-        batch = q.shape[:-1]
-        values = kernel(np.moveaxis(q, -1, 0), np.cos, np.sin)
-        out = np.empty(batch + (len(values),))
-        for k, v in enumerate(values):
-            out[..., k] = v
-        return out.reshape(batch + shape)
-
     def fkine(self, q):
         """End-effector pose T = base · A₁···Aₙ · tool.
 
@@ -120,7 +109,7 @@ class DHRobot:
         """
         if self.symbolic or is_symbolic(q):
             return self._fkine_sym(q)[-1]
-        return self._run(self._fk, self._fast_q(q), (4, 4))
+        return run_kernel(self._fk, self._fast_q(q), (4, 4))
 
     def _fast_q(self, q):
         # fkine is called in tight loops: skip the generic checks for a plain 1-D array.
@@ -138,7 +127,7 @@ class DHRobot:
             frames = self._fkine_sym(q)
             return frames[:self.n + 1]
         q = self._fast_q(q)
-        F = self._run(self._fk_all, q, (self.n + 1, 3, 4))
+        F = run_kernel(self._fk_all, q, (self.n + 1, 3, 4))
         bottom = np.broadcast_to([0.0, 0.0, 0.0, 1.0], F.shape[:-2] + (1, 4))
         return np.concatenate([F, bottom], axis=-2)
 
@@ -152,7 +141,7 @@ class DHRobot:
         """
         if self.symbolic or is_symbolic(q):
             return self._jacob0_sym(q)
-        return self._run(self._jac, self._fast_q(q), (6, self.n))
+        return run_kernel(self._jac, self._fast_q(q), (6, self.n))
 
     def jacobe(self, q):
         """Geometric Jacobian (6×n) in the end-effector frame: diag(Rᵀ, Rᵀ)·J₀."""
