@@ -368,3 +368,140 @@ def test_import_armlab_does_not_import_grading_or_nbgrader():
     code = "import sys, armlab; print('armlab.grading' in sys.modules, 'nbgrader' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+# --- visible tests that name the usual mistakes (issue #9) ------------------------------------------
+FIXED_P3 = [("Rot", "z", 40, "deg"), ("Trans", 6, -3, 0), ("Rot", "x", 25, "deg")]  # hw01 part 3, in the order applied
+
+
+def test_check_motion_mistakes_names_order_and_units_but_never_confirms():
+    from armlab.grading import check_motion_mistakes
+
+    A, B, C = Rot("x", np.radians(25)), Trans(6, -3, 0), Rot("z", np.radians(40))
+    check_motion_mistakes(A @ B @ C, FIXED_P3, frame="fixed", name="T_AB")  # right: fixed axes pre-multiply
+    check_motion_mistakes(np.eye(4), FIXED_P3, frame="fixed", name="T_AB")  # unknown: the hidden tests decide
+    fails(check_motion_mistakes, C @ B @ A, FIXED_P3, frame="fixed", name="T_AB", match="multiplied them in reverse")
+    check_motion_mistakes(C @ B @ A, FIXED_P3, frame="current", name="T")  # the same product is right for current axes
+    fails(check_motion_mistakes, B @ A @ C, FIXED_P3, frame="fixed", name="T_AB", match=r"in the order \[")
+    fails(check_motion_mistakes, Rot("x", 25) @ B @ Rot("z", 40), FIXED_P3, frame="fixed", name="T_AB",
+          match="degrees were used where radians")
+    T = A @ B @ C
+    p = (3, -5, 2)
+    check_motion_mistakes((T @ point(*p))[:3], FIXED_P3, frame="fixed", p=p, name="AP")
+    fails(check_motion_mistakes, (armlab.Tinv(T) @ point(*p))[:3], FIXED_P3, frame="fixed", p=p, name="AP",
+          match="inverse transform")
+    fails(check_motion_mistakes, T[:3, :3] @ np.array(p, float), FIXED_P3, frame="fixed", p=p, name="AP",
+          match="translation is missing")
+    with pytest.raises(ValueError, match="frame"):
+        check_motion_mistakes(T, FIXED_P3, frame="moving")
+
+
+def test_check_known_mistakes_and_transposed_transform():
+    from armlab.grading import check_known_mistakes
+
+    check_known_mistakes(np.pi / 2, {"degrees were used": 90.0}, name="theta")
+    fails(check_known_mistakes, 90.0, {"degrees were used": 90.0}, name="theta", match="theta: degrees were used")
+    fails(check_orthonormal, (Trans(1, 2, 3) @ Rot("z", 0.3)).T, name="T", match="transposed")
+
+
+# --- what a student sees in JupyterLab (a real kernel, no nbgrader) -------------------------------
+def _run_notebook(nb):
+    """Execute ``nb`` like a student's Run All: {grade_id: [(output type, text)]} with ANSI colours removed."""
+    import re
+
+    from nbclient import NotebookClient
+
+    NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True).execute()
+    out = {}
+    for c in nb.cells:
+        gid = c.metadata.get("nbgrader", {}).get("grade_id")
+        if c.cell_type == "code" and gid:
+            texts = []
+            for o in c.outputs:
+                text = "\n".join(o.traceback) if o.output_type == "error" else o.get("text", "")
+                texts.append((o.output_type, re.sub(r"\x1b\[[0-9;]*m", "", text)))
+            out[gid] = texts
+    return out
+
+
+def _grader_lines():
+    """Every non-trivial source line of the grading package."""
+    lines = set()
+    for path in Path(g.__file__).parent.glob("*.py"):
+        lines |= {line.strip() for line in path.read_text(encoding="utf-8").splitlines() if len(line.strip()) > 25}
+    return lines
+
+
+def _errors(outputs):
+    return "\n".join(text for kind, text in outputs if kind == "error")
+
+
+@pytest.fixture(scope="module")
+def hw01_runs():
+    import nbformat
+
+    root = Path(__file__).resolve().parents[1]
+    blank = nbformat.read(root / "exercises/hw01_transforms/hw01_transforms.ipynb", as_version=4)
+    wrong = nbformat.read(root / "solutions/hw01_transforms/hw01_transforms.ipynb", as_version=4)
+    edits = {  # the usual mistakes: R(axis, −θ), degrees fed to Rot, fixed-frame motions post-multiplied
+        "p1_my_Rot": "def my_Rot(axis, theta):\n    return armlab.Rot(axis, -theta)",
+        "p3_T_AB": "T_AB = Rot('x', 25) @ Trans(6, -3, 0) @ Rot('z', 40)",
+        "p5_fixed_current": "Rz, Rx, Ry = Rot('z', np.radians(35)), Rot('x', np.radians(70)), Rot('y', np.radians(-20))\n"
+                            "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry",
+    }
+    for c in wrong.cells:
+        gid = c.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in edits:
+            c.source = edits[gid]
+    return _run_notebook(blank), _run_notebook(wrong)
+
+
+def test_blank_answer_says_fill_in_the_cell_above(hw01_runs):
+    blank, _ = hw01_runs
+    assert "NameError: T_AB is not defined yet — fill in the cell above and run it" in _errors(blank["p3_visible"])
+    assert "NameError: AP is not defined yet — fill in the cell above" in _errors(blank["p4_visible"])
+    assert ("NotImplementedError: my_Rot is not written yet — fill in the cell above (replace "
+            "`raise NotImplementedError()` with your code)") in _errors(blank["p1_visible"])
+    assert "NotImplementedError: your answer goes here" in _errors(blank["p3_T_AB"])
+    assert "name 'T_AB' is not defined" not in _errors(blank["p3_visible"])
+
+
+def test_wrong_answer_shows_the_message_and_the_test_line_only(hw01_runs):
+    _, wrong = hw01_runs
+    p3 = _errors(wrong["p3_visible"])
+    assert "AssertionError: T_AB: looks like degrees were used where radians were expected" in p3
+    assert "----> 4 check_motion_mistakes(T_AB" in p3  # the line of the test cell
+    assert "multiplied them in reverse" in _errors(wrong["p5_visible"])
+    assert "transpose of the expected rotation" in _errors(wrong["p1_visible"])
+    tracebacks = _errors([o for outs in wrong.values() for o in outs])
+    assert "armlab/grading" not in tracebacks and "During handling" not in tracebacks
+    leaked = [line for line in _grader_lines() if line in tracebacks]
+    assert not leaked, leaked
+    assert len(p3.splitlines()) < 12
+
+
+def test_passing_visible_tests_say_so(hw01_runs):
+    blank, wrong = hw01_runs
+    for gid in ("p2_visible", "p6_visible"):
+        assert wrong[gid] == [("stream", "✓ visible tests passed\n")], gid
+    assert "AP: looks like degrees were used" in _errors(wrong["p4_visible"])  # AP = T_AB·P inherits the mistake
+    def printed(run):
+        return {gid for gid, outs in run.items() for kind, text in outs if kind == "stream" and "✓" in text}
+
+    assert printed(blank) == set() and printed(wrong) == {"p2_visible", "p6_visible"}  # failing cells stay silent
+
+
+def test_feedback_handler_never_loses_the_error():
+    """If explaining fails, IPython still shows the original error (so nbgrader still scores zero)."""
+    from armlab.grading import feedback
+
+    shown = []
+
+    class Shell:
+        def showtraceback(self, exc_tuple, tb_offset=None):
+            shown.append(exc_tuple)
+
+    err = AssertionError("x")
+    feedback.handle(Shell(), AssertionError, err, "not a traceback")
+    assert shown == [(AssertionError, err, "not a traceback")]
+    assert feedback.install() is False  # plain Python, no IPython shell: nothing to install

@@ -29,9 +29,9 @@ abs, float, int, len, range, isinstance, min, max = (
 zip, all, any, sorted, tuple, list, str, repr, enumerate, sum = (
     builtins.zip, builtins.all, builtins.any, builtins.sorted, builtins.tuple, builtins.list,
     builtins.str, builtins.repr, builtins.enumerate, builtins.sum)
-getattr, hasattr, callable, bool, complex, set, dict, type, vars = (
+getattr, hasattr, callable, bool, complex, set, dict, type, vars, reversed, next = (
     builtins.getattr, builtins.hasattr, builtins.callable, builtins.bool, builtins.complex,
-    builtins.set, builtins.dict, builtins.type, builtins.vars)
+    builtins.set, builtins.dict, builtins.type, builtins.vars, builtins.reversed, builtins.next)
 AssertionError, TypeError, ValueError, Exception, BaseException = (
     builtins.AssertionError, builtins.TypeError, builtins.ValueError, builtins.Exception,
     builtins.BaseException)

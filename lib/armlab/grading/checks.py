@@ -96,6 +96,25 @@ def diagnose_transform(name, n, a, e, tol, rtol):
             fail(name, "the position is right but the rotation part is wrong")
 
 
+def check_known_mistakes(answer, mistakes, name="answer", atol=1e-6):
+    """Fail with the message of the first known wrong value in ``mistakes`` ({message: wrong value})
+    that ``answer`` equals; pass otherwise.
+
+    A screen for visible tests: it names a common mistake without confirming that the answer is
+    right (the hidden tests do that), so it gives nothing away. No wrong value may equal the right
+    answer.
+
+    >>> check_known_mistakes(90.0, {"degrees were used where radians were expected": 90.0}, name="theta")
+    Traceback (most recent call last):
+        ...
+    AssertionError: theta: degrees were used where radians were expected
+    >>> check_known_mistakes(1.5707963267948966, {"degrees were used": 90.0}, name="theta")
+    """
+    shape, a = read(answer, name)
+    check_finite(a, name)
+    fail_if_hint(name, mistakes, lambda wshape, w: wshape == shape and close(a, w, atol + 1e-9))
+
+
 def check_orthonormal(answer, name="R", atol=1e-6):
     """Assert ``answer`` is a rotation (3×3) or homogeneous transform (4×4): RᵀR = I, det R = +1."""
     shape, a = read(answer, name)

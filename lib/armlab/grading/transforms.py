@@ -13,7 +13,7 @@ from ._frozen import (
     str, sum, tuple,
 )
 from ._plain import apply, as_nested, product, rot, rot_block, trans, translation, transpose
-from .checks import check_close, diagnose
+from .checks import check_close, check_known_mistakes, diagnose
 
 UNIT_MISTAKES = {
     "degrees": "looks like degrees were used where radians were expected (Rot/R take radians: use "
@@ -127,6 +127,38 @@ def point_mistakes(mats, factors, p):
     for message, M in unit_mistakes(factors).items():
         hints[message] = apply(M, p)
     return hints
+
+
+def check_motion_mistakes(answer, motions, frame, name="T", p=None, atol=1e-6):
+    """Visible-test screen for a composition of motions: fail, naming the mistake, if ``answer`` is
+    one of the usual wrong results; pass otherwise (the hidden tests decide whether it is right).
+
+    ``motions`` are factors as in :func:`check_transform`, in the order the statement applies them,
+    and ``frame`` says about which axes: ``"fixed"`` (T = Mₙ···M₁) or ``"current"`` (T = M₁···Mₙ).
+    So a test cell repeats only the statement's data, not the order of the product. With ``p`` the
+    answer is the 3-vector T·[p, 1]. Recognised: the factors in the reverse or another order, an
+    angle in degrees used as radians or converted twice, and for a point also the inverse transform
+    and a forgotten translation.
+
+    >>> motions = [("Rot", "z", 90, "deg"), ("Trans", 1, 0, 0)]
+    >>> check_motion_mistakes(reference_transform(*motions), motions, "fixed", name="T")
+    Traceback (most recent call last):
+        ...
+    AssertionError: T: right matrices, wrong composition order: you multiplied them in reverse. Motions about the FIXED frame multiply on the LEFT (T = Tₙ···T₁); motions about the CURRENT frame on the right (T = T₁···Tₙ)
+    >>> check_motion_mistakes(reference_transform(*motions[::-1]), motions, "fixed", name="T")
+    """
+    if frame not in ("fixed", "current"):
+        raise ValueError(f"frame must be 'fixed' or 'current', got {frame!r}")
+    factors = list(motions)[::-1] if frame == "fixed" else list(motions)
+    mats = [factor(f, k) for k, f in enumerate(factors)]
+    if p is None:
+        mistakes = {message: as_nested(M, (4, 4)) for message, M in {**order_mistakes(mats), **unit_mistakes(factors)}.items()}
+    else:
+        mistakes = point_mistakes(mats, factors, p)
+    right = product(mats) if p is None else apply(product(mats), p)
+    _, a = read(answer, name)
+    if not close(a, right, atol):
+        check_known_mistakes(answer, mistakes, name=name, atol=atol)
 
 
 def check_rotation(answer, axis, theta, name="R", deg=False, atol=1e-6):
