@@ -169,7 +169,7 @@ def hw01_submissions(solution, blank):
     _set(nb, "p4_AP", "AP = (Rot('x', np.radians(25)) @ Trans(6, -3, 0) @ Rot('z', np.radians(40)) @ point(3, -5, 2))[:3]")
     _set(nb, "p5_fixed_current", "Rz, Rx, Ry = Rot('z', np.radians(35)), Rot('x', np.radians(70)), Rot('y', np.radians(-20))\n"
                                  "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry")
-    subs["wrong"] = (nb, 18.0 - 3 - 2 - 3)
+    subs["wrong"] = (nb, 18.0 - 3 - 3 - 4)  # the visible tests of parts 3 and 5 name these mistakes too
 
     nb = copy.deepcopy(solution)
     _prepend(nb, "p6_p_inv", "while True:\n    pass")
@@ -233,7 +233,7 @@ def hw02_submissions(solution, blank):
     _set(nb, "p4_T06", "q_deg = [20, -50, 75, 30, -40, 60]\nT06 = puma560().fkine(q_deg)")
     _set(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5), DHLink(a=0.4), DHLink(a=0.3, joint='P'), DHLink()],"
                          " convention='modified')")
-    subs["wrong"] = (nb, 15.0 - 2 - 2 - 2 - 2)
+    subs["wrong"] = (nb, 15.0 - 3 - 2 - 3 - 2)  # the visible tests of parts 1 and 4 name these mistakes too
     nb = copy.deepcopy(solution)  # an equivalent table in the standard convention gets full marks
     _set(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5, a=0.4), DHLink(a=0.3, alpha=np.pi),"
                          " DHLink(joint='P'), DHLink()], convention='standard')")
@@ -515,6 +515,8 @@ def test_feedback_hides_hidden_tests_and_tracebacks(course, student):
     assert "grading.py" not in text  # no traceback frames from inside the checkers
     if student in ("wrong", "blank"):
         assert "AssertionError" in text or "NotImplementedError" in text  # students still see why
+    if student == "blank":  # armlab.grading.feedback, active in the grading kernel too
+        assert "NameError: T_AB is not defined yet — fill in the cell above and run it" in text
 
 
 def test_feedback_shows_helpful_messages(course):
