@@ -15,6 +15,8 @@ sympy input runs the recursion on symbols.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._core.codegen import Tracer, cached_kernel, run_kernel
@@ -24,7 +26,8 @@ from ..kinematics.scalar import TracerBackend, backend_for
 from .dual import Dual, DualBackend, derivative
 from .rne import rne_steps
 
-__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "kinetic_energy", "potential_energy", "GRAVITY"]
+__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "fdyn_kernel", "ldl_solve", "kinetic_energy",
+           "potential_energy", "GRAVITY"]
 
 #: Standard gravity in the world frame (m/s²), z up.
 GRAVITY = (0.0, 0.0, -9.81)
@@ -65,6 +68,27 @@ def _batch(arrays):
     return [np.ascontiguousarray(np.broadcast_to(a, shape + a.shape[-1:])) for a in arrays]
 
 
+def _plain(robot, *values):
+    """Python float lists of plain (n,) float arrays whose entries are all finite, else None.
+
+    The fast path for one state (a simulator's step): it skips the general checks, and anything
+    else (lists, batches, sympy, NaN) takes the checked path, which gives the clear errors.
+    """
+    n, out = robot.n, []
+    for v in values:
+        if type(v) is not np.ndarray or v.shape != (n,) or v.dtype != np.float64:
+            return None
+        out.append(v.tolist())
+    return out if not robot.symbolic and math.isfinite(sum(map(sum, out))) else None
+
+
+def _has_mass(robot):
+    return cached_kernel(robot, "has_mass", lambda r: any(link.m for link in r.links))
+
+
+_G_DEFAULT, _W_ZERO = list(GRAVITY), [0.0] * 6
+
+
 def rne(robot, q, qd, qdd, gravity=GRAVITY, f_tip=None):
     """τ = RNE(q, q̇, q̈): joint torques (forces for prismatic joints), (..., n); sympy in, sympy out.
 
@@ -73,6 +97,9 @@ def rne(robot, q, qd, qdd, gravity=GRAVITY, f_tip=None):
     tool frame — the statics convention, so ``rne(q, 0, 0, gravity=0, f_tip=F)`` equals
     ``statics.joint_torques(robot, q, F, frame="tool")``.
     """
+    fast = _plain(robot, q, qd, qdd) if gravity is GRAVITY and f_tip is None else None
+    if fast is not None and _has_mass(robot):
+        return np.array(_rne_kernel(robot)(*fast, _G_DEFAULT, _W_ZERO, math.cos, math.sin))
     _require_inertia(robot) if f_tip is None else None
     symbolic = robot.symbolic or is_symbolic(q, qd, qdd, gravity, f_tip)
     q, qd, qdd = (_joints(robot, v, name, symbolic) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd")))
@@ -82,6 +109,12 @@ def rne(robot, q, qd, qdd, gravity=GRAVITY, f_tip=None):
         tau, _ = rne_steps(robot, q, qd, qdd, g, w, backend_for(True))
         return sympy().Matrix(tau)
 
+    q, qd, qdd, g, w = _batch([q, qd, qdd, g, w])
+    return run_kernel(_rne_kernel(robot), q, (robot.n,), qd, qdd, g, w)
+
+
+def _rne_kernel(robot):
+    """The compiled ``rne(q, qd, qdd, g, w, cos, sin)`` of this robot: lists or numpy columns in, τ out."""
     def build(robot):
         tr = Tracer()
         n = robot.n
@@ -89,9 +122,7 @@ def rne(robot, q, qd, qdd, gravity=GRAVITY, f_tip=None):
         tau, _ = rne_steps(robot, *ins, TracerBackend(tr))
         return tr.kernel("rne", "q, qd, qdd, g, w", tau)
 
-    kernel = cached_kernel(robot, "rne", build)
-    q, qd, qdd, g, w = _batch([q, qd, qdd, g, w])
-    return run_kernel(kernel, q, (robot.n,), qd, qdd, g, w)
+    return cached_kernel(robot, "rne", build)
 
 
 def gravload(robot, q, gravity=GRAVITY):
@@ -118,23 +149,31 @@ def _mass_columns(robot, q, B):
     n = robot.n
     zero, g0 = [0] * n, [0, 0, 0]
     cols = [rne_steps(robot, q, zero, [1 if i == j else 0 for i in range(n)], g0, [0] * 6, B)[0] for j in range(n)]
-    return [[cols[j][i] for j in range(n)] for i in range(n)]
+    # M is symmetric: take M[i][j] from column min(i, j), so each column's inward pass is needed only
+    # down to its own joint (compiled kernels drop the rest)
+    return [[cols[min(i, j)][max(i, j)] for j in range(n)] for i in range(n)]
 
 
 def inertia(robot, q):
     """M(q), (..., n, n), symmetric positive definite: column j is RNE(q, 0, e_j) without gravity."""
+    fast = _plain(robot, q)
+    if fast is not None and _has_mass(robot):
+        return np.array(_inertia_kernel(robot)(fast[0], math.cos, math.sin)).reshape(robot.n, robot.n)
     _require_inertia(robot)
     symbolic = robot.symbolic or is_symbolic(q)
     q = _joints(robot, q, "q", symbolic)
     if symbolic:
         return sympy().Matrix(_mass_columns(robot, q, backend_for(True)))
+    return run_kernel(_inertia_kernel(robot), q, (robot.n, robot.n))
 
+
+def _inertia_kernel(robot):
     def build(robot):
         tr = Tracer()
         M = _mass_columns(robot, tr.inputs("q", robot.n), TracerBackend(tr))
         return tr.kernel("inertia", "q", [x for row in M for x in row])
 
-    return run_kernel(cached_kernel(robot, "inertia", build), q, (robot.n, robot.n))
+    return cached_kernel(robot, "inertia", build)
 
 
 def _coriolis_rows(robot, q, qd, B):
@@ -177,18 +216,83 @@ def fdyn(robot, q, qd, tau, gravity=GRAVITY, *, friction=None, armature=None, f_
 
     ``armature``: actuator inertia reflected to each joint (n,) (the youBot chapter's I_a);
     ``friction``: a function q̇ → (..., n) friction torques, or None.
+    One compiled kernel per robot forms M and C q̇ + G together and solves by LDLᵀ (:func:`fdyn_kernel`).
     """
+    plain = friction is None and armature is None and f_tip is None and gravity is GRAVITY
+    fast = _plain(robot, q, qd, tau) if plain else None
+    if fast is not None and _has_mass(robot):
+        try:
+            return np.array(fdyn_kernel(robot)(*fast, _G_DEFAULT, _W_ZERO, [0.0] * robot.n, math.cos, math.sin))
+        except ZeroDivisionError:
+            pass  # the checked path explains
+    _require_inertia(robot)
     q = _joints(robot, q, "q", False)
     qd = _joints(robot, qd, "qd", False)
     tau = _joints(robot, tau, "tau", False)
-    M = inertia(robot, q)
-    if armature is not None:
-        M = M + np.diag(as_float_array(armature, "armature", (robot.n,), allow_batch=False))
-    bias = rne(robot, q, qd, np.zeros(robot.n), gravity, f_tip)  # C q̇ + G (+ Jᵀf_tip)
-    rhs = tau - bias
     if friction is not None:
-        rhs = rhs - as_float_array(friction(qd), "friction(qd)", (robot.n,))
-    return np.linalg.solve(M, rhs[..., None])[..., 0]
+        tau = tau - as_float_array(friction(qd), "friction(qd)", (robot.n,))
+    arm = np.zeros(robot.n) if armature is None else as_float_array(armature, "armature", (robot.n,),
+                                                                    allow_batch=False)
+    g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
+    w = np.zeros(6) if f_tip is None else as_float_array(f_tip, "f_tip", (6,))
+    q, qd, tau, g, w, arm = _batch([q, qd, tau, g, w, arm])
+    try:
+        qdd = run_kernel(fdyn_kernel(robot), q, (robot.n,), qd, tau, g, w, arm)
+    except ZeroDivisionError:
+        qdd = np.full(q.shape, np.nan)
+    if not np.isfinite(qdd).all():
+        raise ValueError("M(q) + diag(armature) is singular here: give every moving link mass and inertia")
+    return qdd
+
+
+def fdyn_kernel(robot):
+    """The compiled ``fdyn(q, qd, tau, g, w, arm, cos, sin) -> q̈`` of this robot (lists or numpy columns).
+
+    For simulators: call it directly with Python lists for one state. ``arm`` is the armature (n),
+    added to M's diagonal; ``w`` the tip wrench (6) as in :func:`rne`.
+    """
+    def build(robot):
+        tr = Tracer()
+        n = robot.n
+        q, qd, tau, g, w, arm = (tr.inputs(name, size) for name, size in
+                                 (("q", n), ("qd", n), ("tau", n), ("g", 3), ("w", 6), ("arm", n)))
+        B = TracerBackend(tr)
+        M = _mass_columns(robot, q, B)
+        for i in range(n):
+            M[i][i] = M[i][i] + arm[i]
+        bias = rne_steps(robot, q, qd, [0] * n, g, w, B)[0]  # C q̇ + G (+ Jᵀ w)
+        return tr.kernel("fdyn", "q, qd, tau, g, w, arm", ldl_solve(M, [t - b for t, b in zip(tau, bias)]))
+
+    return cached_kernel(robot, "fdyn", build)
+
+
+def ldl_solve(M, b):
+    """x with M x = b for a symmetric positive definite M (nested lists of scalars), by M = L D Lᵀ.
+
+    Written on scalars, like the recursions, so it traces into the compiled forward dynamics."""
+    n = len(b)
+    L = [[0.0] * n for _ in range(n)]
+    D, Dinv = [0.0] * n, [0.0] * n
+    for j in range(n):
+        LD = [L[j][k] * D[k] for k in range(j)]  # row j of L·D
+        d = M[j][j]
+        for k in range(j):
+            d = d - LD[k] * L[j][k]
+        D[j], Dinv[j] = d, 1.0 / d
+        for i in range(j + 1, n):
+            s = M[i][j]
+            for k in range(j):
+                s = s - L[i][k] * LD[k]
+            L[i][j] = s * Dinv[j]
+    y = list(b)
+    for i in range(n):
+        for k in range(i):
+            y[i] = y[i] - L[i][k] * y[k]
+    x = [y[i] * Dinv[i] for i in range(n)]
+    for i in range(n - 1, -1, -1):
+        for k in range(i + 1, n):
+            x[i] = x[i] - L[k][i] * x[k]
+    return x
 
 
 def kinetic_energy(robot, q, qd):
