@@ -1,0 +1,20 @@
+"""The youBot lab: a safe rosbridge client, the session log, and a simulator that speaks the same protocol.
+
+>>> from armlab.lab import YoubotArm, SafetyError            # doctest: +SKIP
+>>> arm = YoubotArm("ws://127.0.0.1:9090")                    # doctest: +SKIP
+>>> arm.move_joints(q, speed=0.5)                             # doctest: +SKIP
+
+Needs the ``lab`` extra (``websockets``); ``import armlab`` does not load this package.
+Set-up for the real robot and the safety checklist: ``docs/lab.md``.
+"""
+from .arm import DEFAULT_URL, ArmState, ConnectionLostError, YoubotArm, min_jerk
+from .client import NotConnectedError, RosbridgeClient, ServiceError
+from .log import SessionLog, identification_data, load_states, read_log
+from .safety import SafetyError, SafetyLimits, StaleStateError, TrackingError, WatchdogError
+from .sim import Simulator
+
+__all__ = [
+    "YoubotArm", "ArmState", "SafetyError", "SafetyLimits", "StaleStateError", "WatchdogError", "TrackingError",
+    "ConnectionLostError", "NotConnectedError", "ServiceError", "RosbridgeClient", "Simulator", "SessionLog",
+    "read_log", "load_states", "identification_data", "min_jerk", "DEFAULT_URL",
+]

@@ -1,0 +1,380 @@
+"""``YoubotArm``: the API students use, on the real youBot or on the simulator (one URL apart).
+
+Every command passes the safety layer (:mod:`armlab.lab.safety`) before it is sent. Motions are
+streamed at ``rate`` Hz along a minimum-jerk trajectory, because a position command is a step on
+the real arm. Any fault — stale ``/joint_states``, the effort watchdog, a lost connection, a
+reconnect — makes the arm hold and *latches*: further motion raises until :meth:`YoubotArm.resume`.
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..models import youbot, youbot_driver_to_q, youbot_q_to_driver
+from .client import NotConnectedError, RosbridgeClient
+from .log import SessionLog, default_log_path
+from .protocol import (ARM_JOINTS, ARM_POSITION, GRIPPER_JOINTS, GRIPPER_POSITION, JOINT_STATES, TOPICS,
+                       UNIT_M, ProtocolError, parse_joint_state, positions_msg)
+from .safety import (EffortWatchdog, SafetyError, SafetyLimits, StaleStateError, TrackingError, WatchdogError,
+                     check_gripper, check_joint_vector, check_service, check_set_point, check_speed, check_step)
+
+__all__ = ["YoubotArm", "ArmState", "ConnectionLostError", "DEFAULT_URL", "min_jerk"]
+
+#: The local simulator (``python -m armlab.lab.sim``).
+DEFAULT_URL = "ws://127.0.0.1:9090"
+
+
+class ConnectionLostError(SafetyError, ConnectionError):
+    """The connection dropped during a command: streaming stopped, and nothing will be replayed."""
+
+
+@dataclass(frozen=True)
+class ArmState:
+    """One ``/joint_states`` sample of the arm. DH angles and signs (``q``, ``qd``, ``effort``) and the
+    driver's own (``*_driver``); ``stamp`` is the robot's time (s), ``age`` the time since it arrived."""
+
+    q_driver: np.ndarray
+    qd_driver: np.ndarray
+    effort_driver: np.ndarray
+    stamp: float
+    seq: int | None
+    received: float  # time.monotonic() at arrival
+    gripper: float | None = None
+
+    @property
+    def q(self) -> np.ndarray:
+        return youbot_driver_to_q(self.q_driver)
+
+    @property
+    def qd(self) -> np.ndarray:
+        return -self.qd_driver  # every driver axis turns opposite to its DH axis
+
+    @property
+    def effort(self) -> np.ndarray:
+        return -self.effort_driver
+
+    @property
+    def age(self) -> float:
+        return time.monotonic() - self.received
+
+
+def min_jerk(start, goal, duration, rate):
+    """Set points at ``rate`` Hz from start to goal, s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (peak speed 1.875·Δ/T).
+
+    >>> min_jerk([0.0], [1.0], 0.1, 50).round(3).ravel().tolist()
+    [0.058, 0.317, 0.683, 0.942, 1.0]
+    """
+    start, goal = np.asarray(start, float), np.asarray(goal, float)
+    n = max(1, math.ceil(duration * rate - 1e-9))
+    tau = np.arange(1, n + 1) / n
+    s = tau**3 * (10 - 15 * tau + 6 * tau**2)
+    return start + s[:, None] * (goal - start)
+
+
+class YoubotArm:
+    """A youBot arm behind rosbridge. ``log``: path of the session log (None: a timestamped file
+    under ./lab-logs/; False: no log). Use it as a context manager: it holds on exit and on any error."""
+
+    def __init__(self, url=DEFAULT_URL, log=None, *, limits=None, rate=50.0, timeout=5.0):
+        if not 20.0 <= rate <= 50.0:
+            raise ValueError(f"rate must be 20 … 50 Hz (the driver's command rate), got {rate!r}")
+        self.url, self.rate = url, float(rate)
+        self.limits = limits or SafetyLimits()
+        self.robot = youbot()
+        self.log = None if log is False else SessionLog(default_log_path() if log is None else log,
+                                                       {"url": url, "rate": self.rate})
+        self.fault: str | None = None
+        self.last_error: BaseException | None = None
+        self.missed_ticks = 0  # stream ticks sent more than one period late
+        self._watchdog = EffortWatchdog(self.limits)
+        self._state: ArmState | None = None
+        self._cond = threading.Condition()
+        self._cmd_lock = threading.RLock()
+        self._q_cmd: np.ndarray | None = None
+        self._abort = threading.Event()
+        self._worker: threading.Thread | None = None
+        self._client = RosbridgeClient(url, on_frame=self._log_frame, on_error=self._log_error,
+                                       open_timeout=timeout)
+        self._client.on_disconnect.append(lambda: self._trip("connection lost", hold=False))
+        self._client.on_reconnect.append(lambda gen: self._event(f"reconnected (connection {gen}); "
+                                                                 "the arm stays held until resume()"))
+        try:
+            self._client.connect()
+            for topic in (ARM_POSITION, GRIPPER_POSITION):
+                self._client.advertise(topic, TOPICS[topic])
+            self._client.subscribe(JOINT_STATES, TOPICS[JOINT_STATES], self._on_state)
+            self.wait_state(timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    # --- state --------------------------------------------------------------------------
+    def _on_state(self, msg, t_rx):
+        try:
+            stamp, seq, joints = parse_joint_state(msg)
+        except ProtocolError as e:
+            self._log_error(f"bad JointState: {e}", str(msg)[:200])
+            raise
+        if not all(j in joints for j in ARM_JOINTS):
+            return  # a base-only message: /joint_states carries the base's joints too
+        p, v, e = (np.array([joints[j][k] for j in ARM_JOINTS]) for k in range(3))
+        grip = joints[GRIPPER_JOINTS[0]][0] if GRIPPER_JOINTS[0] in joints else None
+        state = ArmState(p, v, e, stamp, seq, t_rx, grip)
+        with self._cond:
+            self._state = state
+            self._cond.notify_all()
+        if self.log:
+            cmd = None if self._q_cmd is None else self._q_cmd.tolist()
+            self.log.write("state", stamp=stamp, seq=seq, q_driver=p.tolist(), qd_driver=v.tolist(),
+                           effort_driver=e.tolist(), q_cmd_driver=cmd, gripper=grip)
+        tripped = self._watchdog.update(t_rx, e) if np.all(np.isfinite(e)) else None
+        if tripped and self.fault is None:
+            self._trip(tripped, hold=True)
+
+    def state(self) -> ArmState:
+        """The latest arm state (see ``.age`` for how old it is)."""
+        if self._state is None:
+            raise SafetyError("no /joint_states received yet")
+        return self._state
+
+    def wait_state(self, timeout=1.0, newer_than=None) -> ArmState:
+        """Block until a state newer than ``newer_than`` (monotonic time; default: now) arrives."""
+        after = time.monotonic() if newer_than is None else newer_than
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._state is not None and self._state.received > after, timeout):
+                raise StaleStateError(f"no /joint_states from {self.url} within {timeout} s")
+            return self._state
+
+    @property
+    def connected(self) -> bool:
+        return self._client.connected
+
+    # --- faults -------------------------------------------------------------------------
+    def _event(self, msg):
+        if self.log:
+            self.log.write("event", msg=msg)
+
+    def _log_frame(self, direction, text):
+        if self.log:
+            self.log.frame(direction, text)
+
+    def _log_error(self, why, text):
+        if self.log:
+            self.log.write("error", msg=why, frame=str(text)[:1000])
+
+    def _trip(self, why, hold):
+        """Latch a fault, stop streaming, and hold if we still can."""
+        if self.fault is None:
+            self.fault = why
+        self._abort.set()
+        self._event(f"fault: {why}")
+        if hold:
+            try:
+                self.hold()
+            except (NotConnectedError, SafetyError):
+                pass
+
+    def _check_live(self):
+        """Raise (after holding) unless the arm is connected, unfaulted and its state fresh."""
+        if self.fault is not None:
+            if not self.connected:
+                raise ConnectionLostError(f"{self.fault}: streaming stopped, nothing will be replayed; "
+                                          "after reconnecting call arm.resume()")
+            cls = WatchdogError if self.fault.startswith("effort watchdog") else SafetyError
+            raise cls(f"the arm is held after a fault ({self.fault}); check the arm, then call arm.resume()")
+        if not self.connected:
+            self._trip("connection lost", hold=False)
+            raise ConnectionLostError("connection lost: streaming stopped, nothing will be replayed")
+        age = self.state().age
+        if age > self.limits.stale_after:
+            why = f"stale /joint_states: none for {1000 * age:.0f} ms (limit {1000 * self.limits.stale_after:.0f} ms)"
+            self._trip(why, hold=True)
+            raise StaleStateError(f"{why}; streaming stopped and the arm holds; call arm.resume() when it is back")
+
+    def resume(self, timeout=1.0) -> ArmState:
+        """Clear a latched fault once connected with fresh state; sets the hold point to where the arm is."""
+        if not self.connected:
+            raise ConnectionLostError(f"not connected to {self.url}; cannot resume")
+        self._stop_worker()
+        state = self.wait_state(timeout)
+        self._watchdog.reset()
+        self.fault = None
+        self._abort.clear()
+        self._event("resumed")
+        self.hold()
+        return state
+
+    # --- commands -----------------------------------------------------------------------
+    def _publish_arm(self, q_driver, step=True):
+        with self._cmd_lock:
+            q = check_set_point(q_driver, self.limits)
+            if step and self._q_cmd is not None:
+                check_step(q, self._q_cmd, self.limits)
+            self._client.publish(ARM_POSITION, positions_msg(q, range(1, 6)))
+            self._q_cmd = q
+
+    def hold(self):
+        """Command the measured position (moved into the safe band): a software stop."""
+        self._publish_arm(self.limits.clip(self.state().q_driver), step=False)
+
+    def stop(self):
+        """Abort any motion and hold."""
+        self._abort.set()
+        self._stop_worker()
+        self.hold()
+        self._abort.clear()
+
+    def gripper(self, opening):
+        """Set each finger's opening, 0 (closed) … 0.0115 m."""
+        w = check_gripper(opening, self.limits)
+        self._check_live()
+        self._client.publish(GRIPPER_POSITION, positions_msg([w, w], GRIPPER_JOINTS, unit=UNIT_M))
+
+    def call_service(self, name, timeout=2.0):
+        """Call a driver service; switchOffMotors and calibrate are refused (nothing is sent)."""
+        return self._client.call_service(check_service(name), timeout=timeout)
+
+    def switch_on_motors(self):
+        return self.call_service("/arm_1/switchOnMotors")
+
+    def _to_driver(self, q, frame):
+        if frame not in ("dh", "driver"):
+            raise SafetyError(f"frame must be 'dh' or 'driver', got {frame!r}; nothing was sent")
+        q = check_joint_vector(q)
+        return youbot_q_to_driver(q) if frame == "dh" else q
+
+    def follow(self, q_traj, frame="dh", wait=True):
+        """Stream a joint trajectory, one row per tick at ``rate`` Hz. Every row is checked before the
+        first is sent: limits, and the step between rows (from the current set point) at most the cap."""
+        rows = np.asarray(q_traj, dtype=float) if not isinstance(q_traj, np.ndarray) else q_traj
+        if rows.ndim != 2 or rows.shape[1] != 5 or rows.shape[0] == 0:
+            raise SafetyError(f"q_traj must have shape (N, 5), got {np.shape(q_traj)}; nothing was sent")
+        self._stop_worker()
+        self._check_live()
+        traj = np.array([check_set_point(self._to_driver(r, frame), self.limits, f"set point {k}")
+                         for k, r in enumerate(rows)])
+        prev = self._q_cmd if self._q_cmd is not None else self.state().q_driver
+        for k, row in enumerate(traj):
+            try:
+                check_step(row, prev, self.limits)
+            except SafetyError as e:
+                raise SafetyError(f"trajectory row {k}: {e}") from None
+            prev = row
+        if wait:
+            return self._stream(traj)
+        self._worker = threading.Thread(target=self._stream_bg, args=(traj,), daemon=True, name="youbot stream")
+        self._worker.start()
+        return None
+
+    def move_joints(self, q, speed=0.5, frame="dh", duration=None, wait=True, tol=0.02, settle=1.5):
+        """Move to joint angles q (``frame`` "dh" or "driver") with peak joint speed ``speed`` rad/s, or
+        in ``duration`` s; blocks until the arm is within ``tol`` rad (``wait=False`` streams in the
+        background; a later command replaces it)."""
+        speed = check_speed(speed, self.limits)
+        goal = check_set_point(self._to_driver(q, frame), self.limits, "target")
+        self._check_live()
+        self._stop_worker()
+        start = self._q_cmd if self._q_cmd is not None else self.limits.clip(self.state().q_driver)
+        dist = float(np.max(np.abs(goal - start)))
+        if duration is None:
+            duration = 1.875 * dist / speed
+        elif not (isinstance(duration, (int, float)) and math.isfinite(duration) and duration > 0):
+            raise SafetyError(f"duration must be a positive number of seconds, got {duration!r}; nothing was sent")
+        else:
+            check_speed(1.875 * dist / duration, self.limits)
+        self.follow(min_jerk(start, goal, duration, self.rate), frame="driver", wait=wait)
+        if wait:
+            self._settle(goal, tol, settle)
+        return self.state() if wait else None
+
+    def move_pose(self, T, speed=0.5, weights=None, **kw):
+        """Move the tool to pose T (4×4, base frame, metres) through IK, choosing the solution with the least
+        weighted joint motion from the measured q; SafetyError if no solution is inside the limits."""
+        sols = self.robot.ikine(np.asarray(T, dtype=float), q_current=self.state().q, weights=weights)
+        if len(sols) == 0:
+            raise SafetyError(f"no inverse-kinematics solution within the joint limits for this pose "
+                              f"({getattr(sols, 'reason', '')}); nothing was sent")
+        return self.move_joints(sols.q[0], speed=speed, frame="dh", **kw)
+
+    # --- streaming ----------------------------------------------------------------------
+    def _stream(self, traj):
+        period = 1.0 / self.rate
+        t0 = time.monotonic()
+        for k, row in enumerate(traj):
+            deadline = t0 + k * period
+            if self._abort.wait(max(0.0, deadline - time.monotonic())):
+                self._check_live()  # a fault aborted us: raise it
+                return
+            if time.monotonic() - deadline > period:
+                self.missed_ticks += 1
+            self._check_live()
+            try:
+                self._publish_arm(row)
+            except NotConnectedError:
+                self._trip("connection lost", hold=False)
+                raise ConnectionLostError("connection lost mid-stream: streaming stopped, nothing will be "
+                                          "replayed; after reconnecting call arm.resume()") from None
+        return None
+
+    def _stream_bg(self, traj):
+        try:
+            self._stream(traj)
+        except BaseException as e:  # noqa: BLE001 - kept for the caller, who is not waiting
+            self.last_error = e
+            self._event(f"background motion stopped: {e}")
+
+    def _stop_worker(self):
+        w = self._worker
+        if w is not None and w is not threading.current_thread() and w.is_alive():
+            self._abort.set()
+            w.join(timeout=2.0)
+            if self.fault is None:
+                self._abort.clear()
+        self._worker = None
+
+    def _settle(self, goal, tol, timeout):
+        end = time.monotonic() + timeout
+        while True:
+            self._check_live()
+            err = np.abs(self.state().q_driver - goal)
+            if np.all(err <= tol):
+                return
+            if time.monotonic() > end:
+                i = int(np.argmax(err))
+                self._trip(f"joint {i + 1} is {err[i]:.3f} rad from its target after {timeout} s", hold=True)
+                raise TrackingError(f"joint {i + 1} did not reach {goal[i]:.4f} rad (driver angle): measured "
+                                    f"{self.state().q_driver[i]:.4f}, error {err[i]:.3f} > {tol} rad after "
+                                    f"{timeout} s (stuck or blocked?); the arm holds")
+            try:
+                self.wait_state(0.05)
+            except StaleStateError:
+                pass
+
+    # --- lifetime -----------------------------------------------------------------------
+    def close(self):
+        """Hold (if still connected), then close the connection and the log."""
+        try:
+            self._abort.set()
+            self._stop_worker()
+            if self.connected and self._state is not None:
+                self.hold()
+        except (NotConnectedError, SafetyError):
+            pass
+        finally:
+            self._client.close()
+            if self.log:
+                self.log.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return f"YoubotArm({self.url!r}, {'connected' if self.connected else 'disconnected'}, fault={self.fault!r})"

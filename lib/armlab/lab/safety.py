@@ -1,0 +1,173 @@
+"""The safety layer every youBot command passes before anything goes on the wire.
+
+The real driver rejects a bad set point silently (a warning on the robot only) and has no command
+watchdog, so the client checks everything itself and refuses loudly: a rejected command sends
+nothing and raises :class:`SafetyError` naming the joint, the value and the limit. The numbers are
+the labs' guards from ``shared/docs/youbot-interface.md``.
+
+>>> limits = SafetyLimits()
+>>> check_gripper(0.02, limits)
+Traceback (most recent call last):
+...
+armlab.lab.safety.SafetyError: gripper opening 0.02 m is outside 0 … 0.0115 m (each finger's opening); nothing was sent
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..models import YOUBOT_DRIVER
+from .protocol import DANGEROUS_SERVICES
+
+__all__ = ["SafetyError", "StaleStateError", "WatchdogError", "TrackingError", "SafetyLimits",
+           "check_joint_vector", "check_set_point", "check_step", "check_speed", "check_gripper",
+           "check_service", "EffortWatchdog"]
+
+#: Each finger opens 0 (closed) … 0.0115 m.
+GRIPPER_MAX = 0.0115
+
+
+class SafetyError(RuntimeError):
+    """A command the safety layer refused, or a fault that made the arm hold. Nothing unsafe was sent."""
+
+
+class StaleStateError(SafetyError):
+    """No ``/joint_states`` for longer than the stale limit: streaming stopped and the arm holds."""
+
+
+class WatchdogError(SafetyError):
+    """An effort stayed above its threshold for too long: the arm holds."""
+
+
+class TrackingError(SafetyError):
+    """The measured arm did not reach the commanded pose in time (a stuck joint, a collision)."""
+
+
+@dataclass(frozen=True)
+class SafetyLimits:
+    """The labs' guards. Angles in driver radians, times in seconds, efforts in N·m."""
+
+    #: distance kept from the driver's strict limits lo < q < hi
+    margin: float = 0.02
+    #: largest set-point change between two streamed ticks
+    max_step: float = 0.12
+    #: largest joint speed a trajectory may ask for (the spec speed is 1.5708 rad/s)
+    max_speed: float = 1.0
+    #: a gap in /joint_states longer than this is a fault (EtherCAT lost)
+    stale_after: float = 0.150
+    #: effort watchdog: |τ_i| above threshold_i for longer than effort_duration trips
+    effort_threshold: tuple = (10.0, 13.0, 7.0, 3.0, 0.6)
+    effort_duration: float = 0.5
+    lower: np.ndarray = field(default_factory=lambda: YOUBOT_DRIVER["lower"].copy())
+    upper: np.ndarray = field(default_factory=lambda: YOUBOT_DRIVER["upper"].copy())
+
+    @property
+    def safe_lower(self) -> np.ndarray:
+        return self.lower + self.margin
+
+    @property
+    def safe_upper(self) -> np.ndarray:
+        return self.upper - self.margin
+
+    def clip(self, q_driver) -> np.ndarray:
+        """Driver angles moved into the commandable band [lo + margin, hi − margin]."""
+        return np.clip(np.asarray(q_driver, dtype=float), self.safe_lower, self.safe_upper)
+
+
+def check_joint_vector(q, name="q", n=5) -> np.ndarray:
+    """Five finite joint values in radians, or SafetyError."""
+    try:
+        arr = np.asarray(q, dtype=float)
+    except (TypeError, ValueError):
+        raise SafetyError(f"{name} must be {n} joint angles in radians, got {q!r}; nothing was sent") from None
+    if arr.shape != (n,):
+        raise SafetyError(f"{name} must have {n} joint angles (shape ({n},)), got shape {arr.shape}; nothing was sent")
+    for i, v in enumerate(arr):
+        if not math.isfinite(v):
+            raise SafetyError(f"joint {i + 1} value {v} in {name} is not finite; nothing was sent")
+    big = np.flatnonzero(np.abs(arr) > 2 * math.pi + 1e-9)
+    if big.size:
+        i = int(big[0])
+        raise SafetyError(f"joint {i + 1} value {arr[i]:g} in {name} is larger than 2π: radians expected "
+                          f"(degrees? use np.radians); nothing was sent")
+    return arr
+
+
+def check_set_point(q_driver, limits: SafetyLimits, what="set point") -> np.ndarray:
+    """Driver angles inside [lo + margin, hi − margin] (the driver itself tests lo < q < hi)."""
+    q = check_joint_vector(q_driver, what)
+    for i in range(5):
+        lo, hi = limits.safe_lower[i], limits.safe_upper[i]
+        if not lo <= q[i] <= hi:
+            raise SafetyError(
+                f"joint {i + 1} {what} {q[i]:.4f} rad (driver angle) is outside the safe range "
+                f"[{lo:.4f}, {hi:.4f}]: driver limits {limits.lower[i]:.4f} < q < {limits.upper[i]:.4f} "
+                f"with a {limits.margin} rad margin; nothing was sent")
+    return q
+
+
+def check_step(q_new, q_prev, limits: SafetyLimits) -> None:
+    """No joint's set point changes by more than ``max_step`` between two ticks."""
+    step = np.abs(np.asarray(q_new) - np.asarray(q_prev))
+    i = int(np.argmax(step))
+    if step[i] > limits.max_step:
+        raise SafetyError(f"joint {i + 1} step {step[i]:.4f} rad in one tick is above the cap "
+                          f"{limits.max_step} rad (a position command is a step: stream it); nothing was sent")
+
+
+def check_speed(speed, limits: SafetyLimits) -> float:
+    """A positive, finite joint speed (rad/s) at most ``max_speed``."""
+    if isinstance(speed, bool) or not isinstance(speed, (int, float, np.integer, np.floating)):
+        raise SafetyError(f"speed must be a number in rad/s, got {speed!r}; nothing was sent")
+    if not math.isfinite(speed) or speed <= 0:
+        raise SafetyError(f"speed must be positive and finite (rad/s), got {speed}; nothing was sent")
+    if speed > limits.max_speed:
+        raise SafetyError(f"speed {speed:g} rad/s is above the cap {limits.max_speed} rad/s; nothing was sent")
+    return float(speed)
+
+
+def check_gripper(width, limits: SafetyLimits | None = None) -> float:
+    """Each finger's opening in metres, 0 … 0.0115."""
+    if isinstance(width, bool) or not isinstance(width, (int, float, np.integer, np.floating)):
+        raise SafetyError(f"gripper opening must be a number in metres, got {width!r}; nothing was sent")
+    if not math.isfinite(width):
+        raise SafetyError(f"gripper opening {width} is not finite; nothing was sent")
+    if not 0.0 <= width <= GRIPPER_MAX:
+        hint = " (millimetres? use metres)" if 1.0 <= width <= 1000 * GRIPPER_MAX else ""
+        raise SafetyError(f"gripper opening {width:g} m is outside 0 … {GRIPPER_MAX} m "
+                          f"(each finger's opening){hint}; nothing was sent")
+    return float(width)
+
+
+def check_service(name: str) -> str:
+    """Refuse the services that drop the arm or drive it into its end stops."""
+    if name in DANGEROUS_SERVICES:
+        why = "cuts motor current: the arm falls" if name.endswith("switchOffMotors") \
+            else "drives every joint into its end stop"
+        raise SafetyError(f"service {name} is refused by the client: it {why}; nothing was sent")
+    return name
+
+
+class EffortWatchdog:
+    """Trips when any |τ_i| stays above its threshold for longer than ``duration`` seconds."""
+
+    def __init__(self, limits: SafetyLimits):
+        self.threshold = np.asarray(limits.effort_threshold, dtype=float)
+        self.duration = limits.effort_duration
+        self._since = np.full(self.threshold.shape, np.nan)
+
+    def reset(self):
+        self._since[:] = np.nan
+
+    def update(self, t: float, effort) -> str | None:
+        """Feed one measurement at time t (s); return a message naming the joint once it trips."""
+        over = np.abs(np.asarray(effort, dtype=float)) > self.threshold
+        self._since[~over] = np.nan
+        self._since[over & np.isnan(self._since)] = t
+        held = t - self._since
+        for i in np.flatnonzero(over & (held > self.duration)):
+            return (f"effort watchdog: joint {i + 1} effort {effort[i]:.2f} N·m above {self.threshold[i]} N·m "
+                    f"for {held[i]:.2f} s (limit {self.duration} s)")
+        return None
