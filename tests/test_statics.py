@@ -141,13 +141,14 @@ def test_compiled_link_forces_equal_the_scalar_recursion_row_by_row():
     from armlab.dynamics.rne import rne_steps
     from armlab.kinematics.scalar import NumpyBackend
     rng = np.random.default_rng(7)
-    g = np.array([0.3, -0.2, -9.81])
     for robot in ROBOTS[:10]:
         q, F = random_q(rng, robot, 1)[0], rng.normal(size=6)
-        tau, steps = rne_steps(robot, list(q), [0] * robot.n, [0] * robot.n, list(g), list(F), NumpyBackend)
-        for frame, w in (("tool", F), ("base", np.concatenate([robot.fkine(q)[:3, :3] @ F[:3],
-                                                               robot.fkine(q)[:3, :3] @ F[3:]]))):
-            res = statics.link_forces(robot, q, w, frame=frame, gravity=g)
-            np.testing.assert_allclose(res.tau, np.array(tau, float), atol=TOL)
-            np.testing.assert_allclose(res.f, np.array([s["f"] for s in steps] + [F[:3]], float), atol=TOL)
-            np.testing.assert_allclose(res.m, np.array([s["n"] for s in steps] + [F[3:]], float), atol=TOL)
+        Fb = np.concatenate([robot.fkine(q)[:3, :3] @ F[:3], robot.fkine(q)[:3, :3] @ F[3:]])
+        for g in (np.array([0.3, -0.2, -9.81]), None):
+            zero = [0] * robot.n
+            tau, steps = rne_steps(robot, list(q), zero, zero, [0, 0, 0] if g is None else list(g), list(F), NumpyBackend)
+            for frame, w in (("tool", F), ("base", Fb)):
+                res = statics.link_forces(robot, q, w, frame=frame, gravity=g)
+                np.testing.assert_allclose(res.tau, np.array(tau, float), atol=TOL)
+                np.testing.assert_allclose(res.f, np.array([s["f"] for s in steps] + [F[:3]], float), atol=TOL)
+                np.testing.assert_allclose(res.m, np.array([s["n"] for s in steps] + [F[3:]], float), atol=TOL)

@@ -88,7 +88,7 @@ def link_forces(robot, q, wrench, frame="tool", gravity=None):
     if not symbolic:
         _frame(frame)
         w = as_float_array(wrench, "wrench", (6,), allow_batch=False)
-        g = (0.0, 0.0, 0.0) if gravity is None else as_float_array(gravity, "gravity", (3,), allow_batch=False)
+        g = None if gravity is None else as_float_array(gravity, "gravity", (3,), allow_batch=False)
         return _link_forces_numeric(robot, q, w, g, frame)
     w = _wrench_sym(robot, q, wrench, frame)
     g = [0, 0, 0] if gravity is None else list(gravity)
@@ -100,12 +100,13 @@ def link_forces(robot, q, wrench, frame="tool", gravity=None):
 
 
 def _link_forces_numeric(robot, q, w, g, frame):
-    """The same recursion as straight-line code traced once per robot and frame (µs instead of the
-    scalar recursion's hundreds of µs). Outputs τ, then (f, n) of every link and of the tip."""
+    """The same recursion as straight-line code traced once per robot, frame and with/without weights
+    (µs instead of the scalar recursion's hundreds of µs). Outputs τ, then (f, n) of every link and the tip."""
     def build(robot):
         tr = Tracer()
         B = TracerBackend(tr)
-        qv, gv, wv = tr.inputs("q", robot.n), tr.inputs("g", 3), tr.inputs("w", 6)
+        qv, wv = tr.inputs("q", robot.n), tr.inputs("w", 6)
+        gv = [0.0, 0.0, 0.0] if g is None else tr.inputs("g", 3)  # no weights: their terms fold away
         if frame == "base":  # the tip wrench into the tool frame: ^0R_toolᵀ·f, ^0R_toolᵀ·m
             base, links, tool = chain(robot, qv, B)
             R = base[0]
@@ -114,11 +115,13 @@ def _link_forces_numeric(robot, q, w, g, frame):
             wv = sm.mtv(R, wv[:3]) + sm.mtv(R, wv[3:])
         zero = [0] * robot.n
         tau, steps = rne_steps(robot, qv, zero, zero, gv, wv, B)
-        return tr.kernel("link_forces", "q, g, w", tau + [x for s in steps for x in (*s["f"], *s["n"])] + list(wv))
+        outputs = tau + [x for s in steps for x in (*s["f"], *s["n"])] + list(wv)
+        return tr.kernel("link_forces", "q, w" if g is None else "q, w, g", outputs)
 
-    kernel = cached_kernel(robot, f"statics.link_forces.{frame}", build)
+    kernel = cached_kernel(robot, f"statics.link_forces.{frame}.{'free' if g is None else 'weighted'}", build)
     n = robot.n
-    out = np.array(kernel(q.tolist(), list(g), w.tolist(), math.cos, math.sin))
+    args = (q.tolist(), w.tolist()) if g is None else (q.tolist(), w.tolist(), g.tolist())
+    out = np.array(kernel(*args, math.cos, math.sin))
     fn = out[n:].reshape(n + 1, 2, 3)
     return LinkForces(fn[:, 0], fn[:, 1], out[:n])
 
