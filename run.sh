@@ -26,10 +26,10 @@ usage() {
 Usage: ./run.sh COMMAND [ARGS...]
 
 Commands:
-  course [ARGS...]   Create/refresh .venv, install ArmLab with the course extras
+  course [ARGS...]   Create/refresh .venv, install ArmLab with the course and lab extras
                      and open course/00_start_here.ipynb in JupyterLab.
                      ARGS are passed to `jupyter lab` (e.g. --no-browser).
-  test [ARGS...]     Create/refresh .venv, install the course and test extras,
+  test [ARGS...]     Create/refresh .venv, install the course, lab and test extras,
                      make sure Chromium is available for the browser tests,
                      then run `python -m pytest ARGS...`.
 
@@ -82,10 +82,10 @@ ensure_venv() {
 ensure_installed() {
     local extras="$1"
     local stamp="$VENV/.armlab-installed-${extras//,/-}"
-    # The test stamp implies the course extras are installed as well.
+    # The test stamp implies the course and lab extras are installed as well.
     local s
     if [[ "${ARMLAB_REINSTALL:-0}" != 1 ]]; then
-        for s in "$stamp" "$VENV/.armlab-installed-course-test"; do
+        for s in "$stamp" "$VENV/.armlab-installed-course-lab-test"; do
             if [[ -f "$s" && "$s" -nt pyproject.toml ]]; then
                 say ".venv is up to date (delete $(basename "$s") or set ARMLAB_REINSTALL=1 to force)"
                 return 0
@@ -128,7 +128,7 @@ activate_venv() {
 
 cmd_course() {
     ensure_venv
-    ensure_installed course
+    ensure_installed course,lab
     activate_venv
     local lab_args=("$START_NOTEBOOK")
     if [[ ! -f "$START_NOTEBOOK" ]]; then
@@ -145,7 +145,7 @@ cmd_course() {
 
 cmd_test() {
     ensure_venv
-    ensure_installed course,test
+    ensure_installed course,lab,test
     ensure_chromium
     activate_venv
     say "running: python -m pytest $*"

@@ -29,7 +29,7 @@ PYPI_TO_CONDA = {
     "playwright": "playwright-python",
 }
 CONDA_TO_PYPI = {v: k for k, v in PYPI_TO_CONDA.items()}
-EXTRAS = ("course", "test")
+EXTRAS = ("course", "lab", "test")
 CONDA_ONLY = {"python", "pip"}
 
 
