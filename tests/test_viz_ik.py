@@ -30,8 +30,10 @@ def explorer(robot):
 
 
 def _skeleton_of(view_or_ghost, robot, q):
-    frames = robot.fkine_all(q)
-    return view_or_ghost.skeleton(frames)
+    """The skeleton through the link frames of q, and the tool tip when the drawn robot has a tool."""
+    drawn = view_or_ghost.robot
+    pts = view_or_ghost.skeleton(robot.fkine_all(q))
+    return np.vstack([pts, drawn.fkine(q)[:3, 3]]) if drawn.tool is not None else pts
 
 
 Q_KNOWN = [deg([30, -40, 60, 20, 45, -30]), deg([-50, -100, 150, -60, -70, 100]), deg([90, -30, 10, 0, 30, 0])]
@@ -205,33 +207,104 @@ def test_rejected_pose_leaves_sliders_and_drawing_unchanged(explorer, robot):
     assert np.allclose(explorer.T, T) and np.allclose(explorer.target.Ts[0], T)
 
 
-def _browser_snap(slider):
-    """What the slider's frontend (noUiSlider) sends back when it shows a value off its step grid."""
-    k = round((slider.value - slider.min) / slider.step)
-    return min(max(slider.min + k * slider.step, slider.min), slider.max)
+def test_pose_set_from_code_is_kept_exactly(explorer, robot):
+    """Sliders keep the exact values set from code, off their step grid: the singular pose stays singular.
 
-
-def test_browser_snapping_keeps_the_exact_target(explorer, robot):
-    """The frontend snaps each shown value to min + k·step and sends it back; that echo is not a new target.
-
-    Without this the singular pose below turned non-singular (θ5 = 0.19°) as soon as the widget rendered.
+    (The browser side of this, no snapped echo after Run All, is tests/test_browser.py.)
     """
     T_s = robot.fkine(deg([20, -30, 40, 0, 0, 0]))
     explorer.set_current(np.zeros(6))
     explorer.set_T(T_s)
-    assert explorer.sols.singular.any()
-    redraws = explorer.redraws
-    for s in explorer.sliders:
-        s.value = _browser_snap(s)
+    x = explorer.pose_sliders["x"]
+    assert abs((x.value - x.min) / x.step - round((x.value - x.min) / x.step)) > 1e-6  # off the grid
     assert np.allclose(explorer.T, T_s, atol=1e-12)
     assert explorer.sols.singular.any() and "Singular" in explorer.message.value
-    assert explorer.redraws == redraws  # nothing to recompute
-    # a real move by the student (one step) is a new target
-    x = explorer.pose_sliders["x"]
-    x.value = _browser_snap(x) + x.step
+    redraws = explorer.redraws
+    x.value = x.value + x.step  # a move by the student (one step) is a new target
     assert explorer.redraws == redraws + 1
-    assert explorer.T[0, 3] == pytest.approx(x.value)
-    assert np.allclose(explorer.T[1:3, 3], T_s[1:3, 3], atol=1e-12)  # the other values stay exact
+    assert explorer.T[0, 3] == pytest.approx(T_s[0, 3] + x.step)
+    assert np.allclose(explorer.T[1:3, 3], T_s[1:3, 3], atol=1e-12)
+
+
+def test_preset_where_nearest_and_weighted_differ(robot):
+    """Paper 003 eq. (12): from the preset's current configuration, equal weights and k = (3, 2, 1, 1, 1, 1)
+    choose different branches; with follow on, switching the rule decides again from the same start."""
+    ex = viz_ik.ik_explorer(robot, follow=True)
+    ex.load_preset("nearest ≠ weighted")
+    start = ex.q_used.copy()
+    nearest = ex.chosen.labels[0]
+    ex.mode.value = "weighted"
+    assert np.allclose(ex.q_used, start)  # not the arm's new place after following the nearest choice
+    weighted = ex.chosen.labels[0]
+    assert nearest != weighted
+    T = ex.T
+    assert robot.ikine(T, start).labels[0] == nearest
+    assert robot.ikine(T, start, [3, 2, 1, 1, 1, 1]).labels[0] == weighted
+    assert ex.chosen.cost > 0  # J is the motion from where the arm was, not 0
+    with pytest.raises(ValueError, match="preset"):
+        ex.load_preset("no such preset")
+
+
+def test_tool_option_makes_orientation_move_the_arm(robot):
+    """Frame {6} sits at the wrist centre: turning the target about it moves only the wrist. With the target
+    on a tool tip 0.15 m along z6, the same turn moves the wrist centre, i.e. the whole arm."""
+    ex = viz_ik.ik_explorer(robot, follow=False)
+    ex.set_T(robot.fkine(Q_KNOWN[0]))
+    wrist = {}
+    for use_tool in (False, True):
+        ex.use_tool.value = use_tool
+        centres = []
+        for yaw in (0.0, 40.0):
+            pose = ex.pose.copy()
+            pose[5] = yaw
+            ex.set_pose(*pose)
+            assert np.allclose(ex.ik_robot.fkine(ex.chosen.q[0]), ex.T, atol=1e-9)  # the target is that frame
+            centres.append(ex.chosen_view.frames[4][:3, 3].copy())
+        wrist[use_tool] = np.linalg.norm(centres[1] - centres[0])
+    assert wrist[False] < 1e-9 and wrist[True] > 0.05
+
+
+def test_wrist_inset_tells_the_two_wrists_of_each_arm_apart(explorer, robot):
+    explorer.set_current(np.zeros(6))
+    explorer.set_T(robot.fkine(Q_KNOWN[0]))
+    inset = explorer.inset
+    stubs = inset.arms.stub_segments()
+    assert len(stubs) == 8
+    assert np.allclose([seg[0] for seg in stubs.values()], inset.centre, atol=1e-9)  # one wrist centre
+    for noflip in range(0, 8, 2):  # PUMA_LABELS pairs each arm's noflip and flip
+        a, b = stubs[noflip], stubs[noflip + 1]
+        assert np.dot(a[1] - a[0], b[1] - b[0]) < -0.99 * inset.arms.stub_length ** 2  # opposite ways
+    texts = [t.get_text() for t in inset.texts if t.get_visible()]
+    assert sorted(texts) == sorted(["noflip", "flip"] * 4)
+    lo, hi = inset.ax.get_xlim3d()
+    assert hi - lo == pytest.approx(2 * inset.radius) and (lo + hi) / 2 == pytest.approx(inset.centre[0])
+
+
+def test_chosen_arm_is_drawn_distinctly(explorer, robot):
+    explorer.set_current(np.zeros(6))
+    explorer.set_T(robot.fkine(Q_KNOWN[0]))
+    chosen = explorer.chosen_view.line
+    slot = PUMA_LABELS.index(explorer.chosen.labels[0])
+    assert matplotlib.colors.same_color(chosen.get_color(), explorer.arms.colors[slot])
+    assert chosen.get_linewidth() >= 2 * max(g.line.get_linewidth() for g in explorer.arms.ghosts)
+    assert explorer.chosen_view.triads.lines[0].get_visible()
+    assert "follow" in explorer.help.value and "previous pose" in explorer.help.value
+
+
+def test_view_holds_every_pose_within_the_joint_limits(robot):
+    """The browser's starting view is fitted to the arm's reach above the floor: no drawn point of any
+    pose within the limits falls outside the reach sphere (so none is clipped, and nothing rescales)."""
+    from armlab import viz
+
+    ex = viz_ik.ik_explorer(robot, follow=False, use_tool=True)
+    size = viz.reach(ex.tool_robot)
+    rng = np.random.default_rng(5)
+    for q in rng.uniform(robot.qlim[:, 0], robot.qlim[:, 1], (50, 6)):
+        ex.chosen_view.update(q)
+        pts = ex.chosen_view.line_data().T
+        assert np.linalg.norm(pts, axis=1).max() <= size + 1e-9
+    fit = ex.ax._armlab_fit
+    assert np.isclose(fit[:, 2].max(), size) and np.isclose(np.hypot(fit[:, 0], fit[:, 1]).max(), size)
 
 
 def test_wrist_stub_is_the_joint5_axis_in_both_conventions():

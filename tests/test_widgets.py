@@ -132,6 +132,15 @@ def test_frame_playground_fixed_is_BA_current_is_AB():
     assert np.allclose(play.T, Rot("z", np.pi / 4) @ B)
 
 
+def test_frame_view_limits_fit_the_frames():
+    """Example 3.2 at trans_range ±25: the view is fitted to the frames (origin to (10, 20)), not to ±25."""
+    ex = viz.frame_playground([("rot", "z", 30.0), ("trans", "x", 10.0), ("trans", "y", 20.0)],
+                              point=(4, 8, 0), trans_range=(-25, 25))
+    lo, hi = np.array([ex.ax.get_xlim3d(), ex.ax.get_ylim3d(), ex.ax.get_zlim3d()]).T
+    assert (hi - lo).max() < 40 and lo[0] > -10 and hi[1] > 20
+    assert ex.final.length > 0.1 * (hi - lo).max()  # frames are not lost in a big box
+
+
 def test_frame_playground_exercise_1_and_example_3_2():
     play = viz.frame_playground()  # exercise 1: z 45°, x 60°, y 30° about the fixed frame
     expected = Rot("y", np.pi / 6) @ Rot("x", np.pi / 3) @ Rot("z", np.pi / 4)
@@ -262,3 +271,69 @@ def test_show_math_displays_latex_in_ipython(monkeypatch):
     assert viz.show_math(sp.Eq(x, 2)) is None  # displayed, not returned (no second copy as the cell's value)
     assert len(shown) == 1 and isinstance(shown[0], display.Math)
     assert shown[0].data == "x = 2"
+
+
+# --- the browser renderer: what travels to the page ---------------------------------------------------
+def _items(panel, kind, k=0):
+    return [it for it in panel.scenes[k].widget.scene["items"] if it["t"] == kind]
+
+
+def test_scene_payload_follows_the_sliders_and_is_small():
+    """A slider move sends the moved skeleton (fkine_all of the new q) to the canvas, a few kB of data."""
+    import json
+
+    robot = models.puma560()
+    panel = viz.arm_viewer(robot, np.radians([90, 0, -90, 0, 0, 0]))
+    panel.sliders[1].value = -30.0
+    q = np.radians([90, -30, -90, 0, 0, 0])
+    skeleton = next(it for it in _items(panel, "line") if it["w"] > 5 and it.get("m") == "o")  # the arm
+    pts = np.array(skeleton["p"], dtype=float).reshape(-1, 3)
+    assert np.allclose(pts, panel.view.skeleton(robot.fkine_all(q)), atol=1e-5)
+    assert len(json.dumps(panel.scenes[0].widget.scene)) < 20_000
+    # frame axes carry arrowheads; the limits and fit points are plain numbers
+    assert sum(bool(it.get("arrow")) for it in _items(panel, "line")) == 3
+    assert len(panel.scenes[0].widget.scene["fit"]) % 3 == 0
+
+
+def test_labels_of_coincident_frames_are_set_side_by_side():
+    """PUMA560 frames {4}, {5}, {6} share the wrist centre: their labels get different screen offsets."""
+    panel = viz.arm_viewer(models.puma560(), np.radians([90, 0, -90, 0, 0, 0]))
+    texts = {it["s"]: it for it in _items(panel, "text")}
+    assert texts["4"]["p"] == texts["5"]["p"] == texts["6"]["p"]
+    assert len({texts[s]["dx"] for s in "456"}) == 3
+
+
+def test_default_view_sees_no_axis_end_on():
+    """At the starting view, no axis of a frame turned about z by a multiple of 15° (e.g. the ch00 demo's
+    Rot(z, 30°)) points at the eye: each projects to at least 40 % of its length."""
+    elev, azim = np.radians(viz.VIEW)
+    toward = np.array([np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)])  # scene.js camera
+    for deg in range(0, 360, 15):
+        axes = Rot("z", np.radians(deg))[:3, :3].T  # rows: the frame's x, y, z
+        projected = np.sqrt(1 - (axes @ toward) ** 2)
+        assert projected.min() >= 0.4, (deg, projected)
+
+
+def test_slider_keeps_values_set_from_code_exactly():
+    """No rounding to the step grid on the kernel side; the value stays within [min, max]."""
+    s = viz.slider(0.0, -180, 180, 0.5, "θ (°)")
+    s.value = 12.3456789
+    assert s.value == 12.3456789
+    s.value = 500
+    assert s.value == 180
+    s.min, s.max = 0.0, 90.0
+    assert s.value == 90.0
+    with pytest.raises(Exception, match="finite"):
+        s.value = float("nan")
+
+
+def test_shown_draws_a_3d_figure_in_the_browser_with_a_still_image(monkeypatch):
+    fig = viz.frames_figure([np.eye(4), Rot("z", 0.5)], labels=["A", "B"], axis_names="noa")
+    view = viz.shown(fig)
+    assert isinstance(view, viz.FigureView)
+    names = {it["s"] for it in view.scenes[0].widget.scene["items"] if it["t"] == "text"}
+    assert names >= {"A", "B", "n", "o", "a"}
+    monkeypatch.setattr(viz.widgets, "in_ipython", lambda: True)
+    bundle = view._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # JupyterLab draws the canvas
+    assert bundle["image/png"]  # exported HTML and headless runs show the image

@@ -1,52 +1,92 @@
-"""3-D views and widgets for the course notebooks.
+"""3-D views and widgets for the course notebooks, drawn live in the browser.
 
 Everything interactive in ``course/`` is built from these pieces, so no notebook carries its own
 plotting code. The package is layered; each module imports only the ones above it in this list:
 
-* :mod:`~armlab.viz.widgets` — the lazy ipywidgets import, the :class:`Panel` base class,
-  :class:`JointSliders` (degrees for revolute joints, metres for prismatic);
+* :mod:`~armlab.viz.browser` — the renderer: a 3-D axes sent as data to our own JavaScript canvas
+  (``static/scene.js``; orthographic, drag to orbit, wheel to zoom, double-click to reset) and the
+  browser slider (``static/slider.js``; no echo of values set from code, Shift for fine steps);
+* :mod:`~armlab.viz.widgets` — the lazy ipywidgets import, :func:`slider`, :class:`Panel` (figure +
+  controls, laid out to wrap on narrow screens), :class:`JointSliders`;
 * :mod:`~armlab.viz.text` — :func:`format_matrix` / :func:`parse_matrix`, :class:`MatrixDisplay`,
-  :func:`dh_table`, :func:`trig_shorthand`, :func:`latex` / :func:`show_math`;
-* :mod:`~armlab.viz.scene` — :func:`figure3d`, :class:`Triads`, :func:`frames_figure`,
-  :class:`ArmView`, :func:`reach`, :func:`shown` (matplotlib only, any backend);
+  :func:`dh_table`, :func:`trig_shorthand`, :func:`latex` / :func:`show_math` (sympy matrices, equations,
+  lists and tuples of them typeset as LaTeX);
+* :mod:`~armlab.viz.scene` — :func:`figure3d`, :class:`Triads`, :func:`frames_figure`, :class:`ArmView`,
+  :func:`fit_points`, :func:`reach`, :func:`shown`;
 * per chapter: :mod:`~armlab.viz.frames` (01, :func:`frame_playground`), :mod:`~armlab.viz.arms`
   (02, :func:`arm_viewer`, :func:`compare_viewer`, :func:`link_motion_animator`),
   :mod:`~armlab.viz.ik` and :mod:`~armlab.viz.pose_explorer` (03, :func:`show_solutions`,
   :func:`ik_explorer`).
 
-Views never rebuild the figure: a change moves the existing artists and asks for
-``fig.canvas.draw_idle()``. ``import armlab`` does not import this package; ipywidgets is imported
-only when a widget is built.
+**How a view is made** (what chapters 4–8 use). A scene is an ordinary matplotlib 3-D axes from
+:func:`figure3d`; whatever is drawn on it is what the browser shows:
 
->>> import matplotlib; matplotlib.use("Agg")
+* frames: :class:`Triads` (arrowheads, labels, axis names; coincident labels set side by side);
+* an arm: :class:`ArmView` (``update(q)``);
+* polylines and arrows: ``ax.plot(x, y, z, ...)`` (NaN separates pieces); :func:`~armlab.viz.browser.set_arrows`
+  puts an arrowhead at the end of each piece (force vectors, velocities);
+* ellipsoids and ellipses: wireframe polylines (rings joined by NaN) in one ``ax.plot``;
+* bars: thick segments, ``ax.plot(..., lw=10)`` or a ``Line3DCollection`` (one colour per segment);
+* texts: ``ax.text(x, y, z, s)``, :func:`~armlab.viz.browser.set_screen_offset` nudges one by pixels;
+* colours, widths, visibility and data may change at every update.
+
+A :class:`Panel` subclass moves its artists in place and calls :meth:`Panel.redraw`, which sends the
+scene (a few kB) to the canvas; nothing is rendered in the kernel. To animate from the kernel, change the
+artists and call ``redraw()`` in a loop (a ``time.sleep`` between frames), or drive a slider with an
+``ipywidgets.Play``. :func:`fit_points` fixes the region the view must hold, so a moving scene neither
+rescales nor leaves the picture. The same figure drawn by Agg is the still image of headless runs and
+exported HTML.
+
 >>> from armlab import models, viz
->>> view = viz.ArmView(models.youbot())
->>> view.update([0, 0, 0, np.pi / 2, 0])[:3, 3].round(3)
-array([0.033, 0.   , 0.655])
+>>> from armlab.viz.browser import set_arrows
+>>> class ForceView(viz.Panel):                     # a force arrow at the tool of a youBot
+...     def __init__(self, robot, q, force):
+...         self.fig, (ax,) = viz.figure3d(show_axes=False)
+...         self.redraws = 0
+...         self.arm = viz.ArmView(robot, ax, q)
+...         self.arrow = set_arrows(ax.plot([], [], [], color="tab:purple", lw=3)[0])
+...         self.set_force(force)
+...         self.widget = viz.panel_layout(self._figure_widget())
+...     def set_force(self, force, scale=0.02):
+...         p = self.arm.T[:3, 3]
+...         self.arrow.set_data_3d(*np.column_stack([p, p + scale * np.asarray(force)]))
+...         self.redraw()
+>>> view = ForceView(models.youbot(), [0, 0, 0, np.pi / 2, 0], force=[0, 0, -10])
+>>> arrow = [it for it in view.scenes[0].widget.scene["items"] if it.get("arrow") and it["c"] == "#9467bd"]
+>>> np.reshape(arrow[0]["p"], (2, 3)).round(3)
+array([[0.033, 0.   , 0.655],
+       [0.033, 0.   , 0.455]])
+
+``import armlab`` does not import this package; matplotlib, ipywidgets and anywidget are imported only
+when a figure or a widget is built.
 """
 from .arms import ArmViewer, LinkMotionAnimator, arm_viewer, compare_viewer, link_motion_animator
 from .frames import FramePlayground, elementary_motion, frame_playground
 from .ik import (
-    OUTSIDE_COLOR, GhostArm, SolutionArms, SolutionsFigure, arm_label, floor_height, show_solutions, slot_of,
-    solutions_table,
+    OUTSIDE_COLOR, GhostArm, SolutionArms, SolutionsFigure, WristInset, arm_label, floor_height, show_solutions,
+    slot_of, solutions_table, wrist_label,
 )
-from .pose_explorer import IKExplorer, ik_explorer
-from .scene import AXIS_COLORS, ArmView, Triads, figure3d, frames_figure, reach, set_cube, shown
+from .pose_explorer import PRESETS, IKExplorer, ik_explorer
+from .scene import (
+    AXIS_COLORS, VIEW, ArmView, FigureView, Triads, arm_region, figure3d, fit_points, frames_figure, reach,
+    set_cube, shown,
+)
 from .text import MatrixDisplay, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
-from .widgets import JointSliders, Panel, in_ipython, load_widgets
+from .widgets import JointSliders, Panel, in_ipython, load_widgets, panel_layout, side_column, slider
 
 __all__ = [
     # text
     "format_matrix", "parse_matrix", "MatrixDisplay", "dh_table", "trig_shorthand", "latex", "show_math",
     # scene
-    "AXIS_COLORS", "figure3d", "set_cube", "Triads", "frames_figure", "shown", "reach", "ArmView",
+    "AXIS_COLORS", "VIEW", "figure3d", "set_cube", "fit_points", "Triads", "frames_figure", "FigureView", "shown",
+    "reach", "arm_region", "ArmView",
     # widgets
-    "load_widgets", "in_ipython", "Panel", "JointSliders",
+    "load_widgets", "in_ipython", "slider", "side_column", "panel_layout", "Panel", "JointSliders",
     # chapter 01
     "elementary_motion", "FramePlayground", "frame_playground",
     # chapter 02
     "ArmViewer", "arm_viewer", "compare_viewer", "LinkMotionAnimator", "link_motion_animator",
     # chapter 03
-    "OUTSIDE_COLOR", "slot_of", "arm_label", "floor_height", "GhostArm", "SolutionArms", "solutions_table",
-    "SolutionsFigure", "show_solutions", "IKExplorer", "ik_explorer",
+    "OUTSIDE_COLOR", "slot_of", "arm_label", "wrist_label", "floor_height", "GhostArm", "SolutionArms",
+    "WristInset", "solutions_table", "SolutionsFigure", "show_solutions", "PRESETS", "IKExplorer", "ik_explorer",
 ]

@@ -3,7 +3,6 @@
 * :class:`ArmViewer` (:func:`arm_viewer`, :func:`compare_viewer`) — joint sliders → live arm(s) and T;
 * :class:`LinkMotionAnimator` (:func:`link_motion_animator`) — frame {i−1} to frame {i} step by step.
 
->>> import matplotlib; matplotlib.use("Agg")
 >>> from armlab import models
 >>> panel = arm_viewer(models.youbot(), [0, 0, 0, np.pi / 2, 0])
 >>> print(panel.matrix.text.splitlines()[2])
@@ -18,9 +17,9 @@ import numpy as np
 
 from ..kinematics import link_transform_modified, link_transform_standard
 from .frames import elementary_motion
-from .scene import ArmView, Triads, figure3d, set_cube
+from .scene import ArmView, Triads, frame_content, figure3d, fit_points
 from .text import MatrixDisplay
-from .widgets import JointSliders, Panel, load_widgets
+from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
 
 __all__ = ["ArmViewer", "arm_viewer", "compare_viewer", "LinkMotionAnimator", "link_motion_animator"]
 
@@ -47,6 +46,7 @@ class ArmViewer(Panel):
         if q is None:
             q = np.clip(np.zeros(robot.n), robot.qlim[:, 0], robot.qlim[:, 1])
         titles = titles or ([r.name for r in self.robots] if len(self.robots) > 1 else None)
+        figsize = figsize or ((4.2 * len(self.robots), 4.0) if len(self.robots) > 1 else (4.6, 4.4))
         self.fig, axes = figure3d(len(self.robots), figsize, titles, show_axes)
         self.views = [ArmView(r, ax, q, labels=labels, floor_z=floor_z) for r, ax in zip(self.robots, axes)]
         self.view = self.views[0]
@@ -59,8 +59,8 @@ class ArmViewer(Panel):
         self.note = w.HTML()
         self._note()
         self.joints.observe(self._update)
-        side = w.VBox([self.joints.box, self.matrix_widget, self.note])
-        self.widget = w.HBox([side, self._figure_widget()])
+        side = side_column([self.joints.box, self.matrix_widget, self.note])
+        self.widget = panel_layout(side, self._figure_widget())
 
     def _update(self, q):
         for v in self.views:
@@ -126,37 +126,41 @@ class LinkMotionAnimator(Panel):
         self.convention = convention
         sub = "ᵢ₋₁" if convention == "modified" else "ᵢ"
         self.param_sliders = {
-            "alpha": w.FloatSlider(value=alpha, min=-180, max=180, step=1, description=f"α{sub} (°)"),
-            "a": w.FloatSlider(value=a, min=0.0, max=0.5, step=0.01, description=f"a{sub} (m)"),
-            "theta": w.FloatSlider(value=theta, min=-180, max=180, step=1, description="θᵢ (°)"),
-            "d": w.FloatSlider(value=d, min=-0.5, max=0.5, step=0.01, description="dᵢ (m)"),
+            "alpha": slider(alpha, -180, 180, 1.0, f"α{sub} (°)", ".1f"),
+            "a": slider(a, 0.0, 0.5, 0.01, f"a{sub} (m)", ".3f"),
+            "theta": slider(theta, -180, 180, 1.0, "θᵢ (°)", ".1f"),
+            "d": slider(d, -0.5, 0.5, 0.01, "dᵢ (m)", ".3f"),
         }
-        self.step_slider = w.FloatSlider(value=0.0, min=0.0, max=4.0, step=1 / self.STEPS_PER_MOTION,
-                                         description="step", readout_format=".2f")
+        self.step_slider = slider(0.0, 0.0, 4.0, 1 / self.STEPS_PER_MOTION, "step", ".2f")
         self.play = w.Play(value=0, min=0, max=4 * self.STEPS_PER_MOTION, step=1, interval=40,
                            description="play")
-        for s in [*self.param_sliders.values(), self.step_slider]:
-            s.style.description_width = "70px"
-            s.layout.width = "320px"
         self.fig, (ax,) = figure3d(1, figsize)
         self.ax = ax
-        set_cube(ax, (0.15, 0.0, 0.1), 0.45)
-        L = 0.15
-        self.start = Triads(ax, np.eye(4)[None], length=L, linewidth=1.5, alpha=0.4, labels=["i-1"])
+        self.L = L = 0.18
+        self.start = Triads(ax, np.eye(4)[None], length=L, linewidth=1.5, alpha=0.4, labels=["i-1"],
+                            axis_labels="xyz")
         self.ghosts = Triads(ax, count=4, length=L, linewidth=1.0, alpha=0.25)
-        self.moving = Triads(ax, length=L, linewidth=3.0, labels=["i"])
+        self.moving = Triads(ax, length=L, linewidth=3.0, labels=["i"], axis_labels="xyz")
         self.path, = ax.plot([], [], [], color="0.4", ls="--", lw=1)
         self.redraws = 0
-        self.caption = w.HTML()
+        # the caption and matrix have a fixed size: the figure beside them must not move while it plays
+        self.caption = w.HTML(layout=w.Layout(height="64px", width="100%", overflow="hidden"))
         self.matrix = MatrixDisplay(np.eye(4), decimals=decimals)
         self.matrix_widget = self.matrix.widget
         for s in [*self.param_sliders.values(), self.step_slider]:
             s.observe(self._changed, names="value")
         self.play.observe(self._played, names="value")
         self._update()
-        side = w.VBox([*self.param_sliders.values(), w.HBox([self.play]), self.step_slider, self.caption,
-                       self.matrix_widget])
-        self.widget = w.HBox([side, self._figure_widget()])
+        self._fit()
+        side = side_column([*self.param_sliders.values(), w.HBox([self.play]), self.step_slider, self.caption,
+                            self.matrix_widget])
+        self.widget = panel_layout(side, self._figure_widget())
+
+    def _fit(self):
+        """Limits that hold every frame of the four motions of the starting parameters, and some room."""
+        full = np.array([self.transform_at(k) for k in range(5)])
+        room = 0.25 * np.array([[1, 1, 1], [-1, -1, -1]])
+        fit_points(self.ax, np.vstack([frame_content(full, self.L), room]), margin=0.05)
 
     def _parameters(self):
         """(α, a, θ, d) of the sliders, angles in radians."""
@@ -222,7 +226,7 @@ class LinkMotionAnimator(Panel):
         names = [m[0] for m in self.motions()]
         k = min(int(math.ceil(step - 1e-9)), 4)
         done_names = " · ".join(names[:k]) or "I (no motion yet)"
-        self.caption.value = (f"<code>step {step:.2f} / 4: T = {html.escape(done_names)}</code>"
+        self.caption.value = (f"<code>step {step:.2f} / 4:<br>T = {html.escape(done_names)}</code>"
                               + ("<br><b>= link transform</b>" if step >= 4 else ""))
         self.matrix.update(T, title=f"T after step {step:.2f}")
         self._T = T

@@ -1,6 +1,5 @@
 """Chapter 01 view: the frame-composition playground (fixed frame vs current frame).
 
->>> import matplotlib; matplotlib.use("Agg")
 >>> play = frame_playground([("rot", "z", 90.0), ("trans", "x", 1.0)], frame="current")
 >>> play.T[:3, 3].round(3)
 array([0., 1., 0.])
@@ -12,9 +11,9 @@ import html
 import numpy as np
 
 from ..transforms import Rot, Trans, compose
-from .scene import Triads, figure3d, set_cube
+from .scene import Triads, frame_content, figure3d, fit_points
 from .text import MatrixDisplay
-from .widgets import Panel, load_widgets
+from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 
 __all__ = ["elementary_motion", "FramePlayground", "frame_playground"]
 
@@ -65,34 +64,32 @@ class FramePlayground(Panel):
         self.sliders = []
         for k, (kind, axis, value) in enumerate(steps, start=1):
             if kind == "rot":
-                s = w.FloatSlider(value=value, min=-180, max=180, step=1, description=f"{k}: Rot {axis} (°)",
-                                  readout_format=".0f")
+                s = slider(value, -180, 180, 1.0, f"{k}: Rot {axis} (°)", ".1f", "95px")
             else:
                 lo, hi = trans_range
-                s = w.FloatSlider(value=value, min=lo, max=hi, step=(hi - lo) / 200,
-                                  description=f"{k}: Trans {axis}", readout_format=".2f")
-            s.style.description_width = "90px"
-            s.layout.width = "330px"
+                s = slider(value, lo, hi, (hi - lo) / 200, f"{k}: Trans {axis}", ".2f", "95px")
             self.sliders.append(s)
         self.frame_toggle = w.ToggleButtons(options=[("about the fixed frame", "fixed"),
                                                      ("about the current frame", "current")],
-                                            value=frame, style={"button_width": "190px"})
+                                            value=frame, style={"button_width": "170px"})
         self.point = None if point is None else np.append(np.asarray(point, dtype=float), 1.0)
         self.fig, (ax,) = figure3d(1, figsize)
         self.ax = ax
         self.redraws = 0
-        Ps = self.partial_products()  # the start pose sets the view: every origin and the point in sight
-        dist = [1.0] + list(np.linalg.norm(Ps[:, :3, 3], axis=1))
+        Ps = self.partial_products()  # the start pose sets the view: every frame and the point in sight
+        far = max([1.0] + list(np.linalg.norm(Ps[:, :3, 3], axis=1)))
+        L = 0.8 if far < 1.5 else 0.3 * far
+        content = frame_content(np.vstack([np.eye(4)[None], Ps]), L)
         if self.point is not None:
-            dist.append(float(np.linalg.norm((Ps[-1] @ self.point)[:3])))
-        self.extent = extent or 1.15 * max(dist)
-        set_cube(ax, (0, 0, 0), self.extent)
-        L = 0.8 if self.extent < 1.5 else 0.3 * self.extent
+            content = np.vstack([content, (Ps[-1] @ self.point)[:3]])
+        if extent is not None:
+            content = np.vstack([content, [(-extent, -extent, -extent), (extent, extent, extent)]])
+        self.extent = fit_points(ax, content)
         self.fixed = Triads(ax, np.eye(4)[None], length=1.2 * L, linewidth=1.5, alpha=0.45, labels=["A"],
-                            label_offset=(-0.2, -0.2, -0.3))
+                            axis_labels="xyz")
         self.partial = Triads(ax, count=len(steps), length=L, linewidth=1.2, alpha=0.35,
                               labels=[str(k) for k in range(1, len(steps) + 1)])
-        self.final = Triads(ax, length=L, linewidth=3.0, labels=["B"], label_offset=(0.15, 0.15, 0.3))
+        self.final = Triads(ax, length=L, linewidth=3.0, labels=["B"], axis_labels="xyz")
         self.path, = ax.plot([], [], [], color="0.5", ls=":", lw=1)
         self.point_artist, = ax.plot([], [], [], ls="", marker="o", color="k", ms=5)
         self.matrix = MatrixDisplay(np.eye(4), decimals=decimals)
@@ -103,9 +100,9 @@ class FramePlayground(Panel):
             s.observe(self._changed, names="value")
         self.frame_toggle.observe(self._changed, names="value")
         self._update()
-        side = w.VBox([self.frame_toggle, *self.sliders, self.formula_widget, self.matrix_widget,
-                       self.point_widget])
-        self.widget = w.HBox([side, self._figure_widget()])
+        side = side_column([self.frame_toggle, *self.sliders, self.formula_widget, self.matrix_widget,
+                            self.point_widget])
+        self.widget = panel_layout(side, self._figure_widget())
 
     @property
     def frame(self):
@@ -150,7 +147,7 @@ class FramePlayground(Panel):
         if self.point is not None:
             AP = T @ self.point
             self.point_artist.set_data_3d([AP[0]], [AP[1]], [AP[2]])
-            self.point_widget.value = (f"<code>P in {{B}} = {np.round(self.point[:3], 3).tolist()} → "
+            self.point_widget.value = (f"<code>P in {{B}} = {np.round(self.point[:3], 3).tolist()}<br>"
                                        f"P in {{A}} = T·P = {np.round(AP[:3], 3).tolist()}</code>")
 
     def set(self, values=None, frame=None):

@@ -5,12 +5,13 @@
   place: solutions inside the joint limits in colour, the others grey and dashed, unused slots
   hidden; a short stub along the PUMA's joint-5 axis tells the two wrists (``noflip``/``flip``)
   apart, whose links coincide;
+* :class:`WristInset` — a close-up of the wrist centre, where all solutions meet: there the two wrists of
+  each arm (``noflip``/``flip``, joint 5's axis one way or the other) are told apart;
 * :func:`solutions_table` — the solutions as an HTML table;
-* :func:`show_solutions` — a static figure of one :class:`~armlab.ik.IKSolutions`.
+* :func:`show_solutions` — a figure of one :class:`~armlab.ik.IKSolutions`.
 
 The pose explorer built from these is :mod:`armlab.viz.pose_explorer`.
 
->>> import matplotlib; matplotlib.use("Agg")
 >>> from armlab import models
 >>> robot = models.puma560()
 >>> view = show_solutions(robot, robot.ikine_all(robot.fkine(np.radians([30, -40, -60, 20, 45, -30]))))
@@ -25,11 +26,12 @@ import numpy as np
 
 from ..ik import PUMA_LABELS, solver_for
 from ..kinematics import joint_axis_frames
-from .scene import ArmView, Triads, figure3d, reach
+from .browser import set_screen_offset
+from .scene import VIEW, ArmView, Triads, figure3d, fit_points, reach
 from .widgets import Panel, load_widgets
 
-__all__ = ["OUTSIDE_COLOR", "slot_of", "arm_label", "floor_height", "GhostArm", "SolutionArms",
-           "solutions_table", "SolutionsFigure", "show_solutions"]
+__all__ = ["OUTSIDE_COLOR", "slot_of", "arm_label", "wrist_label", "closed_form", "floor_height", "GhostArm",
+           "SolutionArms", "WristInset", "solutions_table", "SolutionsFigure", "show_solutions"]
 
 # tab20 comes in (dark, light) pairs: one pair per arm, dark for the first wrist, light for the flipped one;
 # robots without a wrist flip take one tab10 colour per solution
@@ -65,14 +67,19 @@ def arm_label(label):
     return label
 
 
-def _method(robot):
+def wrist_label(label):
+    """The wrist part of a PUMA label ('noflip' or 'flip'), '' for other robots."""
+    return label.rsplit("-", 1)[1] if label.endswith(("-noflip", "-flip")) else ""
+
+
+def closed_form(robot):
     """The name of the closed-form solver that ``robot.ikine_all`` uses ("" for the numeric one)."""
     return getattr(solver_for(robot), "method", "")
 
 
 def floor_height(robot):
     """Height of the floor grid: the PUMA's frame {0} sits at the shoulder, so put its floor 0.6 reach lower."""
-    if _method(robot) == "puma560":
+    if closed_form(robot) == "puma560":
         return -round(0.6 * reach(robot), 1)
     return 0.0
 
@@ -83,7 +90,7 @@ class GhostArm(ArmView):
     ``set_style(color, alpha, dashed)`` restyles it in place; ``set_visible`` shows or hides it.
     """
 
-    def __init__(self, robot, ax, q=None, color="0.5", linewidth=3.0, floor_z=0.0):
+    def __init__(self, robot, ax, q=None, color="0.5", linewidth=2.5, floor_z=0.0):
         before = list(ax.lines)
         super().__init__(robot, ax, q=q, frames=False, labels=False, color=color, floor=False, floor_z=floor_z)
         for artist in list(ax.lines):  # the pedestal: the solid view (or the floor view) already has one
@@ -120,13 +127,13 @@ class SolutionArms:
     ``"auto"`` (joint 5 of a PUMA, else none) or None.
     """
 
-    IN_ALPHA = 0.75
+    IN_ALPHA = 0.6
     OUT_ALPHA = 0.3
 
-    def __init__(self, robot, ax, slots=None, wrist="auto", text=True):
+    def __init__(self, robot, ax, slots=None, wrist="auto", text=True, stub_length=None, stub_width=4.0):
         self.robot = robot
         self.ax = ax
-        method = _method(robot)
+        method = closed_form(robot)
         self.count = slots or _SLOTS.get(method, 8)
         self.wrist = (_PUMA_WRIST_JOINT if method == "puma560" else None) if wrist == "auto" else wrist
         paired = self.wrist is not None
@@ -134,12 +141,12 @@ class SolutionArms:
         fz = floor_height(robot)  # ArmView sets the axes' cube from it: the same for every view
         self.ghosts = [GhostArm(robot, ax, color=c, floor_z=fz) for c in self.colors]
         # the wrist stubs of all slots in one artist (one segment each): fewer artists, faster drawing
-        self.stub_length = 0.6 * self.ghosts[0].triad_length
+        self.stub_length = stub_length or 0.6 * self.ghosts[0].triad_length
         self.stubs = None
         if self.wrist is not None:
             from mpl_toolkits.mplot3d.art3d import Line3DCollection
 
-            self.stubs = Line3DCollection(np.zeros((self.count, 2, 3)), linewidths=4.0, colors=self.colors)
+            self.stubs = Line3DCollection(np.zeros((self.count, 2, 3)), linewidths=stub_width, colors=self.colors)
             ax.add_collection3d(self.stubs)
         self.label_frame = max(1, robot.n // 2)  # the elbow: PUMA {3}, youBot {2}, planar {1}
         self.texts = [ax.text(0, 0, 0, "", fontsize=7, color=c) for c in self.colors] if text else []
@@ -214,7 +221,7 @@ class SolutionArms:
         return {int(s): self._stub_segs[s] for s in np.flatnonzero(self.shown)}
 
     def _place_texts(self):
-        """One text per distinct arm (flip and noflip share their links, so they share a label)."""
+        """One text per distinct arm (flip and noflip share their links, so they share a label), at the elbow."""
         if not self.texts:
             return
         placed = set()
@@ -222,13 +229,50 @@ class SolutionArms:
             name = arm_label(self.labels[s])
             if name in placed:
                 continue
-            p = self.ghosts[s].frames[self.label_frame][:3, 3]
-            lift = (0.03 + 0.035 * len(placed)) * self.ghosts[s].triad_length / 0.12  # labels stacked, not piled
             placed.add(name)
             t = self.texts[s]
             t.set_text(name)
             t.set_color(self.colors[s] if self.highlighted[s] else OUTSIDE_COLOR)
-            t.set_position_3d((p[0], p[1], p[2] + lift))
+            t.set_position_3d(self.ghosts[s].frames[self.label_frame][:3, 3])
+            set_screen_offset(t, 6, 8)  # beside the elbow, not on it
+            t.set_visible(True)
+
+
+class WristInset:
+    """A close-up of the wrist centre on its own axes: every solution's forearm ends there.
+
+    A PUMA's eight solutions are four arms (links 1–3), each holding the hand with two wrists that differ
+    by θ4 + 180°, −θ5, θ6 + 180°: seen from afar they coincide. Close up, the stub along joint 5's axis
+    points one way for ``noflip`` and the other way for ``flip``; each stub is labelled in its arm's
+    colour (dark: noflip, light: flip). The view follows the wrist centre (``radius`` around it).
+    """
+
+    def __init__(self, robot, ax, radius=0.14):
+        self.ax = ax
+        self.radius = float(radius)
+        self.arms = SolutionArms(robot, ax, text=False, stub_length=0.55 * radius, stub_width=5.0)
+        for g in self.arms.ghosts:
+            g.line.set_linewidth(3.5)
+        self.texts = [ax.text(0, 0, 0, "", fontsize=8, color=c, weight="bold", ha="center") for c in self.arms.colors]
+        self.centre = np.zeros(3)
+        ax.set_title("close-up of the wrist centre", fontsize=8)
+
+    def update(self, sols):
+        arms = self.arms
+        arms.update(sols)
+        for t in self.texts:
+            t.set_visible(False)
+        stubs = arms.stub_segments()
+        if not stubs:
+            return
+        self.centre = np.mean([seg[0] for seg in stubs.values()], axis=0)
+        c, r = self.centre, self.radius
+        fit_points(self.ax, [c - r, c + r], margin=0.0)
+        for s, seg in stubs.items():
+            t = self.texts[s]
+            t.set_text(wrist_label(arms.labels[s]) or arms.labels[s])
+            t.set_color(arms.colors[s] if arms.highlighted[s] else OUTSIDE_COLOR)
+            t.set_position_3d(seg[0] + 1.3 * (seg[1] - seg[0]))
             t.set_visible(True)
 
 
@@ -268,7 +312,7 @@ class SolutionsFigure(Panel):
         self.arms = SolutionArms(robot, ax)
         self.target = Triads(ax, np.eye(4)[None], length=0.1 * reach(robot), linewidth=2.5, labels=["target"])
         if elev is not None or azim is not None:
-            ax.view_init(elev=elev if elev is not None else 30, azim=azim if azim is not None else -60)
+            ax.view_init(elev=VIEW[0] if elev is None else elev, azim=VIEW[1] if azim is None else azim)
         self.caption = w.HTML()
         if sols is not None:
             self.update(sols, T)

@@ -1,15 +1,16 @@
-"""3-D scenes drawn with matplotlib: figures, frame triads and a DH arm, all moved in place.
+"""3-D scenes as matplotlib artists, moved in place: figures, frame triads and a DH arm.
 
-* :func:`figure3d` — a figure of 3-D axes made without being shown; :func:`set_cube` fixes a view;
-* :class:`Triads` — frame triads (x red, y green, z blue) moved with ``set_data_3d``;
-* :func:`frames_figure` — a small static figure of a few frames;
+* :func:`figure3d` — a figure of 3-D axes (Agg, never shown by pyplot); :func:`set_cube` fixes its limits;
+* :class:`Triads` — frame triads (x red, y green, z blue) with arrowheads, frame labels and, if asked,
+  axis labels; frames that share an origin get their labels side by side, not piled up;
+* :func:`frames_figure` — a small figure of a few frames, limits fitted to them;
 * :class:`ArmView` — a DH robot as a skeleton through its link frames, ``update(q)`` moves it;
 * :func:`reach` — an upper bound of a robot's reach, for fixed axis limits;
-* :func:`shown` — what a cell returns to show a figure.
+* :func:`shown` — what a cell returns to show a figure (3-D: drawn in the browser).
 
-Nothing here needs ipywidgets: these views work with any matplotlib backend (Agg too).
+The browser draws these artists from data (:mod:`armlab.viz.browser`); matplotlib (Agg) draws them for the
+still image. Nothing here needs ipywidgets.
 
->>> import matplotlib; matplotlib.use("Agg")
 >>> from armlab import models
 >>> view = ArmView(models.youbot())
 >>> view.update([0, 0, 0, np.pi / 2, 0])[:3, 3].round(3)
@@ -21,40 +22,33 @@ import math
 
 import numpy as np
 
-from .widgets import load_widgets
+from .browser import set_arrows, set_fit, set_screen_offset
+from .widgets import Panel, load_widgets
 
-__all__ = ["AXIS_COLORS", "figure3d", "set_cube", "Triads", "frames_figure", "shown", "reach", "ArmView"]
+__all__ = ["AXIS_COLORS", "VIEW", "figure3d", "set_cube", "fit_points", "frame_content", "Triads", "frames_figure", "FigureView",
+           "shown", "reach", "arm_region", "ArmView"]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
+# The starting view (elevation, azimuth in degrees): no multiple of 15° of azimuth points at the eye, so an
+# axis turned by a "round" angle is never seen end-on and hidden behind another.
+VIEW = (24.0, -37.5)
 
 
 def figure3d(ncols=1, figsize=None, titles=None, show_axes=True):
-    """A figure with ``ncols`` 3-D axes, made without being shown (``plt.ioff``).
+    """A figure with ``ncols`` 3-D axes, drawn by Agg and not tracked by pyplot (nothing is shown twice).
 
-    With ipympl the canvas is a widget that the panels place in their layout;
-    its header, footer and resize handle are hidden. ``show_axes=False`` hides the
-    panes, ticks and labels: they are half of the drawing time of a 3-D axes,
-    and an arm reads well enough on a floor grid with its base frame.
+    The browser draws its artists (:class:`~armlab.viz.widgets.Panel`); Agg draws the still image.
+    ``show_axes=False`` hides the panes, ticks and labels: an arm reads well on a floor grid with its base frame.
     """
-    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
     figsize = figsize or (4.6 * ncols, 4.4)
-    backend = matplotlib.get_backend().lower()
-    if "ipympl" in backend or "widget" in backend:
-        import matplotlib.pyplot as plt
-
-        with plt.ioff():  # the panel places the canvas widget itself
-            fig = plt.figure(figsize=figsize)
-    else:
-        # Any other backend (Agg, inline): a figure pyplot does not track, so nothing is
-        # shown twice and nothing piles up in pyplot's list of open figures.
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=figsize)
-        FigureCanvasAgg(fig)
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
     axes = [fig.add_subplot(1, ncols, k + 1, projection="3d") for k in range(ncols)]
     for k, ax in enumerate(axes):
+        ax.view_init(*VIEW)
         if show_axes:
             _light_axes(ax)
         else:
@@ -62,27 +56,19 @@ def figure3d(ncols=1, figsize=None, titles=None, show_axes=True):
         if titles:
             ax.set_title(titles[k], fontsize=9)
     fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02, top=0.95, wspace=0.0)
-    canvas = fig.canvas
-    for attr, value in (("header_visible", False), ("footer_visible", False), ("resizable", False),
-                        ("toolbar_visible", "fade-in-fade-out")):
-        if hasattr(canvas, attr):
-            try:
-                setattr(canvas, attr, value)
-            except Exception:  # older ipympl: traitlets reject a value; keep the default
-                pass
     return fig, axes
 
 
 def _light_axes(ax):
-    """Few ticks and small labels: a 3-D axes draws noticeably faster that way."""
+    """Few ticks and small labels, the axis names clear of the tick labels."""
     from matplotlib.ticker import MaxNLocator
 
-    for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y"), (ax.zaxis, "z")):
+    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
         axis.set_major_locator(MaxNLocator(3))
         axis.set_tick_params(labelsize=7, pad=0)
-    ax.set_xlabel("x", fontsize=8, labelpad=-8)
-    ax.set_ylabel("y", fontsize=8, labelpad=-8)
-    ax.set_zlabel("z", fontsize=8, labelpad=-8)
+    ax.set_xlabel("x", fontsize=8, labelpad=2)
+    ax.set_ylabel("y", fontsize=8, labelpad=2)
+    ax.set_zlabel("z", fontsize=8, labelpad=2)
 
 
 def set_cube(ax, centre, half, zoom=1.0):
@@ -92,6 +78,17 @@ def set_cube(ax, centre, half, zoom=1.0):
     ax.set_ylim(cy - half, cy + half)
     ax.set_zlim(cz - half, cz + half)
     ax.set_box_aspect((1, 1, 1), zoom=zoom)
+
+
+def fit_points(ax, points, margin=0.08):
+    """Fit the axes to ``points`` (m, 3): an equal-scale cube just around them (``margin`` of their size
+    added), and the browser's starting view holds them (:func:`~armlab.viz.browser.set_fit`)."""
+    pts = np.asarray(points, dtype=float).reshape(-1, 3)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    half = max(0.5 * float((hi - lo).max()), 1e-3) * (1 + margin)
+    set_cube(ax, (lo + hi) / 2, half)
+    set_fit(ax, pts)
+    return half
 
 
 def _nan_segments(starts, ends):
@@ -106,13 +103,17 @@ def _nan_segments(starts, ends):
 class Triads:
     """Coordinate-frame triads of several frames, moved in place.
 
-    Three ``Line3D`` artists (all x axes red, y green, z blue; frames separated
-    by NaN), plus an optional label at each origin. ``update(Ts)`` takes
-    (k, 4, 4) transforms and only calls ``set_data_3d``/``set_position_3d``.
+    Three ``Line3D`` artists (all x axes red, y green, z blue; frames separated by NaN) with an arrowhead
+    at each tip in the browser, a label beside each origin (``labels``; ``label_offset`` in triad lengths)
+    and, with ``axis_labels`` (e.g. "xyz" or "noa"), the axis names at the tips. The browser sets labels
+    of frames that share an origin (PUMA {4}, {5}, {6}) side by side. ``update(Ts)`` takes (k, 4, 4)
+    transforms and only moves the artists.
     """
 
+    LABEL_PX = (-5.0, -9.0)  # a frame's label: below left of its origin, where its own axes rarely are
+
     def __init__(self, ax, Ts=None, length=0.1, linewidth=2.0, alpha=1.0, labels=None, count=None,
-                 label_offset=(-0.25, -0.25, 0.25)):
+                 label_offset=(0.0, 0.0, 0.0), axis_labels=None, fontsize=8):
         self.ax = ax
         self.length = float(length)
         self.label_offset = np.asarray(label_offset, dtype=float) * self.length
@@ -120,12 +121,16 @@ class Triads:
             Ts = np.broadcast_to(np.eye(4), (count or 1, 4, 4))
         Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
         self.count = len(Ts)
-        self.lines = [ax.plot([], [], [], color=c, lw=linewidth, alpha=alpha, solid_capstyle="round")[0]
-                      for c in AXIS_COLORS]
+        self.lines = [set_arrows(ax.plot([], [], [], color=c, lw=linewidth, alpha=alpha, solid_capstyle="round")[0],
+                                 head=5.0 + 2.0 * linewidth) for c in AXIS_COLORS]
         self.labels = []
         self.names = [str(s) for s in labels] if labels is not None else []
         if labels is not None:
-            self.labels = [ax.text(0, 0, 0, name, fontsize=8, color="0.15") for name in self.names]
+            self.labels = [ax.text(0, 0, 0, name, fontsize=fontsize, color="0.15", ha="right") for name in self.names]
+        self.axis_texts = []
+        if axis_labels:
+            self.axis_texts = [[ax.text(0, 0, 0, name, fontsize=fontsize, color=c, weight="bold", ha="center")
+                                for name, c in zip(axis_labels, AXIS_COLORS)] for _ in range(self.count)]
         self.update(Ts)
 
     def update(self, Ts):
@@ -135,51 +140,67 @@ class Triads:
         origins = Ts[:, :3, 3]
         for k, line in enumerate(self.lines):
             line.set_data_3d(*_nan_segments(origins, origins + self.length * Ts[:, :3, k]))
-        # frames whose origins coincide (e.g. PUMA {4},{5},{6}) share one label "4,5,6"
-        shared = {}
-        for k, o in enumerate(origins if self.labels else ()):
-            key = next((j for j in shared if np.abs(origins[j] - o).max() < 1e-6 * self.length), None)
-            if key is None:
-                shared[k] = [self.names[k]]
-            else:
-                shared[key].append(self.names[k])
-        for k, (text, o) in enumerate(zip(self.labels, origins)):
+        for text, o in zip(self.labels, origins):  # frames sharing an origin: the browser sets them side by side
             text.set_position_3d(o + self.label_offset)
-            text.set_text(",".join(shared[k]) if k in shared else "")
+            set_screen_offset(text, *self.LABEL_PX)
+        for texts, T in zip(self.axis_texts, Ts):
+            for k, text in enumerate(texts):
+                text.set_position_3d(T[:3, 3] + 1.22 * self.length * T[:3, k])
         self.Ts = Ts
 
     def set_visible(self, visible):
-        for artist in self.lines + self.labels:
+        for artist in self.lines + self.labels + [t for ts in self.axis_texts for t in ts]:
             artist.set_visible(visible)
 
 
+def frame_content(Ts, length):
+    """Origins and axis tips of frames (k, 4, 4): what a frame view must hold."""
+    Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
+    tips = Ts[:, None, :3, 3] + 1.3 * length * np.swapaxes(Ts[:, :3, :3], 1, 2)
+    return np.vstack([Ts[:, :3, 3], tips.reshape(-1, 3)])
+
+
 def frames_figure(Ts, labels=None, axis_names=None, length=None, figsize=(3.6, 3.4)):
-    """A small static 3-D figure of some frames (k, 4, 4), the first drawn faint.
+    """A small static 3-D figure of some frames (k, 4, 4), the first drawn faint, limits fitted to them.
 
     ``axis_names`` (e.g. "noa") labels the axis tips of the last frame.
     Returns the figure; in a notebook end the cell with ``viz.shown(fig)``.
     """
     Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
     origins = Ts[:, :3, 3]
-    centre = (origins.max(axis=0) + origins.min(axis=0)) / 2
-    half = max(float(np.abs(origins - centre).max()), 0.1)
-    length = length or 0.6 * half
+    spread = float(np.ptp(origins, axis=0).max()) if len(Ts) > 1 else 0.0
+    length = length or max(0.45 * spread, 0.1)
     fig, (ax,) = figure3d(figsize=figsize)
     names = list(labels) if labels is not None else [None] * len(Ts)
     for k, T in enumerate(Ts):
+        last = k == len(Ts) - 1
         Triads(ax, T[None], length=length, linewidth=1.5 if k == 0 else 3.0, alpha=0.5 if k == 0 else 1.0,
-               labels=None if names[k] is None else [names[k]])
-    if axis_names:
-        T = Ts[-1]
-        for k, name in enumerate(axis_names):
-            ax.text(*(T[:3, 3] + 1.25 * length * T[:3, k]), name, color=AXIS_COLORS[k], fontsize=11,
-                    weight="bold")
-    set_cube(ax, centre, half + 1.3 * length)
+               labels=None if names[k] is None else [names[k]], axis_labels=axis_names if last else None,
+               fontsize=9)
+    fit_points(ax, frame_content(Ts, length))
     return fig
 
 
+class FigureView(Panel):
+    """A figure's 3-D axes drawn in the browser (no controls): what :func:`shown` returns for a 3-D figure."""
+
+    def __init__(self, fig):
+        self.fig = fig
+        self.redraws = 0
+        self.widget = self._figure_widget()
+
+
 def shown(fig):
-    """What to leave as a cell's last value to show ``fig``: its ipympl canvas widget, or the figure itself."""
+    """What to leave as a cell's last value to show ``fig``.
+
+    A figure with 3-D axes is drawn in the browser (:class:`FigureView`, with a still image for exported
+    HTML); a 2-D figure is its ipympl canvas widget, or the figure itself under another backend.
+    """
+    if any(ax.name == "3d" for ax in fig.axes):
+        try:
+            return FigureView(fig)
+        except ImportError:  # no widgets installed: the figure shows itself as an image
+            return fig
     try:
         w = load_widgets()
     except ImportError:
@@ -199,6 +220,21 @@ def reach(robot) -> float:
     return max(total, 1e-3)
 
 
+def arm_region(size, floor_z=0.0, count=16):
+    """Points (m, 3) around what an arm of reach ``size`` can sweep above ``floor_z``: its reach sphere cut
+    by the floor (the widest circle, the circle on the floor, the top) and the floor grid's corners."""
+    t = np.linspace(0.0, 2 * np.pi, count, endpoint=False)
+
+    def circle(z):
+        r = math.sqrt(max(size ** 2 - z ** 2, 0.0))
+        return np.column_stack([r * np.cos(t), r * np.sin(t), np.full(count, z)])
+
+    g = 0.1 * math.ceil(0.6 * size / 0.1)
+    corners = [(x, y, floor_z) for x in (-g, g) for y in (-g, g)]
+    widest = max(floor_z, 0.0) if floor_z < size else floor_z
+    return np.vstack([[(0.0, 0.0, max(size, floor_z))], circle(widest), circle(floor_z), corners])
+
+
 class ArmView:
     """A DH robot drawn as a skeleton with its link frames, moved by ``update(q)``.
 
@@ -208,9 +244,11 @@ class ArmView:
     a_{i-1} then along z_i by d_i (modified DH). So each segment is a DH length.
     Frame {i} is drawn as a triad labelled i; the tool frame (if any) as "E".
 
+    The view holds the robot's reach above the floor (:func:`arm_region`), so no pose is clipped and the
+    picture does not rescale while the arm moves.
+
     ``update(q)`` returns the end-effector T (``robot.fkine(q)``, tool included)
-    and stores ``.q``, ``.T``, ``.frames``; it does not redraw — call
-    ``fig.canvas.draw_idle()`` (the panels do).
+    and stores ``.q``, ``.T``, ``.frames``; it does not redraw (the panels do).
     """
 
     def __init__(self, robot, ax=None, q=None, frames=True, labels=True, triad_length=None,
@@ -223,8 +261,8 @@ class ArmView:
         self.ax = ax
         size = reach(robot)
         self.triad_length = triad_length or 0.12 * size
-        half = 0.7 * size
-        set_cube(ax, (0.0, 0.0, floor_z + 0.75 * half), half, zoom=1.25)
+        fit_points(ax, arm_region(size, floor_z), margin=0.0)
+        ax.set_box_aspect((1, 1, 1), zoom=1.2)
         if floor:
             self._floor(size, floor_z)
         ax.plot([0, 0], [0, 0], [min(floor_z, -0.08 * size), 0], color="0.5", lw=8, alpha=0.6)  # pedestal

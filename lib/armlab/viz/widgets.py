@@ -1,15 +1,23 @@
-"""Widget plumbing shared by every panel: the lazy ipywidgets import, :class:`Panel`, :class:`JointSliders`.
+"""Widget plumbing shared by every panel: the lazy ipywidgets import, sliders, :class:`Panel`, :class:`JointSliders`.
 
 ipywidgets is imported by :func:`load_widgets` when a widget is built, never at import time, so the
-matplotlib-only views (:mod:`armlab.viz.scene`) work without it.
+matplotlib-only views (:mod:`armlab.viz.scene`) work without it. Sliders are :func:`slider`\\ s, the
+browser slider of :mod:`armlab.viz.browser`: a value set from code is never replaced by the browser's
+snapped echo, Shift gives fine steps, and the track keeps at least 120 px.
 """
 from __future__ import annotations
 
+import base64
+import io
 import math
 
 import numpy as np
 
-__all__ = ["load_widgets", "in_ipython", "Panel", "JointSliders"]
+from .browser import SceneView, widget_classes
+
+__all__ = ["load_widgets", "in_ipython", "slider", "side_column", "panel_layout", "Panel", "JointSliders"]
+
+SIDE_WIDTH = "380px"  # the controls column: wide enough for a 150 px track beside label and readout
 
 
 def load_widgets():
@@ -28,46 +36,76 @@ def in_ipython() -> bool:
     return get_ipython() is not None
 
 
+def slider(value, lo, hi, step, description, readout_format=".1f", description_width="70px"):
+    """A float slider from ``lo`` to ``hi`` (keys: ``step``, Shift: step/10) that never echoes code's values."""
+    _, Slider = widget_classes()
+    s = Slider(min=float(lo), max=float(hi), step=float(step), description=description,
+               readout_format=readout_format, description_width=description_width)
+    s.value = float(value)
+    s.layout.width = "100%"
+    return s
+
+
+def side_column(children, width=SIDE_WIDTH):
+    """The controls of a panel, one a row, in a column of fixed width (it never squeezes the sliders)."""
+    w = load_widgets()
+    box = w.VBox(children, layout=w.Layout(width=width, min_width=width, flex="0 0 auto"))
+    box.add_class("armlab-side")
+    return box
+
+
+def panel_layout(*children):
+    """Controls and figures side by side when there is room; a figure wraps below when there is not."""
+    w = load_widgets()
+    box = w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                 grid_gap="4px 12px", width="100%"))
+    box.add_class("armlab-panel")
+    return box
+
+
 class Panel:
-    """Base class of the interactive panels: a figure placed in a widget layout, redrawn with draw_idle.
+    """Base class of the interactive panels: a matplotlib figure drawn in the browser, controls beside it.
 
     A subclass sets ``.fig``, ``.redraws = 0`` and ``.widget``, puts ``self._figure_widget()`` in its
-    layout and calls :meth:`redraw` after moving its artists. A panel shows itself as its widget.
+    layout and calls :meth:`redraw` after moving its artists: that sends every 3-D axes' scene to its
+    canvas (:class:`~armlab.viz.browser.SceneView`); the kernel renders nothing. Displayed, a panel is its
+    widget plus a PNG of the figure, which frontends without widgets (exported HTML) show instead.
     """
 
     fig = None
     widget = None
+    scenes = ()
 
-    def _figure_widget(self):
-        """The widget that shows ``.fig``: the ipympl canvas, or a static image under another backend."""
+    def _figure_widget(self, axes=None):
+        """The canvas widget(s) of the figure's 3-D axes (several wrap onto the next line when narrow)."""
         w = load_widgets()
-        canvas = self.fig.canvas
-        self._static = None
-        if isinstance(canvas, w.DOMWidget):  # ipympl: the canvas itself is the widget
-            return canvas
-        if not in_ipython():  # plain Python (tests, benchmarks): nothing to show
-            return w.Output()
-        # No widget canvas (inline backend, headless run): show a static image instead.
-        self._static = w.Output()
-        self._show_static()
-        return self._static
-
-    def _show_static(self):
-        from IPython.display import display
-
-        with self._static:
-            self._static.clear_output(wait=True)
-            display(self.fig)
+        axes = [ax for ax in (axes or self.fig.axes) if ax.name == "3d"]
+        fw, fh = axes[0].figure.get_size_inches() * 96
+        width = int(fw / max(len(axes), 1))
+        self.scenes = [SceneView(ax, width, int(fh)) for ax in axes]
+        if len(self.scenes) == 1:
+            return self.scenes[0].widget
+        return w.HBox([s.widget for s in self.scenes], layout=w.Layout(flex_flow="row wrap"))
 
     def redraw(self):
         self.redraws += 1
-        if getattr(self, "_static", None) is not None:
-            self._show_static()
-        else:
-            self.fig.canvas.draw_idle()
+        for scene in self.scenes:
+            scene.sync()
+
+    def static_png(self, dpi=80) -> bytes:
+        """The figure drawn by Agg: the still image of the panel."""
+        buf = io.BytesIO()
+        self.fig.savefig(buf, format="png", dpi=dpi)
+        return buf.getvalue()
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        data = self.widget._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        data = dict(data)
+        if in_ipython():  # headless runs and exported HTML have no widget state: they show this image
+            data["image/png"] = base64.b64encode(self.static_png()).decode("ascii")
+        return data
 
 
 def _on_grid(x, step, rounding):
@@ -76,7 +114,7 @@ def _on_grid(x, step, rounding):
 
 
 class JointSliders:
-    """One ``FloatSlider`` per joint: degrees for revolute joints, metres for prismatic.
+    """One slider per joint: degrees for revolute joints, metres for prismatic.
 
     The sliders show what a person reads; :attr:`q` converts explicitly to the
     radians/metres that armlab computes with (``np.radians`` per revolute joint).
@@ -93,25 +131,21 @@ class JointSliders:
         for i, link in enumerate(robot.links):
             lo, hi = lim[i]
             name = (names[i] if names else (f"θ{i + 1}" if link.revolute else f"d{i + 1}"))
-            # The browser snaps a slider to min + k·step: put min and max on the step grid
-            # (rounded inwards, so within the limits) or 0° and whole degrees would not be reachable.
+            # min and max on the step grid (rounded inwards, so within the limits): keys then reach 0° and
+            # whole degrees
             if link.revolute:
                 lo = _on_grid(math.degrees(lo), step_deg, math.ceil) if np.isfinite(lo) else -180.0
                 hi = _on_grid(math.degrees(hi), step_deg, math.floor) if np.isfinite(hi) else 180.0
-                s = w.FloatSlider(min=lo, max=hi, step=step_deg, description=f"{name} (°)",
-                                  readout_format=".1f", continuous_update=True)
+                s = slider(min(max(0.0, lo), hi), lo, hi, step_deg, f"{name} (°)", ".1f", "60px")
             else:
                 lo = _on_grid(lo, step_m, math.ceil) if np.isfinite(lo) else -1.0
                 hi = _on_grid(hi, step_m, math.floor) if np.isfinite(hi) else 1.0
-                s = w.FloatSlider(min=lo, max=hi, step=step_m, description=f"{name} (m)",
-                                  readout_format=".3f", continuous_update=True)
-            s.style.description_width = "60px"
-            s.layout.width = "300px"
+                s = slider(min(max(0.0, lo), hi), lo, hi, step_m, f"{name} (m)", ".3f", "60px")
             self.sliders.append(s)
         if q is not None:  # a start pose outside the limits widens its slider (and is reported)
             for s, v in zip(self.sliders, self.from_q(q, self.revolute)):
                 s.min, s.max = min(s.min, float(v)), max(s.max, float(v))
-        self.box = w.VBox(self.sliders)
+        self.box = w.VBox(self.sliders, layout=w.Layout(width="100%"))
         self._callbacks = []
         self._hold = False
         for s in self.sliders:

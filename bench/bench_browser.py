@@ -1,0 +1,315 @@
+"""Slider-to-pixels latency of every course widget in JupyterLab + headless Chromium (Playwright).
+
+For each notebook: open it in a fresh JupyterLab (file browser open, window 1366×768 by default), Run All
+Cells, wait for the kernel to go idle, then for every panel (the sliders and the figure canvas they drive)
+press one arrow key on a slider and time, in the page, from the key event until the figure canvas's pixels
+differ (sampled once per animation frame). Reported per widget: p50 and p90 over the samples.
+Target: p50 ≤ 50 ms and p90 ≤ 80 ms.
+
+    python bench/bench_browser.py                     # all notebooks, 12 presses per widget
+    python bench/bench_browser.py --notebooks 03 --samples 20 --check
+
+The JupyterLab server and page helpers here are shared with tests/test_browser.py.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE = ROOT / "course"
+TARGET_P50_MS, TARGET_P90_MS = 50.0, 80.0
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def chromium_path():
+    """Debian's chromium, or None."""
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def jupyter_lab(workdir=None):
+    """A JupyterLab server on 127.0.0.1 serving a fresh copy of course/; yields {"base", "token", "root", "log"}."""
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="armlab-lab-")))
+        workdir = Path(workdir)
+        root = workdir / "course"
+        shutil.copytree(COURSE, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        port, token = _free_port(), uuid.uuid4().hex
+        home = workdir / "home"
+        env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+                   JUPYTERLAB_SETTINGS_DIR=str(home / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(home / "ws"),
+                   PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+        cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}",
+               "--ServerApp.open_browser=False", "--ServerApp.port_retries=0", "--LabApp.expose_app_in_browser=True",
+               "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            cmd.append("--allow-root")
+        # no "get notified about Jupyter news?" toast over the widgets
+        news = home / "settings" / "@jupyterlab" / "apputils-extension"
+        news.mkdir(parents=True, exist_ok=True)
+        (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+        log_path = workdir / "jupyter.log"
+        log = stack.enter_context(open(log_path, "wb"))
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 90
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError("jupyter lab exited:\n" + log_path.read_text(errors="replace"))
+                try:
+                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError("jupyter lab did not start in 90 s")
+                time.sleep(0.5)
+            yield {"base": base, "token": token, "root": root, "log": log_path}
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(timeout=15)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=5)
+
+
+_KERNEL = ("window.jupyterapp && window.jupyterapp.shell.currentWidget &&"
+           " window.jupyterapp.shell.currentWidget.sessionContext &&"
+           " window.jupyterapp.shell.currentWidget.sessionContext.session &&"
+           " window.jupyterapp.shell.currentWidget.sessionContext.session.kernel")
+
+
+def open_notebook(page, lab, name, file_browser=True):
+    """Open course/``name`` in JupyterLab and wait for its kernel to be idle."""
+    # ?reset: a fresh workspace, so the notebook opened before this one is not restored beside it
+    page.goto(f"{lab['base']}/lab/tree/{name}?reset&token={lab['token']}")
+    page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell")
+    page.wait_for_function(f"() => {_KERNEL} && {_KERNEL}.status === 'idle'", timeout=120_000)
+    if file_browser:  # as a student has it: the file browser open beside the notebook
+        page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+        page.wait_for_selector(".jp-FileBrowser", state="visible")
+        time.sleep(0.5)
+
+
+def run_all(page, timeout_ms=180_000):
+    """Run ▸ Run All Cells from the menu, as a student would; wait until no cell is left running."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
+    page.wait_for_function(
+        f"() => {{ const k = {_KERNEL};"
+        " const busy = [...document.querySelectorAll('.jp-InputArea-prompt')].some(e => e.textContent.includes('*'));"
+        " return k && k.status === 'idle' && !busy; }", timeout=timeout_ms)
+
+
+def shutdown_kernels(lab):
+    """Stop every kernel the server runs (between notebooks: only one computes at a time)."""
+    url = f"{lab['base']}/api/kernels?token={lab['token']}"
+    with urllib.request.urlopen(url, timeout=10) as r:
+        kernels = json.load(r)
+    for k in kernels:
+        req = urllib.request.Request(f"{lab['base']}/api/kernels/{k['id']}?token={lab['token']}", method="DELETE")
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(req, timeout=10).close()
+
+
+def tracebacks(page):
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    return [t for t in errors.all_inner_texts() if "Traceback" in t or "Error" in t]
+
+
+# In the page: the panels of the notebook. A panel is the smallest element that holds a slider and a figure
+# canvas; its sliders are ipywidgets' (noUiSlider) or armlab's range inputs.
+PANELS_JS = r"""() => {
+  const sliders = [...document.querySelectorAll('.armlab-slider, .widget-slider')];
+  const panels = [];
+  for (const s of sliders) {
+    let root = s.parentElement;
+    while (root && !root.querySelector('canvas')) root = root.parentElement;
+    if (!root || root.classList.contains('jp-Notebook')) continue;
+    let p = panels.find(p => p.root === root);
+    if (!p) { p = {root, sliders: []}; panels.push(p); }
+    p.sliders.push(s);
+  }
+  window.__armlabPanels = panels;
+  const label = s => (s.querySelector('.armlab-slider-label, .widget-label') || s).textContent.trim();
+  return panels.map(p => p.sliders.map(label));
+}"""
+
+# In the page: a cheap signature of the panel's first figure canvas, and a timer from the next keydown
+# until that signature changes (checked once per animation frame, i.e. when pixels can reach the screen).
+ARM_JS = r"""([panel, slider]) => {
+  const p = window.__armlabPanels[panel];
+  const canvas = [...p.root.querySelectorAll('canvas')].find(c => c.width > 50 && c.height > 50);
+  const sig = () => {
+    const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let h = 0;
+    for (let i = 0; i < d.length; i += 61) h = (h * 31 + d[i]) | 0;
+    return h;
+  };
+  const before = sig();
+  window.__armlabResult = new Promise((resolve) => {
+    let t0 = null;
+    const onKey = (e) => { t0 = performance.now(); window.removeEventListener('keydown', onKey, true); };
+    window.addEventListener('keydown', onKey, true);
+    const deadline = performance.now() + 5000;
+    const tick = () => {
+      if (t0 !== null && sig() !== before) { resolve(performance.now() - t0); return; }
+      if (performance.now() > deadline) { resolve(-1); return; }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const s = p.sliders[slider];
+  const target = s.querySelector('input[type=range]') || s.querySelector('.noUi-handle');
+  target.scrollIntoView({block: 'center'});
+  return true;
+}"""
+
+
+def press_latency(page, panel, slider, key):
+    """ms from one key press on the slider to changed canvas pixels (-1: no change within 5 s)."""
+    page.evaluate(ARM_JS, [panel, slider])
+    handle = page.evaluate_handle(
+        "([panel, slider]) => { const s = window.__armlabPanels[panel].sliders[slider];"
+        " return s.querySelector('input[type=range]') || s.querySelector('.noUi-handle'); }", [panel, slider])
+    handle.as_element().focus()
+    page.keyboard.press(key)
+    return float(page.evaluate("() => window.__armlabResult"))
+
+
+def measure_panels(page, samples, pick=None):
+    """{widget name: [ms, ...]} for the panels on the page (``pick(labels) -> slider indices`` per panel).
+
+    A slider whose first press does not change the picture (the link animator's α at step 0) is passed
+    over for the next one of its panel.
+    """
+    labels = page.evaluate(PANELS_JS)
+    out = {}
+    for k, names in enumerate(labels):
+        chosen = list(pick(names) if pick else default_pick(names))
+        while chosen:
+            j = chosen.pop(0)
+            times = []
+            for i in range(samples):
+                key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
+                times.append(press_latency(page, k, j, key))
+                time.sleep(0.15)  # let the echo of the last move settle before the next one
+                if i == 0 and times[0] < 0 and j + 1 < len(names) and j + 1 not in chosen:
+                    chosen.insert(0, j + 1)
+                    break
+            else:
+                out[f"panel {k + 1}: {names[j]}"] = times
+    return out
+
+
+def default_pick(names):
+    """The first slider of a panel, and the yaw slider of a pose panel (its orientation path)."""
+    picks = [0]
+    picks += [j for j, n in enumerate(names) if n.startswith("yaw") and j != 0]
+    return picks
+
+
+def run(notebooks, samples, viewport, headless=True, screenshot_dir=None):
+    from playwright import sync_api
+
+    chromium = chromium_path()
+    if chromium is None:
+        raise SystemExit("chromium not found (apt-get install chromium)")
+    results = {}
+    with jupyter_lab() as lab, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=headless)
+        try:
+            for name in notebooks:
+                page = browser.new_page(viewport=viewport)
+                page.set_default_timeout(120_000)
+                t0 = time.perf_counter()
+                open_notebook(page, lab, name)
+                run_all(page)
+                run_s = time.perf_counter() - t0
+                errs = tracebacks(page)
+                if errs:
+                    print(f"{name}: error output after Run All:\n{errs[0][:2000]}", file=sys.stderr)
+                time.sleep(1.0)
+                per = measure_panels(page, samples)
+                if screenshot_dir:
+                    page.screenshot(path=str(Path(screenshot_dir) / f"bench_{Path(name).stem}.png"))
+                results[name] = {"run_all_s": run_s, "widgets": per}
+                print(f"{name}: measured {len(per)} widgets", file=sys.stderr)
+                page.close()
+                shutdown_kernels(lab)
+        finally:
+            browser.close()
+    return results
+
+
+def report(results):
+    ok = True
+    print(f"slider key press -> canvas pixels changed (target p50 <= {TARGET_P50_MS:g} ms, p90 <= {TARGET_P90_MS:g} ms)")
+    print(f"{'notebook':28s} {'widget':34s} {'n':>3s} {'p50':>7s} {'p90':>7s} {'max':>7s}")
+    for nb, res in results.items():
+        print(f"{nb:28s} (open + Run All: {res['run_all_s']:.1f} s)")
+        for widget, times in res["widgets"].items():
+            t = np.array(times)
+            lost = int((t < 0).sum())
+            t = np.where(t < 0, 5000.0, t)
+            p50, p90 = np.percentile(t, 50), np.percentile(t, 90)
+            good = p50 <= TARGET_P50_MS and p90 <= TARGET_P90_MS and not lost
+            ok &= good
+            print(f"{'':28s} {widget[:34]:34s} {len(t):3d} {p50:7.1f} {p90:7.1f} {t.max():7.1f}"
+                  + ("" if good else "  OVER TARGET") + (f"  ({lost} presses never repainted)" if lost else ""))
+    return ok
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--notebooks", nargs="*", default=None, help="notebook name prefixes, e.g. 02 03 (default: all)")
+    ap.add_argument("--samples", type=int, default=12)
+    ap.add_argument("--size", default="1366x768", help="browser window, WxH")
+    ap.add_argument("--json", help="also write the raw samples to this file")
+    ap.add_argument("--check", action="store_true", help="exit 1 if a widget misses the target")
+    args = ap.parse_args(argv)
+    names = sorted(p.name for p in COURSE.glob("[0-9][0-9]_*.ipynb"))
+    if args.notebooks:
+        names = [n for n in names if any(n.startswith(p) for p in args.notebooks)]
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    results = run(names, args.samples, {"width": w, "height": h})
+    ok = report(results)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    return 0 if ok or not args.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

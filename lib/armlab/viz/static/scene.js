@@ -1,0 +1,242 @@
+// armlab.viz scene canvas: draws the 3-D scene sent by the kernel on a 2-D <canvas>.
+// Orthographic projection; drag to orbit, wheel to zoom, double-click to go back to the kernel's view.
+// The kernel sends only what moves (points, colours, texts); everything is drawn here.
+
+const DEG = Math.PI / 180;
+
+function rgba(color, alpha) {
+  if (alpha === undefined || alpha === null || alpha >= 1) return color;
+  const n = parseInt(color.slice(1), 16);
+  return `rgba(${(n >> 16) & 255},${(n >> 8) & 255},${n & 255},${alpha})`;
+}
+
+function camera(view) {
+  // matplotlib's convention: azim about z from +x, elev above the xy plane; the eye looks at the centre.
+  const a = view.azim * DEG, e = view.elev * DEG;
+  const ca = Math.cos(a), sa = Math.sin(a), ce = Math.cos(e), se = Math.sin(e);
+  return {
+    right: [-sa, ca, 0],                    // screen x
+    up: [-se * ca, -se * sa, ce],           // screen y (upwards)
+    toward: [ce * ca, ce * sa, se],         // towards the eye: larger = nearer
+  };
+}
+
+// The starting view (the kernel's camera) fits the scene's fit points into the canvas; orbiting and
+// zooming keep that scale and that centre, so nothing rescales while the picture moves.
+function fitting(scene, home, width, height) {
+  const cam = camera(home), s = scene.scale || [1, 1, 1], f = scene.fit;
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  const c = [0, 0, 0];
+  const m = f.length / 3;
+  for (let i = 0; i < f.length; i += 3) { c[0] += f[i] / m; c[1] += f[i + 1] / m; c[2] += f[i + 2] / m; }
+  for (let i = 0; i < f.length; i += 3) {
+    const dx = (f[i] - c[0]) * s[0], dy = (f[i + 1] - c[1]) * s[1], dz = (f[i + 2] - c[2]) * s[2];
+    const u = dx * cam.right[0] + dy * cam.right[1], v = dx * cam.up[0] + dy * cam.up[1] + dz * cam.up[2];
+    x0 = Math.min(x0, u); x1 = Math.max(x1, u); y0 = Math.min(y0, v); y1 = Math.max(y1, v);
+  }
+  const pad = scene.title ? 18 : 0;
+  const k = Math.min(width / Math.max(x1 - x0, 1e-9), (height - pad) / Math.max(y1 - y0, 1e-9)) / (scene.margin || 1.08);
+  // the screen point of c: the middle of the fitted box
+  return {c, k, ox: width / 2 - k * (x0 + x1) / 2, oy: pad + (height - pad) / 2 + k * (y0 + y1) / 2};
+}
+
+function projector(scene, view, fit) {
+  const cam = camera(view);
+  const s = scene.scale || [1, 1, 1], c = fit.c, k = fit.k * view.zoom, ox = fit.ox, oy = fit.oy;
+  return (x, y, z) => {
+    const dx = (x - c[0]) * s[0], dy = (y - c[1]) * s[1], dz = (z - c[2]) * s[2];
+    return [ox + k * (dx * cam.right[0] + dy * cam.right[1]),
+            oy - k * (dx * cam.up[0] + dy * cam.up[1] + dz * cam.up[2]),
+            dx * cam.toward[0] + dy * cam.toward[1] + dz * cam.toward[2]];
+  };
+}
+
+// One list of primitives (segments, markers, arrow heads), sorted far to near; texts are drawn last.
+function collect(scene, P) {
+  const prims = [];
+  for (const item of scene.items) {
+    if (item.t === "line") {
+      const p = item.p, pts = [];
+      for (let i = 0; i < p.length; i += 3) pts.push(p[i] === null ? null : P(p[i], p[i + 1], p[i + 2]));
+      const style = {c: rgba(item.c, item.a), w: item.w, d: item.d};
+      for (let i = 0; i + 1 < pts.length; i++) {
+        const a = pts[i], b = pts[i + 1];
+        if (!a || !b) continue;
+        prims.push({k: "seg", z: (a[2] + b[2]) / 2, a, b, s: style});
+        if (item.arrow && (i + 2 >= pts.length || !pts[i + 2])) {
+          prims.push({k: "head", z: b[2] + 1e-9, a, b, s: style, size: item.hs || 9});
+        }
+      }
+      if (item.m) {
+        const ms = {c: rgba(item.mfc || item.c, item.a), e: rgba(item.mec || item.c, item.a), r: item.ms / 2, m: item.m};
+        for (const q of pts) if (q) prims.push({k: "mark", z: q[2] + 1e-9, q, s: ms});
+      }
+    } else if (item.t === "segs") {
+      const p = item.p;
+      for (let j = 0, i = 0; i + 5 < p.length; i += 6, j++) {
+        if (p[i] === null || p[i + 3] === null) continue;
+        const a = P(p[i], p[i + 1], p[i + 2]), b = P(p[i + 3], p[i + 4], p[i + 5]);
+        prims.push({k: "seg", z: (a[2] + b[2]) / 2, a, b,
+                    s: {c: rgba(item.c[j % item.c.length], item.a[j % item.a.length]), w: item.w[j % item.w.length], d: null}});
+      }
+    }
+  }
+  prims.sort((u, v) => u.z - v.z);
+  return prims;
+}
+
+function drawPrims(ctx, prims) {
+  for (const pr of prims) {
+    const s = pr.s;
+    if (pr.k === "seg") {
+      ctx.strokeStyle = s.c; ctx.lineWidth = s.w; ctx.setLineDash(s.d || []);
+      ctx.beginPath(); ctx.moveTo(pr.a[0], pr.a[1]); ctx.lineTo(pr.b[0], pr.b[1]); ctx.stroke();
+    } else if (pr.k === "head") {
+      const dx = pr.b[0] - pr.a[0], dy = pr.b[1] - pr.a[1], L = Math.hypot(dx, dy);
+      if (L < 1) continue;
+      const size = Math.min(pr.size, 0.6 * L), ux = dx / L, uy = dy / L;
+      const bx = pr.b[0] + ux * 0.4 * size, by = pr.b[1] + uy * 0.4 * size;
+      ctx.fillStyle = s.c; ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.moveTo(bx, by);
+      ctx.lineTo(bx - ux * size - uy * size * 0.45, by - uy * size + ux * size * 0.45);
+      ctx.lineTo(bx - ux * size + uy * size * 0.45, by - uy * size - ux * size * 0.45);
+      ctx.closePath(); ctx.fill();
+    } else {
+      const [x, y] = pr.q;
+      ctx.setLineDash([]); ctx.fillStyle = s.c; ctx.strokeStyle = s.e; ctx.lineWidth = 1.2;
+      ctx.beginPath();
+      if (s.m === "*") {
+        for (let i = 0; i < 10; i++) {
+          const r = i % 2 ? s.r * 0.45 : s.r, t = -Math.PI / 2 + i * Math.PI / 5;
+          ctx.lineTo(x + r * Math.cos(t), y + r * Math.sin(t));
+        }
+        ctx.closePath();
+      } else {
+        ctx.arc(x, y, s.r, 0, 2 * Math.PI);
+      }
+      ctx.fill(); ctx.stroke();
+    }
+  }
+}
+
+function drawTexts(ctx, scene, P) {
+  for (const item of scene.items) {
+    if (item.t !== "text") continue;
+    const [x, y] = P(item.p[0], item.p[1], item.p[2]);
+    ctx.font = `${item.fw || "normal"} ${item.fs || 11}px sans-serif`;
+    ctx.textAlign = item.ha || "left";
+    ctx.textBaseline = "middle";
+    const tx = x + (item.dx || 0), ty = y - (item.dy || 0);
+    ctx.lineWidth = 3; ctx.strokeStyle = "rgba(255,255,255,0.85)"; ctx.setLineDash([]);
+    ctx.strokeText(item.s, tx, ty);           // a white halo keeps a label readable over lines
+    ctx.fillStyle = rgba(item.c, item.a);
+    ctx.fillText(item.s, tx, ty);
+  }
+}
+
+// A light box around the limits with a few ticks on the edges nearest the viewer (frame views only).
+function drawBox(ctx, scene, P, view) {
+  const [X, Y, Z] = scene.limits;
+  const corners = [];
+  for (const x of X) for (const y of Y) for (const z of Z) corners.push([x, y, z]);
+  ctx.strokeStyle = "#d0d0d0"; ctx.lineWidth = 1; ctx.setLineDash([]);
+  for (let i = 0; i < 8; i++) for (let j = i + 1; j < 8; j++) {
+    const a = corners[i], b = corners[j];
+    const diff = (a[0] !== b[0]) + (a[1] !== b[1]) + (a[2] !== b[2]);
+    if (diff !== 1) continue;
+    const pa = P(...a), pb = P(...b);
+    ctx.beginPath(); ctx.moveTo(pa[0], pa[1]); ctx.lineTo(pb[0], pb[1]); ctx.stroke();
+  }
+  // the bottom corner nearest the eye carries the x and y ticks; the left-most bottom corner the z ticks
+  const bottom = corners.filter(c => c[2] === Z[0]);
+  const near = bottom.reduce((u, v) => (P(...u)[2] > P(...v)[2] ? u : v));
+  const left = bottom.reduce((u, v) => (P(...u)[0] < P(...v)[0] ? u : v));
+  const mid = P((X[0] + X[1]) / 2, (Y[0] + Y[1]) / 2, (Z[0] + Z[1]) / 2);
+  ctx.font = "10px sans-serif"; ctx.fillStyle = "#555"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
+  const axes = [["x", 0, near], ["y", 1, near], ["z", 2, left]];
+  for (const [name, k, corner] of axes) {
+    const ticks = (scene.ticks || [[], [], []])[k];
+    const along = (v) => { const c = corner.slice(); c[k] = v; return P(...c); };
+    const label = (p, text, push) => {
+      const dx = p[0] - mid[0], dy = p[1] - mid[1], L = Math.hypot(dx, dy) || 1;
+      ctx.fillText(text, p[0] + push * dx / L, p[1] + push * dy / L);
+    };
+    for (const v of ticks) label(along(v), scene.tick_text ? scene.tick_text[k][ticks.indexOf(v)] : String(v), 14);
+    const lims = scene.limits[k];
+    ctx.font = "bold 11px sans-serif";
+    label(along(lims[0] + 0.5 * (lims[1] - lims[0])), name, 30);   // the axis name, outside the tick labels
+    ctx.font = "10px sans-serif";
+  }
+}
+
+function render({ model, el }) {
+  const wrap = document.createElement("div");
+  wrap.className = "armlab-scene";
+  const canvas = document.createElement("canvas");
+  canvas.className = "armlab-scene-canvas";
+  canvas.tabIndex = 0;
+  canvas.title = "drag: turn the view · wheel: zoom · double-click: reset";
+  wrap.appendChild(canvas);
+  el.appendChild(wrap);
+  const ctx = canvas.getContext("2d");
+  let view = Object.assign({}, model.get("view"));
+
+  function size() {
+    const w = model.get("width"), h = model.get("height"), dpr = window.devicePixelRatio || 1;
+    canvas.style.width = w + "px"; canvas.style.height = h + "px";
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+    }
+    return [w, h, dpr];
+  }
+
+  function draw() {
+    const scene = model.get("scene");
+    const [w, h, dpr] = size();
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    ctx.fillStyle = "#ffffff"; ctx.fillRect(0, 0, w, h);
+    if (!scene || !scene.items) return;
+    ctx.lineCap = "round"; ctx.lineJoin = "round";
+    const P = projector(scene, view, fitting(scene, model.get("view"), w, h));
+    if (scene.box) drawBox(ctx, scene, P, view);
+    drawPrims(ctx, collect(scene, P));
+    drawTexts(ctx, scene, P);
+    if (scene.title) {
+      ctx.font = "12px sans-serif"; ctx.fillStyle = "#222"; ctx.textAlign = "center"; ctx.textBaseline = "top";
+      ctx.fillText(scene.title, w / 2, 4);
+    }
+  }
+
+  // drag to orbit, wheel to zoom, double-click to reset (the view is the browser's; the kernel keeps its own)
+  let drag = null;
+  canvas.addEventListener("pointerdown", (e) => {
+    drag = {x: e.clientX, y: e.clientY, azim: view.azim, elev: view.elev};
+    canvas.setPointerCapture(e.pointerId);
+  });
+  canvas.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    view.azim = drag.azim - 0.5 * (e.clientX - drag.x);
+    view.elev = Math.max(-90, Math.min(90, drag.elev + 0.5 * (e.clientY - drag.y)));
+    draw();
+  });
+  const end = () => { drag = null; };
+  canvas.addEventListener("pointerup", end);
+  canvas.addEventListener("pointercancel", end);
+  canvas.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    view.zoom = Math.max(0.2, Math.min(8, view.zoom * Math.exp(-0.0015 * e.deltaY)));
+    draw();
+  }, {passive: false});
+  canvas.addEventListener("dblclick", () => { view = Object.assign({}, model.get("view")); draw(); });
+
+  model.on("change:scene", draw);
+  model.on("change:view", () => { view = Object.assign({}, model.get("view")); draw(); });
+  model.on("change:width", draw);
+  model.on("change:height", draw);
+  draw();
+  return () => model.off(null, null, null);
+}
+
+export default { render };
