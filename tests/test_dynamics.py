@@ -142,7 +142,7 @@ def test_gravity_load_is_the_statics_gravity_load():
     (lambda r: dy.inertia(r, np.full(3, 1j)), "real numbers"),
     (lambda r: dy.gravload(r, np.zeros(3), gravity=(0, 9.81)), r"gravity must have shape"),
     (lambda r: dy.rne(r, np.zeros(3), np.zeros(3), np.zeros(3), f_tip=np.zeros(5)), r"f_tip must have shape"),
-    (lambda r: dy.inertia(armlab.models.planar3r(), np.zeros(3)), "has no link masses"),
+    (lambda r: dy.inertia(armlab.models.rpr(), np.zeros(3)), "has no link masses"),
 ])
 def test_bad_input_gets_a_clear_error(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
