@@ -90,6 +90,7 @@ class YoubotArm:
         self.fault: str | None = None
         self.last_error: BaseException | None = None
         self.missed_ticks = 0  # stream ticks sent more than one period late
+        self.on_state: list = []  # callables(state), run on the reader thread for every arm state
         self._watchdog = EffortWatchdog(self.limits)
         self._state: ArmState | None = None
         self._cond = threading.Condition()
@@ -134,6 +135,8 @@ class YoubotArm:
         tripped = self._watchdog.update(t_rx, e) if np.all(np.isfinite(e)) else None
         if tripped and self.fault is None:
             self._trip(tripped, hold=True)
+        for hook in list(self.on_state):
+            hook(state)
 
     def state(self) -> ArmState:
         """The latest arm state (see ``.age`` for how old it is)."""

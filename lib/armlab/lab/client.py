@@ -12,6 +12,7 @@ Every frame in and out goes to the ``on_frame(direction, text)`` hook (the sessi
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 import logging
 import threading
@@ -25,6 +26,8 @@ from .protocol import Defragmenter, ProtocolError, decode, encode
 __all__ = ["RosbridgeClient", "NotConnectedError", "ServiceError"]
 
 logger = logging.getLogger("armlab.lab")
+# websockets >= 16 wants `legacy=True` to hand back a plain connection (we manage its lifetime ourselves)
+_CONNECT_KW = {"legacy": True} if "legacy" in inspect.signature(ws_connect).parameters else {}
 
 
 class NotConnectedError(ConnectionError):
@@ -79,7 +82,7 @@ class RosbridgeClient:
     def _open(self):
         try:
             ws = ws_connect(self.url, open_timeout=self.open_timeout, compression=None, proxy=None,
-                            max_size=2**24, close_timeout=1.0)
+                            max_size=2**24, close_timeout=1.0, **_CONNECT_KW)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
             raise ConnectionError(f"cannot connect to {self.url}: {e}") from None
         with self._send_lock:
