@@ -1,6 +1,7 @@
 """The one plain-math reference copy every checker uses: flat row-major matrices as lists of
-floats, elementary rotations and translations (textbook eqs. (3.18)–(3.21)), the DH link matrices
-(textbook (3.23), lab report (2.4)), a DH chain, and atan2 from arithmetic alone.
+floats, matrix·vector and cross products, elementary rotations and translations (textbook eqs.
+(3.18)–(3.21)), the DH link matrices (textbook (3.23), lab report (2.4)), a DH chain, and atan2 from
+arithmetic alone.
 
 Nothing here calls numpy, sympy or ``armlab``: a reference cannot be moved by patching them.
 """
@@ -46,6 +47,16 @@ def rot_block(flat, n):
 def translation(T):
     """The translation column of a 4×4."""
     return [T[3], T[7], T[11]]
+
+
+def matvec(M, v, n):
+    """M·v for an n×n M (flat) and an n-vector."""
+    return [sum(M[i * n + k] * v[k] for k in range(n)) for i in range(n)]
+
+
+def cross(a, b):
+    """a × b of two 3-vectors."""
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 
 
 def as_nested(flat, shape):
