@@ -156,6 +156,11 @@ class YoubotArm:
     def connected(self) -> bool:
         return self._client.connected
 
+    @property
+    def client(self) -> RosbridgeClient:
+        """The rosbridge connection (``.generation`` counts connections, ``.malformed`` bad frames)."""
+        return self._client
+
     # --- faults -------------------------------------------------------------------------
     def _event(self, msg):
         if self.log:
@@ -309,9 +314,14 @@ class YoubotArm:
         t0 = time.monotonic()
         for k, row in enumerate(traj):
             deadline = t0 + k * period
-            if self._abort.wait(max(0.0, deadline - time.monotonic())):
-                self._check_live()  # a fault aborted us: raise it
-                return
+            while True:  # sleep to the tick, but wake when the state would go stale before it
+                wake = min(deadline, self.state().received + self.limits.stale_after + 0.001)
+                if self._abort.wait(max(0.0, wake - time.monotonic())):
+                    self._check_live()  # a fault aborted us: raise it
+                    return
+                if time.monotonic() >= deadline:
+                    break
+                self._check_live()
             if time.monotonic() - deadline > period:
                 self.missed_ticks += 1
             self._check_live()

@@ -141,7 +141,8 @@ class ArmPhysics:
         if vel_mode.any():
             # velocity mode: no watchdog, but the firmware stops a joint near its limit
             v = np.clip(np.nan_to_num(self.vel_cmd), -self.vmax, self.vmax)
-            near = ((v < 0) & (self.q <= self.lo + 0.02)) | ((v > 0) & (self.q >= self.hi - 0.02))
+            brake = self.qd**2 / (2 * self.ACCEL) + 0.02  # stopping distance, plus a margin
+            near = ((v < 0) & (self.q <= self.lo + brake)) | ((v > 0) & (self.q >= self.hi - brake))
             v_des = np.where(vel_mode, np.where(near, 0.0, v), v_des)
             self.target = np.where(vel_mode, self.q, self.target)
         self.qd = self.qd + np.clip(v_des - self.qd, -self.ACCEL * dt, self.ACCEL * dt)
