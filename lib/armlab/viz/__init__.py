@@ -16,7 +16,7 @@ plotting code. The package is layered; each module imports only the ones above i
 * per chapter: :mod:`~armlab.viz.frames` (01, :func:`frame_playground`), :mod:`~armlab.viz.arms`
   (02, :func:`arm_viewer`, :func:`compare_viewer`, :func:`link_motion_animator`),
   :mod:`~armlab.viz.ik` and :mod:`~armlab.viz.pose_explorer` (03, :func:`show_solutions`,
-  :func:`ik_explorer`).
+  :func:`ik_explorer`); :mod:`~armlab.viz.jacobians` (04, :func:`jacobian_explorer`, :func:`rate_player`).
 
 **How a view is made** (what chapters 4–8 use). A scene is an ordinary matplotlib 3-D axes from
 :func:`figure3d`; whatever is drawn on it is what the browser shows:
@@ -66,6 +66,7 @@ from .ik import (
     OUTSIDE_COLOR, GhostArm, SolutionArms, SolutionsFigure, WristInset, arm_label, floor_height, show_solutions,
     slot_of, solutions_table, wrist_label,
 )
+from .jacobians import JacobianExplorer, RatePlayer, jacobian_explorer, rate_player
 from .pose_explorer import PRESETS, IKExplorer, ik_explorer
 from .scene import (
     AXIS_COLORS, VIEW, ArmView, FigureView, Triads, arm_region, figure3d, fit_points, frames_figure, reach,
@@ -89,4 +90,6 @@ __all__ = [
     # chapter 03
     "OUTSIDE_COLOR", "slot_of", "arm_label", "wrist_label", "floor_height", "GhostArm", "SolutionArms",
     "WristInset", "solutions_table", "SolutionsFigure", "show_solutions", "PRESETS", "IKExplorer", "ik_explorer",
+    # chapter 04
+    "JacobianExplorer", "jacobian_explorer", "RatePlayer", "rate_player",
 ]

@@ -1,0 +1,246 @@
+"""Chapter 04 views: the Jacobian explorer and the resolved-rate player.
+
+* :class:`JacobianExplorer` (:func:`jacobian_explorer`) — joint sliders → the arm with its velocity and
+  force ellipsoids at the tool (ellipses in the plane for a planar arm), live det J, σ_min,
+  manipulability and condition number, a colour cue near a singularity, and a "snap" button per
+  singular set of the robot (:func:`armlab.jacobians.snap_to_singularity`);
+* :class:`RatePlayer` (:func:`rate_player`) — resolved-rate runs (:func:`armlab.jacobians.resolved_rate`)
+  side by side, stepped through in time by a slider or played.
+
+All drawing of the chapter's widgets is here; every number comes from :mod:`armlab.jacobians`.
+
+>>> from armlab import models
+>>> ex = jacobian_explorer(models.planar2r(1.0, 0.6), np.radians([30, 60]))
+>>> round(ex.readings["manipulability"], 4)          # l1·l2·|sin θ2|
+0.5196
+>>> _ = ex.snap("elbow"); ex.readings["rank"], ex.readings["status"]
+(1, 'singular')
+"""
+from __future__ import annotations
+
+import html
+import math
+
+import numpy as np
+
+from .. import jacobians as jb
+from .scene import ArmView, figure3d, reach
+from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+
+__all__ = ["NEAR", "JacobianExplorer", "jacobian_explorer", "ellipsoid_rings", "RatePlayer", "rate_player"]
+
+NEAR = 0.04  # σ_min below which jacobians.resolved_rate starts damping (its default ε): "near a singularity"
+STATUS_COLORS = {"regular": "#2ca02c", "close": "#e6a100", "near": "#d62728", "singular": "#7f0000"}
+RING_POINTS = 48
+
+
+def _planar_rows(robot):
+    """Rows of J a planar arm moves in, (vx, vy) or (vx, vy, ωz); None for a spatial arm."""
+    planar = all(link.revolute and link.alpha == 0.0 for link in robot.links) and robot.n in (2, 3)
+    return [0, 1, 5][:robot.n] if planar else None
+
+
+def ellipsoid_rings(centre, lengths, U, clip=np.inf, count=RING_POINTS):
+    """(m, 3) points of an ellipsoid's principal rings (a planar ellipse for 2 axes), NaN between rings.
+
+    ``lengths`` are the half-axes along the columns of ``U`` (as :func:`armlab.jacobians.ellipsoid`
+    returns them); infinite or longer ones are drawn ``clip`` long.
+    """
+    lengths = np.minimum(np.asarray(lengths, dtype=float), clip)
+    axes = np.asarray(U, dtype=float) * lengths  # columns: the half-axes
+    if axes.shape[0] == 2:  # a planar ellipse in the x–y plane
+        axes = np.vstack([axes, np.zeros((1, axes.shape[1]))])
+    t = np.linspace(0.0, 2 * np.pi, count)
+    pairs = [(0, 1)] if axes.shape[1] == 2 else [(0, 1), (1, 2), (0, 2)]
+    rings = []
+    for i, j in pairs:
+        ring = np.asarray(centre, dtype=float) + np.outer(np.cos(t), axes[:, i]) + np.outer(np.sin(t), axes[:, j])
+        rings += [ring, np.full((1, 3), np.nan)]
+    return np.vstack(rings[:-1])
+
+
+class JacobianExplorer(Panel):
+    """Joint sliders → arm, velocity and force ellipsoids of the tool point, and the Jacobian's measures.
+
+    ``readings`` holds what the readout shows: ``det`` (of the square task Jacobian: J for the PUMA,
+    (vx, vy) rows for a planar 2R; None for the 6×5 youBot), ``sigma_min``, ``manipulability``
+    (translational, ``robot.manipulability``), ``manipulability_rot`` (spatial arms), ``condition``,
+    ``rank`` and ``status``: "regular", "close" (σ_min < 2·NEAR), "near" (σ_min < NEAR, where resolved
+    rate damps) or "singular" (rank lost). The ellipsoids are those of the translational rows for unit
+    joint rates (velocity, drawn ``velocity_scale`` metres per m/s) and unit joint torques (force,
+    ``force_scale`` metres per N, clipped at the arm's reach where they are infinite).
+    ``snap(kind)`` (one button per kind) jumps to the nearest singular pose of that kind.
+    """
+
+    def __init__(self, robot, q=None, velocity_scale=None, force_scale=None, figsize=(4.8, 4.6)):
+        w = load_widgets()
+        self.robot = robot
+        self.rows = _planar_rows(robot)
+        size = reach(robot)
+        self.velocity_scale = velocity_scale or 0.3
+        self.force_scale = force_scale or 0.1 * size * size
+        self.clip = 1.2 * size
+        if q is None:
+            q = np.clip(np.full(robot.n, 0.3), robot.qlim[:, 0], robot.qlim[:, 1])
+        self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
+        if self.rows is not None:
+            ax.view_init(90.0, -90.0)  # a planar arm from above
+        self.ax = ax
+        self.redraws = 0
+        self.view = ArmView(robot, ax, q, labels=False)
+        self.velocity_line, = ax.plot([], [], [], color="tab:blue", lw=1.4)
+        self.force_line, = ax.plot([], [], [], color="tab:orange", lw=1.4)
+        try:
+            kinds = list(jb.singularity_conditions(robot, q))
+        except NotImplementedError:
+            kinds = []
+        self.buttons = {}
+        for kind in kinds:
+            b = w.Button(description=f"snap: {kind}", layout=w.Layout(width="auto"))
+            b.on_click(lambda _, kind=kind: self.snap(kind))
+            self.buttons[kind] = b
+        self.joints = JointSliders(robot, q)
+        self.sliders = self.joints.sliders
+        self.readout = w.HTML()
+        self.message = w.HTML()
+        legend = (f"<small><span style='color:#1f77b4'>■</span> velocity ellipsoid of the tool point for ‖q̇‖ ≤ 1 "
+                  f"(×{self.velocity_scale:g} s)<br><span style='color:#ff7f0e'>■</span> force ellipsoid for ‖τ‖ ≤ 1 "
+                  f"(×{self.force_scale:.3g} m/N)</small>")
+        side = side_column([self.joints.box, self.readout, w.HBox(list(self.buttons.values())), self.message,
+                            w.HTML(legend)])
+        self.joints.observe(self._update)
+        self._update(self.joints.q, draw=False)
+        self.widget = panel_layout(side, self._figure_widget())
+
+    # --- the numbers ---------------------------------------------------------------------------------
+    def measures(self, q):
+        """The readout's values at q (see the class docstring)."""
+        J0 = self.robot.jacob0(q)
+        J = J0[self.rows] if self.rows is not None else J0
+        s = jb.singular_values(J)
+        rank = int(jb.jacobian_rank(J))
+        square = J.shape[0] == J.shape[1]
+        out = {
+            "det": float(np.linalg.det(J)) if square else None,
+            "sigma_min": float(s[-1]),  # the smallest of min(rows, n): the youBot's 6×5 J has 5
+            "manipulability": float(jb.manipulability_of_J(J0, "trans")),
+            "condition": float(jb.condition_number(J)),
+            "rank": rank,
+        }
+        if self.rows is None:
+            out["manipulability_rot"] = float(jb.manipulability_of_J(J0, "rot"))
+        full = min(J.shape)
+        sm = out["sigma_min"]
+        out["status"] = ("singular" if rank < full else "near" if sm < NEAR else "close" if sm < 2 * NEAR
+                         else "regular")
+        return out, J0
+
+    def _update(self, q, draw=True):
+        self.view.update(q)
+        self.readings, J0 = self.measures(q)
+        p = self.view.T[:3, 3]
+        Jt = J0[[0, 1]] if self.rows is not None else J0[:3]
+        for line, kind, scale in ((self.velocity_line, "velocity", self.velocity_scale),
+                                  (self.force_line, "force", self.force_scale)):
+            lengths, U = jb.ellipsoid(Jt, "all", kind)
+            pts = ellipsoid_rings(p, scale * lengths, U, clip=self.clip)
+            line.set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
+        color = STATUS_COLORS[self.readings["status"]]
+        self.velocity_line.set_color("tab:blue" if self.readings["status"] in ("regular", "close") else color)
+        self.readout.value = self._readout_html(color)
+        if draw:
+            self.redraw()
+
+    def _readout_html(self, color):
+        r = self.readings
+        det = "— (J is 6×5)" if r["det"] is None else f"{r['det']:+.4g}"
+        rows = [("det J", det), ("σ<sub>min</sub>", f"{r['sigma_min']:.4g}"),
+                ("manipulability (trans)", f"{r['manipulability']:.4g}")]
+        if "manipulability_rot" in r:
+            rows.append(("manipulability (rot)", f"{r['manipulability_rot']:.4g}"))
+        rows += [("condition number", "∞" if math.isinf(r["condition"]) else f"{r['condition']:.4g}"),
+                 ("rank", str(r["rank"]))]
+        cells = "".join(f"<tr><td>{k}</td><td style='text-align:right'>{v}</td></tr>" for k, v in rows)
+        badge = (f"<div style='background:{color};color:white;padding:2px 6px;border-radius:3px'>"
+                 f"{html.escape(r['status'])}" + (" — damped least squares would damp here" if r["status"] == "near"
+                                                  else "") + "</div>")
+        return f"<table style='font-size:90%'>{cells}</table>{badge}"
+
+    # --- driving it ----------------------------------------------------------------------------------
+    @property
+    def q(self):
+        return self.view.q
+
+    def set_q(self, q):
+        self.joints.set_q(q)
+        return self.readings
+
+    def snap(self, kind):
+        """Move to the nearest singular pose of ``kind`` (one joint moves); returns its q, or None with a message."""
+        try:
+            q = jb.snap_to_singularity(self.robot, self.joints.q, kind)
+        except ValueError as e:
+            self.message.value = f"<small>{html.escape(str(e))}</small>"
+            return None
+        self.message.value = f"<small>on the {html.escape(kind)} singular set</small>"
+        self.set_q(q)
+        return q
+
+
+def jacobian_explorer(robot, q=None, **kwargs) -> JacobianExplorer:
+    """The Jacobian explorer for a PUMA560, youBot or planar arm (see :class:`JacobianExplorer`)."""
+    return JacobianExplorer(robot, q, **kwargs)
+
+
+class RatePlayer(Panel):
+    """Resolved-rate runs side by side, one arm per run, moved through time by a slider or ``Play``.
+
+    ``runs`` maps a title to a :class:`~armlab.jacobians.RateResult` of the same robot and time step;
+    ``path`` (m, 3) is drawn in every view (e.g. the desired straight line). The tool's path so far is
+    traced; the readout gives, per run, t, the largest |q̇| and σ_min at that step.
+    """
+
+    def __init__(self, robot, runs, path=None, figsize=None):
+        w = load_widgets()
+        self.robot, self.runs = robot, dict(runs)
+        names = list(self.runs)
+        self.steps = min(len(r.t) for r in self.runs.values())
+        self.fig, axes = figure3d(len(names), figsize or (4.2 * len(names), 4.0), names, show_axes=False)
+        self.redraws = 0
+        self.views, self.traces = [], []
+        for ax, res in zip(axes, self.runs.values()):
+            if path is not None:
+                pts = np.asarray(path, dtype=float)
+                ax.plot(pts[:, 0], pts[:, 1], pts[:, 2], color="0.5", lw=1, ls="--")
+            self.views.append(ArmView(robot, ax, res.q[0], frames=False))
+            self.traces.append(ax.plot([], [], [], color="tab:purple", lw=2)[0])
+        dt = float(self.runs[names[0]].t[1] - self.runs[names[0]].t[0]) if self.steps > 1 else 1.0
+        self.time = slider(0.0, 0.0, (self.steps - 1) * dt, dt, "t (s)", ".3f")
+        self.play = w.Play(min=0, max=self.steps - 1, step=1, interval=40)
+        self.play.observe(lambda ch: setattr(self.time, "value", ch["new"] * dt), names="value")
+        self.dt = dt
+        self.readout = w.HTML()
+        self.time.observe(lambda ch: self.show(int(round(ch["new"] / dt))), names="value")
+        self.show(0, draw=False)
+        side = side_column([self.play, self.time, self.readout])
+        self.widget = panel_layout(side, self._figure_widget())
+
+    def show(self, k, draw=True):
+        """Show step ``k`` of every run."""
+        k = int(np.clip(k, 0, self.steps - 1))
+        lines = []
+        for (name, res), view, trace in zip(self.runs.items(), self.views, self.traces):
+            view.update(res.q[k])
+            p = res.T[:k + 1, :3, 3]
+            trace.set_data_3d(p[:, 0], p[:, 1], p[:, 2])
+            lines.append(f"<b>{html.escape(name)}</b>: max |q̇| = {np.abs(res.qd[k]).max():.2f} rad/s, "
+                         f"σ<sub>min</sub> = {res.sigma_min[k]:.2g}")
+        self.k = k
+        self.readout.value = f"<small>t = {k * self.dt:.3f} s<br>" + "<br>".join(lines) + "</small>"
+        if draw:
+            self.redraw()
+
+
+def rate_player(robot, runs, path=None, **kwargs) -> RatePlayer:
+    """Play resolved-rate runs of one robot side by side (see :class:`RatePlayer`)."""
+    return RatePlayer(robot, runs, path, **kwargs)
