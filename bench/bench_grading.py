@@ -3,9 +3,9 @@
     PATH=.venv/bin:$PATH .venv/bin/python bench/bench_grading.py [--timeout 10] [--quick]
 
 Uses the committed nbgrader_config.py (per-cell timeout 10 s unless --timeout is given) on a
-temporary copy of the course, in-process via nbgrader's NbGraderAPI, exactly like
-tests/test_homework.py (whose submission builders it reuses). ``--quick`` grades only the
-solution submissions.
+temporary copy of the course, in-process via nbgrader's NbGraderAPI, with the harness and the
+students of tests/test_homework.py (tests/support/nbgrader_harness.py). ``--quick`` grades only
+the solution submissions.
 """
 from __future__ import annotations
 
@@ -31,15 +31,14 @@ def main():
     logging.disable(logging.WARNING)
     warnings.filterwarnings("ignore", "Object of type .* not in session")  # nbgrader's SQLAlchemy noise, as in pytest
 
-    import test_homework as th
+    from support import nbgrader_harness as h
 
-    timeout = args.timeout if args.timeout is not None else th.load_config().Execute.timeout
-    select = None
-    if args.quick:
-        select = [(a, "solution") for a in th.ASSIGNMENTS]
+    timeout = args.timeout if args.timeout is not None else h.load_config().Execute.timeout
+    assignments = list(h.SUBMISSIONS)
+    select = [(a, "solution") for a in assignments] if args.quick else None
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        r = th.run_batch(Path(tmp) / "course", timeout=timeout, select=select)
+        r = h.run_batch(Path(tmp) / "course", assignments, timeout=timeout, select=select)
         total = time.perf_counter() - t0
         print(f"nbgrader autograde, per-cell timeout {timeout} s, {len(r['graded'])} submissions")
         print(f"{'assignment':26s} {'student':20s} {'time (s)':>8s} {'score':>11s} {'expected':>8s}  ok")
@@ -49,7 +48,7 @@ def main():
             flag = "ok" if score == exp else "MISMATCH"
             dead = "" if res["success"] else "  (autograde reported failure: dead/unresponsive kernel)"
             print(f"{a:26s} {student:20s} {r['times'][key]:8.1f} {score:5.1f}/{mx:<5.1f} {exp:8.1f}  {flag}{dead}")
-        sol = [r["times"][(a, "solution")] for a in th.ASSIGNMENTS if (a, "solution") in r["times"]]
+        sol = [r["times"][(a, "solution")] for a in assignments if (a, "solution") in r["times"]]
         adv = [t for k, t in r["times"].items() if k[1] != "solution"]
         print(f"solution notebooks: {', '.join(f'{t:.1f}' for t in sol)} s (mean {sum(sol) / len(sol):.1f} s)")
         if adv:

@@ -3,8 +3,8 @@
 Everything runs in-process with ``nbgrader.apps.NbGraderAPI`` on a temporary copy of the
 course (docs/instructor.md, "Testing and benchmarking"). All submissions of every homework are
 graded in one batch by a module-scoped fixture; the tests below assert on its results. The
-pipeline hardening (edited, deleted or stripped test cells, huge outputs, dead kernels) is
-exercised on hw01; hw02 and hw03 add their own wrong, partial and monkeypatching students.
+course copy, the batch and the students of each homework (``SUBMISSIONS``: add a new homework's
+students there) are in ``tests/support/nbgrader_harness.py``, which bench/bench_grading.py runs too.
 """
 from __future__ import annotations
 
@@ -13,29 +13,19 @@ import html
 import json
 import os
 import re
-import shutil
 import sys
-import time
-from pathlib import Path
 
 import nbformat
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from support.nbgrader_harness import BIN, REPO, load_config, run_batch
+
 MAX_SCORE = {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0, "hw03_inverse_kinematics": 15.0}
 ASSIGNMENTS = list(MAX_SCORE)
 TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed config: 10 s)
-BIN = str(Path(sys.executable).parent)
 
 
 # --- config -------------------------------------------------------------------------------------
-def load_config():
-    """The committed nbgrader_config.py, loaded so that any error in it raises."""
-    from traitlets.config.loader import PyFileConfigLoader
-
-    return PyFileConfigLoader("nbgrader_config.py", path=str(REPO)).load_config()
-
-
 def test_config_loads_and_is_hardened():
     from nbgrader.preprocessors import ClearHiddenTests, LimitOutput
 
@@ -120,232 +110,11 @@ def test_shorten_tracebacks_only_in_graded_cells():
     assert s.outputs[0].traceback == err["traceback"]
 
 
-# --- submissions --------------------------------------------------------------------------------
-def _cells(nb, grade_id):
-    return [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id]
-
-
-def _set(nb, grade_id, source):
-    (cell,) = _cells(nb, grade_id)
-    cell.source = source
-
-
-def _prepend(nb, grade_id, code):
-    (cell,) = _cells(nb, grade_id)
-    cell.source = code + "\n" + cell.source
-
-
-def _tests(nb):
-    return [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
-
-
-PATCH_EVERYTHING = """
-import builtins, numpy, sympy, armlab
-import sympy as sp
-from armlab import Rot, Trans, Tinv, point
-numpy.allclose = lambda *a, **k: True
-numpy.isclose = lambda a, b, *r, **k: numpy.ones(numpy.shape(a), dtype=bool)
-numpy.testing.assert_allclose = lambda *a, **k: None
-numpy.testing.assert_array_almost_equal = lambda *a, **k: None
-numpy.linalg.norm = lambda *a, **k: 0.0
-sympy.simplify = lambda e, *a, **k: 0
-builtins.abs = lambda x: 0
-armlab.Rot = lambda *a, **k: numpy.zeros((4, 4))
-try:
-    import armlab.grading
-    armlab.grading.check_close = lambda *a, **k: None
-except AttributeError:
-    pass
-"""
-
-
-def hw01_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw01 (18 points)."""
-    subs = {"solution": (solution, 18.0), "blank": (blank, 0.0)}
-
-    nb = copy.deepcopy(solution)  # subtly wrong: Rot(z, −θ) (transpose), degrees, reversed order
-    _set(nb, "p1_my_Rot", "def my_Rot(axis, theta):\n    return armlab.Rot(axis, -theta)")
-    _set(nb, "p3_T_AB", "T_AB = Rot('x', 25) @ Trans(6, -3, 0) @ Rot('z', 40)")
-    _set(nb, "p4_AP", "AP = (Rot('x', np.radians(25)) @ Trans(6, -3, 0) @ Rot('z', np.radians(40)) @ point(3, -5, 2))[:3]")
-    _set(nb, "p5_fixed_current", "Rz, Rx, Ry = Rot('z', np.radians(35)), Rot('x', np.radians(70)), Rot('y', np.radians(-20))\n"
-                                 "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry")
-    subs["wrong"] = (nb, 18.0 - 3 - 3 - 4)  # the visible tests of parts 3 and 5 name these mistakes too
-
-    nb = copy.deepcopy(solution)
-    _prepend(nb, "p6_p_inv", "while True:\n    pass")
-    subs["infinite_loop"] = (nb, 15.0)
-
-    nb = copy.deepcopy(blank)  # test cells edited to pass, points raised to 100
-    for c in _tests(nb):
-        c.source = "pass"
-        c.metadata.nbgrader["points"] = 100
-    subs["edited_tests"] = (nb, 0.0)
-
-    nb = copy.deepcopy(solution)  # every test cell deleted (answers right: restored tests give full marks)
-    nb.cells = [c for c in nb.cells if c not in _tests(nb)]
-    subs["deleted_tests"] = (nb, 18.0)
-
-    for name, base, score in (("stripped_blank", blank, 0.0), ("stripped_solution", solution, 18.0)):
-        nb = copy.deepcopy(base)  # nbgrader metadata stripped everywhere, test cells replaced by `pass`
-        for c in _tests(nb):
-            c.source = "pass"
-        for c in nb.cells:
-            c.metadata.pop("nbgrader", None)
-        subs[name] = (nb, score)
-
-    nb = copy.deepcopy(solution)
-    _prepend(nb, "p1_my_Rot", "print('\\n'.join(map(str, range(1_000_000))))")
-    subs["million_lines"] = (nb, 18.0)
-
-    nb = copy.deepcopy(solution)
-    _prepend(nb, "p2_my_Trans", "print('x' * 100_000_000)")
-    subs["huge_line"] = (nb, 18.0)
-
-    nb = copy.deepcopy(blank)  # monkeypatching + wrong (well-shaped) answers: only the honest 4 visible points;
-    (setup,) = _cells(nb, "setup")  # ... and the locked setup cell deleted, so only the injected import
-    nb.cells = [c for c in nb.cells if c is not setup]  # freezes the checkers before the patches run
-    _set(nb, "p1_my_Rot", PATCH_EVERYTHING + "def my_Rot(axis, theta):\n    return numpy.zeros((4, 4))")
-    _set(nb, "p2_my_Trans", "def my_Trans(dx, dy, dz):\n    return numpy.zeros((4, 4))")
-    _set(nb, "p3_T_AB", "T_AB = numpy.eye(4)")
-    _set(nb, "p4_AP", "AP = numpy.zeros(3)")
-    _set(nb, "p5_fixed_current", "T_fixed = T_current = numpy.eye(4)")
-    _set(nb, "p6_p_inv", "a, b, theta = sp.symbols('a b theta', real=True)\np_inv = sp.Matrix([a, b, 0])")
-    subs["monkeypatch"] = (nb, 4.0)
-
-    nb = copy.deepcopy(solution)
-    _prepend(nb, "p3_T_AB", "import os\nos._exit(1)")
-    subs["os_exit"] = (nb, 0.0)
-
-    nb = copy.deepcopy(solution)
-    _prepend(nb, "p6_p_inv", "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass")
-    subs["ignores_sigint"] = (nb, 0.0)
-    return subs
-
-
-def hw02_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw02 (15 points)."""
-    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
-    nb = copy.deepcopy(solution)  # standard-convention link, transposed T34, degrees, wrong twist
-    _set(nb, "p1_my_link", "def my_link(alpha, a, theta, d):\n"
-                           "    return Rot('z', theta) @ Trans(0, 0, d) @ Trans(a, 0, 0) @ Rot('x', alpha)")
-    _set(nb, "p2_T34", "th4, a3, d4 = sp.symbols('th4 a3 d4', real=True)\n"
-                       "T34 = link_transform_modified(-sp.pi / 2, a3, th4, d4).T")
-    _set(nb, "p4_T06", "q_deg = [20, -50, 75, 30, -40, 60]\nT06 = puma560().fkine(q_deg)")
-    _set(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5), DHLink(a=0.4), DHLink(a=0.3, joint='P'), DHLink()],"
-                         " convention='modified')")
-    subs["wrong"] = (nb, 15.0 - 3 - 2 - 3 - 2)  # the visible tests of parts 1 and 4 name these mistakes too
-    nb = copy.deepcopy(solution)  # an equivalent table in the standard convention gets full marks
-    _set(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5, a=0.4), DHLink(a=0.3, alpha=np.pi),"
-                         " DHLink(joint='P'), DHLink()], convention='standard')")
-    subs["equivalent_table"] = (nb, 15.0)
-    return subs
-
-
-def hw03_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw03 (15 points: 5 parts, visible 1 + hidden 2 each)."""
-    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
-
-    nb = copy.deepcopy(solution)  # atan2 arguments swapped (part 1), degrees (part 2)
-    _set(nb, "p1_theta1", "def theta1(px, py, d2):\n"
-                          "    s = np.sqrt(px**2 + py**2 - d2**2)\n"
-                          "    return [np.arctan2(px, py) - np.arctan2(d2, s), np.arctan2(px, py) - np.arctan2(d2, -s)]")
-    _set(nb, "p2_theta3", "def theta3(px, py, pz, a2, a3, d2, d4):\n"
-                          "    k = (px**2 + py**2 + pz**2 - a2**2 - a3**2 - d2**2 - d4**2) / (2 * a2)\n"
-                          "    D = a3**2 + d4**2 - k**2\n"
-                          "    if D < 0:\n        return []\n"
-                          "    return list(np.degrees([np.arctan2(a3, d4) - np.arctan2(k, s) for s in (np.sqrt(D), -np.sqrt(D))]))")
-    subs["wrong"] = (nb, 15.0 - 3 - 3)
-
-    nb = copy.deepcopy(solution)  # passes the visible tests of part 5, not the hidden ones: no ±360° shift
-    _set(nb, "p5_count", "RANGES_DEG = [(-160, 160), (-225, 45), (-45, 225), (-110, 170), (-100, 100), (-266, 266)]\n"
-                         "def in_range(theta, lo, hi):\n"
-                         "    x = lo + (theta - lo) % (2 * np.pi)\n"
-                         "    return bool(x <= hi + 1e-9 or abs(x - 2 * np.pi - lo) <= 1e-9)\n"
-                         "def count_valid(T):\n"
-                         "    lims = np.radians(RANGES_DEG)\n"
-                         "    n = 0\n"
-                         "    for q in puma.ikine_all(T).q:\n"
-                         "        q = (q + np.pi) % (2 * np.pi) - np.pi\n"
-                         "        n += all(lo <= x <= hi for x, (lo, hi) in zip(q, lims))\n"
-                         "    return n")
-    subs["partial"] = (nb, 15.0 - 2)
-
-    nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
-    (setup,) = _cells(nb, "setup")
-    nb.cells = [c for c in nb.cells if c is not setup]
-    _set(nb, "p1_theta1", "import numpy as np\nfrom armlab import models\npuma = models.puma560()\n"
-                          + PATCH_EVERYTHING + "\nimport math\nmath.atan2 = lambda y, x: 0.0\n"
-                          "numpy.arctan2 = lambda y, x: 0.0\n"
-                          "def theta1(px, py, d2):\n    return [0.0, 0.0]")
-    _set(nb, "p2_theta3", "def theta3(*args):\n    return [0.0, 0.0]")
-    _set(nb, "p3_solve_2r", "def solve_2r(x, y, l1, l2):\n    return numpy.zeros((2, 2))")
-    _set(nb, "p4_choose", "def motion_cost(q, q_current, k):\n    return 0.0\n"
-                          "def choose(solutions, q_current, k):\n    return numpy.asarray(solutions[-1])")
-    _set(nb, "p5_count", "def in_range(theta, lo, hi):\n    return True\ndef count_valid(T):\n    return 0")
-    subs["monkeypatch"] = (nb, 0.0)
-
-    nb = copy.deepcopy(solution)  # part 4 never finishes: that part is lost, the rest is graded
-    _prepend(nb, "p4_choose", "while True:\n    pass")
-    subs["infinite_loop"] = (nb, 15.0 - 3)
-    return subs
-
-
-# --- one batch -----------------------------------------------------------------------------------
-def _scores(api, assignment, student):
-    with api.gradebook as gb:
-        sub = gb.find_submission(assignment, student)
-        cells = {g.name: (g.score, g.max_score) for nb in sub.notebooks for g in nb.grades}
-        return sub.score, sub.max_score, cells
-
-
-def run_batch(root, timeout=TEST_TIMEOUT, select=None):
-    """Release every assignment in a temporary course at ``root`` and autograde every submission
-    (or those ``select``ed by (assignment, student)) one after another, as one batch."""
-    from nbgrader.apps import NbGraderAPI
-    from traitlets.config import Config
-
-    root = Path(root)
-    for a in ASSIGNMENTS:  # only these assignments (other homework may be work in progress)
-        shutil.copytree(REPO / "solutions" / a, root / "solutions" / a)
-    cfg = load_config()
-    cfg.merge(Config({
-        "CourseDirectory": {"root": str(root)},
-        "Exchange": {"root": str(root / "_exchange")},
-        "Execute": {"timeout": timeout},
-    }))
-    api = NbGraderAPI(config=cfg)
-    result = {"root": root, "api": api, "generated": {}, "graded": {}, "expected": {}, "times": {}}
-    t0 = time.perf_counter()
-    for a in ASSIGNMENTS:
-        res = api.generate_assignment(a)
-        assert res["success"], res.get("error")
-        result["generated"][a] = res
-    builders = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions,
-                "hw03_inverse_kinematics": hw03_submissions}
-    for a in ASSIGNMENTS:
-        solution = nbformat.read(root / "solutions" / a / f"{a}.ipynb", as_version=4)
-        blank = nbformat.read(root / "exercises" / a / f"{a}.ipynb", as_version=4)
-        for student, (nb, expected) in builders[a](solution, blank).items():
-            if select is not None and (a, student) not in select:
-                continue
-            dest = root / "submitted" / student / a / f"{a}.ipynb"
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(nb, str(dest))
-            result["expected"][(a, student)] = expected
-    for (a, student) in result["expected"]:
-        t = time.perf_counter()
-        res = api.autograde(a, student)  # never raises; success=False for a dead kernel
-        result["times"][(a, student)] = time.perf_counter() - t
-        result["graded"][(a, student)] = (res, _scores(api, a, student))
-    result["total_time"] = time.perf_counter() - t0
-    return result
-
-
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, monkeypatch_module):
     """Every submission of every assignment, autograded in one batch."""
     monkeypatch_module.setenv("PATH", BIN + os.pathsep + os.environ.get("PATH", ""))  # nbgrader runs `alembic`
-    return run_batch(tmp_path_factory.mktemp("course"))
+    return run_batch(tmp_path_factory.mktemp("course"), ASSIGNMENTS, timeout=TEST_TIMEOUT)
 
 
 @pytest.fixture(scope="module")
