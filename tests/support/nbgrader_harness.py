@@ -5,7 +5,7 @@ A temporary copy of the course, released and autograded in-process with nbgrader
 homework to a builder that derives students from the solution and the blank (released) notebook:
 ``{student: (notebook, expected score)}``, honest, wrong, partial and adversarial. The pipeline
 hardening (edited, deleted or stripped test cells, huge outputs, dead kernels) is exercised on
-hw01; hw02 and hw03 add their own wrong, partial and monkeypatching students.
+hw01; hw02, hw03 and hw05 add their own wrong, partial and monkeypatching students.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def hw01_submissions(solution, blank):
     set_source(nb, "p3_T_AB", "T_AB = Rot('x', 25) @ Trans(6, -3, 0) @ Rot('z', 40)")
     set_source(nb, "p4_AP", "AP = (Rot('x', np.radians(25)) @ Trans(6, -3, 0) @ Rot('z', np.radians(40)) @ point(3, -5, 2))[:3]")
     set_source(nb, "p5_fixed_current", "Rz, Rx, Ry = Rot('z', np.radians(35)), Rot('x', np.radians(70)), Rot('y', np.radians(-20))\n"
-                                 "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry")
+                                       "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry")
     subs["wrong"] = (nb, 18.0 - 3 - 3 - 4)  # the visible tests of parts 3 and 5 name these mistakes too
 
     nb = copy.deepcopy(solution)
@@ -136,16 +136,16 @@ def hw02_submissions(solution, blank):
     subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
     nb = copy.deepcopy(solution)  # standard-convention link, transposed T34, degrees, wrong twist
     set_source(nb, "p1_my_link", "def my_link(alpha, a, theta, d):\n"
-                           "    return Rot('z', theta) @ Trans(0, 0, d) @ Trans(a, 0, 0) @ Rot('x', alpha)")
+                                 "    return Rot('z', theta) @ Trans(0, 0, d) @ Trans(a, 0, 0) @ Rot('x', alpha)")
     set_source(nb, "p2_T34", "th4, a3, d4 = sp.symbols('th4 a3 d4', real=True)\n"
-                       "T34 = link_transform_modified(-sp.pi / 2, a3, th4, d4).T")
+                             "T34 = link_transform_modified(-sp.pi / 2, a3, th4, d4).T")
     set_source(nb, "p4_T06", "q_deg = [20, -50, 75, 30, -40, 60]\nT06 = puma560().fkine(q_deg)")
     set_source(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5), DHLink(a=0.4), DHLink(a=0.3, joint='P'), DHLink()],"
-                         " convention='modified')")
+                               " convention='modified')")
     subs["wrong"] = (nb, 15.0 - 3 - 2 - 3 - 2)  # the visible tests of parts 1 and 4 name these mistakes too
     nb = copy.deepcopy(solution)  # an equivalent table in the standard convention gets full marks
     set_source(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5, a=0.4), DHLink(a=0.3, alpha=np.pi),"
-                         " DHLink(joint='P'), DHLink()], convention='standard')")
+                               " DHLink(joint='P'), DHLink()], convention='standard')")
     subs["equivalent_table"] = (nb, 15.0)
     return subs
 
@@ -156,40 +156,40 @@ def hw03_submissions(solution, blank):
 
     nb = copy.deepcopy(solution)  # atan2 arguments swapped (part 1), degrees (part 2)
     set_source(nb, "p1_theta1", "def theta1(px, py, d2):\n"
-                          "    s = np.sqrt(px**2 + py**2 - d2**2)\n"
-                          "    return [np.arctan2(px, py) - np.arctan2(d2, s), np.arctan2(px, py) - np.arctan2(d2, -s)]")
+                                "    s = np.sqrt(px**2 + py**2 - d2**2)\n"
+                                "    return [np.arctan2(px, py) - np.arctan2(d2, s), np.arctan2(px, py) - np.arctan2(d2, -s)]")
     set_source(nb, "p2_theta3", "def theta3(px, py, pz, a2, a3, d2, d4):\n"
-                          "    k = (px**2 + py**2 + pz**2 - a2**2 - a3**2 - d2**2 - d4**2) / (2 * a2)\n"
-                          "    D = a3**2 + d4**2 - k**2\n"
-                          "    if D < 0:\n        return []\n"
-                          "    return list(np.degrees([np.arctan2(a3, d4) - np.arctan2(k, s) for s in (np.sqrt(D), -np.sqrt(D))]))")
+                                "    k = (px**2 + py**2 + pz**2 - a2**2 - a3**2 - d2**2 - d4**2) / (2 * a2)\n"
+                                "    D = a3**2 + d4**2 - k**2\n"
+                                "    if D < 0:\n        return []\n"
+                                "    return list(np.degrees([np.arctan2(a3, d4) - np.arctan2(k, s) for s in (np.sqrt(D), -np.sqrt(D))]))")
     subs["wrong"] = (nb, 15.0 - 3 - 3)
 
     nb = copy.deepcopy(solution)  # passes the visible tests of part 5, not the hidden ones: no ±360° shift
     set_source(nb, "p5_count", "RANGES_DEG = [(-160, 160), (-225, 45), (-45, 225), (-110, 170), (-100, 100), (-266, 266)]\n"
-                         "def in_range(theta, lo, hi):\n"
-                         "    x = lo + (theta - lo) % (2 * np.pi)\n"
-                         "    return bool(x <= hi + 1e-9 or abs(x - 2 * np.pi - lo) <= 1e-9)\n"
-                         "def count_valid(T):\n"
-                         "    lims = np.radians(RANGES_DEG)\n"
-                         "    n = 0\n"
-                         "    for q in puma.ikine_all(T).q:\n"
-                         "        q = (q + np.pi) % (2 * np.pi) - np.pi\n"
-                         "        n += all(lo <= x <= hi for x, (lo, hi) in zip(q, lims))\n"
-                         "    return n")
+                               "def in_range(theta, lo, hi):\n"
+                               "    x = lo + (theta - lo) % (2 * np.pi)\n"
+                               "    return bool(x <= hi + 1e-9 or abs(x - 2 * np.pi - lo) <= 1e-9)\n"
+                               "def count_valid(T):\n"
+                               "    lims = np.radians(RANGES_DEG)\n"
+                               "    n = 0\n"
+                               "    for q in puma.ikine_all(T).q:\n"
+                               "        q = (q + np.pi) % (2 * np.pi) - np.pi\n"
+                               "        n += all(lo <= x <= hi for x, (lo, hi) in zip(q, lims))\n"
+                               "    return n")
     subs["partial"] = (nb, 15.0 - 2)
 
     nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
     (setup,) = cells_by_id(nb, "setup")
     nb.cells = [c for c in nb.cells if c is not setup]
     set_source(nb, "p1_theta1", "import numpy as np\nfrom armlab import models\npuma = models.puma560()\n"
-                          + PATCH_EVERYTHING + "\nimport math\nmath.atan2 = lambda y, x: 0.0\n"
-                          "numpy.arctan2 = lambda y, x: 0.0\n"
-                          "def theta1(px, py, d2):\n    return [0.0, 0.0]")
+                                + PATCH_EVERYTHING + "\nimport math\nmath.atan2 = lambda y, x: 0.0\n"
+                                "numpy.arctan2 = lambda y, x: 0.0\n"
+                                "def theta1(px, py, d2):\n    return [0.0, 0.0]")
     set_source(nb, "p2_theta3", "def theta3(*args):\n    return [0.0, 0.0]")
     set_source(nb, "p3_solve_2r", "def solve_2r(x, y, l1, l2):\n    return numpy.zeros((2, 2))")
     set_source(nb, "p4_choose", "def motion_cost(q, q_current, k):\n    return 0.0\n"
-                          "def choose(solutions, q_current, k):\n    return numpy.asarray(solutions[-1])")
+                                "def choose(solutions, q_current, k):\n    return numpy.asarray(solutions[-1])")
     set_source(nb, "p5_count", "def in_range(theta, lo, hi):\n    return True\ndef count_valid(T):\n    return 0")
     subs["monkeypatch"] = (nb, 0.0)
 
@@ -199,8 +199,56 @@ def hw03_submissions(solution, blank):
     return subs
 
 
+def hw05_submissions(solution, blank):
+    """{student: (notebook, expected score)} for hw05 (18 points: 6 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": (solution, 18.0), "blank": (blank, 0.0)}
+
+    nb = copy.deepcopy(solution)  # moment of the force forgotten, reaction sign, transposed J, wrong frame
+    set_source(nb, "p1_recursion_step", "def recursion_step(R, P, f_next, n_next):\n"
+                                        "    return R @ f_next, R @ n_next")
+    set_source(nb, "p2_tau_tip", "def tau_tip(theta1, theta2, l1, l2, f):\n"
+                                 "    M = np.array([[l1 * np.sin(theta2), l1 * np.cos(theta2) + l2], [0.0, l2]])\n"
+                                 "    return -M @ f")
+    set_source(nb, "p3_tau_base", "def tau_base(theta1, theta2, l1, l2, F):\n"
+                                  "    s1, c1 = np.sin(theta1), np.cos(theta1)\n"
+                                  "    s12, c12 = np.sin(theta1 + theta2), np.cos(theta1 + theta2)\n"
+                                  "    J = np.array([[-l1 * s1 - l2 * s12, -l2 * s12], [l1 * c1 + l2 * c12, l2 * c12]])\n"
+                                  "    return J @ F")
+    set_source(nb, "p5_wrench_at_tool", "def wrench_at_tool(T_WT, F_W):\n"
+                                        "    R, p = T_WT[:3, :3], T_WT[:3, 3]\n"
+                                        "    return np.concatenate([R @ F_W[:3], R @ (F_W[3:] - np.cross(p, F_W[:3]))])")
+    subs["wrong"] = (nb, 18.0 - 4 * 3)
+
+    nb = copy.deepcopy(solution)  # the force across the arm, the moment of the force forgotten, two joints only
+    set_source(nb, "p4_free_direction", "def free_direction(theta1, theta2, l1, l2):\n"
+                                        "    return np.array([-np.sin(theta1), np.cos(theta1)])")
+    set_source(nb, "p5_wrench_at_tool", "def wrench_at_tool(T_WT, F_W):\n"
+                                        "    R = T_WT[:3, :3]\n"
+                                        "    return np.concatenate([R.T @ F_W[:3], R.T @ F_W[3:]])")
+    set_source(nb, "p6_tip_force", "def tip_force(q, lengths, tau):\n"
+                                   "    phi, l = np.cumsum(q), np.asarray(lengths)\n"
+                                   "    J = np.array([[-np.sum(l[k:] * np.sin(phi[k:])) for k in range(3)],\n"
+                                   "                  [np.sum(l[k:] * np.cos(phi[k:])) for k in range(3)]])\n"
+                                   "    return np.linalg.solve(J[:, :2].T, tau[:2])")
+    subs["wrong_more"] = (nb, 18.0 - 3 * 3)
+
+    nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
+    (setup,) = cells_by_id(nb, "setup")
+    nb.cells = [c for c in nb.cells if c is not setup]
+    set_source(nb, "p1_recursion_step", "import numpy as np\n" + PATCH_EVERYTHING
+               + "numpy.cross = lambda a, b: numpy.zeros(3)\nnumpy.linalg.solve = lambda A, b: numpy.zeros(2)\n"
+               "def recursion_step(R, P, f_next, n_next):\n    return numpy.zeros(3), numpy.zeros(3)")
+    set_source(nb, "p2_tau_tip", "def tau_tip(*args):\n    return numpy.zeros(2)")
+    set_source(nb, "p3_tau_base", "def tau_base(*args):\n    return numpy.zeros(2)")
+    set_source(nb, "p4_free_direction", "def free_direction(*args):\n    return numpy.array([1.0, 0.0])")
+    set_source(nb, "p5_wrench_at_tool", "def wrench_at_tool(T_WT, F_W):\n    return numpy.zeros(6)")
+    set_source(nb, "p6_tip_force", "def tip_force(q, lengths, tau):\n    return numpy.zeros(2)")
+    subs["monkeypatch"] = (nb, 0.0)
+    return subs
+
+
 SUBMISSIONS = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions,
-               "hw03_inverse_kinematics": hw03_submissions}
+               "hw03_inverse_kinematics": hw03_submissions, "hw05_statics": hw05_submissions}
 
 
 # --- one batch -----------------------------------------------------------------------------------
