@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..models import YOUBOT_DRIVER
+from ..models.youbot import YOUBOT_ACTUATORS
 from .protocol import DANGEROUS_SERVICES
 
 __all__ = ["SafetyError", "StaleStateError", "WatchdogError", "TrackingError", "SafetyLimits",
@@ -58,7 +59,7 @@ class SafetyLimits:
     #: a gap in /joint_states longer than this is a fault (EtherCAT lost)
     stale_after: float = 0.150
     #: effort watchdog: |τ_i| above threshold_i for longer than effort_duration trips
-    effort_threshold: tuple = (10.0, 13.0, 7.0, 3.0, 0.6)
+    effort_threshold: tuple = tuple(YOUBOT_ACTUATORS["watchdog"])
     effort_duration: float = 0.5
     lower: np.ndarray = field(default_factory=lambda: YOUBOT_DRIVER["lower"].copy())
     upper: np.ndarray = field(default_factory=lambda: YOUBOT_DRIVER["upper"].copy())

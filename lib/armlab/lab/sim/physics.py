@@ -5,71 +5,25 @@
 * Efforts are the inverse dynamics of the measured motion, τ = rne(q, q̇, q̈) + friction — what the
   real driver reports as current·Kt·gear. A stuck joint (a collision) stops; its motor pushes
   toward the set point up to its peak torque.
-* Motors off (``switchOffMotors``): free dynamics q̈ = fdyn(q, q̇, −friction) under gravity, with the
+* Motors off (``switchOffMotors``): free dynamics M q̈ = −(C q̇ + G) under gravity, friction as impulses, with the
   joint-limit stops, by semi-implicit Euler.
 
 All angles here are the DH angles of :func:`armlab.models.youbot`; the server converts to driver angles.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ...kinematics.links import DHLink
 from ...models import youbot
-from ...robot import DHRobot
+from ...models.youbot import YOUBOT_ACTUATORS
 
-__all__ = ["YOUBOT_JOINTS", "youbot_with_inertia", "ArmPhysics"]
+__all__ = ["ArmPhysics", "COULOMB", "VISCOUS_OFF"]
 
-# ------------------------------------------------------------------------------------------------
-# The youBot's drive and inertial data (shared/docs/youbot-interface.md). Interim: kept here, in
-# one place, until armlab.models.youbot carries them; then this block imports from there.
-# ------------------------------------------------------------------------------------------------
-YOUBOT_JOINTS = {
-    "firmware_speed": np.array([2.685, 2.685, 4.189, 5.900, 5.900]),  # rad/s
-    "effort_limit": np.array([9.5, 9.5, 6.0, 2.0, 1.0]),  # N·m (URDF)
-    "gear": np.array([156.0, 156.0, 100.0, 71.0, 71.0]),
-    "kt": np.array([0.0335, 0.0335, 0.0335, 0.051, 0.049]),  # N·m/A
-    # identified Coulomb friction, joints 2–5; joint 1 assumed equal to joint 2 (not published)
-    "coulomb": np.array([0.065, 0.065, 0.042, 0.039, 0.313]),  # N·m
-    # back-driven gearbox damping with the motors off: assumed (no published viscous values)
-    "viscous_off": np.array([0.5, 0.5, 0.3, 0.1, 0.05]),  # N·m·s/rad
-}
-# youBot-store bodies: mass, COM and principal inertia in a frame at the joint, axes along the
-# world's in the candle pose (an assumption: the source does not give x, y). Gripper joins link 5.
-_BODIES = [  # (m, COM, (Ix, Iy, Iz), frame origin above the joint's DH origin in the candle, m)
-    (2.351, (0.01516, 0.00359, -0.03105), (0.0029525, 0.0060091, 0.0058821), 0.0),
-    (1.318, (-0.01903, 0.0150, 0.11397), (0.0031145, 0.0005843, 0.0031631), 0.0),
-    (0.821, (0.00013, 0.02022, 0.10441), (0.00172767, 0.00041967, 0.0018468), 0.0),
-    (0.769, (0.00015, -0.02464, 0.05353), (0.0006764, 0.0010573, 0.0006610), 0.0),
-    (0.687, (0.0, 0.0012, 0.01648), (0.0001934, 0.0001602, 0.0000689), 0.13),
-    (0.219, (0.0, 0.0, 0.0289), (0.0002324, 0.0003629, 0.0002067), 0.175),  # gripper, on link 5
-]
-_CANDLE = np.array([0.0, 0.0, 0.0, math.pi / 2, 0.0])
-
-
-def youbot_with_inertia() -> DHRobot:
-    """The youBot of :func:`armlab.models.youbot` with the youBot-store masses and inertias, moved
-    into its DH link frames through the candle pose (gripper lumped into link 5)."""
-    base = youbot()
-    F = base.fkine_all(_CANDLE)  # F[k]: frame k in the candle pose
-    world = []  # (m, COM in world, inertia about COM in world) per body, candle pose
-    for k, (m, c, I, up) in enumerate(_BODIES):
-        joint = min(k, 4)  # link k+1 starts at joint k+1, the origin of frame k
-        origin = F[joint][:3, 3] + np.array([0.0, 0.0, up])
-        world.append((m, origin + np.array(c), np.diag(I)))
-    (m5, c5, I5), (mg, cg, Ig) = world[4], world.pop()
-    m = m5 + mg
-    com = (m5 * c5 + mg * cg) / m
-    shift = lambda mass, d: mass * (d @ d * np.eye(3) - np.outer(d, d))  # noqa: E731 - parallel axis
-    world[4] = (m, com, I5 + shift(m5, c5 - com) + Ig + shift(mg, cg - com))
-    links = []
-    for k, (link, (mk, ck, Ik)) in enumerate(zip(base.links, world)):
-        R, o = F[k + 1][:3, :3], F[k + 1][:3, 3]
-        links.append(DHLink(a=link.a, alpha=link.alpha, d=link.d, offset=link.offset, qlim=link.qlim,
-                            m=mk, r=tuple(R.T @ (ck - o)), I=R.T @ Ik @ R))
-    return DHRobot(links, convention="standard", name="youBot arm (with inertia)")
+# The simulator's own assumptions; everything else is the model's (armlab.models.youbot).
+#: Coulomb friction (N·m): the identified values; joint 1's is not published, taken equal to joint 2's.
+COULOMB = np.where(np.isnan(YOUBOT_ACTUATORS["coulomb"]), YOUBOT_ACTUATORS["coulomb"][1], YOUBOT_ACTUATORS["coulomb"])
+#: back-driven gearbox damping with the motors off (N·m·s/rad): assumed, no published viscous values
+VISCOUS_OFF = np.array([0.5, 0.5, 0.3, 0.1, 0.05])
 
 
 class ArmPhysics:
@@ -86,9 +40,9 @@ class ArmPhysics:
     PEAK = 2.0
 
     def __init__(self, q0, dt_servo=0.002, dt_free=0.005):
-        self.robot = youbot_with_inertia()
+        self.robot = youbot()  # with the youBot-store inertias in DH frames
         self.lo, self.hi = self.robot.qlim[:, 0], self.robot.qlim[:, 1]
-        self.vmax = YOUBOT_JOINTS["firmware_speed"]
+        self.vmax = YOUBOT_ACTUATORS["max_speed"]
         self.q = np.array(q0, dtype=float)
         self.qd = np.zeros(5)
         self.target = self.q.copy()
@@ -150,7 +104,7 @@ class ArmPhysics:
         self.q = self.q + self.qd * dt
 
     def _friction(self, qd):
-        return YOUBOT_JOINTS["coulomb"] * np.tanh(qd / 0.01) + 0.01 * qd
+        return COULOMB * np.tanh(qd / 0.01) + 0.01 * qd
 
     def _free_step(self, dt):
         M = self.robot.inertia(self.q)
@@ -159,8 +113,8 @@ class ArmPhysics:
         # Coulomb friction as an impulse that can stop a joint but never reverse it (an explicit
         # tanh law is too stiff for the light wrist at this step)
         m = np.diag(M)
-        qd = qd / (1.0 + YOUBOT_JOINTS["viscous_off"] / m * dt)  # implicit viscous damping
-        self.qd = np.sign(qd) * np.maximum(np.abs(qd) - YOUBOT_JOINTS["coulomb"] / m * dt, 0.0)
+        qd = qd / (1.0 + VISCOUS_OFF / m * dt)  # implicit viscous damping
+        self.qd = np.sign(qd) * np.maximum(np.abs(qd) - COULOMB / m * dt, 0.0)
         self.q = self.q + self.qd * dt
         low, high = self.q < self.lo, self.q > self.hi  # the end stops: inelastic
         self.q = np.clip(self.q, self.lo, self.hi)
@@ -178,5 +132,5 @@ class ArmPhysics:
         self._qd_prev, self._t_prev = self.qd.copy(), self.t
         tau = self.robot.rne(self.q, self.qd, qdd) + self._friction(self.qd)
         tau = tau + np.where(self.stuck, self.STUCK_GAIN * (self.target - self.q), 0.0)
-        peak = self.PEAK * YOUBOT_JOINTS["effort_limit"]
+        peak = self.PEAK * YOUBOT_ACTUATORS["effort"]
         return np.clip(tau, -peak, peak)
