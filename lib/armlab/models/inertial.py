@@ -49,10 +49,22 @@ def move_bodies(robot, q, source_frames, bodies):
     """Bodies given in ``source_frames`` (world poses, 4×4 each, at joint values ``q``), moved into the
     robot's DH link frames 1…n at the same ``q``."""
     F = robot.fkine_all(np.asarray(q, dtype=float))[1:]
-    return [b.moved(np.linalg.solve(Fk, Sk)) for Fk, Sk, b in zip(F, source_frames, bodies)]
+    return [b.moved(_snap(np.linalg.solve(Fk, Sk))) for Fk, Sk, b in zip(F, source_frames, bodies)]
+
+
+def _snap(X, tol=1e-12):
+    """cos(π/2) = 6e-17 and the like become exact 0 and ±1: no 1e-20 terms in the compiled dynamics."""
+    X = X.copy()
+    for exact in (0.0, 1.0, -1.0):
+        X[np.abs(X - exact) < tol] = exact
+    return X
 
 
 def with_bodies(robot, bodies, name=None):
     """A copy of ``robot`` (same table, limits, base, tool) whose links carry ``bodies`` (in link frames)."""
-    links = [replace(link, m=b.m, r=tuple(b.r), I=0.5 * (b.I + b.I.T)) for link, b in zip(robot.links, bodies)]
+    def clean(x, scale):  # rounding residue (1e-17 m, 1e-37 kg·m²) would only cost compiled operations
+        return np.where(np.abs(x) < 1e-12 * scale, 0.0, x)
+
+    links = [replace(link, m=b.m, r=tuple(clean(b.r, 1.0).tolist()),
+                     I=clean(0.5 * (b.I + b.I.T), np.abs(b.I).max())) for link, b in zip(robot.links, bodies)]
     return DHRobot(links, robot.convention, base=robot.base, tool=robot.tool, name=name or robot.name)

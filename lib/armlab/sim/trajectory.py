@@ -1,0 +1,69 @@
+"""The result of a simulation: one tidy object that plots, notebooks and tests read."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["Trajectory", "LimitEvent"]
+
+
+@dataclass(frozen=True)
+class LimitEvent:
+    """Joint ``joint`` (1-based) crossed its ``side`` ("lower" or "upper") limit ``limit`` at time ``t``."""
+
+    t: float
+    joint: int
+    side: str
+    limit: float
+
+
+@dataclass
+class Trajectory:
+    """Samples of a simulated motion, one row per time step (N samples, n joints).
+
+    ``t`` (N,) s; ``q``, ``qd``, ``qdd`` (N, n); ``tau`` (N, n) the joint torques applied over each step
+    (input plus controller; friction not included). ``energy`` (N,) is K + P (kinetic with armature,
+    potential with the run's gravity and payload), ``work`` (N,) the work done on the arm by the applied
+    torques and friction since t = 0, and ``drift`` = energy − energy[0] − work: what the integrator
+    created or lost (zero for exact integration). ``events`` lists joint-limit crossings; ``reason``
+    says why the run ended ("completed", or what stopped it: a limit, a non-finite state, max_steps).
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    qd: np.ndarray
+    qdd: np.ndarray
+    tau: np.ndarray
+    energy: np.ndarray
+    work: np.ndarray
+    drift: np.ndarray
+    events: list = field(default_factory=list)
+    reason: str = "completed"
+    method: str = "rk4"
+    dt: float = 0.0
+
+    @property
+    def completed(self) -> bool:
+        return self.reason == "completed"
+
+    @property
+    def max_drift(self) -> float:
+        """Largest |drift| over the run (J)."""
+        return float(np.abs(self.drift).max()) if self.drift.size else 0.0
+
+    @property
+    def relative_drift(self) -> float:
+        """max |drift| over the largest kinetic-plus-potential swing of the run (dimensionless)."""
+        swing = float(np.ptp(self.energy - self.work)) if self.energy.size else 0.0
+        scale = max(swing, float(np.abs(self.energy).max(initial=0.0)) * 1e-12, 1e-300)
+        return self.max_drift / scale
+
+    def __len__(self):
+        return len(self.t)
+
+    def __repr__(self):
+        n = self.q.shape[1] if self.q.ndim == 2 else 0
+        return (f"Trajectory({len(self)} samples, {n} joints, t = 0…{self.t[-1] if len(self) else 0:g} s, "
+                f"{self.method}, dt = {self.dt:g} s, max drift {self.max_drift:.3g} J, "
+                f"{len(self.events)} limit events, {self.reason})")
