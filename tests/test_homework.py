@@ -20,7 +20,8 @@ import pytest
 
 from support.nbgrader_harness import BIN, REPO, load_config, run_batch
 
-MAX_SCORE = {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0, "hw03_inverse_kinematics": 15.0}
+MAX_SCORE = {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0, "hw03_inverse_kinematics": 15.0,
+             "hw05_statics": 18.0}
 ASSIGNMENTS = list(MAX_SCORE)
 TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed config: 10 s)
 
@@ -252,6 +253,8 @@ def test_partial_credit_is_per_cell(course):
     assert cells["p5_visible"] == (1.0, 1.0) and cells["p5_hidden"] == (0.0, 2.0)
     cells = course["graded"][("hw03_inverse_kinematics", "wrong")][1][2]
     assert cells["p1_hidden"][0] == cells["p2_hidden"][0] == 0.0 and cells["p3_hidden"] == (2.0, 2.0)
+    cells = course["graded"][("hw03_inverse_kinematics", "old_ranges")][1][2]  # θ3 range of the first release
+    assert cells["p5_visible"] == (0.0, 1.0) and cells["p5_hidden"] == (0.0, 2.0) and cells["p4_hidden"] == (2.0, 2.0)
 
 
 def test_grading_import_runs_before_student_code(course):
@@ -308,6 +311,27 @@ def test_hw03_feedback_names_the_mistake_but_hides_the_tests(course):
     assert "grading_ik.py" not in text and "grading.py" not in text
     assert "atan2 takes (y, x)" in text  # part 1: the hint for swapped atan2 arguments
     assert "degrees were used" in text  # part 2
+
+
+def test_hw05_feedback_names_the_mistake_but_hides_the_tests(course):
+    a = "hw05_statics"
+    texts = {}
+    for student in ("wrong", "wrong_more"):
+        res = course["api"].generate_feedback(a, student)
+        assert res["success"], res.get("error")
+        texts[student] = _visible_text((course["root"] / "feedback" / student / a / f"{a}.html").read_text())
+    _, hidden = _solution_lines(nbformat.read(REPO / "solutions" / a / f"{a}.ipynb", as_version=4))
+    for text in texts.values():
+        for line in hidden:
+            assert line not in text, f"hidden test in feedback: {line!r}"
+        assert "statics.py" not in text and "grading.py" not in text
+    wrong, more = texts["wrong"], texts["wrong_more"]
+    assert "forgot the moment of the force" in wrong  # part 1
+    assert "sign flipped: this balances the force the environment applies" in wrong  # part 2: reaction
+    assert "transposed J" in wrong  # part 3
+    assert "wrong frame: the result must be in {T}'s axes" in wrong  # part 5
+    assert "ACROSS the stretched-out arm" in more and "only two of the three joint equations" in more
+    assert "forgot the moment of the force" in more  # part 5
 
 
 def test_timing_report(course, capsys):
