@@ -43,6 +43,9 @@ def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=
     The run never returns NaN: a non-finite state ends it, with the reason in ``.reason``.
     """
     n = robot.n
+    if not any(link.m for link in robot.links):
+        raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: simulation needs each DHLink's m, r "
+                         "and I (see armlab.models for arms that have them)")
     q0 = as_float_array(q0, "q0", (n,), allow_batch=False)
     qd0 = as_float_array(qd0, "qd0", (n,), allow_batch=False)
     t_end = float(as_float_array(t_end, "t_end", ()))
@@ -75,9 +78,9 @@ def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=
         t, Q, QD, QDD, TAU = t[:keep], Q[:keep], QD[:keep], QDD[:keep], TAU[:keep]
         found = [e for e in found if e.t <= stop.t]
         stop = f"joint {stop.joint} reached its {stop.side} limit {stop.limit:.6g} at t = {stop.t:.6g} s"
-    energy, work = run.energy(Q, QD, QDD, TAU, t)
+    kinetic, energy, work = run.energy(Q, QD, TAU, t)
     return Trajectory(t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=energy, work=work, drift=energy - energy[0] - work,
-                      events=found, reason=stop or "completed", method=method, dt=dt)
+                      kinetic=kinetic, events=found, reason=stop or "completed", method=method, dt=dt)
 
 
 class _Run:
@@ -225,15 +228,15 @@ class _Run:
             QDD[j], TAU[j] = a, tau
         return t_grid[:k + 1], Q, QD, QDD, TAU, stop
 
-    def energy(self, Q, QD, QDD, TAU, t):
-        """(K + P, work of the applied torques and friction since t = 0), by the trapezoid rule."""
-        E = kinetic_energy(self.robot, Q, QD) + potential_energy(self.robot, Q, self.g)
-        E = E + 0.5 * np.einsum("ki,i,ki->k", QD, np.asarray(self.arm), QD)
+    def energy(self, Q, QD, TAU, t):
+        """(K, K + P, work of the applied torques and friction since t = 0 by the trapezoid rule)."""
+        K = kinetic_energy(self.robot, Q, QD) + 0.5 * np.einsum("ki,i,ki->k", QD, np.asarray(self.arm), QD)
+        E = K + potential_energy(self.robot, Q, self.g)
         power = np.einsum("ki,ki->k", QD, TAU)
         if self.friction is not None:
             power = power - np.array([np.dot(v, self.friction(v)) for v in QD])
         work = np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
-        return E, work
+        return K, E, work
 
 
 def _cut(h, k, Q, QD, QDD, TAU):

@@ -24,7 +24,7 @@ class Trajectory:
 
     ``t`` (N,) s; ``q``, ``qd``, ``qdd`` (N, n); ``tau`` (N, n) the joint torques applied over each step
     (input plus controller; friction not included). ``energy`` (N,) is K + P (kinetic with armature,
-    potential with the run's gravity and payload), ``work`` (N,) the work done on the arm by the applied
+    potential with the run's gravity and payload), ``kinetic`` (N,) is K alone, ``work`` (N,) the work done on the arm by the applied
     torques and friction since t = 0, and ``drift`` = energy − energy[0] − work: what the integrator
     created or lost (zero for exact integration). ``events`` lists joint-limit crossings; ``reason``
     says why the run ended ("completed", or what stopped it: a limit, a non-finite state, max_steps).
@@ -38,6 +38,7 @@ class Trajectory:
     energy: np.ndarray
     work: np.ndarray
     drift: np.ndarray
+    kinetic: np.ndarray
     events: list = field(default_factory=list)
     reason: str = "completed"
     method: str = "rk4"
@@ -54,10 +55,9 @@ class Trajectory:
 
     @property
     def relative_drift(self) -> float:
-        """max |drift| over the largest kinetic-plus-potential swing of the run (dimensionless)."""
-        swing = float(np.ptp(self.energy - self.work)) if self.energy.size else 0.0
-        scale = max(swing, float(np.abs(self.energy).max(initial=0.0)) * 1e-12, 1e-300)
-        return self.max_drift / scale
+        """max |drift| over the largest kinetic energy of the run (dimensionless; 0 if it never moved)."""
+        scale = float(self.kinetic.max(initial=0.0))
+        return self.max_drift / scale if scale > 0 else 0.0
 
     def __len__(self):
         return len(self.t)
