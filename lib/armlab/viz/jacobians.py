@@ -31,6 +31,9 @@ __all__ = ["NEAR", "JacobianExplorer", "jacobian_explorer", "ellipsoid_rings", "
 
 NEAR = 0.04  # σ_min below which jacobians.resolved_rate starts damping (its default ε): "near a singularity"
 STATUS_COLORS = {"regular": "#2ca02c", "close": "#e6a100", "near": "#d62728", "singular": "#7f0000"}
+STATUS_TEXT = {"regular": "regular", "close": f"close to a singularity (σ<sub>min</sub> &lt; {2 * NEAR:g})",
+               "near": f"near a singularity: resolved rate damps here (σ<sub>min</sub> &lt; {NEAR:g})",
+               "singular": "singular: the Jacobian has lost rank"}
 RING_POINTS = 48
 
 
@@ -59,6 +62,25 @@ def ellipsoid_rings(centre, lengths, U, clip=np.inf, count=RING_POINTS):
     return np.vstack(rings[:-1])
 
 
+def _translation_rows(J, rows):
+    return J[..., [0, 1], :] if rows is not None else J[..., :3, :]
+
+
+def _typical_axes(robot, rows, count=64):
+    """Median longest half-axis of the velocity and of the force ellipsoid over seeded random poses:
+    the drawing scales are fixed from them, so the ellipsoids' changes stay visible as the arm moves."""
+    lim = np.clip(robot.qlim, -np.pi, np.pi)
+    Q = np.random.default_rng(0).uniform(lim[:, 0], lim[:, 1], (count, robot.n))
+    s = np.linalg.svd(_translation_rows(robot.jacob0(Q), rows), compute_uv=False)
+    s_min = s[:, -1][s[:, -1] > 1e-9]
+    return float(np.median(s[:, 0])), float(np.median(1.0 / s_min))
+
+
+def _round2(x):
+    """x to two significant digits (a readable scale in the legend)."""
+    return float(f"{x:.2g}")
+
+
 class JacobianExplorer(Panel):
     """Joint sliders → arm, velocity and force ellipsoids of the tool point, and the Jacobian's measures.
 
@@ -68,7 +90,8 @@ class JacobianExplorer(Panel):
     ``rank`` and ``status``: "regular", "close" (σ_min < 2·NEAR), "near" (σ_min < NEAR, where resolved
     rate damps) or "singular" (rank lost). The ellipsoids are those of the translational rows for unit
     joint rates (velocity, drawn ``velocity_scale`` metres per m/s) and unit joint torques (force,
-    ``force_scale`` metres per N, clipped at the arm's reach where they are infinite).
+    ``force_scale`` metres per N, clipped at the arm's reach where they are infinite); by default the
+    scales make a typical pose's longest half-axis 0.3 of the reach.
     ``snap(kind)`` (one button per kind) jumps to the nearest singular pose of that kind.
     """
 
@@ -77,9 +100,10 @@ class JacobianExplorer(Panel):
         self.robot = robot
         self.rows = _planar_rows(robot)
         size = reach(robot)
-        self.velocity_scale = velocity_scale or 0.3
-        self.force_scale = force_scale or 0.1 * size * size
-        self.clip = 1.2 * size
+        typical_v, typical_f = _typical_axes(robot, self.rows)
+        self.velocity_scale = velocity_scale or _round2(0.3 * size / typical_v)
+        self.force_scale = force_scale or _round2(0.3 * size / typical_f)
+        self.clip = size
         if q is None:
             q = np.clip(np.full(robot.n, 0.3), robot.qlim[:, 0], robot.qlim[:, 1])
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
@@ -139,7 +163,7 @@ class JacobianExplorer(Panel):
         self.view.update(q)
         self.readings, J0 = self.measures(q)
         p = self.view.T[:3, 3]
-        Jt = J0[[0, 1]] if self.rows is not None else J0[:3]
+        Jt = _translation_rows(J0, self.rows)
         for line, kind, scale in ((self.velocity_line, "velocity", self.velocity_scale),
                                   (self.force_line, "force", self.force_scale)):
             lengths, U = jb.ellipsoid(Jt, "all", kind)
@@ -160,11 +184,11 @@ class JacobianExplorer(Panel):
             rows.append(("manipulability (rot)", f"{r['manipulability_rot']:.4g}"))
         rows += [("condition number", "∞" if math.isinf(r["condition"]) else f"{r['condition']:.4g}"),
                  ("rank", str(r["rank"]))]
-        cells = "".join(f"<tr><td>{k}</td><td style='text-align:right'>{v}</td></tr>" for k, v in rows)
-        badge = (f"<div style='background:{color};color:white;padding:2px 6px;border-radius:3px'>"
-                 f"{html.escape(r['status'])}" + (" — damped least squares would damp here" if r["status"] == "near"
-                                                  else "") + "</div>")
-        return f"<table style='font-size:90%'>{cells}</table>{badge}"
+        td = "style='padding:0 6px;line-height:1.3"
+        cells = "".join(f"<tr><td {td}'>{k}</td><td {td};text-align:right'>{v}</td></tr>" for k, v in rows)
+        badge = (f"<div style='background:{color};color:white;padding:1px 6px;border-radius:3px;line-height:1.4'>"
+                 f"{STATUS_TEXT[r['status']]}</div>")
+        return f"<table style='font-size:90%;border-collapse:collapse'>{cells}</table>{badge}"
 
     # --- driving it ----------------------------------------------------------------------------------
     @property
