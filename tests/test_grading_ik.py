@@ -57,10 +57,11 @@ def in_range_ok(theta, lo, hi):
 
 
 PUMA = models.puma560()
+T_HW03 = PUMA.fkine(deg([30, -40, -60, 20, 45, -30]))  # hw03 part 5's visible pose (chapter 03's example)
 
 
 def count_ok(T):
-    lims = np.radians([(-160, 160), (-225, 45), (-45, 225), (-110, 170), (-100, 100), (-266, 266)])
+    lims = np.radians([(-160, 160), (-225, 45), (-225, 45), (-110, 170), (-100, 100), (-266, 266)])
     return sum(all(in_range_ok(x, lo, hi) for x, (lo, hi) in zip(q, lims)) for q in PUMA.ikine_all(T).q)
 
 
@@ -72,7 +73,7 @@ def test_right_answers_pass():
     g.check_motion_cost_function(cost_ok, seed=4, n=60)
     g.check_choose_function(choose_ok, seed=5, n=60)
     g.check_in_range_function(in_range_ok)
-    g.check_count_function(count_ok, poses=[PUMA.fkine(deg([30, -40, 60, 20, 45, -30]))], seed=6, n=10)
+    g.check_count_function(count_ok, poses=[T_HW03], seed=6, n=10)
 
 
 # --- wrong answers get the hint that names the mistake -------------------------------------------
@@ -172,14 +173,14 @@ def test_in_range_and_count_hints():
     _fails("360° = ", g.check_in_range_function, plain)
 
     def count_plain(T):
-        lims = np.radians([(-160, 160), (-225, 45), (-45, 225), (-110, 170), (-100, 100), (-266, 266)])
+        lims = np.radians([(-160, 160), (-225, 45), (-225, 45), (-110, 170), (-100, 100), (-266, 266)])
         return sum(all(lo <= x <= hi for x, (lo, hi) in zip(q, lims)) for q in g.reference_puma_solutions(T))
 
     poses = [g.random_puma_pose(random.Random(s)) for s in range(40)]
     differ = [T for T in poses if g.reference_puma_count(T) != g.reference_puma_count(T, shift=False)]
     assert differ, "need a pose where the ±360° shift matters"
     _fails("360° away", g.check_count_function, count_plain, poses=differ[:1])
-    _fails("counts every solution", g.check_count_function, lambda T: 8, poses=[PUMA.fkine(deg([30, -40, 60, 20, 45, -30]))])
+    _fails("counts every solution", g.check_count_function, lambda T: 8, poses=[T_HW03])
 
 
 # --- references agree with armlab.ik and with math --------------------------------------------------
@@ -190,16 +191,36 @@ def test_plain_atan2_matches_math():
 
 
 def test_reference_puma_matches_armlab():
-    """The same 8 solutions as armlab.ik, and the same count within the ranges hw03 states
-    (PUMA_RANGES_DEG: Table 3.2 as printed, θ3 in −45°…225°; armlab's own θ3 limits differ, see docs/errata.md)."""
+    """The same 8 solutions as armlab.ik, and the same count within the joint limits."""
     rng = random.Random(11)
     for _ in range(150):
         T = g.random_puma_pose(rng)
         sols = PUMA.ikine_all(np.array(T))
-        assert g.reference_puma_count(T) == count_ok(np.array(T))
+        assert g.reference_puma_count(T) == int(sols.within_limits.sum())
         ref = np.array(g.reference_puma_solutions(T))
         for q in sols.q:  # the same 8, as sets modulo 2π
             assert np.any(np.all(np.abs((ref - q + np.pi) % (2 * np.pi) - np.pi) < 1e-9, axis=1))
+
+
+def test_table_3_2_ranges_with_theta3_corrected_are_armlab_qlim():
+    """hw03 counts with Table 3.2's ranges, θ3's as corrected in docs/errata.md (−225°…45°, printed −45°…225°)."""
+    assert g.PUMA_RANGES_DEG[2] == (-225.0, 45.0)
+    assert np.array_equal(np.radians(g.PUMA_RANGES_DEG), PUMA.qlim)
+
+
+def test_hw03_part_5_counts_under_the_corrected_theta3_range():
+    """The visible pose has 4 solutions within the ranges (0 under the printed θ3 range, which is centred on the
+    forearm folded back); the hidden poses (seed 9090, n = 12) have these counts, equal to armlab's within_limits."""
+    printed = list(g.PUMA_RANGES_DEG)
+    printed[2] = (-45.0, 225.0)
+    T = T_HW03.tolist()
+    assert (g.reference_puma_count(T), g.reference_puma_count(T, printed)) == (4, 0)
+    rng = random.Random(9090)
+    hidden = [g.random_puma_pose(rng) for _ in range(12)]
+    counts = [2, 6, 6, 3, 2, 0, 0, 2, 0, 6, 1, 4]
+    assert [g.reference_puma_count(T) for T in hidden] == counts
+    assert [int(PUMA.ikine_all(np.array(T)).within_limits.sum()) for T in hidden] == counts
+    assert [g.reference_puma_count(T, printed) for T in hidden] == [5, 6, 6, 3, 0, 0, 0, 2, 1, 0, 1, 0]
 
 
 def test_reference_2r_and_angles_match_armlab():

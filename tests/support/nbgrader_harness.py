@@ -166,7 +166,7 @@ def hw03_submissions(solution, blank):
     subs["wrong"] = (nb, 15.0 - 3 - 3)
 
     nb = copy.deepcopy(solution)  # passes the visible tests of part 5, not the hidden ones: no ±360° shift
-    set_source(nb, "p5_count", "RANGES_DEG = [(-160, 160), (-225, 45), (-45, 225), (-110, 170), (-100, 100), (-266, 266)]\n"
+    set_source(nb, "p5_count", "RANGES_DEG = [(-160, 160), (-225, 45), (-225, 45), (-110, 170), (-100, 100), (-266, 266)]\n"
                                "def in_range(theta, lo, hi):\n"
                                "    x = lo + (theta - lo) % (2 * np.pi)\n"
                                "    return bool(x <= hi + 1e-9 or abs(x - 2 * np.pi - lo) <= 1e-9)\n"
@@ -178,6 +178,11 @@ def hw03_submissions(solution, blank):
                                "        n += all(lo <= x <= hi for x, (lo, hi) in zip(q, lims))\n"
                                "    return n")
     subs["partial"] = (nb, 15.0 - 2)
+
+    nb = copy.deepcopy(solution)  # the release before the θ3 erratum: right code, θ3 in −45°…225° (docs/instructor.md)
+    (cell,) = cells_by_id(nb, "p5_count")
+    cell.source = cell.source.replace("(-225, 45), (-225, 45)", "(-225, 45), (-45, 225)", 1)
+    subs["old_ranges"] = (nb, 15.0 - 3)
 
     nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
     (setup,) = cells_by_id(nb, "setup")

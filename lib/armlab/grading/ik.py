@@ -16,7 +16,7 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_theta1_function` (textbook eq. (3.38)), :func:`check_theta3_function` ((3.40)–(3.42)),
 :func:`check_2r_function` (planar 2R, law of cosines), :func:`check_motion_cost_function` and
 :func:`check_choose_function` (paper 003 eq. (12)), :func:`check_in_range_function` and
-:func:`check_count_function` (PUMA560 solutions within Table 3.2's ranges).
+:func:`check_count_function` (PUMA560 solutions within Table 3.2's ranges, θ3's as corrected in docs/errata.md).
 """
 from ._base import call, check_finite, fail, fail_if_hint, fmt, fmt_list, read
 from ._frozen import (
@@ -378,7 +378,7 @@ def check_count_function(fn, poses=None, seed=None, n=6, name="count_valid"):
             continue
         if v[0] == reference_puma_count(T, shift=False):
             fail(label, f"got {fmt(v[0])}, expected {want}: an angle outside a range may still be valid "
-                        "360° away (θ2's range is −225°…45°, θ3's −45°…225°, θ6's ±266°)")
+                        "360° away (θ2's and θ3's range is −225°…45°, θ6's ±266°)")
         if v[0] == 8:
             fail(label, "got 8: that counts every solution; count only those within the joint ranges")
         fail(label, f"got {fmt(v[0])}, expected {want}")

@@ -8,8 +8,9 @@ from ._base import read
 from ._frozen import abs, all, cos, dict, freeze, len, min, pi, radians, range, sin, sqrt, sum, zip
 from ._plain import TAU, as_nested, atan2, fk, wrap
 
-#: Table 3.2 joint ranges (degrees).
-PUMA_RANGES_DEG = ((-160.0, 160.0), (-225.0, 45.0), (-45.0, 225.0), (-110.0, 170.0), (-100.0, 100.0),
+#: Table 3.2 joint ranges (degrees), θ3 corrected: the book prints −45°…225°, which is Fu–Gonzalez–Lee's
+#: θ3 (this θ3 + 180°), docs/errata.md. Equal to armlab.models.puma560().qlim.
+PUMA_RANGES_DEG = ((-160.0, 160.0), (-225.0, 45.0), (-225.0, 45.0), (-110.0, 170.0), (-100.0, 100.0),
                    (-266.0, 266.0))
 PUMA = {"a2": 0.4318, "a3": 0.02032, "d2": 0.14909, "d4": 0.43307}
 #: Table 3.2 as DH rows (joint, a, α, d, θ, offset), modified convention
