@@ -52,7 +52,7 @@ exported HTML.
 ...         self.arrow.set_data_3d(*np.column_stack([p, p + scale * np.asarray(force)]))
 ...         self.redraw()
 >>> view = ForceView(models.youbot(), [0, 0, 0, np.pi / 2, 0], force=[0, 0, -10])
->>> arrow = [it for it in view.scenes[0].widget.scene["items"] if it.get("arrow") and it["c"] == "#9467bd"]
+>>> arrow = [it for it in view.scenes[0].payload["items"] if it.get("arrow") and it["c"] == "#9467bd"]
 >>> np.reshape(arrow[0]["p"], (2, 3)).round(3)
 array([[0.033, 0.   , 0.655],
        [0.033, 0.   , 0.455]])

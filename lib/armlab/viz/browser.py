@@ -18,6 +18,7 @@ Nothing here imports ipywidgets or anywidget until a widget is built (:func:`wid
 from __future__ import annotations
 
 import functools
+import json
 import math
 from pathlib import Path
 
@@ -143,8 +144,9 @@ def axes_payload(ax) -> dict:
     aspect = np.asarray(ax.get_box_aspect(), dtype=float)
     scale = aspect / ranges
     scale = scale / scale.max()
+    boxed = getattr(ax, "_axis3don", ax.axison)
     fit = getattr(ax, "_armlab_fit", None)
-    if fit is None:  # the corners of the limits box
+    if fit is None or boxed:  # the corners of the limits box (all of it in view when it is drawn)
         fit = np.array(np.meshgrid(*limits, indexing="ij")).reshape(3, -1).T
     items = []
     for artist in ax.get_children():
@@ -164,7 +166,7 @@ def axes_payload(ax) -> dict:
     _spread_labels(items)
     payload = {"limits": np.round(limits, 6).tolist(), "scale": np.round(scale, 6).tolist(),
                "fit": np.ravel(fit).tolist(), "margin": 1.15, "items": items, "title": ax.get_title()}
-    if getattr(ax, "_axis3don", ax.axison):
+    if boxed:
         payload["box"] = True
         payload["ticks"] = [[float(v) for v in axis.get_ticklocs() if lo - 1e-9 <= v <= hi + 1e-9]
                             for axis, (lo, hi) in zip((ax.xaxis, ax.yaxis, ax.zaxis), limits)]
@@ -181,11 +183,12 @@ def widget_classes():
     css = (STATIC / "armlab.css").read_text(encoding="utf-8")
 
     class SceneCanvas(anywidget.AnyWidget):
-        """A canvas that draws :func:`axes_payload` scenes; ``view`` is the initial camera (elev, azim, zoom)."""
+        """A canvas that draws :func:`axes_payload` scenes (``scene``: their JSON text, one string to send
+        rather than thousands of numbers for ipywidgets to walk); ``view`` is the starting camera."""
 
         _esm = (STATIC / "scene.js").read_text(encoding="utf-8")
         _css = css
-        scene = t.Dict().tag(sync=True)
+        scene = t.Unicode("{}").tag(sync=True)
         view = t.Dict({"elev": 25.0, "azim": -38.0, "zoom": 1.0}).tag(sync=True)
         width = t.Int(440).tag(sync=True)
         height = t.Int(420).tag(sync=True)
@@ -231,7 +234,8 @@ def widget_classes():
 
 
 class SceneView:
-    """One 3-D axes shown by a :class:`SceneCanvas`; :meth:`sync` sends the axes' artists as they are now."""
+    """One 3-D axes shown by a :class:`SceneCanvas`; :meth:`sync` sends the axes' artists as they are now
+    (``.payload``: the scene last sent, as a dict)."""
 
     def __init__(self, ax, width=440, height=420):
         self.ax = ax
@@ -247,5 +251,6 @@ class SceneView:
         view = {"elev": float(self.ax.elev), "azim": float(self.ax.azim), "zoom": 1.0}
         if view != self.widget.view:
             self.widget.view = view
-        self.widget.scene = payload
+        self.payload = payload
+        self.widget.scene = json.dumps(payload, separators=(",", ":"), allow_nan=False)
         return payload

@@ -81,14 +81,20 @@ def set_cube(ax, centre, half, zoom=1.0):
 
 
 def fit_points(ax, points, margin=0.08):
-    """Fit the axes to ``points`` (m, 3): an equal-scale cube just around them (``margin`` of their size
-    added), and the browser's starting view holds them (:func:`~armlab.viz.browser.set_fit`)."""
+    """Fit the axes to ``points`` (m, 3): limits just around them (``margin`` of their size added on each
+    side, every axis at least a fifth of the largest), equal scales, and the browser's starting view holds
+    them (:func:`~armlab.viz.browser.set_fit`). Returns the half-width of the largest axis."""
     pts = np.asarray(points, dtype=float).reshape(-1, 3)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
-    half = max(0.5 * float((hi - lo).max()), 1e-3) * (1 + margin)
-    set_cube(ax, (lo + hi) / 2, half)
+    size = max(float((hi - lo).max()), 1e-3)
+    half = np.maximum(0.5 * (hi - lo), 0.1 * size) + margin * size
+    centre = (lo + hi) / 2
+    ax.set_xlim(centre[0] - half[0], centre[0] + half[0])
+    ax.set_ylim(centre[1] - half[1], centre[1] + half[1])
+    ax.set_zlim(centre[2] - half[2], centre[2] + half[2])
+    ax.set_box_aspect(tuple(half / half.max()))
     set_fit(ax, pts)
-    return half
+    return float(half.max())
 
 
 def _nan_segments(starts, ends):
@@ -262,7 +268,7 @@ class ArmView:
         size = reach(robot)
         self.triad_length = triad_length or 0.12 * size
         fit_points(ax, arm_region(size, floor_z), margin=0.0)
-        ax.set_box_aspect((1, 1, 1), zoom=1.2)
+        ax.set_box_aspect(ax.get_box_aspect(), zoom=1.2)
         if floor:
             self._floor(size, floor_z)
         ax.plot([0, 0], [0, 0], [min(floor_z, -0.08 * size), 0], color="0.5", lw=8, alpha=0.6)  # pedestal

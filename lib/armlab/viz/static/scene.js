@@ -191,8 +191,9 @@ function render({ model, el }) {
     return [w, h, dpr];
   }
 
+  let text = null, scene = null;
   function draw() {
-    const scene = model.get("scene");
+    if (model.get("scene") !== text) { text = model.get("scene"); scene = JSON.parse(text); }
     const [w, h, dpr] = size();
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
