@@ -94,6 +94,7 @@ class _Run:
         self.arm = [0.0] * n if armature is None else as_float_array(armature, "armature", (n,),
                                                                         allow_batch=False).tolist()
         self.friction = friction
+        self.zero, self.no_wrench = [0.0] * n, [0.0] * 6  # never mutated
         self.controller = getattr(controller, "step", controller)
         self.reference = reference
         self.tau_fn = tau if callable(tau) else None
@@ -107,7 +108,7 @@ class _Run:
 
     def held(self, k, t, q, qd):
         """Torques held over step k: the table's row and the controller's output."""
-        tau = [0.0] * self.n if self.tau_table is None else self.tau_table[min(k, len(self.tau_table) - 1)]
+        tau = self.zero if self.tau_table is None else self.tau_table[min(k, len(self.tau_table) - 1)]
         if self.controller is not None:
             ref = self.reference(t) if callable(self.reference) else self.reference
             out = as_float_array(self.controller(t, np.array(q), np.array(qd), ref), "controller output", (self.n,))
@@ -124,11 +125,16 @@ class _Run:
         if self.friction is not None:
             f = as_float_array(self.friction(np.array(qd)), "friction(qd)", (self.n,))
             eff = [a - b for a, b in zip(tau, f.tolist())]
-        return self.kernel(q, qd, eff, self.g, [0.0] * 6, self.arm, math.cos, math.sin), tau
+        return self.kernel(q, qd, eff, self.g, self.no_wrench, self.arm, math.cos, math.sin), tau
 
     def fixed(self, q0, qd0, h, steps, method, events):
         n, accel = self.n, self.accel
-        Q, QD, QDD, TAU = (np.empty((steps + 1, n)) for _ in range(4))
+        if self.tau_fn is None and self.friction is None and self.controller is None and self.tau_table is None:
+            kernel, g, w, arm, zero, cos, sin = self.kernel, self.g, self.no_wrench, self.arm, self.zero, math.cos, math.sin
+
+            def accel(t, q, qd, held):  # free motion: the kernel alone
+                return kernel(q, qd, zero, g, w, arm, cos, sin), zero
+        Q, QD, QDD, TAU = [], [], [], []  # rows as lists: cheaper per step than writing numpy rows
         q, qd = q0.tolist(), qd0.tolist()
         lo, hi = self.robot.qlim.T.tolist()
         watch = [i for i in range(n) if events == "stop" and (math.isfinite(lo[i]) or math.isfinite(hi[i]))]
@@ -143,7 +149,10 @@ class _Run:
                     raise ValueError("M(q0) is singular: give every moving link mass and inertia") from None
                 last, stop = k - 1, f"M(q) became singular at t = {t:.6g} s"
                 break
-            Q[k], QD[k], QDD[k], TAU[k] = q, qd, a1, tau
+            Q.append(q)
+            QD.append(qd)
+            QDD.append(a1)
+            TAU.append(tau)
             try:
                 if method == "euler":  # semi-implicit: the new velocity moves the position
                     qd = [v + h * a for v, a in zip(qd, a1)]
@@ -170,12 +179,16 @@ class _Run:
                 last = k + 1  # keep the first sample past the limit; simulate() reports the crossing
                 break
         if stop is None:
-            Q[last], QD[last] = q, qd
             try:
-                QDD[last], TAU[last] = accel(last * h, q, qd, self.held(last, last * h, q, qd))
+                a, tau = accel(last * h, q, qd, self.held(last, last * h, q, qd))
             except ZeroDivisionError:
                 last, stop = last - 1, f"M(q) became singular at t = {last * h:.6g} s"
-        return _cut(h, last, Q, QD, QDD, TAU) + (stop,)
+            else:
+                Q.append(q)
+                QD.append(qd)
+                QDD.append(a)
+                TAU.append(tau)
+        return _cut(h, last, *(np.array(rows, dtype=float).reshape(-1, n) for rows in (Q, QD, QDD, TAU))) + (stop,)
 
     def adaptive(self, q0, qd0, h, steps, method, events, rtol, atol):
         from scipy.integrate import solve_ivp  # scipy only when an adaptive method is asked for
