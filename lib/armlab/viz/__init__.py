@@ -16,7 +16,8 @@ plotting code. The package is layered; each module imports only the ones above i
 * per chapter: :mod:`~armlab.viz.frames` (01, :func:`frame_playground`), :mod:`~armlab.viz.arms`
   (02, :func:`arm_viewer`, :func:`compare_viewer`, :func:`link_motion_animator`),
   :mod:`~armlab.viz.ik` and :mod:`~armlab.viz.pose_explorer` (03, :func:`show_solutions`,
-  :func:`ik_explorer`); :mod:`~armlab.viz.jacobians` (04, :func:`jacobian_explorer`, :func:`rate_player`).
+  :func:`ik_explorer`); :mod:`~armlab.viz.jacobians` (04, :func:`jacobian_explorer`, :func:`rate_player`);
+  :mod:`~armlab.viz.statics` (05, :func:`tip_force_explorer`, :func:`payload_explorer`, :func:`wrist_sensor_demo`).
 
 **How a view is made** (what chapters 4–8 use). A scene is an ordinary matplotlib 3-D axes from
 :func:`figure3d`; whatever is drawn on it is what the browser shows:
@@ -72,6 +73,7 @@ from .scene import (
     AXIS_COLORS, VIEW, ArmView, FigureView, Triads, arm_region, figure3d, fit_points, frames_figure, reach,
     set_cube, shown,
 )
+from .statics import PayloadExplorer, TipForce2R, WristSensor, payload_explorer, tip_force_explorer, wrist_sensor_demo
 from .text import MatrixDisplay, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
 from .widgets import JointSliders, Panel, in_ipython, load_widgets, panel_layout, side_column, slider
 
@@ -92,4 +94,6 @@ __all__ = [
     "WristInset", "solutions_table", "SolutionsFigure", "show_solutions", "PRESETS", "IKExplorer", "ik_explorer",
     # chapter 04
     "JacobianExplorer", "jacobian_explorer", "RatePlayer", "rate_player",
+    # chapter 05
+    "TipForce2R", "tip_force_explorer", "PayloadExplorer", "payload_explorer", "WristSensor", "wrist_sensor_demo",
 ]

@@ -1,0 +1,365 @@
+"""Chapter 05 views: a force at the tip of a 2R arm, the youBot holding a payload, a wrist force sensor.
+
+* :class:`TipForce2R` (:func:`tip_force_explorer`) — joint sliders and a tip force (magnitude, direction)
+  → the force arrow, the joint torques τ = JᵀF as live bars, and the force ellipse (the forces that
+  ‖τ‖ ≤ ``tau_ref`` can hold); the "Fig. 5.7" button stretches the arm out and pushes along it;
+* :class:`PayloadExplorer` (:func:`payload_explorer`) — youBot joint sliders and a payload mass → the
+  torques from the arm's weight and the payload against each joint's effort limit (bars coloured as they
+  approach it) and the largest payload this pose can hold (:func:`armlab.statics.max_payload`);
+* :class:`WristSensor` (:func:`wrist_sensor_demo`) — statics chapter Example 6: a wrench measured at the
+  wrist {W}, moved to the tool tip {T} (:func:`armlab.transforms.wrench_transform`), both drawn as arrows.
+
+Convention as in :mod:`armlab.statics`: a tip force is what the tip exerts on the environment.
+All drawing of the chapter's widgets is here; every number comes from :mod:`armlab.statics`.
+
+>>> from armlab import models
+>>> ex = tip_force_explorer(models.planar2r(0.5, 0.3), np.radians([30, 60]), magnitude=10.0, direction=90.0)
+>>> ex.tau.round(4)                              # 10 N straight up: τ = Jᵀ·(0, 10) = 10·(l1c1 + l2c12, l2c12)
+array([4.3301, 0.    ])
+>>> _ = ex.fig_5_7(); bool(np.abs(ex.tau).max() < 1e-9)      # stretched out, pushing along the arm
+True
+"""
+from __future__ import annotations
+
+import html
+from contextlib import contextmanager
+
+import numpy as np
+
+from .. import jacobians as jb
+from .. import statics
+from ..models import YOUBOT_ACTUATORS, planar2r, youbot
+from ..transforms import Rot, Trans, wrench_transform
+from .browser import set_arrows
+from .jacobians import ellipsoid_rings
+from .scene import ArmView, Triads, figure3d, fit_points, reach
+from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+
+__all__ = ["load_color", "torque_bars", "TipForce2R", "tip_force_explorer", "PayloadExplorer", "payload_explorer",
+           "WristSensor", "wrist_sensor_demo"]
+
+FORCE_COLOR, MOMENT_COLOR, ELLIPSE_COLOR = "#d62728", "#9467bd", "#ff7f0e"
+LEVELS = ((0.7, "#2ca02c"), (0.9, "#e6a100"), (1.0, "#ff7f0e"), (np.inf, "#d62728"))  # fraction of the limit
+
+
+def load_color(fraction):
+    """Green below 70 % of the limit, amber to 90 %, orange to 100 %, red beyond."""
+    return next(color for level, color in LEVELS if fraction < level)
+
+
+def torque_bars(tau, limits, labels=None, unit="N·m"):
+    """HTML bars, one per joint: |τ_i| against ``limits``[i] (full width = the limit), coloured by
+    :func:`load_color`; the signed value and the percentage beside each."""
+    rows = []
+    for i, (t, lim) in enumerate(zip(np.asarray(tau, float), np.asarray(limits, float))):
+        frac = abs(t) / lim
+        name = labels[i] if labels else f"τ{i + 1}"
+        rows.append(
+            "<tr><td style='padding:0 4px'>" + html.escape(name) + "</td>"
+            "<td style='width:150px;padding:0'><div style='background:#eee;height:12px;position:relative'>"
+            f"<div style='background:{load_color(frac)};width:{min(frac, 1.0) * 100:.1f}%;height:12px'></div>"
+            "</div></td>"
+            f"<td style='padding:0 4px;text-align:right;white-space:nowrap'>{t:+.3f} {unit} ({frac * 100:.0f} %)</td></tr>")
+    return "<table style='font-size:90%;border-collapse:collapse'>" + "".join(rows) + "</table>"
+
+
+class _Holding:
+    """Several controls set from code, one update: ``with self._holding(): ...``."""
+
+    _hold = False
+
+    @contextmanager
+    def _holding(self):
+        self._hold = True
+        try:
+            yield
+        finally:
+            self._hold = False
+
+
+class TipForce2R(Panel, _Holding):
+    """A planar 2R arm (seen from above) pushing on the environment with a force F at its tip.
+
+    Controls: θ1, θ2, |F| (N) and the direction of F in the base frame (degrees from x0). Drawn: the arm,
+    F as an arrow (``force_scale`` m/N), and the force ellipse {F : ‖JᵀF‖ ≤ ``tau_ref``} with the same
+    scale (clipped at the arm's reach where it is unbounded). The bars show τ = JᵀF against ``tau_ref``.
+    ``tau``, ``force`` (2,), ``readings`` (``sigma_min``, ``singular``) hold what is shown.
+    """
+
+    def __init__(self, robot=None, q=None, magnitude=10.0, direction=60.0, max_force=20.0, tau_ref=5.0,
+                 figsize=(4.4, 4.2)):
+        w = load_widgets()
+        self.robot = robot if robot is not None else planar2r(0.5, 0.3)
+        if q is None:
+            q = np.radians([30.0, 60.0])
+        self.size = reach(self.robot)
+        self.tau_ref = float(tau_ref)
+        self.force_scale = 0.45 * self.size / float(max_force)
+        self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
+        ax.view_init(90.0, -90.0)
+        self.redraws = 0
+        self.view = ArmView(self.robot, ax, q, labels=False)
+        fit_points(ax, np.array([[x, y, 0.0] for x in (-1, 1) for y in (-1, 1)]) * 1.45 * self.size, margin=0.0)
+        self.ellipse, = ax.plot([], [], [], color=ELLIPSE_COLOR, lw=1.5)
+        self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=11.0)
+        self.joints = JointSliders(self.robot, q)
+        self.magnitude = slider(magnitude, 0.0, max_force, 0.1, "|F| (N)", ".1f")
+        self.direction = slider(direction, -180.0, 180.0, 0.5, "dir (°)", ".1f")
+        self.sliders = self.joints.sliders + [self.magnitude, self.direction]
+        self.button = w.Button(description="Fig. 5.7: stretch out, push along the arm", layout=w.Layout(width="auto"))
+        self.button.on_click(lambda _: self.fig_5_7())
+        self.bars, self.readout = w.HTML(), w.HTML()
+        legend = (f"<small><span style='color:{FORCE_COLOR}'>➜</span> F, the force the tip exerts (base frame)<br>"
+                  f"<span style='color:{ELLIPSE_COLOR}'>◯</span> forces that ‖τ‖ ≤ {self.tau_ref:g} N·m can hold"
+                  f"<br>bars: τ = JᵀF, full width {self.tau_ref:g} N·m</small>")
+        side = side_column([self.joints.box, self.magnitude, self.direction, self.button, self.bars, self.readout,
+                            w.HTML(legend)])
+        self.joints.observe(lambda _: self._update())
+        for s in (self.magnitude, self.direction):
+            s.observe(lambda _: self._update(), names="value")
+        self._update(draw=False)
+        self.widget = panel_layout(side, self._figure_widget())
+
+    def _update(self, draw=True):
+        if self._hold:
+            return
+        q = self.joints.q
+        self.view.update(q)
+        phi = np.radians(self.direction.value)
+        self.force = self.magnitude.value * np.array([np.cos(phi), np.sin(phi)])
+        self.tau = statics.joint_torques(self.robot, q, [*self.force, 0, 0, 0, 0])
+        J = self.robot.jacob0(q)[:2]
+        lengths, U = jb.ellipsoid(J, "all", "force")
+        p = self.view.T[:3, 3]
+        pts = ellipsoid_rings(p, self.force_scale * self.tau_ref * lengths, U, clip=1.3 * self.size)
+        self.ellipse.set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
+        tip = p + self.force_scale * np.r_[self.force, 0.0]
+        self.arrow.set_data_3d([p[0], tip[0]], [p[1], tip[1]], [p[2], tip[2]])
+        s = jb.singular_values(J)
+        self.readings = {"sigma_min": float(s[-1]), "singular": bool(s[-1] < 1e-9 * s[0]),
+                         "tau_norm": float(np.linalg.norm(self.tau))}
+        self.bars.value = torque_bars(self.tau, [self.tau_ref] * 2)
+        note = ("<b>singular</b>: forces along the arm cost no torque, the structure carries them"
+                if self.readings["singular"] else f"σ<sub>min</sub>(J) = {s[-1]:.3g} m")
+        self.readout.value = (f"<small>F = ({self.force[0]:.2f}, {self.force[1]:.2f}) N, "
+                              f"‖τ‖ = {self.readings['tau_norm']:.3g} N·m<br>{note}</small>")
+        if draw:
+            self.redraw()
+
+    @property
+    def q(self):
+        return self.joints.q
+
+    def set_state(self, q=None, magnitude=None, direction=None):
+        """Set any of the joint angles (rad), |F| (N) and its direction (degrees); one update."""
+        with self._holding():
+            if q is not None:
+                self.joints.set_q(q)
+            if magnitude is not None:
+                self.magnitude.value = float(magnitude)
+            if direction is not None:
+                self.direction.value = float(direction)
+        self._update()
+        return self.tau
+
+    def fig_5_7(self):
+        """Fig. 5.7: θ2 = 0 and the largest force along the arm: a huge force, no joint torque."""
+        q = self.joints.q.copy()
+        q[1] = 0.0
+        along = (np.degrees(q[0]) + 180.0) % 360.0 - 180.0
+        return self.set_state(q, self.magnitude.max, along)
+
+
+def tip_force_explorer(robot=None, q=None, **kwargs) -> TipForce2R:
+    """A 2R arm with a tip force, joint torque bars and the force ellipse (see :class:`TipForce2R`)."""
+    return TipForce2R(robot, q, **kwargs)
+
+
+class PayloadExplorer(Panel, _Holding):
+    """The youBot holding a payload of ``mass`` kg in its gripper.
+
+    The torques holding the arm's own weight and the payload's, τ = G(q) + J_vᵀ·(m·(−g)) (the gripper pushes
+    up on the payload), are shown against each joint's effort limit (``effort``, N·m; the real arm's by
+    default) as bars coloured as they approach it; the readout gives the largest payload this pose can hold
+    (:func:`armlab.statics.max_payload`) and the joint that limits it. ``tau``, ``readings`` hold the numbers.
+    """
+
+    def __init__(self, robot=None, q=None, mass=0.3, max_mass=2.0, effort=None, figsize=(4.6, 4.4)):
+        w = load_widgets()
+        self.robot = robot if robot is not None else youbot()
+        self.effort = np.asarray(YOUBOT_ACTUATORS["effort"] if effort is None else effort, dtype=float)
+        self.g = np.array([0.0, 0.0, -9.81])
+        if q is None:
+            q = np.clip(np.radians([0.0, 30.0, 40.0, 60.0, 0.0]), self.robot.qlim[:, 0], self.robot.qlim[:, 1])
+        self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
+        self.redraws = 0
+        self.view = ArmView(self.robot, ax, q, frames=False)
+        self.weight_scale = 0.25 * reach(self.robot) / (max_mass * 9.81)
+        self.load, = ax.plot([], [], [], ls="", marker="o", ms=8, color="0.25")
+        self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=10.0)
+        self.joints = JointSliders(self.robot, q)
+        self.mass = slider(mass, 0.0, max_mass, 0.01, "payload (kg)", ".2f", "90px")
+        self.sliders = self.joints.sliders + [self.mass]
+        self.bars, self.readout = w.HTML(), w.HTML()
+        legend = ("<small>bars: |τ| against each joint's effort limit (" + ", ".join(f"{e:g}" for e in self.effort)
+                  + " N·m); <span style='color:#2ca02c'>■</span> &lt; 70 %, <span style='color:#e6a100'>■</span> "
+                  "&lt; 90 %, <span style='color:#ff7f0e'>■</span> &lt; 100 %, <span style='color:#d62728'>■</span> "
+                  f"over<br><span style='color:{FORCE_COLOR}'>➜</span> the payload's weight</small>")
+        side = side_column([self.joints.box, self.mass, self.bars, self.readout, w.HTML(legend)])
+        self.joints.observe(lambda _: self._update())
+        self.mass.observe(lambda _: self._update(), names="value")
+        self._update(draw=False)
+        self.widget = panel_layout(side, self._figure_widget())
+
+    def _update(self, draw=True):
+        if self._hold:
+            return
+        q = self.joints.q
+        self.view.update(q)
+        m = self.mass.value
+        own = statics.gravity_load(self.robot, q, self.g)
+        per_kg = self.robot.jacob0(q)[:3].T @ (-self.g)  # torques per kg held
+        self.tau = own + m * per_kg
+        best = float(statics.max_payload(self.robot, q, self.effort, self.g))
+        frac = np.abs(self.tau) / self.effort
+        self.readings = {"own": own, "per_kg": per_kg, "max_payload": best, "fraction": frac,
+                         "limiting_joint": self._limiting_joint(own, per_kg)}
+        p = self.view.T[:3, 3]
+        self.load.set_data_3d([p[0]], [p[1]], [p[2]])
+        self.load.set_markersize(4.0 + 10.0 * np.cbrt(m))
+        end = p + self.weight_scale * m * self.g
+        self.arrow.set_data_3d([p[0], end[0]], [p[1], end[1]], [p[2], end[2]])
+        self.bars.value = torque_bars(self.tau, self.effort)
+        k = self.readings["limiting_joint"]
+        if best > 0:
+            text = f"largest payload here: <b>{best:.3f} kg</b> (joint {k} reaches its limit first)"
+        else:
+            text = f"<b>cannot hold even its own weight here</b>: joint {k} is over its limit"
+        over = np.flatnonzero(frac > 1.0)
+        if len(over):
+            text += "<br><span style='color:#d62728'>over the limit: joint " + ", ".join(str(i + 1) for i in over) + "</span>"
+        self.readout.value = f"<small>{text}</small>"
+        if draw:
+            self.redraw()
+
+    def _limiting_joint(self, own, per_kg):
+        """The joint (1-based) that saturates first as the payload grows (or is already over its limit)."""
+        over = np.abs(own) > self.effort
+        if over.any():
+            return int(np.argmax(np.abs(own) / self.effort)) + 1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            room = np.where(per_kg > 0, (self.effort - own) / per_kg,
+                            np.where(per_kg < 0, (-self.effort - own) / per_kg, np.inf))
+        return int(np.argmin(room)) + 1
+
+    @property
+    def q(self):
+        return self.joints.q
+
+    def set_state(self, q=None, mass=None):
+        """Set the joint angles (rad) and/or the payload (kg); one update."""
+        with self._holding():
+            if q is not None:
+                self.joints.set_q(q)
+            if mass is not None:
+                self.mass.value = float(mass)
+        self._update()
+        return self.tau
+
+
+def payload_explorer(robot=None, q=None, **kwargs) -> PayloadExplorer:
+    """The youBot with a payload against its joints' effort limits (see :class:`PayloadExplorer`)."""
+    return PayloadExplorer(robot, q, **kwargs)
+
+
+class WristSensor(Panel, _Holding):
+    """Statics chapter Example 6: a 6-axis sensor at the wrist {W} measures F_W = (f, m); the tool tip {T} sits
+    ``length`` m out along z_W, the tool bent by ``bend`` degrees about y_W: T_WT = Rot(y, bend)·Trans(0, 0, L).
+
+    The equivalent wrench at the tip, in {T}'s axes, is ``F_T = wrench_transform(T_TW, F_W)`` with T_TW = T_WT⁻¹
+    (the same force; the moment gains (O_W − O_T) × f). Drawn: the frames, the tool, f at both points
+    (red) and the moments m_W and m_T (purple). ``F_W``, ``F_T`` hold the numbers; ``F_T_printed`` is the
+    chapter's Example 6 as printed, R·S(P) instead of S(P)·R (docs/errata.md).
+    """
+
+    def __init__(self, force=(0.0, 5.0, -15.0), moment_z=0.2, length=0.18, bend=30.0, max_force=20.0,
+                 max_moment=3.0, figsize=(4.4, 4.2)):
+        w = load_widgets()
+        self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
+        self.redraws = 0
+        self.force_scale = 0.12 / max_force
+        self.moment_scale = 0.12 / max_moment
+        fit_points(ax, np.array([[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.1, 0.35)]), margin=0.0)
+        self.triads = Triads(ax, np.stack([np.eye(4), np.eye(4)]), length=0.06, labels=["W", "T"])
+        self.tool, = ax.plot([], [], [], color="0.35", lw=5, solid_capstyle="round")
+        self.f_lines = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=2.5)[0])
+        self.m_lines = set_arrows(ax.plot([], [], [], color=MOMENT_COLOR, lw=2.5)[0])
+        self.sliders = [slider(v, -max_force, max_force, 0.1, name, ".1f")
+                        for v, name in zip(force, ("f_x (N)", "f_y (N)", "f_z (N)"))]
+        self.sliders.append(slider(moment_z, -max_moment, max_moment, 0.01, "m_z (N·m)", ".2f"))
+        self.length = slider(length, 0.0, 0.3, 0.005, "L (m)", ".3f")
+        self.bend = slider(bend, -90.0, 90.0, 0.5, "bend (°)", ".1f")
+        self.sliders += [self.length, self.bend]
+        self.readout = w.HTML()
+        legend = (f"<small><span style='color:{FORCE_COLOR}'>➜</span> f (the same at both points), "
+                  f"<span style='color:{MOMENT_COLOR}'>➜</span> the moment about each point (m_W at W, m_T at T)"
+                  "</small>")
+        side = side_column(self.sliders + [self.readout, w.HTML(legend)])
+        for s in self.sliders:
+            s.observe(lambda _: self._update(), names="value")
+        self._update(draw=False)
+        self.widget = panel_layout(side, self._figure_widget())
+
+    def _update(self, draw=True):
+        if self._hold:
+            return
+        fx, fy, fz, mz = (s.value for s in self.sliders[:4])
+        self.F_W = np.array([fx, fy, fz, 0.0, 0.0, mz])
+        self.T_WT = Rot("y", np.radians(self.bend.value)) @ Trans(0.0, 0.0, self.length.value)
+        T_TW = np.linalg.inv(self.T_WT)
+        self.F_T = wrench_transform(T_TW, self.F_W)
+        R, P = T_TW[:3, :3], T_TW[:3, 3]
+        S = np.array([[0, -P[2], P[1]], [P[2], 0, -P[0]], [-P[1], P[0], 0]])
+        self.F_T_printed = np.concatenate([R @ self.F_W[:3], R @ S @ self.F_W[:3] + R @ self.F_W[3:]])
+        self.triads.update(np.stack([np.eye(4), self.T_WT]))
+        o_T = self.T_WT[:3, 3]
+        self.tool.set_data_3d([0.0, o_T[0]], [0.0, o_T[1]], [0.0, o_T[2]])
+        R_WT = self.T_WT[:3, :3]
+        f, m_W, m_T = self.F_W[:3], self.F_W[3:], R_WT @ self.F_T[3:]  # both moments drawn in {W}'s axes
+        origins = np.zeros(3), o_T
+        self._arrows(self.f_lines, origins, (f, f), self.force_scale)
+        self._arrows(self.m_lines, origins, (m_W, m_T), self.moment_scale)
+        fmt = lambda v: "(" + ", ".join(f"{x:+.3f}" for x in v) + ")"  # noqa: E731
+        self.readout.value = (f"<small><b>ᵂF</b> = {fmt(self.F_W[:3])} N, {fmt(self.F_W[3:])} N·m<br>"
+                              f"<b>ᵀF</b> = {fmt(self.F_T[:3])} N, {fmt(self.F_T[3:])} N·m<br>"
+                              f"Example 6 as printed (R·S(P)): moment {fmt(self.F_T_printed[3:])} N·m</small>")
+        if draw:
+            self.redraw()
+
+    @staticmethod
+    def _arrows(line, starts, vectors, scale):
+        pts = []
+        for s, v in zip(starts, vectors):
+            pts += [s, s + scale * np.asarray(v), np.full(3, np.nan)]
+        pts = np.array(pts[:-1])
+        line.set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
+
+    def set_state(self, force=None, moment_z=None, length=None, bend=None):
+        """Set the measured force (N, in {W}), m_z, the tool length (m) and bend (degrees); one update."""
+        with self._holding():
+            if force is not None:
+                for s, v in zip(self.sliders[:3], force):
+                    s.value = float(v)
+            if moment_z is not None:
+                self.sliders[3].value = float(moment_z)
+            if length is not None:
+                self.length.value = float(length)
+            if bend is not None:
+                self.bend.value = float(bend)
+        self._update()
+        return self.F_T
+
+
+def wrist_sensor_demo(**kwargs) -> WristSensor:
+    """Example 6's wrist force sensor and tool tip (see :class:`WristSensor`)."""
+    return WristSensor(**kwargs)
