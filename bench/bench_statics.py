@@ -102,13 +102,42 @@ def main(argv=None):
     if ref:
         print("\nratios (armlab time / pinocchio time; pinocchio is compiled C++)")
         rec, rec_g = ours["link_forces(robot, q, F), tool frame"][0], ours["link_forces(robot, q, F, gravity=g)"][0]
-        print(f"  link_forces / rnea with fext (no gravity): {rec / ref['pinocchio rnea(q, 0, 0, fext), no gravity']:6.1f}x")
-        print(f"  link_forces / rnea with fext (gravity):    {rec_g / ref['pinocchio rnea(q, 0, 0, fext), gravity']:6.1f}x")
+        pin0, pin_g = ref["pinocchio rnea(q, 0, 0, fext), no gravity"], ref["pinocchio rnea(q, 0, 0, fext), gravity"]
+        print(f"  link_forces / rnea with fext (no gravity): {rec / pin0:6.1f}x")
+        print(f"  link_forces / rnea with fext (gravity):    {rec_g / pin_g:6.1f}x")
         grav_t = ours["gravity_load(robot, Q), per config, N=100k"][0]
         print(f"  gravity_load batched / computeGeneralizedGravity loop: "
               f"{grav_t / ref['pinocchio computeGeneralizedGravity loop, per config']:6.2f}x")
+    for name, ms in _widget_updates().items():
+        verdict = "OK" if ms <= 50.0 else "MISSED"
+        if verdict == "MISSED":
+            missed.append(name)
+        print(f"{name:58s} {ms:8.2f} ms   <= 50 ms {verdict}")
     if args.check and missed:
         sys.exit(f"missed: {missed}")
+
+
+def _widget_updates(moves=100):
+    """Median kernel-side update (ms) of each statics widget per slider move: the callback (statics, the
+    artists moved in place) and the scene sent to the browser (SceneView.sync: payload and JSON)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from armlab import viz
+
+    out = {}
+    for name, make in (("tip_force_explorer", viz.tip_force_explorer), ("payload_explorer", viz.payload_explorer),
+                       ("wrist_sensor_demo", viz.wrist_sensor_demo)):
+        panel = make()
+        times = []
+        for k in range(moves):
+            s = panel.sliders[k % len(panel.sliders)]
+            value = float(s.min + (k * 7919 % 97) / 97 * (s.max - s.min))
+            t = timeit.default_timer()
+            s.value = value
+            times.append(timeit.default_timer() - t)
+        out[f"widget update: {name}, median of {moves} moves"] = 1e3 * statistics.median(times)
+    return out
 
 
 if __name__ == "__main__":

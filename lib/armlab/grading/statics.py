@@ -273,7 +273,8 @@ def check_wrench_at_tool_function(fn, cases=None, seed=None, n=20, name="wrench_
                 fT + add(matvec(Rt, m, 3), neg(cross(p, fT))),
             "this is the statics chapter's Example 6 as printed, R·S(P): with P = O_W in {T} the moment block is "
             "S(P)·R (docs/errata.md)": fT + add(matvec(Rt, m, 3), matvec(Rt, cross(pT, f), 3)),
-            "this maps the other way, from {T} to {W}": matvec(R, f, 3) + add(matvec(R, m, 3), cross(p, matvec(R, f, 3))),
+            "this maps the other way, from {T} to {W}":
+                matvec(R, f, 3) + add(matvec(R, m, 3), cross(p, matvec(R, f, 3))),
         }
         check_close(got, reference_wrench_at_tool(T, F), name=label, atol=atol, hints=hints)
 

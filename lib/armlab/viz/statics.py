@@ -59,7 +59,8 @@ def torque_bars(tau, limits, labels=None, unit="N·m"):
             "<td style='width:150px;padding:0'><div style='background:#eee;height:12px;position:relative'>"
             f"<div style='background:{load_color(frac)};width:{min(frac, 1.0) * 100:.1f}%;height:12px'></div>"
             "</div></td>"
-            f"<td style='padding:0 4px;text-align:right;white-space:nowrap'>{t:+.3f} {unit} ({frac * 100:.0f} %)</td></tr>")
+            "<td style='padding:0 4px;text-align:right;white-space:nowrap'>"
+            f"{t:+.3f} {unit} ({frac * 100:.0f} %)</td></tr>")
     return "<table style='font-size:90%;border-collapse:collapse'>" + "".join(rows) + "</table>"
 
 
@@ -237,7 +238,8 @@ class PayloadExplorer(Panel, _Holding):
             text = f"<b>cannot hold even its own weight here</b>: joint {k} is over its limit"
         over = np.flatnonzero(frac > 1.0)
         if len(over):
-            text += "<br><span style='color:#d62728'>over the limit: joint " + ", ".join(str(i + 1) for i in over) + "</span>"
+            joints = ", ".join(str(i + 1) for i in over)
+            text += f"<br><span style='color:#d62728'>over the limit: joint {joints}</span>"
         self.readout.value = f"<small>{text}</small>"
         if draw:
             self.redraw()
@@ -289,7 +291,8 @@ class WristSensor(Panel, _Holding):
         self.redraws = 0
         self.force_scale = 0.12 / max_force
         self.moment_scale = 0.12 / max_moment
-        fit_points(ax, np.array([[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.1, 0.35)]), margin=0.0)
+        box = [[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.1, 0.35)]
+        fit_points(ax, np.array(box), margin=0.0)
         self.triads = Triads(ax, np.stack([np.eye(4), np.eye(4)]), length=0.06, labels=["W", "T"])
         self.tool, = ax.plot([], [], [], color="0.35", lw=5, solid_capstyle="round")
         self.f_lines = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=2.5)[0])
