@@ -21,7 +21,7 @@ import pytest
 from support.nbgrader_harness import BIN, REPO, load_config, run_batch
 
 MAX_SCORE = {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0, "hw03_inverse_kinematics": 15.0,
-             "hw05_statics": 18.0}
+             "hw04_jacobians": 15.0, "hw05_statics": 18.0}
 ASSIGNMENTS = list(MAX_SCORE)
 TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed config: 10 s)
 
@@ -311,6 +311,29 @@ def test_hw03_feedback_names_the_mistake_but_hides_the_tests(course):
     assert "grading_ik.py" not in text and "grading.py" not in text
     assert "atan2 takes (y, x)" in text  # part 1: the hint for swapped atan2 arguments
     assert "degrees were used" in text  # part 2
+
+
+def test_hw04_feedback_names_the_mistake_but_hides_the_tests(course):
+    a = "hw04_jacobians"
+    texts = {}
+    for student in ("wrong", "wrong_more"):
+        res = course["api"].generate_feedback(a, student)
+        assert res["success"], res.get("error")
+        texts[student] = _visible_text((course["root"] / "feedback" / student / a / f"{a}.html").read_text())
+    _, hidden = _solution_lines(nbformat.read(REPO / "solutions" / a / f"{a}.ipynb", as_version=4))
+    for text in texts.values():
+        for line in hidden:
+            assert line not in text, f"hidden test in feedback: {line!r}"
+        assert "jacobians.py" not in text and "grading.py" not in text
+    wrong, more = texts["wrong"], texts["wrong_more"]
+    assert "Jacobian in the tip frame {3}" in wrong  # part 1: wrong frame
+    assert "returned (v, ω)" in wrong  # part 2: [ω; v] order
+    assert "degrees per second" in wrong  # part 3
+    assert "rotated the wrong way" in wrong  # part 5
+    assert "transpose of the expected matrix" in more  # part 1
+    assert "[ω; v] row order: ẋ is (vx, vy, ωz)" in more  # part 3
+    assert "the null space of Jᵀ): transposed" in more  # part 4
+    assert "[ω; v] row order: the rows are (v; ω)" in more  # part 5
 
 
 def test_hw05_feedback_names_the_mistake_but_hides_the_tests(course):

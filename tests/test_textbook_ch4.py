@@ -65,6 +65,7 @@ def test_eq_3_60_to_3_63_differential_rotations_commute_to_first_order():
     Rx = dm.diff_rot([dx, 0, 0])  # (3.60)
     Ry, Rz = dm.diff_rot([0, dy, 0]), dm.diff_rot([0, 0, dz])  # (3.61), (3.62)
     assert Rx == sp.Matrix([[1, 0, 0, 0], [0, 1, -dx, 0], [0, dx, 1, 0], [0, 0, 0, 1]])
+    assert Rz[:3, :3] == sp.Matrix([[1, -dz, 0], [dz, 1, 0], [0, 0, 1]])
     # sin δ ≈ δ, cos δ ≈ 1: the exact rotation agrees to first order
     exact = armlab.Rot("x", eps * dx)
     assert (exact - Rx.subs(dx, eps * dx)).applyfunc(lambda e: sp.series(e, eps, 0, 2).removeO()) == sp.zeros(4)

@@ -5,7 +5,7 @@ A temporary copy of the course, released and autograded in-process with nbgrader
 homework to a builder that derives students from the solution and the blank (released) notebook:
 ``{student: (notebook, expected score)}``, honest, wrong, partial and adversarial. The pipeline
 hardening (edited, deleted or stripped test cells, huge outputs, dead kernels) is exercised on
-hw01; hw02, hw03 and hw05 add their own wrong, partial and monkeypatching students.
+hw01; hw02–hw05 add their own wrong, partial and monkeypatching students.
 """
 from __future__ import annotations
 
@@ -252,8 +252,64 @@ def hw05_submissions(solution, blank):
     return subs
 
 
+def hw04_submissions(solution, blank):
+    """{student: (notebook, expected score)} for hw04 (15 points: 5 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
+    rows = ("    phi, l = np.cumsum(q), np.asarray(lengths)\n"
+            "    Jv = [[-np.sum(l[k:] * np.sin(phi[k:])) for k in range(3)],\n"
+            "          [np.sum(l[k:] * np.cos(phi[k:])) for k in range(3)]]\n")
+
+    nb = copy.deepcopy(solution)  # tip-frame J, (v, ω) returned, deg/s, rotated the wrong way
+    set_source(nb, "p1_J2", 'th1, th2, l1, l2 = sp.symbols("th1 th2 l1 l2", real=True)\n'
+                            "J2 = sp.Matrix([[l1 * sp.sin(th2), 0], [l1 * sp.cos(th2) + l2, l2]])")
+    set_source(nb, "p2_propagate", "def propagate(R, P, w, v, qd, joint):\n"
+                                   "    z = np.array([0.0, 0.0, 1.0])\n"
+                                   "    w1 = R.T @ w + (qd * z if joint == 'R' else 0)\n"
+                                   "    v1 = R.T @ (v + np.cross(w, P)) + (qd * z if joint == 'P' else 0)\n"
+                                   "    return v1, w1")
+    set_source(nb, "p3_joint_rates", "def joint_rates(q, lengths, xdot):\n" + rows
+               + "    return np.degrees(np.linalg.solve(np.array(Jv + [[1.0, 1.0, 1.0]]), xdot))")
+    set_source(nb, "p5_jacobian_in_base", "def jacobian_in_base(J_tool, T):\n"
+                                          "    R = T[:3, :3].T\n"
+                                          "    return np.vstack([R @ J_tool[:3], R @ J_tool[3:]])")
+    subs["wrong"] = (nb, 15.0 - 4 * 3)
+
+    nb = copy.deepcopy(solution)  # J2 transposed, the ω row first, the null space of J, the halves swapped
+    set_source(nb, "p1_J2", 'th1, th2, l1, l2 = sp.symbols("th1 th2 l1 l2", real=True)\n'
+                            "x = l1 * sp.cos(th1) + l2 * sp.cos(th1 + th2)\n"
+                            "y = l1 * sp.sin(th1) + l2 * sp.sin(th1 + th2)\n"
+                            "J2 = sp.Matrix([x, y]).jacobian([th1, th2]).T")
+    set_source(nb, "p3_joint_rates", "def joint_rates(q, lengths, xdot):\n" + rows
+               + "    return np.linalg.solve(np.array([[1.0, 1.0, 1.0]] + Jv), xdot)")
+    set_source(nb, "p4_singular_pose", "def singular_pose(q, lengths):\n"
+                                       "    q = np.array(q, dtype=float)\n"
+                                       "    q[1] = 0.0 if np.cos(q[1]) >= 0 else np.pi\n"
+                                       "    lengths = np.asarray(lengths, dtype=float)\n" + rows
+               + "    return q, np.linalg.svd(np.array(Jv + [[1.0, 1.0, 1.0]]))[2][-1]")
+    set_source(nb, "p5_jacobian_in_base", "def jacobian_in_base(J_tool, T):\n"
+                                          "    R = T[:3, :3]\n"
+                                          "    return np.vstack([R @ J_tool[3:], R @ J_tool[:3]])")
+    subs["wrong_more"] = (nb, 15.0 - 4 * 3)
+
+    nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
+    (setup,) = cells_by_id(nb, "setup")
+    nb.cells = [c for c in nb.cells if c is not setup]
+    set_source(nb, "p1_J2", "import numpy as np\n" + PATCH_EVERYTHING
+               + "numpy.linalg.solve = lambda A, b: numpy.zeros(3)\n"
+               'th1, th2, l1, l2 = sp.symbols("th1 th2 l1 l2", real=True)\nJ2 = sp.Matrix([[th1, 0], [0, th2]])')
+    set_source(nb, "p2_propagate", "def propagate(*args):\n    return numpy.zeros(3), numpy.zeros(3)")
+    set_source(nb, "p3_joint_rates", "def joint_rates(q, lengths, xdot):\n    return numpy.zeros(3)")
+    set_source(nb, "p4_singular_pose", "def singular_pose(q, lengths):\n"
+                                       "    return numpy.zeros(3), numpy.array([1.0, 0, 0])")
+    set_source(nb, "p5_jacobian_in_base", "def jacobian_in_base(J_tool, T):\n"
+                                          "    return numpy.zeros((6, J_tool.shape[1]))")
+    subs["monkeypatch"] = (nb, 0.0)
+    return subs
+
+
 SUBMISSIONS = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions,
-               "hw03_inverse_kinematics": hw03_submissions, "hw05_statics": hw05_submissions}
+               "hw03_inverse_kinematics": hw03_submissions, "hw04_jacobians": hw04_submissions,
+               "hw05_statics": hw05_submissions}
 
 
 # --- one batch -----------------------------------------------------------------------------------

@@ -244,7 +244,7 @@ class RatePlayer(Panel):
         self.play.observe(lambda ch: setattr(self.time, "value", ch["new"] * dt), names="value")
         self.dt = dt
         self.readout = w.HTML()
-        self.time.observe(lambda ch: self.show(int(round(ch["new"] / dt))), names="value")
+        self.time.observe(lambda ch: self.show(round(ch["new"] / dt)), names="value")
         self.show(0, draw=False)
         side = side_column([self.play, self.time, self.readout])
         self.widget = panel_layout(side, self._figure_widget())
