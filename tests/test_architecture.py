@@ -1,7 +1,7 @@
 """The layer rule of docs/architecture.md, read from the source with ``ast``.
 
 _core → transforms → kinematics → algorithms (ik, jacobians → dynamics → statics → sim, control)
-→ robot → models → viz, lab, export. Statics sits above dynamics because its recursion is the inward
+→ robot → models → viz, export → lab (the lab's teach pendant draws with viz). Statics sits above dynamics because its recursion is the inward
 pass of Newton–Euler (one algorithm, not two). A module imports only from its own package and from lower
 layers; ``grading`` stands alone. Every import counts, including the lazy ones inside functions.
 """
@@ -20,7 +20,7 @@ PKG = LIB / "armlab"
 RANK = {
     "_core": 0, "transforms": 1, "kinematics": 2,
     "ik": 3, "jacobians": 3, "dynamics": 4, "statics": 5, "sim": 6, "control": 6,
-    "robot": 7, "models": 8, "viz": 9, "lab": 9, "export": 9,
+    "robot": 7, "models": 8, "viz": 9, "export": 9, "lab": 10,
 }
 #: Old module paths kept as one-line re-exports for released notebooks, and the package itself.
 TOP = {"__init__", "dh", "viz_ik", "grading_ik", "nbgrader_hardening"}

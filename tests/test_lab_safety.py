@@ -129,6 +129,7 @@ def test_driver_rejects_silently_what_the_client_refuses(sim):
     from armlab.lab import RosbridgeClient
     c = RosbridgeClient(sim.url).connect()
     try:
+        time.sleep(0.5)  # let the last motion settle
         before, warned = sim.joint_positions(), len(sim.warnings)
         c.advertise(P.ARM_POSITION, P.TOPICS[P.ARM_POSITION])
         c.publish(P.ARM_POSITION, P.positions_msg([1.0], [1], unit="deg"))

@@ -199,7 +199,7 @@ class YoubotArm:
             raise ConnectionLostError("connection lost: streaming stopped, nothing will be replayed")
         age = self.state().age
         if age > self.limits.stale_after:
-            why = f"stale /joint_states: none for {1000 * age:.0f} ms (limit {1000 * self.limits.stale_after:.0f} ms)"
+            why = f"stale /joint_states: none for {1000 * age:.1f} ms (limit {1000 * self.limits.stale_after:.0f} ms)"
             self._trip(why, hold=True)
             raise StaleStateError(f"{why}; streaming stopped and the arm holds; call arm.resume() when it is back")
 

@@ -122,18 +122,20 @@ def load_states(path) -> dict:
 def identification_data(path, t_start=None, t_end=None) -> dict:
     """(t, q, qd, qdd, tau) from a log, in DH angles and signs, for a least-squares identification.
 
-    q̈ is the central difference of the measured q̇ over the robot's own stamps; the first and last
-    samples are dropped. ``t_start``/``t_end`` (seconds from the first state) select a window.
+    ``t_start``/``t_end`` select states by their arrival time on this machine (``time.time()`` before
+    and after a motion); q̈ is the symmetric difference of the measured q̇ over the robot's own stamps
+    (q̇ₖ₊₁ − q̇ₖ₋₁)/(tₖ₊₁ − tₖ₋₁), and the first and last samples are dropped. ``t`` is returned from the robot's stamps.
     """
     s = load_states(path)
-    t = s["stamp"] - s["stamp"][0]
-    keep = np.ones(t.shape, bool)
+    keep = np.ones(s["t"].shape, bool)
     if t_start is not None:
-        keep &= t >= t_start
+        keep &= s["t"] >= t_start
     if t_end is not None:
-        keep &= t <= t_end
-    t, q, qd, tau = t[keep], s["q"][keep], s["qd"][keep], s["effort"][keep]
+        keep &= s["t"] <= t_end
+    t, q, qd, tau = s["stamp"][keep], s["q"][keep], s["qd"][keep], s["effort"][keep]
     if t.size < 3:
-        raise ValueError(f"{path}: fewer than 3 states in the window")
-    qdd = np.gradient(qd, t, axis=0)
-    return {"t": t[1:-1], "q": q[1:-1], "qd": qd[1:-1], "qdd": qdd[1:-1], "tau": tau[1:-1]}
+        raise ValueError(f"{path}: fewer than 3 states between t_start and t_end")
+    # symmetric difference over both neighbours: two states stamped close together (a late tick and its
+    # catch-up) would make a one-sided difference blow up
+    qdd = (qd[2:] - qd[:-2]) / (t[2:] - t[:-2])[:, None]
+    return {"t": t[1:-1] - t[0], "q": q[1:-1], "qd": qd[1:-1], "qdd": qdd, "tau": tau[1:-1]}

@@ -30,11 +30,13 @@ class ArmPhysics:
     """State and integration of the simulated arm (DH angles, SI units).
 
     ``advance(t)`` integrates from the last time to t in fixed ``dt`` steps (the remainder carries);
-    ``efforts()`` gives τ of the motion since the previous call.
+    ``efforts()`` gives the joint torques of this instant.
     """
 
-    #: joint acceleration limit of the servo ramp (rad/s²); the firmware's is not published
+    #: joint acceleration limit of the servo ramp (rad/s²) and its position gain (1/s): assumed, the
+    #: firmware's are not published
     ACCEL = 10.0
+    GAIN = 25.0
     #: stiffness of a stuck joint's motor pushing toward its set point (N·m/rad), and its peak torque
     STUCK_GAIN = 200.0
     PEAK = 2.0
@@ -54,7 +56,8 @@ class ArmPhysics:
         self.dt_servo, self.dt_free = dt_servo, dt_free
         self.t = None
         self._acc = 0.0
-        self._qd_prev, self._t_prev = self.qd.copy(), None
+        self.qdd = np.zeros(5)  # of the last integration step
+        self._qdd_mean, self._eff_at = np.zeros(5), (None, None)
 
     # --- commands --------------------------------------------------------------------------------
     def set_target(self, j, value):
@@ -77,7 +80,7 @@ class ArmPhysics:
     # --- integration -----------------------------------------------------------------------------
     def advance(self, t):
         if self.t is None:
-            self.t = self._t_prev = t
+            self.t = t
             return
         elapsed, self.t = t - self.t, t
         self._acc += elapsed
@@ -90,7 +93,9 @@ class ArmPhysics:
 
     def _servo_step(self, dt):
         e = self.target - self.q
-        v_des = np.sign(e) * np.minimum(np.minimum(self.vmax, np.sqrt(2 * self.ACCEL * np.abs(e))), np.abs(e) / dt)
+        # first-order position loop, saturated at the firmware speed: a far set point is a ramp at full speed,
+        # streamed set points are followed smoothly with a lag of 1/GAIN
+        v_des = np.sign(e) * np.minimum(np.minimum(self.vmax, np.sqrt(2 * self.ACCEL * np.abs(e))), self.GAIN * np.abs(e))
         vel_mode = ~np.isnan(self.vel_cmd)
         if vel_mode.any():
             # velocity mode: no watchdog, but the firmware stops a joint near its limit
@@ -99,8 +104,10 @@ class ArmPhysics:
             near = ((v < 0) & (self.q <= self.lo + brake)) | ((v > 0) & (self.q >= self.hi - brake))
             v_des = np.where(vel_mode, np.where(near, 0.0, v), v_des)
             self.target = np.where(vel_mode, self.q, self.target)
-        self.qd = self.qd + np.clip(v_des - self.qd, -self.ACCEL * dt, self.ACCEL * dt)
-        self.qd[self.stuck] = 0.0
+        qd = self.qd + np.clip(v_des - self.qd, -self.ACCEL * dt, self.ACCEL * dt)
+        qd[self.stuck] = 0.0
+        self.qdd = (qd - self.qd) / dt
+        self.qd = qd
         self.q = self.q + self.qd * dt
 
     def _friction(self, qd):
@@ -114,7 +121,9 @@ class ArmPhysics:
         # tanh law is too stiff for the light wrist at this step)
         m = np.diag(M)
         qd = qd / (1.0 + VISCOUS_OFF / m * dt)  # implicit viscous damping
-        self.qd = np.sign(qd) * np.maximum(np.abs(qd) - COULOMB / m * dt, 0.0)
+        qd = np.sign(qd) * np.maximum(np.abs(qd) - COULOMB / m * dt, 0.0)
+        self.qdd = (qd - self.qd) / dt
+        self.qd = qd
         self.q = self.q + self.qd * dt
         low, high = self.q < self.lo, self.q > self.hi  # the end stops: inelastic
         self.q = np.clip(self.q, self.lo, self.hi)
@@ -122,15 +131,19 @@ class ArmPhysics:
         self.qd[high] = np.minimum(self.qd[high], 0.0)
 
     def efforts(self):
-        """τ (DH signs) of the motion since the last call: rne(q, q̇, mean q̈) + friction, a stuck joint's
-        push added, clipped to the peak torque; zero with the motors off."""
+        """τ (DH signs): rne(q, q̇, q̈) + friction, with q̈ the mean acceleration since the last call (the driver's
+        current reading is a filtered one; a call within 5 ms reuses the last mean), a stuck joint's push
+        added, clipped to the peak torque; zero with the motors off."""
         if not self.motors_on:
-            self._qd_prev, self._t_prev = self.qd.copy(), self.t
+            self._eff_at = (self.t, self.qd.copy())
             return np.zeros(5)
-        span = (self.t - self._t_prev) if self._t_prev is not None else 0.0
-        qdd = (self.qd - self._qd_prev) / span if span > 0 else np.zeros(5)
-        self._qd_prev, self._t_prev = self.qd.copy(), self.t
-        tau = self.robot.rne(self.q, self.qd, qdd) + self._friction(self.qd)
+        t0, qd0 = self._eff_at
+        if t0 is not None and self.t - t0 >= 0.005:
+            self._qdd_mean = (self.qd - qd0) / (self.t - t0)
+            self._eff_at = (self.t, self.qd.copy())
+        elif t0 is None:
+            self._eff_at = (self.t, self.qd.copy())
+        tau = self.robot.rne(self.q, self.qd, self._qdd_mean) + self._friction(self.qd)
         tau = tau + np.where(self.stuck, self.STUCK_GAIN * (self.target - self.q), 0.0)
         peak = self.PEAK * YOUBOT_ACTUATORS["effort"]
         return np.clip(tau, -peak, peak)
