@@ -38,7 +38,7 @@ from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_colum
 __all__ = ["load_color", "torque_bars", "TipForce2R", "tip_force_explorer", "PayloadExplorer", "payload_explorer",
            "WristSensor", "wrist_sensor_demo"]
 
-FORCE_COLOR, MOMENT_COLOR, ELLIPSE_COLOR = "#d62728", "#9467bd", "#ff7f0e"
+FORCE_COLOR, MOMENT_COLOR, ELLIPSE_COLOR = "#ff7f0e", "#9467bd", "#17becf"  # clear of the triads' red, green, blue
 LEVELS = ((0.7, "#2ca02c"), (0.9, "#e6a100"), (1.0, "#ff7f0e"), (np.inf, "#d62728"))  # fraction of the limit
 
 
@@ -99,8 +99,8 @@ class TipForce2R(Panel, _Holding):
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         ax.view_init(90.0, -90.0)
         self.redraws = 0
-        self.view = ArmView(self.robot, ax, q, labels=False)
-        fit_points(ax, np.array([[x, y, 0.0] for x in (-1, 1) for y in (-1, 1)]) * 1.45 * self.size, margin=0.0)
+        self.view = ArmView(self.robot, ax, q, frames=False)
+        fit_points(ax, np.array([[x, y, 0.0] for x in (-1, 1) for y in (-1, 1)]) * 1.15 * self.size, margin=0.0)
         self.ellipse, = ax.plot([], [], [], color=ELLIPSE_COLOR, lw=1.5)
         self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=11.0)
         self.joints = JointSliders(self.robot, q)
@@ -132,7 +132,7 @@ class TipForce2R(Panel, _Holding):
         J = self.robot.jacob0(q)[:2]
         lengths, U = jb.ellipsoid(J, "all", "force")
         p = self.view.T[:3, 3]
-        pts = ellipsoid_rings(p, self.force_scale * self.tau_ref * lengths, U, clip=1.3 * self.size)
+        pts = ellipsoid_rings(p, self.force_scale * self.tau_ref * lengths, U, clip=self.size)
         self.ellipse.set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
         tip = p + self.force_scale * np.r_[self.force, 0.0]
         self.arrow.set_data_3d([p[0], tip[0]], [p[1], tip[1]], [p[2], tip[2]])
@@ -195,17 +195,18 @@ class PayloadExplorer(Panel, _Holding):
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         self.redraws = 0
         self.view = ArmView(self.robot, ax, q, frames=False)
-        self.weight_scale = 0.25 * reach(self.robot) / (max_mass * 9.81)
+        self.weight_scale = 0.4 * reach(self.robot) / 9.81  # 1 kg: 0.4 of the reach
         self.load, = ax.plot([], [], [], ls="", marker="o", ms=8, color="0.25")
         self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=10.0)
         self.joints = JointSliders(self.robot, q)
         self.mass = slider(mass, 0.0, max_mass, 0.01, "payload (kg)", ".2f", "90px")
         self.sliders = self.joints.sliders + [self.mass]
         self.bars, self.readout = w.HTML(), w.HTML()
-        legend = ("<small>bars: |τ| against each joint's effort limit (" + ", ".join(f"{e:g}" for e in self.effort)
-                  + " N·m); <span style='color:#2ca02c'>■</span> &lt; 70 %, <span style='color:#e6a100'>■</span> "
-                  "&lt; 90 %, <span style='color:#ff7f0e'>■</span> &lt; 100 %, <span style='color:#d62728'>■</span> "
-                  f"over<br><span style='color:{FORCE_COLOR}'>➜</span> the payload's weight</small>")
+        bands = ("&lt;&nbsp;70&nbsp;%", "&lt;&nbsp;90&nbsp;%", "&lt;&nbsp;100&nbsp;%", "over")
+        swatch = " ".join(f"<span style='color:{c}'>■</span>&nbsp;{t}" for (_, c), t in zip(LEVELS, bands))
+        legend = (f"<small>bars: |τ| of each joint against its effort limit ("
+                  + ", ".join(f"{e:g}" for e in self.effort) + f" N·m): {swatch}<br>"
+                  f"<span style='color:{FORCE_COLOR}'>➜</span> the payload's weight</small>")
         side = side_column([self.joints.box, self.mass, self.bars, self.readout, w.HTML(legend)])
         self.joints.observe(lambda _: self._update())
         self.mass.observe(lambda _: self._update(), names="value")
@@ -291,7 +292,7 @@ class WristSensor(Panel, _Holding):
         self.redraws = 0
         self.force_scale = 0.12 / max_force
         self.moment_scale = 0.12 / max_moment
-        box = [[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.1, 0.35)]
+        box = [[x, y, z] for x in (-0.15, 0.15) for y in (-0.15, 0.15) for z in (-0.08, 0.3)]
         fit_points(ax, np.array(box), margin=0.0)
         self.triads = Triads(ax, np.stack([np.eye(4), np.eye(4)]), length=0.06, labels=["W", "T"])
         self.tool, = ax.plot([], [], [], color="0.35", lw=5, solid_capstyle="round")
