@@ -175,6 +175,10 @@ class DHRobot:
         """G(q), the torques that hold the arm against gravity (..., n)."""
         return dynamics.gravload(self, q, gravity)
 
+    def dynamic_params(self):
+        """χ (10n,): per link (m, m·c, I about the frame origin), lab report (2.54). See armlab.dynamics."""
+        return dynamics.dynamic_params(self)
+
     def fdyn(self, q, qd, tau, gravity=dynamics.GRAVITY, **kw):
         """Forward dynamics q̈ = M⁻¹(τ − C q̇ − G). See armlab.dynamics.fdyn."""
         return dynamics.fdyn(self, q, qd, tau, gravity, **kw)

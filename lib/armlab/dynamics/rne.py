@@ -32,16 +32,30 @@ def link_inertia(link, B):
     return m, c, I
 
 
+def _origin_wrench(chi, s):
+    """Inertial force and moment about the frame origin of a link with barycentric parameters chi."""
+    m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz = chi
+    h = [hx, hy, hz]
+    I = [[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]
+    w, wd, vd = s["w"], s["wd"], s["vd"]
+    F = sm.add(sm.add(sm.scale(m, vd), sm.cross(wd, h)), sm.cross(w, sm.cross(w, h)))
+    N = sm.add(sm.add(sm.mv(I, wd), sm.cross(w, sm.mv(I, w))), sm.cross(h, vd))
+    return F, N
+
+
 def _zplus(v, x):
     """v + x·ẑ."""
     return [v[0], v[1], v[2] + x]
 
 
-def rne_steps(robot, q, qd, qdd, g, f_tip, B):
+def rne_steps(robot, q, qd, qdd, g, f_tip, B, params=None):
     """Run the recursion; returns (tau, steps) with steps a list per link k of dicts with
     w, wd, vd, vcd (outward) and f, n (inward), each a 3-list in frame {k}.
 
     ``g`` is gravity in the world frame (3-list), ``f_tip`` the 6-list (f, n) in the tool frame.
+    ``params``: instead of the links' own m, r, I, per link the 10 barycentric parameters about the
+    frame origin, (m, m·cx, m·cy, m·cz, Ixx, Iyy, Izz, Ixy, Ixz, Iyz) (lab report (2.54), corrected) —
+    τ is linear in them, which is what the regressor uses.
     """
     base, links, tool = chain(robot, q, B)
     n = robot.n
@@ -68,20 +82,24 @@ def rne_steps(robot, q, qd, qdd, g, f_tip, B):
                 vd = _zplus(sm.add(sm.add(sm.add(sm.cross(wd, P), sm.cross(w, sm.cross(w, P))), vd),
                                    sm.cross(w, [0, 0, 2 * qd[k]])), qdd[k])
             vd, w, wd = sm.mtv(R, vd), sm.mtv(R, w), sm.mtv(R, wd)
-        m, c, _ = link_inertia(link, B)
-        vcd = sm.add(sm.add(sm.cross(wd, c), sm.cross(w, sm.cross(w, c))), vd)
-        steps.append({"w": w, "wd": wd, "vd": vd, "vcd": vcd})
+        step = {"w": w, "wd": wd, "vd": vd}
+        if params is None:
+            _, c, _ = link_inertia(link, B)
+            step["vcd"] = sm.add(sm.add(sm.cross(wd, c), sm.cross(w, sm.cross(w, c))), vd)
+        steps.append(step)
     R_next, P_next = tool
     f, nn = list(f_tip[:3]), list(f_tip[3:])
     tau = [0] * n
     for k in range(n - 1, -1, -1):
         link, s = robot.links[k], steps[k]
-        m, c, I = link_inertia(link, B)
-        F = sm.scale(m, s["vcd"])
-        Iw = sm.mv(I, s["w"])
-        N = sm.add(sm.mv(I, s["wd"]), sm.cross(s["w"], Iw))
+        if params is None:  # about the centre of mass
+            m, c, I = link_inertia(link, B)
+            F = sm.scale(m, s["vcd"])
+            N = sm.add(sm.add(sm.mv(I, s["wd"]), sm.cross(s["w"], sm.mv(I, s["w"]))), sm.cross(c, F))
+        else:  # about the frame origin: F = m·v̇ + ω̇×h + ω×(ω×h), N = I_o·ω̇ + ω×I_o·ω + h×v̇
+            F, N = _origin_wrench(params[k], s)
         Rf = sm.mv(R_next, f)
-        nn = sm.add(sm.add(sm.add(sm.mv(R_next, nn), sm.cross(P_next, Rf)), sm.cross(c, F)), N)
+        nn = sm.add(sm.add(sm.mv(R_next, nn), sm.cross(P_next, Rf)), N)
         f = sm.add(Rf, F)
         s["f"], s["n"] = f, nn
         R, P = links[k]
