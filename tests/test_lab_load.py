@@ -53,7 +53,9 @@ def test_ten_clients_streaming_at_50_hz_for_30_s_lose_no_state(sim_process):
     seqs = [[] for _ in arms]
     latency = [[] for _ in arms]
     for i, arm in enumerate(arms):
-        arm.on_state.append(lambda s, i=i: (seqs[i].append(s.seq), latency[i].append(time.time() - s.stamp)))
+        # latency: wall-clock receipt (when recv returned) minus the simulator's stamp
+        arm.on_state.append(lambda s, i=i: (seqs[i].append(s.seq), latency[i].append(
+            time.time() - (time.monotonic() - s.received) - s.stamp)))
     goal = HOME_DRIVER + [0.3, 0.3, -0.3, 0.3, 0.3]
     start = threading.Barrier(CLIENTS)
     errors = []

@@ -1,0 +1,152 @@
+"""Benchmark of the youBot lab's simulator and client (issue 15's performance table).
+
+    .venv/bin/python bench/bench_lab.py [--quick]
+
+1. command → /joint_states reflecting it: one client at rest sends a 0.02 rad step of joint 1 through
+   YoubotArm.follow at a random phase of the 50 Hz tick; latency to the first state showing joint 1 moved
+   toward it (target p99 ≤ 40 ms);
+2. state latency with 20 clients each streaming at 50 Hz: receipt time − the state's stamp (one clock;
+   target p99 ≤ 20 ms);
+3. the simulator's CPU with one client streaming at 50 Hz (utime + stime of its process over the run;
+   target ≤ 10 % of one core).
+
+The simulator runs as its own process (``python -m armlab.lab.sim --port 0``); clients run here. The load
+average is printed with the results: on a shared machine it explains outliers.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "lib"))
+
+from armlab.lab import YoubotArm  # noqa: E402
+from armlab.lab.sim.server import HOME_DRIVER  # noqa: E402
+
+MID = HOME_DRIVER + [0.4, 0.4, -0.4, 0.4, 0.4]  # away from the end stops
+
+
+def start_sim():
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "lib")}
+    proc = subprocess.Popen([sys.executable, "-m", "armlab.lab.sim", "--port", "0", "--quiet"],
+                            stdout=subprocess.PIPE, text=True, env=env)
+    return proc, proc.stdout.readline().split()[-1]
+
+
+def stop_sim(proc):
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def cpu_seconds(pid):
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(x, q):
+    return float(np.percentile(np.asarray(x) * 1000, q))
+
+
+def command_to_state(url, n):
+    arm = YoubotArm(url, log=False)
+    arm.move_joints(MID, frame="driver", speed=1.0)
+    states = []
+    arm.on_state.append(states.append)
+    rng = random.Random(1)
+    lat = []
+    sign = 1.0
+    for _ in range(n):
+        time.sleep(0.25 + rng.uniform(0, 0.02))  # settled, and a random phase of the tick
+        q0 = arm.state().q_driver[0]
+        goal = arm.state().q_driver.copy()
+        goal[0] = q0 + sign * 0.02
+        k = len(states)
+        t0 = time.monotonic()
+        arm.follow([goal], frame="driver")
+        end = t0 + 1.0
+        while time.monotonic() < end:
+            new = states[k:]
+            hit = [s for s in new if sign * (s.q_driver[0] - q0) > 1e-4]
+            if hit:
+                lat.append(hit[0].received - t0)
+                break
+            time.sleep(0.0005)
+        sign = -sign
+    arm.close()
+    return lat
+
+
+def many_clients(url, clients, seconds):
+    arms = [YoubotArm(url, log=False) for _ in range(clients)]
+    lat = []
+    for a in arms:
+        # wall-clock receipt time (taken when recv returned) minus the stamp; list.append is atomic
+        a.on_state.append(lambda s: lat.append(time.time() - (time.monotonic() - s.received) - s.stamp))
+    barrier = threading.Barrier(clients)
+
+    def run(a):
+        barrier.wait(timeout=10)
+        a.move_joints(MID, frame="driver", duration=seconds, tol=0.05)
+
+    threads = [threading.Thread(target=run, args=(a,)) for a in arms]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    missed = sum(a.missed_ticks for a in arms)
+    for a in arms:
+        a.close()
+    return lat, missed
+
+
+def sim_cpu(proc, url, seconds):
+    arm = YoubotArm(url, log=False)
+    arm.move_joints(MID, frame="driver", speed=1.0)
+    c0, w0 = cpu_seconds(proc.pid), time.monotonic()
+    arm.move_joints(HOME_DRIVER + [0.1, 0.1, -0.1, 0.1, 0.1], frame="driver", duration=seconds, tol=0.05)
+    c1, w1 = cpu_seconds(proc.pid), time.monotonic()
+    arm.close()
+    return (c1 - c0) / (w1 - w0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="fewer samples (about 30 s in all)")
+    args = ap.parse_args()
+    n, secs = (40, 5.0) if args.quick else (200, 20.0)
+    proc, url = start_sim()
+    try:
+        lat = command_to_state(url, n)
+        print(f"command → /joint_states reflecting it ({len(lat)} steps): p50 {pct(lat, 50):.1f} ms, "
+              f"p99 {pct(lat, 99):.1f} ms, max {1000 * max(lat):.1f} ms   (target p99 ≤ 40 ms)")
+        cpu = sim_cpu(proc, url, secs)
+        print(f"simulator CPU, one client streaming at 50 Hz for {secs:.0f} s: {100 * cpu:.1f} % of one core"
+              "   (target ≤ 10 %)")
+    finally:
+        stop_sim(proc)
+    proc, url = start_sim()
+    try:
+        lat, missed = many_clients(url, 20, secs)
+        print(f"state latency, 20 clients × 50 Hz × {secs:.0f} s ({len(lat)} states): p50 {pct(lat, 50):.2f} ms, "
+              f"p99 {pct(lat, 99):.2f} ms, max {1000 * max(lat):.1f} ms; client ticks late {missed}"
+              "   (target p99 ≤ 20 ms)")
+    finally:
+        stop_sim(proc)
+    print(f"load average during the run: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()
