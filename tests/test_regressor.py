@@ -6,7 +6,7 @@ import pinocchio as pin
 import sympy as sp
 
 import armlab
-from armlab.dynamics import regressor as R
+from armlab.dynamics import params as R
 from support import random_inertial, random_q, random_robots, to_pin
 
 RNG = np.random.default_rng(77)

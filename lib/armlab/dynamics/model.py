@@ -39,7 +39,7 @@ def _require_inertia(robot):
                          "m, r (centre of mass) and I (inertia about it); see armlab.models for arms that have them")
 
 
-def _joints(robot, value, name, symbolic):
+def joint_args(robot, value, name, symbolic):
     if symbolic:
         value = [sympy().sympify(x) for x in value]
         if len(value) != robot.n:
@@ -51,7 +51,7 @@ def _joints(robot, value, name, symbolic):
     return value
 
 
-def _vector(value, name, size, symbolic):
+def vector_arg(value, name, size, symbolic):
     if value is None:
         return [0] * size if symbolic else np.zeros(size)
     if symbolic:
@@ -62,7 +62,7 @@ def _vector(value, name, size, symbolic):
     return as_float_array(value, name, (size,))
 
 
-def _batch(arrays):
+def batch_args(arrays):
     """Broadcast numeric arguments to one batch shape; the first is q."""
     shape = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
     return [np.ascontiguousarray(np.broadcast_to(a, shape + a.shape[-1:])) for a in arrays]
@@ -102,14 +102,14 @@ def rne(robot, q, qd, qdd, gravity=GRAVITY, f_tip=None):
         return np.array(_rne_kernel(robot)(*fast, _G_DEFAULT, _W_ZERO, math.cos, math.sin))
     _require_inertia(robot) if f_tip is None else None
     symbolic = robot.symbolic or is_symbolic(q, qd, qdd, gravity, f_tip)
-    q, qd, qdd = (_joints(robot, v, name, symbolic) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd")))
-    g = _vector(gravity, "gravity", 3, symbolic)
-    w = _vector(f_tip, "f_tip", 6, symbolic)
+    q, qd, qdd = (joint_args(robot, v, name, symbolic) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd")))
+    g = vector_arg(gravity, "gravity", 3, symbolic)
+    w = vector_arg(f_tip, "f_tip", 6, symbolic)
     if symbolic:
         tau, _ = rne_steps(robot, q, qd, qdd, g, w, backend_for(True))
         return sympy().Matrix(tau)
 
-    q, qd, qdd, g, w = _batch([q, qd, qdd, g, w])
+    q, qd, qdd, g, w = batch_args([q, qd, qdd, g, w])
     return run_kernel(_rne_kernel(robot), q, (robot.n,), qd, qdd, g, w)
 
 
@@ -129,8 +129,8 @@ def gravload(robot, q, gravity=GRAVITY):
     """G(q): the joint torques that hold the arm still against gravity (..., n)."""
     _require_inertia(robot)
     symbolic = robot.symbolic or is_symbolic(q, gravity)
-    q = _joints(robot, q, "q", symbolic)
-    g = _vector(gravity, "gravity", 3, symbolic)
+    q = joint_args(robot, q, "q", symbolic)
+    g = vector_arg(gravity, "gravity", 3, symbolic)
     if symbolic:
         zero = [0] * robot.n
         return sympy().Matrix(rne_steps(robot, q, zero, zero, g, [0] * 6, backend_for(True))[0])
@@ -141,7 +141,7 @@ def gravload(robot, q, gravity=GRAVITY):
         zero = [0] * robot.n
         return tr.kernel("gravload", "q, g", rne_steps(robot, qv, zero, zero, gv, [0] * 6, TracerBackend(tr))[0])
 
-    q, g = _batch([q, g])
+    q, g = batch_args([q, g])
     return run_kernel(cached_kernel(robot, "gravload", build), q, (robot.n,), g)
 
 
@@ -161,7 +161,7 @@ def inertia(robot, q):
         return np.array(_inertia_kernel(robot)(fast[0], math.cos, math.sin)).reshape(robot.n, robot.n)
     _require_inertia(robot)
     symbolic = robot.symbolic or is_symbolic(q)
-    q = _joints(robot, q, "q", symbolic)
+    q = joint_args(robot, q, "q", symbolic)
     if symbolic:
         return sympy().Matrix(_mass_columns(robot, q, backend_for(True)))
     return run_kernel(_inertia_kernel(robot), q, (robot.n, robot.n))
@@ -198,7 +198,7 @@ def coriolis(robot, q, qd):
     Ṁ − 2C is skew-symmetric (lab report (2.71)–(2.73))."""
     _require_inertia(robot)
     symbolic = robot.symbolic or is_symbolic(q, qd)
-    q, qd = _joints(robot, q, "q", symbolic), _joints(robot, qd, "qd", symbolic)
+    q, qd = joint_args(robot, q, "q", symbolic), joint_args(robot, qd, "qd", symbolic)
     if symbolic:
         return sympy().Matrix(_coriolis_rows(robot, q, qd, backend_for(True)))
 
@@ -207,7 +207,7 @@ def coriolis(robot, q, qd):
         C = _coriolis_rows(robot, tr.inputs("q", robot.n), tr.inputs("qd", robot.n), TracerBackend(tr))
         return tr.kernel("coriolis", "q, qd", [x for row in C for x in row])
 
-    q, qd = _batch([q, qd])
+    q, qd = batch_args([q, qd])
     return run_kernel(cached_kernel(robot, "coriolis", build), q, (robot.n, robot.n), qd)
 
 
@@ -226,16 +226,16 @@ def fdyn(robot, q, qd, tau, gravity=GRAVITY, *, friction=None, armature=None, f_
         except ZeroDivisionError:
             pass  # the checked path explains
     _require_inertia(robot)
-    q = _joints(robot, q, "q", False)
-    qd = _joints(robot, qd, "qd", False)
-    tau = _joints(robot, tau, "tau", False)
+    q = joint_args(robot, q, "q", False)
+    qd = joint_args(robot, qd, "qd", False)
+    tau = joint_args(robot, tau, "tau", False)
     if friction is not None:
         tau = tau - as_float_array(friction(qd), "friction(qd)", (robot.n,))
     arm = np.zeros(robot.n) if armature is None else as_float_array(armature, "armature", (robot.n,),
                                                                     allow_batch=False)
     g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
     w = np.zeros(6) if f_tip is None else as_float_array(f_tip, "f_tip", (6,))
-    q, qd, tau, g, w, arm = _batch([q, qd, tau, g, w, arm])
+    q, qd, tau, g, w, arm = batch_args([q, qd, tau, g, w, arm])
     try:
         qdd = run_kernel(fdyn_kernel(robot), q, (robot.n,), qd, tau, g, w, arm)
     except ZeroDivisionError:
@@ -297,13 +297,13 @@ def ldl_solve(M, b):
 
 def kinetic_energy(robot, q, qd):
     """K = ½ q̇ᵀ M(q) q̇, (...)."""
-    qd = _joints(robot, qd, "qd", False)
+    qd = joint_args(robot, qd, "qd", False)
     return 0.5 * np.einsum("...i,...ij,...j->...", qd, inertia(robot, q), qd)
 
 
 def potential_energy(robot, q, gravity=GRAVITY):
     """P = −Σ m_k·gᵀ·p_ck (world positions of the centres of mass), zero at the world origin."""
-    q = _joints(robot, q, "q", False)
+    q = joint_args(robot, q, "q", False)
     g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
     F = robot.fkine_all(q)[..., 1:, :, :]
     r = np.array([link.r for link in robot.links], dtype=float)

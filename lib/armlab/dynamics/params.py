@@ -21,7 +21,7 @@ import numpy as np
 from .._core.codegen import Tracer, cached_kernel, run_kernel
 from .._core.symbolic import is_symbolic, sympy
 from ..kinematics.scalar import TracerBackend, backend_for
-from .model import GRAVITY, _batch, _joints, _vector
+from .model import GRAVITY, batch_args, joint_args, vector_arg
 from .rne import rne_steps
 
 __all__ = ["dynamic_params", "regressor", "regressor_full", "PARAM_NAMES", "FULL_NAMES"]
@@ -57,8 +57,8 @@ def _columns(robot, q, qd, qdd, g, B):
 def regressor(robot, q, qd, qdd, gravity=GRAVITY):
     """ξ(q, q̇, q̈), (..., n, 10n), with ξ·χ = rne(q, q̇, q̈, gravity); sympy in, sympy Matrix out."""
     symbolic = robot.symbolic or is_symbolic(q, qd, qdd, gravity)
-    q, qd, qdd = (_joints(robot, v, name, symbolic) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd")))
-    g = _vector(gravity, "gravity", 3, symbolic)
+    q, qd, qdd = (joint_args(robot, v, name, symbolic) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd")))
+    g = vector_arg(gravity, "gravity", 3, symbolic)
     if symbolic:
         return sympy().Matrix(_columns(robot, q, qd, qdd, g, backend_for(True)))
 
@@ -69,7 +69,7 @@ def regressor(robot, q, qd, qdd, gravity=GRAVITY):
         rows = _columns(robot, *ins, TracerBackend(tr))
         return tr.kernel("regressor", "q, qd, qdd, g", [x for row in rows for x in row])
 
-    q, qd, qdd, g = _batch([q, qd, qdd, g])
+    q, qd, qdd, g = batch_args([q, qd, qdd, g])
     return run_kernel(cached_kernel(robot, "regressor", build), q, (robot.n, 10 * robot.n), qd, qdd, g)
 
 
