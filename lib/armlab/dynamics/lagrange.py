@@ -280,6 +280,21 @@ class LagrangeModel:
         """Potential energy −Σ m_p gᵀ T_p r̄_p (3.127), zero at the base origin."""
         return self._expand(self._out["P"])
 
+    def simplified(self):
+        """τ in the book's form (3.106)–(3.109): Σ_j D_ij q̈_j + Σ_j D_ijj q̇_j² + Σ_{j<k} 2·D_ijk q̇_j q̇_k + D_i,
+        every coefficient through :func:`simplify_trig` (for small arms: a 2R takes ~0.3 s)."""
+        sp, n = self.sp, self.n
+        rows = []
+        for i in range(1, n + 1):
+            terms = [simplify_trig(self._expand(self._out["M"][i - 1][j - 1])) * self.qdd[j - 1] for j in range(1, n + 1)]
+            for j in range(1, n + 1):
+                for k in range(j, n + 1):
+                    coefficient = simplify_trig(self.D(i, j, k)) * (1 if j == k else 2)
+                    terms.append(coefficient * self.qd[j - 1] * self.qd[k - 1])
+            terms.append(simplify_trig(self.D(i)))
+            rows.append(sp.Add(*terms))
+        return sp.Matrix(rows)
+
     def D(self, *index):
         """The book's coefficient with 1-based indices: D(i, j) (3.130), D(i, j, k) (3.131), D(i) (3.132)."""
         if not index or len(index) > 3 or not all(isinstance(i, int) and 1 <= i <= self.n for i in index):
@@ -440,18 +455,25 @@ def _hashable(x):
     return x if isinstance(x, sp.Basic) else float(x)
 
 
-def simplify_trig(expr):
-    """A sum of products of sines and cosines in canonical form, for showing one coefficient.
+def simplify_trig(expr, combine=True):
+    """A polynomial in sines and cosines in canonical form, for showing a small expression.
 
-    Expands, replaces sin²x by 1 − cos²x, expands again and collects; then sums of angles are put
-    back (sin q1·cos q2 + cos q1·sin q2 → sin(q1 + q2)) by ``trigsimp``. Meant for the few small
-    expressions a notebook shows (never the whole model).
+    Expands, replaces sin²x by 1 − cos²x and expands again: two expressions that are equal as
+    functions of independent angles then print the same, and an identity becomes exactly 0. With
+    ``combine``, terms are then gathered by ``trigsimp`` (sin q1·cos q2 + cos q1·sin q2 → sin(q1 + q2))
+    when they mix several angles. Meant for the few small expressions a notebook shows, never a
+    whole arm's model.
+
+    >>> import sympy as sp
+    >>> q1, q2 = sp.symbols("q1 q2")
+    >>> simplify_trig(sp.sin(q1) ** 2 * sp.cos(q2) + sp.cos(q1) ** 2 * sp.cos(q2))
+    cos(q2)
     """
     sp = sympy()
     e = sp.expand(expr)
-    sines = {s for s in e.atoms(sp.sin)}
+    sines = set(e.atoms(sp.sin))
     e = sp.expand(e.replace(lambda x: x.is_Pow and x.base in sines and x.exp.is_Integer and x.exp >= 2,
                             lambda x: x.base ** (x.exp % 2) * (1 - sp.cos(x.base.args[0]) ** 2) ** (x.exp // 2)))
-    if e.atoms(sp.sin, sp.cos):
+    if combine and any(len({f.args[0] for f in t.atoms(sp.sin, sp.cos)}) > 1 for t in sp.Add.make_args(e)):
         e = sp.trigsimp(e)
-    return sp.factor_terms(e)
+    return e
