@@ -9,6 +9,7 @@ import functools
 import numpy as np
 import pytest
 import sympy as sp
+from sympy.polys.rings import ring
 
 import armlab
 from armlab import jacobians as jb
@@ -21,19 +22,19 @@ c = {i: sp.cos(q_sym[i - 1]) for i in range(1, 7)}
 s = {i: sp.sin(q_sym[i - 1]) for i in range(1, 7)}
 c23, s23 = sp.cos(q_sym[1] + q_sym[2]), sp.sin(q_sym[1] + q_sym[2])
 
-_S, _C = sp.symbols("S1:7"), sp.symbols("C1:7")
-_PYTHAGORAS = [ci ** 2 + si ** 2 - 1 for ci, si in zip(_C, _S)]
-
-
 def _trig_zero(expr):
     """expr(q1..q6) is identically zero: sum angles expanded, then reduced modulo cᵢ² + sᵢ² = 1.
 
     With cᵢ, sᵢ as independent variables these relations are a Gröbner basis (their leading terms
-    cᵢ² are coprime), so the remainder is zero exactly when expr is zero as a function.
+    cᵢ² are coprime), so the remainder is zero exactly when expr is zero as a function. sympy's sparse
+    polynomial ring does the expansion (much faster than sp.expand on ^TJ's entries).
     """
-    e = sp.expand(sp.expand_trig(expr)).xreplace(
-        {**{sp.sin(x): v for x, v in zip(q_sym, _S)}, **{sp.cos(x): v for x, v in zip(q_sym, _C)}})
-    return e == 0 or sp.reduced(e, _PYTHAGORAS, *_C, *_S)[1] == 0
+    C, S = sp.symbols("C1:7"), sp.symbols("S1:7")
+    to_cs = {**{sp.sin(x): v for x, v in zip(q_sym, S)}, **{sp.cos(x): v for x, v in zip(q_sym, C)}}
+    e = sp.sympify(expr)
+    e = e.xreplace({f: sp.expand_trig(f).xreplace(to_cs) for f in e.atoms(sp.sin, sp.cos)})
+    R, *_ = ring([*C, *S, *sorted(e.free_symbols - set(C) - set(S), key=str)], sp.QQ)
+    return R.from_expr(e).rem([R(c ** 2 + s ** 2 - 1) for c, s in zip(C, S)]) == 0
 
 
 # --- §3.3.1: the Jacobian maps joint motion to hand motion -----------------------------------------
