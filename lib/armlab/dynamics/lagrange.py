@@ -458,8 +458,9 @@ def _hashable(x):
 def simplify_trig(expr, combine=True):
     """A polynomial in sines and cosines in canonical form, for showing a small expression.
 
-    Expands, replaces sin²x by 1 − cos²x and expands again: two expressions that are equal as
-    functions of independent angles then print the same, and an identity becomes exactly 0. With
+    Expands (sums of angles too), replaces sin²x by 1 − cos²x and expands again: two expressions
+    that are equal as functions of independent angles then print the same, and an identity becomes
+    exactly 0. With
     ``combine``, terms are then gathered by ``trigsimp`` (sin q1·cos q2 + cos q1·sin q2 → sin(q1 + q2))
     when they mix several angles. Meant for the few small expressions a notebook shows, never a
     whole arm's model.
@@ -470,7 +471,7 @@ def simplify_trig(expr, combine=True):
     cos(q2)
     """
     sp = sympy()
-    e = sp.expand(expr)
+    e = sp.expand(expr, trig=True)
     sines = set(e.atoms(sp.sin))
     e = sp.expand(e.replace(lambda x: x.is_Pow and x.base in sines and x.exp.is_Integer and x.exp >= 2,
                             lambda x: x.base ** (x.exp % 2) * (1 - sp.cos(x.base.args[0]) ** 2) ** (x.exp // 2)))
