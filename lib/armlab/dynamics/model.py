@@ -16,10 +16,11 @@ sympy input runs the recursion on symbols.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
-from .._core.codegen import Tracer, cached_kernel, run_kernel
+from .._core.codegen import Tracer, cached_kernel, run_kernel, snap
 from .._core.symbolic import is_symbolic, sympy
 from .._core.validation import as_float_array
 from ..kinematics.scalar import TracerBackend, backend_for
@@ -66,6 +67,42 @@ def batch_args(arrays):
     """Broadcast numeric arguments to one batch shape; the first is q."""
     shape = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
     return [np.ascontiguousarray(np.broadcast_to(a, shape + a.shape[-1:])) for a in arrays]
+
+
+class _Regrouped:
+    """A standard-DH robot's chain regrouped as modified DH, for the compiled kernels: ~15 % fewer operations.
+
+    A_i = Rz(θ_i)·Tz(d_i)·Tx(a_i)·Rx(α_i), and Tx·Rx of link i joins link i+1 as Craig's (α_i, a_i)
+    (the move :func:`armlab.models.puma560_standard` makes the other way); Tx(a_n)·Rx(α_n) joins the tool.
+    Standard frame i is modified frame i · Tx(a_i)·Rx(α_i), so each link's centre of mass and inertia move
+    by that constant transform. The joints, τ, M, C and q̈ are the same; only link frames differ, and
+    no kernel outputs those (statics, which does, keeps the robot's own frames).
+    """
+
+    modified, symbolic = True, False
+
+    def __init__(self, robot):
+        self.n, self.base, self.name = robot.n, robot.base, robot.name
+        self.links, prev = [], None
+        for link in robot.links:
+            R = _rotx(link.alpha)
+            I = None if link.I is None else R @ np.asarray(link.I, dtype=float) @ R.T  # noqa: E741
+            self.links.append(replace(link, alpha=prev.alpha if prev else 0.0, a=prev.a if prev else 0.0,
+                                      r=tuple(R @ np.asarray(link.r, dtype=float) + [link.a, 0.0, 0.0]), I=I))
+            prev = link
+        last = np.eye(4)
+        last[:3, :3], last[0, 3] = _rotx(prev.alpha), prev.a
+        self.tool = last if robot.tool is None else last @ np.asarray(robot.tool, dtype=float)
+
+
+def _rotx(t):
+    c, s = snap(math.cos(t)), snap(math.sin(t))  # cos(π/2) is exactly 0 here: no 1e-17 terms to compile
+    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+
+
+def _chain(robot):
+    """The chain the compiled kernels trace: the robot itself, or its modified-DH regrouping."""
+    return robot if robot.modified else _Regrouped(robot)
 
 
 def _plain(robot, *values):
@@ -119,7 +156,7 @@ def _rne_kernel(robot):
         tr = Tracer()
         n = robot.n
         ins = [tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3), ("w", 6))]
-        tau, _ = rne_steps(robot, *ins, TracerBackend(tr))
+        tau, _ = rne_steps(_chain(robot), *ins, TracerBackend(tr))
         return tr.kernel("rne", "q, qd, qdd, g, w", tau)
 
     return cached_kernel(robot, "rne", build)
@@ -139,7 +176,7 @@ def gravload(robot, q, gravity=GRAVITY):
         tr = Tracer()
         qv, gv = tr.inputs("q", robot.n), tr.inputs("g", 3)
         zero = [0] * robot.n
-        return tr.kernel("gravload", "q, g", rne_steps(robot, qv, zero, zero, gv, [0] * 6, TracerBackend(tr))[0])
+        return tr.kernel("gravload", "q, g", rne_steps(_chain(robot), qv, zero, zero, gv, [0] * 6, TracerBackend(tr))[0])
 
     q, g = batch_args([q, g])
     return run_kernel(cached_kernel(robot, "gravload", build), q, (robot.n,), g)
@@ -170,7 +207,7 @@ def inertia(robot, q):
 def _inertia_kernel(robot):
     def build(robot):
         tr = Tracer()
-        M = _mass_columns(robot, tr.inputs("q", robot.n), TracerBackend(tr))
+        M = _mass_columns(_chain(robot), tr.inputs("q", robot.n), TracerBackend(tr))
         return tr.kernel("inertia", "q", [x for row in M for x in row])
 
     return cached_kernel(robot, "inertia", build)
@@ -204,7 +241,7 @@ def coriolis(robot, q, qd):
 
     def build(robot):
         tr = Tracer()
-        C = _coriolis_rows(robot, tr.inputs("q", robot.n), tr.inputs("qd", robot.n), TracerBackend(tr))
+        C = _coriolis_rows(_chain(robot), tr.inputs("q", robot.n), tr.inputs("qd", robot.n), TracerBackend(tr))
         return tr.kernel("coriolis", "q, qd", [x for row in C for x in row])
 
     q, qd = batch_args([q, qd])
@@ -257,10 +294,11 @@ def fdyn_kernel(robot):
         q, qd, tau, g, w, arm = (tr.inputs(name, size) for name, size in
                                  (("q", n), ("qd", n), ("tau", n), ("g", 3), ("w", 6), ("arm", n)))
         B = TracerBackend(tr)
-        M = _mass_columns(robot, q, B)
+        chain = _chain(robot)
+        M = _mass_columns(chain, q, B)
         for i in range(n):
             M[i][i] = M[i][i] + arm[i]
-        bias = rne_steps(robot, q, qd, [0] * n, g, w, B)[0]  # C q̇ + G (+ Jᵀ w)
+        bias = rne_steps(chain, q, qd, [0] * n, g, w, B)[0]  # C q̇ + G (+ Jᵀ w)
         return tr.kernel("fdyn", "q, qd, tau, g, w, arm", ldl_solve(M, [t - b for t, b in zip(tau, bias)]))
 
     return cached_kernel(robot, "fdyn", build)
