@@ -8,5 +8,13 @@
 from .payload import with_payload
 from .simulate import ADAPTIVE, EVENTS, FIXED, simulate
 from .trajectory import LimitEvent, Trajectory
+from .trajectories import (CartesianLine, JointReference, Reference, Sequence, cartesian_line, check_limits, cubic, hold,
+                           quintic, sequence, trapezoidal, via_points)
+from .task import KINDS, PickAndPlace, TaskResult, plan_pick_and_place, run_task
 
-__all__ = ["simulate", "Trajectory", "LimitEvent", "with_payload", "FIXED", "ADAPTIVE", "EVENTS"]
+__all__ = ["simulate", "Trajectory", "LimitEvent", "with_payload", "FIXED", "ADAPTIVE", "EVENTS",
+           # reference trajectories (chapter 8)
+           "Reference", "JointReference", "Sequence", "CartesianLine", "quintic", "cubic", "trapezoidal", "via_points",
+           "hold", "sequence", "cartesian_line", "check_limits",
+           # the pick-and-place task (chapter 8)
+           "PickAndPlace", "TaskResult", "plan_pick_and_place", "run_task", "KINDS"]

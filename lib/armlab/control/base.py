@@ -1,0 +1,238 @@
+"""What every controller shares: the ``step(t, q, q̇, ref) -> τ`` interface, gains, references, torque
+saturation that is recorded, and composition by ``+``.
+
+A controller is a small object. Its control law :meth:`Controller.law` works on Python lists (one call
+per simulation step, so no numpy in the loop); :meth:`Controller.output` adds the saturation, and
+:meth:`Controller.step` is the checked public entry for numpy arrays. ``a + b`` adds two controllers'
+torques (e.g. ``PD(...) + GravityCompensation(model)``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.validation import as_float_array
+
+__all__ = ["Controller", "Sum", "Saturation", "WithGains", "WithModel", "gains", "split_reference"]
+
+
+def gains(value, name, n=None):
+    """A gain as a float list: a number (every joint) or one value per joint; finite and >= 0."""
+    try:
+        arr = as_float_array(value, name)
+    except (TypeError, ValueError) as e:  # NaN, inf, strings: say it is a gain
+        raise type(e)(f"gain {e}") from None
+    if np.any(arr < 0):
+        raise ValueError(f"gain {name} must be >= 0, got {arr.tolist()}")
+    if arr.ndim > 1 or (n is not None and arr.ndim == 1 and len(arr) != n):
+        raise ValueError(f"gain {name} must be a number or one value per joint ({n}), got shape {arr.shape}")
+    return arr
+
+
+def split_reference(ref, size):
+    """``ref`` as three float lists (q_r, q̇_r, q̈_r): a tuple/list of two or three vectors, or one vector
+    (a setpoint: zero velocity and acceleration)."""
+    if ref is None:
+        raise ValueError("ref is None: give the reference (q_r, qd_r, qdd_r) or a setpoint q_r")
+    if isinstance(ref, (tuple, list)) and len(ref) in (2, 3) and np.ndim(ref[0]) == 1:
+        parts = [as_float_array(r, f"ref[{k}]", (size,), allow_batch=False).tolist() for k, r in enumerate(ref)]
+        return parts + [[0.0] * size] * (3 - len(parts))
+    return [as_float_array(ref, "ref", (size,), allow_batch=False).tolist(), [0.0] * size, [0.0] * size]
+
+
+class Saturation:
+    """The record of torque saturation: which joints hit their limits, how often, when, how far.
+
+    ``steps`` outputs saturated on some joint out of ``calls``; ``per_joint`` (n,) counts; ``first`` the
+    time of the first; ``peak`` (n,) the largest |demanded τ| / limit; ``times`` every saturated call's t.
+    """
+
+    def __init__(self, limits):
+        self.limits = limits
+        self.clear()
+
+    def clear(self):
+        n = len(self.limits)
+        self.calls, self.steps, self.first = 0, 0, None
+        self.per_joint, self.peak, self.times = [0] * n, [0.0] * n, []
+
+    def __bool__(self):
+        return self.steps > 0
+
+    def report(self) -> str:
+        if not self.steps:
+            return f"no saturation in {self.calls} steps"
+        parts = [f"joint {i + 1}: {c} steps, up to {self.peak[i] * 100:.0f} % of {self.limits[i]:.3g} N·m"
+                 for i, c in enumerate(self.per_joint) if c]
+        return (f"saturated in {self.steps} of {self.calls} steps (first at t = {self.first:.4g} s); "
+                + "; ".join(parts))
+
+    __repr__ = report
+
+
+class Controller:
+    """Base class. Subclasses set ``n`` (or leave it None until the first call) and implement :meth:`law`.
+
+    ``limits``: the actuators' effort limits (N·m, a number or (n,)), e.g. ``models.YOUBOT_ACTUATORS
+    ["effort"]``; the output is clipped to ±limits and every clip is recorded in :attr:`saturation`.
+    ``space`` is "joint" (ref = joint q_r, q̇_r, q̈_r) or "task" (ref = tool position and velocity).
+    """
+
+    space = "joint"
+    n = None
+
+    def __init__(self, limits=None):
+        self._limits_arg = limits
+        self.limits = None
+        self.saturation = None
+        if self.n is not None:
+            self._bind(self.n)
+
+    # --- sizes --------------------------------------------------------------------------------
+    def _bind(self, n):
+        """Fix the number of joints (from a model, a gain vector or the first state)."""
+        self.n = n
+        if self._limits_arg is not None:
+            lim = gains(self._limits_arg, "limits", n)
+            lim = np.broadcast_to(lim, (n,))
+            if np.any(lim <= 0):
+                raise ValueError(f"limits must be > 0 N·m, got {lim.tolist()}")
+            self.limits = lim.tolist()
+            self.saturation = Saturation(self.limits)
+        self.bind(n)
+
+    def bind(self, n):
+        """Subclass hook: expand per-joint parameters to n joints."""
+
+    @property
+    def ref_size(self):
+        return self.n
+
+    # --- the law ------------------------------------------------------------------------------
+    def law(self, t, q, qd, qr, qdr, qddr):
+        """Torques (list of n floats) before saturation; all arguments are lists (t a float)."""
+        raise NotImplementedError
+
+    def output(self, t, q, qd, qr, qdr, qddr):
+        """The law, clipped to the limits (each clip recorded): what a simulator applies."""
+        tau = self.law(t, q, qd, qr, qdr, qddr)
+        if self.limits is None:
+            return tau
+        sat = self.saturation
+        sat.calls += 1
+        hit = False
+        for i, (x, lim) in enumerate(zip(tau, self.limits)):
+            if x > lim or x < -lim:
+                hit = True
+                sat.per_joint[i] += 1
+                sat.peak[i] = max(sat.peak[i], abs(x) / lim)
+                tau[i] = lim if x > 0 else -lim
+        if hit:
+            sat.steps += 1
+            sat.times.append(t)
+            if sat.first is None:
+                sat.first = t
+        return tau
+
+    def step(self, t, q, qd, ref):
+        """τ (n,) for the state (q, q̇) at time t and the reference ``ref`` (see :func:`split_reference`)."""
+        q = as_float_array(q, "q")
+        if self.n is None:
+            if q.ndim != 1:
+                raise ValueError(f"q must be a vector of joint values, got shape {q.shape}")
+            self._bind(len(q))
+        q = as_float_array(q, "q", (self.n,), allow_batch=False)
+        qd = as_float_array(qd, "qd", (self.n,), allow_batch=False)
+        qr, qdr, qddr = split_reference(ref, self.ref_size)
+        return np.array(self.output(float(t), q.tolist(), qd.tolist(), qr, qdr, qddr))
+
+    __call__ = step
+
+    def reset(self):
+        """Forget the state (integrators, filters) and the saturation record: ready for a new run."""
+        if self.saturation is not None:
+            self.saturation.clear()
+
+    def __add__(self, other):
+        if not isinstance(other, Controller):
+            return NotImplemented
+        return Sum([self, other])
+
+
+class Sum(Controller):
+    """The sum of several controllers' torques (each part's own limits are ignored; the sum's apply)."""
+
+    def __init__(self, parts, limits=None):
+        parts = [p for part in parts for p in (part.parts if type(part) is Sum else [part])]
+        spaces = {p.space for p in parts}
+        if spaces != {"joint"}:
+            raise ValueError(f"only joint-space controllers can be added, got {sorted(spaces)}")
+        self.parts = parts
+        sizes = {p.n for p in parts if p.n is not None}
+        if len(sizes) > 1:
+            raise ValueError(f"the parts are for different numbers of joints: {sorted(sizes)}")
+        self.n = sizes.pop() if sizes else None
+        super().__init__(limits)
+
+    def bind(self, n):
+        for p in self.parts:
+            if p.n is None:
+                p._bind(n)
+
+    def law(self, t, q, qd, qr, qdr, qddr):
+        total = [0.0] * self.n
+        for p in self.parts:
+            total = [a + b for a, b in zip(total, p.law(t, q, qd, qr, qdr, qddr))]
+        return total
+
+    def reset(self):
+        super().reset()
+        for p in self.parts:
+            p.reset()
+
+    def __repr__(self):
+        return " + ".join(repr(p) for p in self.parts)
+
+
+class WithGains(Controller):
+    """Gains given as numbers or per joint: the number of joints comes from a gain vector, the model or
+    the first call; each becomes a list of n floats."""
+
+    def __init__(self, limits=None, n=None, **values):
+        self._gains = {k: gains(v, k) for k, v in values.items()}
+        sizes = {len(v) for v in self._gains.values() if v.ndim == 1}
+        if n is not None:
+            sizes.add(n)
+        if len(sizes) > 1:
+            shapes = ", ".join(f"{k} {v.shape}" for k, v in self._gains.items())
+            raise ValueError("each gain must be a number or have one value per joint"
+                             + (f" ({n} for this model)" if n is not None else "") + f": got {shapes}")
+        self.n = sizes.pop() if sizes else None
+        super().__init__(limits)
+
+    def bind(self, n):
+        for k, v in self._gains.items():
+            setattr(self, k, np.broadcast_to(gains(v, k, n), (n,)).tolist())
+
+    def _gain_repr(self):
+        def show(v):
+            return f"{float(v):g}" if v.ndim == 0 else str(np.round(v, 4).tolist())
+        return ", ".join(f"{k}={show(v)}" for k, v in self._gains.items())
+
+
+class WithModel:
+    """A controller that holds a model (a robot with inertia) and gravity; ``.model`` can be swapped."""
+
+    def _set_model(self, model, gravity):
+        self.gravity = as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
+        self.model = model
+
+    @property
+    def model(self):
+        return self._model
+
+    @model.setter
+    def model(self, robot):
+        if self.n is not None and robot.n != self.n:
+            raise ValueError(f"the model has {robot.n} joints, the controller {self.n}")
+        self._model = robot
+        self._compile(robot)

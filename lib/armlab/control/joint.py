@@ -1,0 +1,171 @@
+"""Joint-space controllers: PD, PID (with the lab report's position/velocity/current cascade as an option),
+gravity compensation, PD + gravity, and computed torque.
+
+Errors are reference minus measurement, e = q_r − q and ė = q̇_r − q̇, so positive gains push toward
+the reference. The model-based ones (gravity compensation, PD + G, computed torque) use ``model`` — the
+robot the controller *believes* in, which may differ from the simulated one (a payload it does not know
+about, or :func:`~armlab.control.model_error.perturbed` parameters). Setting ``.model`` swaps it.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._core.validation import as_float_array
+from ..dynamics.model import GRAVITY
+from .base import Controller, Sum, WithGains, WithModel, gains
+from .kernels import computed_torque, gravity_torques
+
+__all__ = ["PD", "PID", "GravityCompensation", "PDGravity", "ComputedTorque", "pd_gains"]
+
+
+def pd_gains(robot, q, omega, zeta=1.0):
+    """Independent-joint gains (Kp, Kd) (n,) for the natural frequency ``omega`` (rad/s) and damping ratio
+    ``zeta``, each joint seen as a lone inertia M_ii(q) of the pose q: Kp = M_ii·ω², Kd = 2ζω·M_ii.
+
+    The same gains meet a different inertia elsewhere (the paper arm's joint 1 has 0.0048 kg·m² upright and
+    about 2.7 stretched out): softer where it grows, stiffer — and for a discrete controller with step h,
+    unstable once Kd·h/M_ii approaches 2 — where it shrinks. Computed torque has no such problem.
+    """
+    w = float(gains(omega, "omega"))
+    z = float(gains(zeta, "zeta"))
+    m = np.diag(robot.inertia(as_float_array(q, "q", (robot.n,), allow_batch=False)))
+    return m * w**2, 2 * z * w * m
+
+
+class PD(WithGains):
+    """τ = Kp·e + Kd·ė: independent joint PD, no model."""
+
+    def __init__(self, kp, kd, *, limits=None):
+        super().__init__(limits, kp=kp, kd=kd)
+
+    def law(self, t, q, qd, qr, qdr, qddr):
+        return [p * (a - b) + d * (c - e) for p, a, b, d, c, e in zip(self.kp, qr, q, self.kd, qdr, qd)]
+
+    def __repr__(self):
+        return f"PD({self._gain_repr()})"
+
+
+class PID(WithGains):
+    """Independent joint PID, τ = Kp·e + Ki·∫e dt + Kd·ė (the integral by the rectangle rule between calls;
+    on a saturated joint it stops growing: anti-windup).
+
+    :meth:`cascade` builds instead the youBot drives' structure (lab report §4, Fig. 4.1): a position loop
+    (P) sets a velocity, a velocity loop (PI) sets the torque (current), and the current loop follows with
+    a first-order lag of time constant ``current_lag`` (s; 0 = instant, the report's assumption).
+    """
+
+    def __init__(self, kp, ki=0.0, kd=0.0, *, limits=None):
+        super().__init__(limits, kp=kp, ki=ki, kd=kd)
+        self.mode = "pid"
+        self.reset()
+
+    @classmethod
+    def cascade(cls, kp, kv, kvi=0.0, *, current_lag=0.0, limits=None):
+        """Position P (kp, 1/s) → velocity PI (kv N·m·s/rad, kvi N·m/rad) → current loop (first-order lag)."""
+        self = cls.__new__(cls)
+        WithGains.__init__(self, limits, kp=kp, kv=kv, kvi=kvi)
+        lag = float(as_float_array(current_lag, "current_lag", ()))
+        if not lag >= 0:
+            raise ValueError(f"current_lag must be >= 0 s, got {current_lag!r}")
+        self.mode, self.current_lag = "cascade", lag
+        self.reset()
+        return self
+
+    def reset(self):
+        super().reset()
+        self.integral, self.t_last, self.tau_motor, self._clipped = None, None, None, None
+
+    def law(self, t, q, qd, qr, qdr, qddr):
+        n = self.n
+        dt = 0.0 if self.t_last is None else t - self.t_last
+        self.t_last = t
+        if self.integral is None:
+            self.integral, self.tau_motor, self._clipped = [0.0] * n, [0.0] * n, [False] * n
+        if self.mode == "pid":
+            e = [a - b for a, b in zip(qr, q)]
+            tau = [p * x + d * (c - v) for p, x, d, c, v in zip(self.kp, e, self.kd, qdr, qd)]
+            ki = self.ki
+        else:  # the position loop sets the velocity, the velocity loop (PI) the torque
+            e = [vr + p * (a - b) - v for vr, p, a, b, v in zip(qdr, self.kp, qr, q, qd)]
+            tau = [g * x for g, x in zip(self.kv, e)]
+            ki = self.kvi
+        for i in range(n):
+            if not self._clipped[i]:  # anti-windup: no integration while the joint is clipped
+                self.integral[i] += e[i] * dt
+            tau[i] += ki[i] * self.integral[i]
+        if self.mode == "cascade":  # the current loop: a first-order lag toward the demanded torque
+            alpha = 1.0 if self.current_lag == 0.0 else 1.0 - math.exp(-dt / self.current_lag)
+            self.tau_motor = [m + alpha * (x - m) for m, x in zip(self.tau_motor, tau)]
+            tau = list(self.tau_motor)
+        return tau
+
+    def output(self, t, q, qd, qr, qdr, qddr):
+        tau = super().output(t, q, qd, qr, qdr, qddr)
+        if self.limits is not None:
+            self._clipped = [abs(x) >= lim for x, lim in zip(tau, self.limits)]
+        return tau
+
+    def __repr__(self):
+        kind = "PID" if self.mode == "pid" else f"PID.cascade(current_lag={self.current_lag:g}, "
+        return f"{kind}({self._gain_repr()})" if self.mode == "pid" else f"{kind}{self._gain_repr()})"
+
+
+class GravityCompensation(WithModel, Controller):
+    """τ = G(q) of the model: holds the arm still against gravity, if the model is right."""
+
+    def __init__(self, model, *, gravity=GRAVITY, limits=None):
+        self.n = model.n
+        Controller.__init__(self, limits)
+        self._set_model(model, gravity)
+
+    def _compile(self, robot):
+        self._G = gravity_torques(robot)
+
+    def law(self, t, q, qd, qr, qdr, qddr):
+        return self._G(q, self.gravity, math.cos, math.sin)
+
+    def __repr__(self):
+        return f"GravityCompensation({self.model.name or 'model'})"
+
+
+class PDGravity(Sum):
+    """PD plus gravity compensation, τ = Kp·e + Kd·ė + G(q): with a constant reference and a right model
+    the arm converges to it (a Lyapunov argument: G cancels, Kd dissipates). A moving reference is
+    followed with a lag."""
+
+    def __init__(self, model, kp, kd, *, gravity=GRAVITY, limits=None):
+        self.pd = PD(kp, kd)
+        self.gravity_comp = GravityCompensation(model, gravity=gravity)
+        super().__init__([self.pd, self.gravity_comp], limits)
+
+    @property
+    def model(self):
+        return self.gravity_comp.model
+
+    @model.setter
+    def model(self, robot):
+        self.gravity_comp.model = robot
+
+    def __repr__(self):
+        return f"PDGravity({self.pd._gain_repr()})"
+
+
+class ComputedTorque(WithGains, WithModel):
+    """Computed torque (inverse dynamics): τ = M(q)·(q̈_r + Kd·ė + Kp·e) + C(q, q̇)·q̇ + G(q), one Newton–Euler
+    pass of the model. With a perfect model the error obeys ë + Kd·ė + Kp·e = 0 for every joint,
+    whatever the arm does: critically damped for Kd = 2·√Kp."""
+
+    def __init__(self, model, kp, kd, *, gravity=GRAVITY, limits=None):
+        super().__init__(limits, n=model.n, kp=kp, kd=kd)
+        self._set_model(model, gravity)
+
+    def _compile(self, robot):
+        self._ct = computed_torque(robot)
+
+    def law(self, t, q, qd, qr, qdr, qddr):
+        return self._ct(q, qd, qr, qdr, qddr, self.kp, self.kd, self.gravity, math.cos, math.sin)
+
+    def __repr__(self):
+        return f"ComputedTorque({self._gain_repr()})"

@@ -1,0 +1,379 @@
+"""A pick-and-place task, planned and simulated in closed loop (the simulation paper's experiment, 003 §5).
+
+:func:`plan_pick_and_place` chooses the joint targets by the paper's rule (all IK solutions, the least
+weighted joint motion of eq. (12)) and builds a reference through them; :func:`run_task` simulates the arm
+under a controller. The payload (the paper's ball) is attached at the pick and released at the place, so
+the arm's dynamics change twice during the run; with ``informed=True`` the controller's model changes
+with it (the controller knows what it holds).
+
+The loop steps the compiled forward dynamics on plain floats with the controller's torque held over each
+step (a digital controller). Methods: "euler" — semi-implicit Euler, q̇ ← q̇ + h·q̈ then q ← q + h·q̇, the
+integrator of ODE (the paper's engine) and MuJoCo — and "rk4". With ``hold="stage"`` (RK4 only) the
+controller is evaluated at every Runge–Kutta stage instead: a continuous-time controller.
+"""
+from __future__ import annotations
+
+import math
+import time
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._core.validation import as_float_array
+from ..dynamics.model import GRAVITY, fdyn_kernel, kinetic_energy, potential_energy
+from .payload import with_payload
+from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
+from .trajectory import Trajectory
+
+__all__ = ["PickAndPlace", "TaskResult", "KernelEngine", "plan_pick_and_place", "run_task", "loaded", "KINDS"]
+
+KINDS = ("quintic", "cubic", "trapezoidal", "cartesian")
+
+
+@dataclass
+class PickAndPlace:
+    """A planned pick-and-place: targets, joint solutions, times (s) and the joint reference.
+
+    ``solutions`` holds every IK solution of the pick and of the place (``IKSolutions``, labelled), from
+    which eq. (12) chose ``q_pick`` (from ``q_start``) and ``q_place`` (from ``q_pick``).
+    """
+
+    robot: object
+    pick: np.ndarray
+    place: np.ndarray
+    q_start: np.ndarray
+    q_pick: np.ndarray
+    q_place: np.ndarray
+    t_pick: float
+    t_place: float
+    t_end: float
+    payload: float
+    gravity: tuple
+    reference: object
+    solutions: dict = field(default_factory=dict)
+    kind: str = "quintic"
+
+    def step_of(self, t, dt):
+        """The step index of time t on the grid of step dt (t must lie on it)."""
+        k = t / dt
+        if abs(k - round(k)) > 1e-6:
+            raise ValueError(f"t = {t:g} s is not a whole number of steps dt = {dt:g} s (choose times that are)")
+        return int(round(k))
+
+
+def _target(robot, target, q_from, weights, what):
+    sols = robot.ikine_all(target, q_current=q_from)
+    best = robot.ikine(target, q_current=q_from, weights=weights)
+    if len(best) == 0:
+        raise ValueError(f"the {what} {np.round(np.asarray(target), 6).tolist()} is out of reach"
+                         + (f": {best.reason}" if best.reason else ""))
+    if not best.within_limits[0]:
+        raise ValueError(f"the {what} can be reached only outside the joint limits (solution "
+                         f"{np.round(best.q[0], 4).tolist()} rad)")
+    return best.q[0], sols
+
+
+def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_start=None, payload=0.0,
+                        gravity=GRAVITY, weights=None, kind="quintic", qd_max=None, qdd_max=None):
+    """Plan the motion start → pick (at ``t_pick``) → place (at ``t_place``) → rest until ``t_end``.
+
+    ``pick`` and ``place``: points (3,) for a position-only IK (the paper's arm) or poses (4, 4). The joint
+    targets are the solutions of least weighted joint motion (paper eq. (12), ``weights`` e.g.
+    ``armlab.ik.PAPER_WEIGHTS``), each from where the arm is. ``kind``: "quintic" or "cubic" joint
+    polynomials, "trapezoidal" (needs ``qd_max`` and ``qdd_max``), or "cartesian" (straight lines of the
+    tool, position-only IK). Velocity and acceleration limits, if given, are checked: an infeasible
+    plan, an unreachable target or a target outside the joint limits is a ValueError.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    q_start = np.zeros(robot.n) if q_start is None else as_float_array(q_start, "q_start", (robot.n,),
+                                                                         allow_batch=False)
+    t_pick, t_place = float(t_pick), float(t_place)
+    t_end = t_place if t_end is None else float(t_end)
+    if not 0 < t_pick < t_place <= t_end:
+        raise ValueError(f"times must satisfy 0 < t_pick < t_place <= t_end, got {t_pick}, {t_place}, {t_end}")
+    m = float(as_float_array(payload, "payload", ()))
+    if m < 0:
+        raise ValueError(f"payload must be a mass >= 0 kg, got {payload!r}")
+    q_pick, sols_pick = _target(robot, pick, q_start, weights, "pick")
+    q_place, sols_place = _target(robot, place, q_pick, weights, "place")
+    limits = {"qd_max": qd_max, "qdd_max": qdd_max}
+    segments = [(q_start, q_pick, t_pick, pick), (q_pick, q_place, t_place - t_pick, place)]
+    if kind == "trapezoidal":
+        if qd_max is None or qdd_max is None:
+            raise ValueError("kind='trapezoidal' needs qd_max and qdd_max")
+        parts = [trapezoidal(a, b, T=T, **limits) for a, b, T, _ in segments]
+    elif kind == "cartesian":
+        start = robot.fkine(q_start)[:3, 3]
+        pts = [start, np.asarray(pick, float)[:3] if np.ndim(pick) == 1 else np.asarray(pick)[:3, 3],
+               np.asarray(place, float)[:3] if np.ndim(place) == 1 else np.asarray(place)[:3, 3]]
+        parts = [cartesian_line(robot, pts[0], pts[1], t_pick, q_start=q_start, **limits)]
+        parts.append(cartesian_line(robot, pts[1], pts[2], t_place - t_pick, q_start=parts[0](parts[0].t1)[0],
+                                    **limits))
+        q_pick, q_place = parts[0](parts[0].t1)[0], parts[1](parts[1].t1)[0]
+    else:
+        make = quintic if kind == "quintic" else cubic
+        parts = [make(a, b, T, **limits) for a, b, T, _ in segments]
+    if t_end > t_place:
+        parts.append(hold(q_place, t_end - t_place))
+    return PickAndPlace(robot, np.asarray(pick, float), np.asarray(place, float), q_start, np.asarray(q_pick),
+                        np.asarray(q_place), t_pick, t_place, t_end, m, tuple(map(float, gravity)), sequence(*parts),
+                        {"pick": sols_pick, "place": sols_place}, kind)
+
+
+@dataclass
+class TaskResult:
+    """A simulated task: the motion (:class:`~armlab.sim.Trajectory`, with q̈ and τ), the reference, the
+    tracking error ``error = q_r − q`` (N, n), per-step saturation (N, n) bool, the tool and ball positions
+    (N, 3), the pick and place steps, and the wall time the run took."""
+
+    trajectory: Trajectory
+    q_ref: np.ndarray
+    qd_ref: np.ndarray
+    qdd_ref: np.ndarray
+    saturated: np.ndarray
+    tool: np.ndarray
+    ball: np.ndarray
+    pick_step: int
+    place_step: int
+    controller: str
+    plant: str
+    informed: bool
+    wall_time: float
+    saturation: str = ""
+
+    def __getattr__(self, name):  # t, q, qd, qdd, tau, energy, ... of the trajectory
+        if name in ("t", "q", "qd", "qdd", "tau", "energy", "work", "drift", "kinetic", "dt", "method", "reason"):
+            return getattr(self.trajectory, name)
+        raise AttributeError(name)
+
+    @property
+    def error(self):
+        return self.q_ref - self.trajectory.q
+
+    @property
+    def max_error(self):
+        """Largest |q_r − q| per joint over the run (rad)."""
+        return np.abs(self.error).max(axis=0)
+
+    @property
+    def rms_error(self):
+        return np.sqrt((self.error ** 2).mean(axis=0))
+
+    @property
+    def realtime_factor(self):
+        """Simulated seconds per wall-clock second."""
+        return self.trajectory.t[-1] / self.wall_time if self.wall_time > 0 else math.inf
+
+    def __repr__(self):
+        return (f"TaskResult({self.controller} on {self.plant}, {len(self.trajectory)} samples, dt = "
+                f"{self.trajectory.dt:g} s, {self.trajectory.method}; pick at step {self.pick_step}, place at step "
+                f"{self.place_step}; max |error| {np.degrees(self.max_error).round(4).tolist()}°; {self.saturation})")
+
+
+_LOADED = weakref.WeakKeyDictionary()
+
+
+def loaded(robot, mass):
+    """``with_payload(robot, mass)``, one robot per (robot, mass), so its compiled kernels are reused run to run."""
+    per = _LOADED.setdefault(robot, {})
+    if mass not in per:
+        per[mass] = with_payload(robot, mass)
+    return per[mass]
+
+
+class KernelEngine:
+    """What :func:`run_task` steps: our compiled forward dynamics of ``robot``, with the payload attached or
+    not. Another engine (e.g. :class:`~armlab.sim.mujoco_task.MujocoEngine`) offers the same members:
+    ``hold(bool)``, ``accel(q, q̇, τ)``, ``advance(h, method, q, q̇, τ, torque_at)``, ``bare`` / ``loaded``
+    (the robot without / with the payload, for the energy balance), ``g``, ``arm``, ``name`` and
+    ``ball()`` (the payload's recorded path, or None to compute it)."""
+
+    def __init__(self, robot, payload, gravity, armature=None):
+        self.name = robot.name or "robot"
+        self.bare, self.loaded = robot, loaded(robot, payload)
+        self.g = list(map(float, gravity))
+        self.arm = [0.0] * robot.n if armature is None else as_float_array(armature, "armature", (robot.n,),
+                                                                               allow_batch=False).tolist()
+        self.w = [0.0] * 6
+        self.kernels = {False: fdyn_kernel(self.bare), True: fdyn_kernel(self.loaded)}
+        self.hold(False)
+
+    def hold(self, holding):
+        self.holding = holding
+        self.kernel = self.kernels[holding]
+
+    def ball(self):
+        return None
+
+    def accel(self, q, qd, tau):
+        return self.kernel(q, qd, tau, self.g, self.w, self.arm, math.cos, math.sin)
+
+    def advance(self, h, method, q, qd, tau, torque_at=None):
+        """(q̈ at the start, next q, next q̇) over one step with torque ``tau`` held, or with
+        ``torque_at(stage, q, q̇)`` evaluated at the RK4 stages."""
+        a1 = self.accel(q, qd, tau)
+        if method == "euler":
+            qd2 = [v + h * a for v, a in zip(qd, a1)]
+            return a1, [x + h * v for x, v in zip(q, qd2)], qd2
+        h2 = 0.5 * h
+        q2 = [x + h2 * v for x, v in zip(q, qd)]
+        v2 = [v + h2 * a for v, a in zip(qd, a1)]
+        a2 = self.accel(q2, v2, torque_at(1, q2, v2) if torque_at else tau)
+        q3 = [x + h2 * v for x, v in zip(q, v2)]
+        v3 = [v + h2 * a for v, a in zip(qd, a2)]
+        a3 = self.accel(q3, v3, torque_at(1, q3, v3) if torque_at else tau)
+        q4 = [x + h * v for x, v in zip(q, v3)]
+        v4 = [v + h * a for v, a in zip(qd, a3)]
+        a4 = self.accel(q4, v4, torque_at(2, q4, v4) if torque_at else tau)
+        h6 = h / 6.0
+        return (a1, [x + h6 * (v + 2 * (b + c) + d) for x, v, b, c, d in zip(q, qd, v2, v3, v4)],
+                [v + h6 * (a + 2 * (b + c) + d) for v, a, b, c, d in zip(qd, a1, a2, a3, a4)])
+
+
+def _informable(controller):
+    """The controller objects that hold a model (walking into sums of controllers)."""
+    if hasattr(controller, "model"):
+        return [controller]
+    return [c for part in getattr(controller, "parts", ()) for c in _informable(part)]
+
+
+def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True, hold="step", armature=None,
+             engine=None, max_steps=2_000_000):
+    """Simulate ``plan`` under ``controller`` (an :mod:`armlab.control` object) with step ``dt``.
+
+    ``plant``: the robot that is simulated (default ``plan.robot``; the controller may believe another
+    model). ``informed``: the controller's model carries the payload while the arm holds it. ``hold``:
+    "step" (torque held over each step) or "stage" (RK4 only: evaluated at every stage). A state that
+    stops being finite raises a ValueError saying when — no half-simulated result is returned.
+    ``engine``: what integrates the arm (default :class:`KernelEngine` of ``plant``; see
+    :func:`armlab.sim.mujoco_task.run_task_mujoco` for MuJoCo).
+    """
+    robot = plan.robot if plant is None else plant
+    if method not in ("euler", "rk4"):
+        raise ValueError(f"method must be 'euler' or 'rk4', got {method!r}")
+    if hold not in ("step", "stage") or (hold == "stage" and method != "rk4"):
+        raise ValueError(f"hold must be 'step', or 'stage' with method='rk4'; got hold={hold!r}, method={method!r}")
+    if not callable(getattr(controller, "output", None)):
+        raise TypeError("controller must be an armlab.control controller (with .output and .step)")
+    if controller.n not in (None, robot.n):
+        raise ValueError(f"the controller is for {controller.n} joints, the robot has {robot.n}")
+    if controller.n is None:
+        controller._bind(robot.n)
+    dt = float(as_float_array(dt, "dt", ()))
+    if not dt > 0:
+        raise ValueError(f"dt must be > 0 s, got {dt!r}")
+    N = plan.step_of(plan.t_end, dt)
+    if N > max_steps:
+        raise ValueError(f"t_end / dt = {N} steps exceeds max_steps = {max_steps}")
+    k_pick, k_place = plan.step_of(plan.t_pick, dt), plan.step_of(plan.t_place, dt)
+    sim = KernelEngine(robot, plan.payload, plan.gravity, armature) if engine is None else engine
+    refs, sub = _references(plan, controller, N, dt, hold == "stage")
+    holders = _informable(controller) if informed and plan.payload else []
+    models = [(c, c.model, loaded(c.model, plan.payload)) for c in holders]
+    for c, bare, heavy in models:  # compile the loaded model's kernels before the clock starts
+        c.model = heavy
+        c.model = bare
+    controller.reset()
+    t0 = time.perf_counter()
+    try:
+        rows = _loop(sim, controller, refs, sub, N, dt, method, k_pick, k_place, models, plan.q_start.tolist())
+    finally:
+        for c, bare, _ in models:
+            c.model = bare
+    wall = time.perf_counter() - t0
+    return _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall)
+
+
+def _references(plan, controller, N, dt, stages):
+    """The reference on the step grid (and on the half-step grid for stage evaluation), as lists."""
+    sub = 2 if stages else 1
+    t = np.arange(N * sub + 1) * (dt / sub)
+    q, qd, qdd = plan.reference(t)
+    out = (q, qd, qdd)
+    if controller.space == "task":  # the tool position and velocity along the joint reference
+        robot = plan.robot
+        x = robot.fkine(q)[:, :3, 3]
+        xd = np.einsum("kij,kj->ki", robot.jacob0(q)[:, :3, :], qd)
+        out = (x, xd, np.zeros_like(x))
+    return [a.tolist() for a in out] + [(q, qd, qdd)], sub
+
+
+def _loop(sim, controller, refs, sub, N, h, method, k_pick, k_place, models, q0):
+    R, RD, RDD, _ = refs
+    out, advance = controller.output, sim.advance
+    switch = {k_pick: True, k_place: False}
+    Q, QD, QDD, TAU = [], [], [], []
+    q, qd = list(q0), [0.0] * len(q0)
+    for k in range(N + 1):
+        if k in switch:  # the gripper closes (pick) or opens (place)
+            sim.hold(switch[k])
+            for c, bare, heavy in models:
+                c.model = heavy if switch[k] else bare
+        t = k * h
+        j = k * sub
+        tau = out(t, q, qd, R[j], RD[j], RDD[j])
+        if k == N:
+            Q.append(q), QD.append(qd), QDD.append(sim.accel(q, qd, tau)), TAU.append(tau)
+            break
+        torque_at = None
+        if sub == 2:
+            def torque_at(stage, qs, vs, j=j, t=t):
+                return out(t + 0.5 * stage * h, qs, vs, R[j + stage], RD[j + stage], RDD[j + stage])
+        try:
+            a, q2, qd2 = advance(h, method, q, qd, tau, torque_at)
+        except (ZeroDivisionError, OverflowError):
+            raise ValueError(f"the simulation failed at t = {t:.6g} s (step {k}): M(q) singular or the state "
+                             "overflowed") from None
+        Q.append(q), QD.append(qd), QDD.append(a), TAU.append(tau)
+        if not math.isfinite(sum(q2) + sum(qd2)):
+            raise ValueError(f"the state became non-finite after t = {t:.6g} s (step {k}): the closed loop is "
+                             "unstable at this step size or with these gains")
+        q, qd = q2, qd2
+    return [np.array(r, dtype=float) for r in (Q, QD, QDD, TAU)]
+
+
+def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall):
+    Q, QD, QDD, TAU = rows
+    t = np.arange(len(Q)) * dt
+    g = sim.g
+    arm = np.asarray(sim.arm)
+    K, E = np.empty(len(Q)), np.empty(len(Q))
+    bounds = [0, k_pick, k_place, len(Q)]
+    for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+        r = sim.loaded if p == 1 else sim.bare
+        K[a:b] = kinetic_energy(r, Q[a:b], QD[a:b]) + 0.5 * np.einsum("ki,i,ki->k", QD[a:b], arm, QD[a:b])
+        E[a:b] = K[a:b] + potential_energy(r, Q[a:b], g)
+    if sub == 1:  # a torque held over a step does the work τ·Δq exactly
+        step_work = np.einsum("ki,ki->k", TAU[:-1], np.diff(Q, axis=0))
+    else:
+        power = np.einsum("ki,ki->k", QD, TAU)
+        step_work = 0.5 * (power[1:] + power[:-1]) * dt
+    work = np.concatenate([[0.0], np.cumsum(step_work)])
+    drift = E - E[0] - work
+    for b in (k_pick, k_place):  # the payload's energy enters or leaves at a switch: not drift
+        drift[b:] -= (E[b] - E[b - 1]) - (work[b] - work[b - 1])
+    traj = Trajectory(t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=E, work=work, drift=drift, kinetic=K,
+                      reason="completed", method=method, dt=dt)
+    tool = robot.fkine(Q)[:, :3, 3]
+    ball = sim.ball()
+    ball = _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g) if ball is None else ball
+    qr, qdr, qddr = (a[::sub] for a in refs[3])
+    sat = np.zeros(Q.shape, bool) if controller.limits is None else \
+        np.abs(TAU) >= np.asarray(controller.limits) * (1 - 1e-12)  # a clipped torque sits on its limit
+    return TaskResult(traj, qr, qdr, qddr, sat, tool, ball, k_pick, k_place, repr(controller),
+                      sim.name, informed, wall,
+                      controller.saturation.report() if controller.saturation is not None else "no limits")
+
+
+def _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g):
+    """Where the payload is: at the pick point, then in the gripper, then falling freely from the release."""
+    ball = np.empty_like(tool)
+    ball[:k_pick] = plan.pick[:3] if plan.pick.ndim == 1 else plan.pick[:3, 3]  # lying at the pick point
+    ball[k_pick:k_place] = tool[k_pick:k_place]
+    p0 = tool[k_place - 1]
+    v0 = robot.jacob0(Q[k_place - 1])[:3] @ QD[k_place - 1]
+    s = (t[k_place - 1:] - t[k_place - 1])[:, None]
+    ball[k_place - 1:] = p0 + v0 * s + 0.5 * np.asarray(g) * s**2
+    return ball

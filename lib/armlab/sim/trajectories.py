@@ -1,0 +1,482 @@
+"""Reference trajectories: ``reference(t) -> (q, q̇, q̈)``, vectorised in t, for controllers and plots.
+
+Joint space: :func:`quintic` and :func:`cubic` polynomials between two states, :func:`trapezoidal`
+(linear segments with parabolic blends, LSPB) from velocity and acceleration limits, :func:`via_points`
+(quintic segments through several points), :func:`hold`, and :func:`sequence` to run references one after
+another. Task space: :func:`cartesian_line`, a straight line of the tool through the robot's closed-form
+IK, refused where it passes a singularity or leaves the workspace.
+
+Every reference is called with a time t (s): a number gives three (n,) arrays, an array (N,) gives three
+(N, n) arrays. Before its start a reference holds its first position, after its end it continues with
+its final velocity (zero for rest-to-rest motions) and no acceleration. Limits given as ``qd_max`` /
+``qdd_max`` are checked when the reference is built: an infeasible one raises a ValueError that names
+the joint, the peak and the shortest feasible duration.
+
+>>> ref = quintic([0.0, 0.0], [1.0, -0.5], T=2.0)
+>>> q, qd, qdd = ref(1.0)                 # half way: half the distance, peak velocity 1.875·Δq/T
+>>> q.tolist(), qd.round(6).tolist(), bool(abs(qdd).max() < 1e-12)
+([0.5, -0.25], [0.9375, -0.46875], True)
+>>> ref(np.linspace(0, 2, 5))[0].shape
+(5, 2)
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._core.validation import as_float_array
+
+__all__ = ["Reference", "JointReference", "Sequence", "CartesianLine", "quintic", "cubic", "trapezoidal", "via_points", "hold",
+           "sequence", "cartesian_line", "check_limits"]
+
+_DEGREE = 6  # coefficients per joint and piece: q(τ) = Σ c_k τ^k, k = 0..5
+
+
+class Reference:
+    """What every reference of this module has: ``t0``, ``t1``, ``duration``, ``n``, ``shifted(t0)``,
+    ``__call__(t) -> (q, q̇, q̈)``, and the two helpers below."""
+
+    def sample(self, dt, t_end=None):
+        """(t, q, q̇, q̈) on the grid t0, t0 + dt, …, up to ``t_end`` (default the end)."""
+        dt = float(as_float_array(dt, "dt", ()))
+        if not dt > 0:
+            raise ValueError(f"dt must be > 0 s, got {dt!r}")
+        end = self.t1 if t_end is None else float(t_end)
+        t = self.t0 + dt * np.arange(int(round((end - self.t0) / dt)) + 1)
+        return (t, *self(t))
+
+    def peaks(self, samples=801):
+        """(max |q̇|, max |q̈|) per joint, (n,) each, on a grid of ``samples`` times."""
+        _, qd, qdd = self(np.linspace(self.t0, self.t1, samples))
+        return np.abs(qd).max(axis=0), np.abs(qdd).max(axis=0)
+
+
+class JointReference(Reference):
+    """A piecewise polynomial joint trajectory: ``breaks`` (m + 1,) absolute times, ``coeffs`` (m, n, 6)
+    with q(t) = Σ_k coeffs[i, :, k]·(t − breaks[i])^k on piece i. Built by the functions of this module."""
+
+    def __init__(self, breaks, coeffs, name=""):
+        self.breaks = np.asarray(breaks, dtype=float)
+        self.coeffs = np.asarray(coeffs, dtype=float)
+        self.name = name
+        if self.coeffs.ndim != 3 or self.coeffs.shape[0] != len(self.breaks) - 1 or self.coeffs.shape[2] != _DEGREE:
+            raise ValueError(f"coeffs must have shape ({len(self.breaks) - 1}, n, {_DEGREE}), got {self.coeffs.shape}")
+        self._d = [self.coeffs]  # q, q̇, q̈ and the jerk
+        for _ in range(3):
+            self._d.append(_derivative(self._d[-1]))
+        self.q_start, self.q_end = self._eval(np.array([self.t0, self.t1]), 0)
+        self.qd_start, self.qd_end = self._eval(np.array([self.t0, self.t1]), 1)
+
+    @property
+    def n(self) -> int:
+        return self.coeffs.shape[1]
+
+    @property
+    def t0(self) -> float:
+        return float(self.breaks[0])
+
+    @property
+    def t1(self) -> float:
+        return float(self.breaks[-1])
+
+    @property
+    def duration(self) -> float:
+        return self.t1 - self.t0
+
+    def _eval(self, t, order):
+        """The ``order``-th derivative at the times t (N,) inside [t0, t1], (N, n)."""
+        i = np.clip(np.searchsorted(self.breaks, t, side="right") - 1, 0, len(self.breaks) - 2)
+        tau = (t - self.breaks[i])[:, None]
+        c = self._d[order][i]  # (N, n, 6)
+        out = c[..., _DEGREE - 1]
+        for k in range(_DEGREE - 2, -1, -1):  # Horner
+            out = out * tau + c[..., k]
+        return out
+
+    def __call__(self, t):
+        """(q, q̇, q̈) at time(s) t: (n,) each for a number, (N, n) for an array (N,)."""
+        scalar = np.ndim(t) == 0
+        t = np.atleast_1d(as_float_array(t, "t"))
+        if t.ndim != 1:
+            raise ValueError(f"t must be a number or a 1-D array of times, got shape {t.shape}")
+        inside = np.clip(t, self.t0, self.t1)
+        q, qd, qdd = (self._eval(inside, k) for k in range(3))
+        after = (t > self.t1)[:, None]
+        q = q + np.where(after, (t - self.t1)[:, None] * self.qd_end, 0.0)
+        qd = np.where(t[:, None] < self.t0, 0.0, qd)
+        qdd = np.where((t[:, None] < self.t0) | after, 0.0, qdd)
+        return (q[0], qd[0], qdd[0]) if scalar else (q, qd, qdd)
+
+    def peaks(self):
+        """(max |q̇|, max |q̈|) per joint, (n,) each, exact: at the ends of each piece or where the next
+        derivative vanishes inside it."""
+        out = np.zeros((2, self.n))
+        for i, (a, b) in enumerate(zip(self.breaks[:-1], self.breaks[1:])):
+            for j in range(self.n):
+                for k in (1, 2):
+                    c, dc = self._d[k][i, j], self._d[k + 1][i, j]
+                    roots = np.roots(np.trim_zeros(dc[::-1], "f")) if np.any(dc) else np.zeros(0)
+                    taus = [0.0, b - a] + [r.real for r in roots if abs(r.imag) < 1e-12 and 0 < r.real < b - a]
+                    out[k - 1, j] = max(out[k - 1, j], max(abs(np.polyval(c[::-1], x)) for x in taus))
+        return out[0], out[1]
+
+    def shifted(self, t0):
+        """The same motion starting at ``t0``."""
+        return JointReference(self.breaks - self.t0 + float(t0), self.coeffs, self.name)
+
+    def __repr__(self):
+        return (f"JointReference({self.name or 'piecewise polynomial'}, {self.n} joints, "
+                f"t = {self.t0:g}…{self.t1:g} s, {len(self.breaks) - 1} piece(s))")
+
+
+def _derivative(c):
+    """Coefficients of the derivative, same layout (the top one becomes 0)."""
+    d = np.zeros_like(c)
+    d[..., :-1] = c[..., 1:] * np.arange(1, _DEGREE)
+    return d
+
+
+def _joints(value, name, n=None):
+    """A vector of joint values (n entries when n is given; a number is then used for every joint)."""
+    if n is not None and np.ndim(value) == 0:
+        return np.full(n, float(as_float_array(value, name, ())))
+    arr = np.atleast_1d(as_float_array(value, name))
+    if arr.ndim != 1 or (n is not None and len(arr) != n):
+        raise ValueError(f"{name} must have {n if n is not None else 'one value per'} joint value(s), "
+                         f"got shape {arr.shape}")
+    return arr
+
+
+def _duration(T, name="T"):
+    T = float(as_float_array(T, name, ()))
+    if not T > 0:
+        raise ValueError(f"{name} must be a duration > 0 s, got {T!r}")
+    return T
+
+
+def quintic(q0, q1, T, *, qd0=0.0, qd1=0.0, qdd0=0.0, qdd1=0.0, t0=0.0, qd_max=None, qdd_max=None):
+    """The quintic from (q0, q̇0, q̈0) at t0 to (q1, q̇1, q̈1) at t0 + T, per joint (q̈ continuous, jerk
+    finite). Rest to rest, the peak velocity is 1.875·|Δq|/T and the peak acceleration 5.774·|Δq|/T²."""
+    q0 = _joints(q0, "q0")
+    n = len(q0)
+    q1, v0, v1, a0, a1 = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1"),
+                                                               (qdd0, "qdd0"), (qdd1, "qdd1")))
+    T = _duration(T)
+    h = q1 - q0
+    c = np.zeros((1, n, _DEGREE))
+    c[0, :, 0], c[0, :, 1], c[0, :, 2] = q0, v0, a0 / 2
+    c[0, :, 3] = (20 * h - (8 * v1 + 12 * v0) * T - (3 * a0 - a1) * T**2) / (2 * T**3)
+    c[0, :, 4] = (-30 * h + (14 * v1 + 16 * v0) * T + (3 * a0 - 2 * a1) * T**2) / (2 * T**4)
+    c[0, :, 5] = (12 * h - 6 * (v1 + v0) * T + (a1 - a0) * T**2) / (2 * T**5)
+    ref = JointReference([t0, t0 + T], c, "quintic")
+    return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, 1.875, 5.7735))
+
+
+def cubic(q0, q1, T, *, qd0=0.0, qd1=0.0, t0=0.0, qd_max=None, qdd_max=None):
+    """The cubic from (q0, q̇0) at t0 to (q1, q̇1) at t0 + T (q̈ jumps at the ends). Rest to rest, the
+    peak velocity is 1.5·|Δq|/T and the peak acceleration 6·|Δq|/T²."""
+    q0 = _joints(q0, "q0")
+    n = len(q0)
+    q1, v0, v1 = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1")))
+    T = _duration(T)
+    h = q1 - q0
+    c = np.zeros((1, n, _DEGREE))
+    c[0, :, 0], c[0, :, 1] = q0, v0
+    c[0, :, 2] = (3 * h - (2 * v0 + v1) * T) / T**2
+    c[0, :, 3] = (-2 * h + (v0 + v1) * T) / T**3
+    ref = JointReference([t0, t0 + T], c, "cubic")
+    return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, 1.5, 6.0))
+
+
+def check_limits(ref, qd_max=None, qdd_max=None, rest_to_rest=None):
+    """``ref`` itself if its peak |q̇| and |q̈| are within the limits (numbers or (n,)); else a ValueError
+    naming the joint, its peak, the limit and (for rest-to-rest polynomials) the shortest feasible T."""
+    if qd_max is None and qdd_max is None:
+        return ref
+    peak_v, peak_a = ref.peaks()
+    for what, limit, peak, power in (("velocity", qd_max, peak_v, 1), ("acceleration", qdd_max, peak_a, 2)):
+        if limit is None:
+            continue
+        lim = _joints(limit, "qd_max" if power == 1 else "qdd_max", ref.n)
+        if np.any(~(lim > 0)):
+            raise ValueError(f"{what} limits must be > 0, got {lim.tolist()}")
+        over = np.flatnonzero(peak > lim * (1 + 1e-9))
+        if len(over):
+            i = int(over[0])
+            msg = (f"infeasible trajectory: joint {i + 1} needs a peak {what} of {peak[i]:.4g} "
+                   f"(limit {lim[i]:.4g}) over T = {ref.duration:.4g} s")
+            if rest_to_rest is not None:
+                h, kv, ka = rest_to_rest
+                need = kv * abs(h[i]) / lim[i] if power == 1 else math.sqrt(ka * abs(h[i]) / lim[i])
+                msg += f"; at least T = {need:.4g} s is feasible"
+            raise ValueError(msg)
+    return ref
+
+
+def trapezoidal(q0, q1, *, qd_max, qdd_max, T=None, t0=0.0):
+    """Linear segment with parabolic blends (LSPB), rest to rest, every joint arriving together.
+
+    Each joint accelerates at its ``qdd_max`` to a cruise velocity, coasts, and brakes at ``qdd_max``.
+    Without ``T`` the duration is the least that keeps every joint within ``qd_max`` and ``qdd_max``
+    (the slowest joint's; short moves never reach cruise: a triangular profile). With ``T``, each joint
+    cruises at the velocity that takes exactly T; a T below the least feasible one is a ValueError.
+    """
+    q0 = _joints(q0, "q0")
+    n = len(q0)
+    q1, vmax, amax = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd_max, "qd_max"), (qdd_max, "qdd_max")))
+    if np.any(~(vmax > 0)) or np.any(~(amax > 0)):
+        raise ValueError(f"qd_max and qdd_max must be > 0, got {vmax.tolist()} and {amax.tolist()}")
+    D = np.abs(q1 - q0)
+    # least time per joint: trapezoid if the cruise velocity is reached, else triangle
+    full = D >= vmax**2 / amax
+    t_min = np.where(full, D / vmax + vmax / amax, 2 * np.sqrt(D / amax))
+    T_least = float(t_min.max())
+    if T is None:
+        T = T_least
+        if T == 0.0:
+            return hold(q0, 0.0, t0=t0)
+    T = _duration(T)
+    if T < T_least * (1 - 1e-12):
+        i = int(np.argmax(t_min))
+        raise ValueError(f"infeasible trajectory: joint {i + 1} needs at least T = {T_least:.4g} s to move "
+                         f"{D[i]:.4g} within qd_max = {vmax[i]:.4g} and qdd_max = {amax[i]:.4g}; T = {T:.4g} s given")
+    # cruise velocity that takes exactly T: v² − a·T·v + a·D = 0, the smaller root
+    disc = np.maximum(amax**2 * T**2 - 4 * amax * D, 0.0)
+    v = (amax * T - np.sqrt(disc)) / 2
+    tb = np.where(D > 0, v / amax, 0.0)
+    sign = np.sign(q1 - q0)
+    cuts = np.unique(np.concatenate([[0.0, T], tb, T - tb]))
+    cuts = cuts[(cuts >= 0) & (cuts <= T)]
+    cuts = cuts[np.concatenate([[True], np.diff(cuts) > 1e-12])]
+    coeffs = np.zeros((len(cuts) - 1, n, _DEGREE))
+    for k, s in enumerate(cuts[:-1]):
+        mid = 0.5 * (s + cuts[k + 1])  # which part of each joint's profile this piece is
+        acc = np.where(mid < tb, amax, np.where(mid > T - tb, -amax, 0.0)) * sign
+        q_s, v_s = _lspb_state(s, q0, q1, sign, amax, v, tb, T)
+        coeffs[k, :, 0], coeffs[k, :, 1], coeffs[k, :, 2] = q_s, v_s, acc / 2
+    return JointReference(t0 + cuts, coeffs, "trapezoidal")
+
+
+def _lspb_state(t, q0, q1, sign, a, v, tb, T):
+    """(q, q̇) of every joint's LSPB at time t (0 ≤ t ≤ T)."""
+    q = np.where(t <= tb, q0 + sign * a * t**2 / 2,
+                 np.where(t >= T - tb, q1 - sign * a * (T - t)**2 / 2, q0 + sign * v * (t - tb / 2)))
+    qd = np.where(t <= tb, sign * a * t, np.where(t >= T - tb, sign * a * (T - t), sign * v))
+    return q, qd
+
+
+def hold(q, T, t0=0.0):
+    """Stay at q for T seconds (T = 0: an instant)."""
+    q = _joints(q, "q")
+    T = float(as_float_array(T, "T", ()))
+    if not T >= 0:
+        raise ValueError(f"T must be >= 0 s, got {T!r}")
+    c = np.zeros((1, len(q), _DEGREE))
+    c[0, :, 0] = q
+    return JointReference([t0, t0 + T], c, "hold")
+
+
+def via_points(points, times, *, qd=None, t0=None, qd_max=None, qdd_max=None):
+    """Quintic segments through ``points`` (m, n) at ``times`` (m,), at rest at both ends.
+
+    At an interior point the velocity is the mean of the two neighbouring segments' average slopes, or 0
+    where they have opposite signs (the joint turns round there), unless ``qd`` (m, n) gives them all; the
+    acceleration there is 0. So q, q̇ and q̈ are continuous through every via point.
+    """
+    P = as_float_array(points, "points")
+    if P.ndim == 1:
+        P = P[:, None]
+    t = as_float_array(times, "times", (len(P),), allow_batch=False)
+    if len(P) < 2:
+        raise ValueError(f"via_points needs at least 2 points, got {len(P)}")
+    if np.any(np.diff(t) <= 0):
+        raise ValueError(f"times must increase strictly, got {t.tolist()}")
+    if qd is None:
+        slope = np.diff(P, axis=0) / np.diff(t)[:, None]
+        V = np.zeros_like(P)
+        inner = 0.5 * (slope[:-1] + slope[1:])
+        V[1:-1] = np.where(np.sign(slope[:-1]) * np.sign(slope[1:]) > 0, inner, 0.0)
+    else:
+        V = as_float_array(qd, "qd", P.shape, allow_batch=False)
+    parts = [quintic(P[k], P[k + 1], t[k + 1] - t[k], qd0=V[k], qd1=V[k + 1], t0=t[k]) for k in range(len(P) - 1)]
+    ref = JointReference(t, np.concatenate([p.coeffs for p in parts]), "via points")
+    ref = ref if t0 is None else ref.shifted(t0)
+    return check_limits(ref, qd_max, qdd_max)
+
+
+class Sequence(Reference):
+    """References run one after another (each shifted to start where the previous ends); callable like
+    each of them. ``starts`` holds the start time of every part."""
+
+    def __init__(self, parts, t0=0.0, tol=1e-9):
+        if not parts:
+            raise ValueError("sequence needs at least one reference")
+        self.parts, self.starts = [], []
+        start = float(t0)
+        for k, part in enumerate(parts):
+            if not callable(part) or not hasattr(part, "duration"):
+                raise TypeError(f"part {k + 1} must be a reference of this module (callable, with .duration)")
+            part = part.shifted(start)
+            if self.parts:
+                prev = self.parts[-1]
+                q_end, qd_end, _ = prev(prev.t1)
+                q_new, qd_new, _ = part(part.t0)
+                gap = max(np.abs(q_new - q_end).max(), np.abs(qd_new - qd_end).max())
+                if gap > tol:
+                    raise ValueError(f"part {k + 1} starts at q = {np.round(q_new, 6).tolist()}, q̇ = "
+                                     f"{np.round(qd_new, 6).tolist()} but part {k} ends at q = "
+                                     f"{np.round(q_end, 6).tolist()}, q̇ = {np.round(qd_end, 6).tolist()}")
+            self.parts.append(part)
+            self.starts.append(start)
+            start += part.duration
+        self.n = self.parts[0].n
+
+    @property
+    def t0(self) -> float:
+        return self.starts[0]
+
+    @property
+    def t1(self) -> float:
+        return self.parts[-1].t1
+
+    @property
+    def duration(self) -> float:
+        return self.t1 - self.t0
+
+    def shifted(self, t0):
+        return Sequence(self.parts, t0)
+
+    def __call__(self, t):
+        scalar = np.ndim(t) == 0
+        t = np.atleast_1d(as_float_array(t, "t"))
+        k = np.clip(np.searchsorted(np.array(self.starts), t, side="right") - 1, 0, len(self.parts) - 1)
+        out = [np.empty((len(t), self.n)) for _ in range(3)]
+        for j in np.unique(k):
+            mask = k == j
+            for o, v in zip(out, self.parts[j](t[mask])):
+                o[mask] = v
+        return tuple(o[0] for o in out) if scalar else tuple(out)
+
+    def peaks(self, samples=801):
+        per = [p.peaks() for p in self.parts]
+        return np.max([p[0] for p in per], axis=0), np.max([p[1] for p in per], axis=0)
+
+    def __repr__(self):
+        return f"Sequence({', '.join(repr(p) for p in self.parts)})"
+
+
+def sequence(*parts, t0=0.0):
+    """Run references one after another; each must start where the previous one ends (q and q̇)."""
+    return Sequence(list(parts), t0)
+
+
+class CartesianLine(Reference):
+    """The tool's position moving on a straight line, p(t) = p0 + s(t)·(p1 − p0), s a rest-to-rest quintic
+    0 → 1, mapped to joint space by the robot's closed-form position IK on one branch (``label``).
+
+    q̇ = J⁻¹ṗ and q̈ = J⁻¹(p̈ − J̇q̇) with J the Jacobian's position rows. ``x(t)`` gives p, ṗ, p̈.
+    """
+
+    def __init__(self, robot, p0, p1, T, label, q_ref, t0=0.0):
+        self.robot, self.label, self.q_ref = robot, label, np.asarray(q_ref, float)
+        self.p0, self.p1 = np.asarray(p0, float), np.asarray(p1, float)
+        self.T, self._t0 = float(T), float(t0)
+        self.n = robot.n
+        self.s = quintic([0.0], [1.0], self.T, t0=self._t0)
+
+    @property
+    def t0(self):
+        return self._t0
+
+    @property
+    def t1(self):
+        return self._t0 + self.T
+
+    @property
+    def duration(self):
+        return self.T
+
+    def shifted(self, t0):
+        return CartesianLine(self.robot, self.p0, self.p1, self.T, self.label, self.q_ref, t0)
+
+    def x(self, t):
+        """(p, ṗ, p̈) of the tool, (3,) each or (N, 3)."""
+        s, sd, sdd = self.s(t)
+        d = self.p1 - self.p0
+        return self.p0 + s * d, sd * d, sdd * d
+
+    def __call__(self, t):
+        scalar = np.ndim(t) == 0
+        p, pd, pdd = (np.atleast_2d(v) for v in self.x(t))
+        q = _branch(self.robot, p, self.label, self.q_ref)
+        J = self.robot.jacob0(q)[..., :3, :]
+        qd = np.linalg.solve(J, pd[..., None])[..., 0]
+        from ..jacobians import jdot  # the task-space acceleration needs J̇q̇
+
+        Jd = jdot(self.robot, q, qd)[..., :3, :]
+        qdd = np.linalg.solve(J, (pdd - np.einsum("...ij,...j->...i", Jd, qd))[..., None])[..., 0]
+        return (q[0], qd[0], qdd[0]) if scalar else (q, qd, qdd)
+
+    def __repr__(self):
+        return (f"CartesianLine({self.p0.tolist()} → {self.p1.tolist()} in {self.T:g} s, branch {self.label!r}, "
+                f"{self.robot.name or 'robot'})")
+
+
+def _branch(robot, points, label, q_ref):
+    """IK of each point (N, 3) on the branch ``label``, each angle the 2π-equivalent nearest q_ref."""
+    out = np.empty((len(points), robot.n))
+    for k, p in enumerate(points):
+        sols = robot.ikine_all(p, q_current=q_ref)
+        if label not in sols.labels:
+            raise ValueError(f"the path leaves the workspace of branch {label!r} at p = {np.round(p, 6).tolist()}"
+                             + (f" ({sols.reason})" if sols.reason else ""))
+        q = sols.q[sols.labels.index(label)]
+        out[k] = q_ref + (q - q_ref + np.pi) % (2 * np.pi) - np.pi
+    return out
+
+
+def cartesian_line(robot, p0, p1, T, *, q_start=None, t0=0.0, min_sigma=1e-2, samples=201, qd_max=None,
+                   qdd_max=None):
+    """A straight line of the tool's position from p0 to p1 in T seconds (quintic timing), through the
+    closed-form position IK of ``robot`` (e.g. ``models.paper_3r()``).
+
+    The branch is the IK solution at p0 nearest ``q_start`` (default: the first solution), kept along the
+    line. The line is checked at ``samples`` points: a point out of reach, or a smallest singular value of
+    the Jacobian's position rows below ``min_sigma`` (m/rad; the line would cross a singularity, where
+    q̇ = J⁻¹ṗ blows up) raises a ValueError naming where. ``qd_max``/``qdd_max`` are checked too.
+    """
+    p0 = as_float_array(p0, "p0", (3,), allow_batch=False)
+    p1 = as_float_array(p1, "p1", (3,), allow_batch=False)
+    T = _duration(T)
+    sols = robot.ikine_all(p0, q_current=q_start)
+    if len(sols) == 0:
+        raise ValueError(f"p0 = {p0.tolist()} is out of reach ({sols.reason})")
+    if q_start is None:
+        k = 0
+    else:
+        q_start = as_float_array(q_start, "q_start", (robot.n,), allow_batch=False)
+        k = int(np.argmin(np.abs((sols.q - q_start + np.pi) % (2 * np.pi) - np.pi).sum(axis=1)))
+    q_ref = sols.q[k] if q_start is None else q_start + (sols.q[k] - q_start + np.pi) % (2 * np.pi) - np.pi
+    line = CartesianLine(robot, p0, p1, T, sols.labels[k], q_ref, t0)
+    s = np.linspace(0.0, 1.0, samples)
+    pts = p0 + s[:, None] * (p1 - p0)
+    q = _branch(robot, pts, line.label, q_ref)
+    sigma = np.linalg.svd(robot.jacob0(q)[:, :3, :], compute_uv=False)[:, -1]
+    bad = np.flatnonzero(sigma < min_sigma)
+    if len(bad):
+        i = int(bad[0])
+        raise ValueError(f"the line crosses a singularity near p = {np.round(pts[i], 4).tolist()} "
+                         f"(s = {s[i]:.3f}, t = {_time_of(line, s[i]):.4g} s): "
+                         f"σ_min of the position Jacobian = {sigma[i]:.2e} < {min_sigma:g}")
+    line.q_ref = q[0]
+    return check_limits(line, qd_max, qdd_max)
+
+
+def _time_of(line, s):
+    """The time at which the quintic timing reaches the fraction s (bisection)."""
+    lo, hi = line.t0, line.t1
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if line.s(mid)[0][0] < s else (lo, mid)
+    return 0.5 * (lo + hi)
