@@ -26,7 +26,7 @@ def free(robot=YOUBOT, q0=Q0, t_end=1.0, dt=1e-3, **kw):
 def test_rk4_conserves_the_energy_of_a_free_arm():
     traj = free()
     assert traj.completed and traj.t[-1] == pytest.approx(1.0) and traj.q.shape == (1001, 5)
-    assert np.ptp(traj.energy) < 1e-4 and traj.max_drift < 1e-4  # J; the arm swings through ~3 J of K
+    assert np.ptp(traj.energy) < 1e-4 and traj.max_drift < 1e-4  # J (measured 2.3e-5); K reaches ~17 J
     assert traj.kinetic.max() > 1.0 and np.allclose(traj.kinetic, 0.5 * np.einsum("ki,kij,kj->k", traj.qd,
                                                                      YOUBOT.inertia(traj.q), traj.qd))
     # fourth order: halving the step cuts the drift by about 2⁴
