@@ -212,7 +212,8 @@ class LagrangeModel:
         C = [[tape(sp.Add(*[D3[i][j][k] * qd[k] for k in range(n)])) for j in range(n)] for i in range(n)]
         tau = [tape(sp.Add(*[M[i][j] * qdd[j] + C[i][j] * qd[j] for j in range(n)]) + D1[i]) for i in range(n)]
         K = tape(sp.Add(*[M[i][j] * qd[i] * qd[j] for i in range(n) for j in range(n)]) / 2)
-        # the torque split of (3.108)–(3.110): D_ii q̈_i, Σ_{j≠i} D_ij q̈_j, Σ_j D_ijj q̇_j², Σ_{j≠k} D_ijk q̇_j q̇_k, D_i
+        # the torque split of (3.108)–(3.110):
+        # D_ii q̈_i, Σ_{j≠i} D_ij q̈_j, Σ_j D_ijj q̇_j², Σ_{j≠k} D_ijk q̇_j q̇_k, D_i
         terms = [[tape(M[i][i] * qdd[i]),
                   tape(sp.Add(*[D2[i][j] * qdd[j] for j in range(n) if j != i])),
                   tape(sp.Add(*[D3[i][j][j] * qd[j] ** 2 for j in range(n)])),
@@ -286,7 +287,8 @@ class LagrangeModel:
         sp, n = self.sp, self.n
         rows = []
         for i in range(1, n + 1):
-            terms = [simplify_trig(self._expand(self._out["M"][i - 1][j - 1])) * self.qdd[j - 1] for j in range(1, n + 1)]
+            terms = [simplify_trig(self._expand(self._out["M"][i - 1][j - 1])) * self.qdd[j - 1]
+                     for j in range(1, n + 1)]
             for j in range(1, n + 1):
                 for k in range(j, n + 1):
                     coefficient = simplify_trig(self.D(i, j, k)) * (1 if j == k else 2)
