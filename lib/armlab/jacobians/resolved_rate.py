@@ -115,9 +115,12 @@ def resolved_rate(robot, q0, velocity, t_end, dt, *, damped=True, eps=0.04, lam_
                        ("clamped", clamped), ("err", err)):
             out[key].append(v)
         if err > give_up_error * max(np.linalg.norm(xd), 1e-12) and np.linalg.norm(xd) > 0:
+            near = smin < eps
+            why = ("near a singularity (σ_min = %.3g), the rates it needs would cross joint limits" % smin
+                   if near and clamped else "near a singularity (σ_min = %.3g)" % smin if near
+                   else "joints at their limits" if clamped else "the velocity asks for a direction J cannot give")
             reason = (f"t = {t[-1]:.4g} s: cannot follow the requested velocity (tracking error "
-                      f"{err:.3g} vs |ẋ| = {np.linalg.norm(xd):.3g}" +
-                      ("; joints at their limits" if clamped else "; singular direction") + ")")
+                      f"{err:.3g} vs |ẋ| = {np.linalg.norm(xd):.3g}; {why})")
             break
         q = q + qd * dt
         t.append(t[-1] + dt)
