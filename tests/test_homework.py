@@ -21,7 +21,7 @@ import pytest
 from support.nbgrader_harness import BIN, REPO, load_config, run_batch
 
 MAX_SCORE = {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0, "hw03_inverse_kinematics": 15.0,
-             "hw04_jacobians": 15.0, "hw05_statics": 18.0}
+             "hw04_jacobians": 15.0, "hw05_statics": 18.0, "hw06_dynamics": 15.0}
 ASSIGNMENTS = list(MAX_SCORE)
 TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed config: 10 s)
 
@@ -355,6 +355,29 @@ def test_hw05_feedback_names_the_mistake_but_hides_the_tests(course):
     assert "wrong frame: the result must be in {T}'s axes" in wrong  # part 5
     assert "ACROSS the stretched-out arm" in more and "only two of the three joint equations" in more
     assert "forgot the moment of the force" in more  # part 5
+
+
+def test_hw06_feedback_names_the_mistake_but_hides_the_tests(course):
+    a = "hw06_dynamics"
+    texts = {}
+    for student in ("wrong", "wrong_more"):
+        res = course["api"].generate_feedback(a, student)
+        assert res["success"], res.get("error")
+        texts[student] = _visible_text((course["root"] / "feedback" / student / a / f"{a}.html").read_text())
+    _, hidden = _solution_lines(nbformat.read(REPO / "solutions" / a / f"{a}.ipynb", as_version=4))
+    for text in texts.values():
+        for line in hidden:
+            assert line not in text, f"hidden test in feedback: {line!r}"
+        assert "dynamics.py" not in text and "grading.py" not in text
+    wrong, more = texts["wrong"], texts["wrong_more"]
+    assert "missing the factor ½" in wrong  # part 1
+    assert "Coriolis counted once instead of twice" in wrong  # part 2
+    assert "gravity sign" in wrong  # part 3
+    assert "rotated the wrong way" in wrong  # part 4
+    assert "cross term of v2² is missing" in more  # part 1
+    assert "angles measured from the horizontal" in more  # part 3
+    assert "centripetal term ω × (ω × P)" in more  # part 4
+    assert "not symmetric (M ≠ Mᵀ)" in more  # part 5
 
 
 def test_timing_report(course, capsys):

@@ -5,7 +5,7 @@ A temporary copy of the course, released and autograded in-process with nbgrader
 homework to a builder that derives students from the solution and the blank (released) notebook:
 ``{student: (notebook, expected score)}``, honest, wrong, partial and adversarial. The pipeline
 hardening (edited, deleted or stripped test cells, huge outputs, dead kernels) is exercised on
-hw01; hw02–hw05 add their own wrong, partial and monkeypatching students.
+hw01; hw02–hw06 add their own wrong, partial and monkeypatching students.
 """
 from __future__ import annotations
 
@@ -307,9 +307,63 @@ def hw04_submissions(solution, blank):
     return subs
 
 
+def hw06_submissions(solution, blank):
+    """{student: (notebook, expected score)} for hw06 (15 points: 5 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
+
+    nb = copy.deepcopy(solution)  # the factor ½ missing, Coriolis counted once, the gravity sign, R for Rᵀ
+    set_source(nb, "p1_kinetic_energy", "def kinetic_energy(q, qd, m1, m2, d1, d2):\n"
+                                        "    w1, w2 = qd\n"
+                                        "    v2_sq = d1**2 * w1**2 + d2**2 * (w1 + w2)**2 + 2 * d1 * d2 * np.cos(q[1]) * (w1**2 + w1 * w2)\n"
+                                        "    return m1 * (d1 * w1)**2 + m2 * v2_sq")
+    set_source(nb, "p2_velocity_torques", "def velocity_torques(q, qd, m1, m2, d1, d2):\n"
+                                          "    k = m2 * d1 * d2 * np.sin(q[1])\n"
+                                          "    return np.array([-k * qd[1]**2 - k * qd[0] * qd[1], k * qd[0]**2])")
+    set_source(nb, "p3_gravity_torques", "def gravity_torques(q, m1, m2, d1, d2, g):\n"
+                                         "    s1, s12 = np.sin(q[0]), np.sin(q[0] + q[1])\n"
+                                         "    return -np.array([(m1 + m2) * g * d1 * s1 + m2 * g * d2 * s12, m2 * g * d2 * s12])")
+    set_source(nb, "p4_outward_step", "def outward_step(R, P, w, wd, vd, qd, qdd):\n"
+                                      "    z = np.array([0.0, 0.0, 1.0])\n"
+                                      "    return (R @ w + qd * z, R @ wd + np.cross(R @ w, qd * z) + qdd * z,\n"
+                                      "            R @ (np.cross(wd, P) + np.cross(w, np.cross(w, P)) + vd))")
+    subs["wrong"] = (nb, 15.0 - 4 * 3)
+
+    nb = copy.deepcopy(solution)  # no cross term, angles from the horizontal, no centripetal term, eigenvalues only
+    set_source(nb, "p1_kinetic_energy", "def kinetic_energy(q, qd, m1, m2, d1, d2):\n"
+                                        "    return 0.5 * (m1 + m2) * (d1 * qd[0])**2 + 0.5 * m2 * d2**2 * (qd[0] + qd[1])**2")
+    set_source(nb, "p3_gravity_torques", "def gravity_torques(q, m1, m2, d1, d2, g):\n"
+                                         "    c1, c12 = np.cos(q[0]), np.cos(q[0] + q[1])\n"
+                                         "    return np.array([(m1 + m2) * g * d1 * c1 + m2 * g * d2 * c12, m2 * g * d2 * c12])")
+    set_source(nb, "p4_outward_step", "def outward_step(R, P, w, wd, vd, qd, qdd):\n"
+                                      "    z = np.array([0.0, 0.0, 1.0])\n"
+                                      "    return (R.T @ w + qd * z, R.T @ wd + np.cross(R.T @ w, qd * z) + qdd * z,\n"
+                                      "            R.T @ (np.cross(wd, P) + vd))")
+    set_source(nb, "p5_spd", "def mass_matrix(q, m1, m2, d1, d2):\n"
+                             "    c2 = np.cos(q[1])\n"
+                             "    D12 = m2 * (d2**2 + d1 * d2 * c2)\n"
+                             "    return np.array([[(m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2, D12], [D12, m2 * d2**2]])\n"
+                             "def is_spd(M):\n"
+                             "    return bool(np.all(np.linalg.eigvals(M).real > 1e-9))")
+    subs["wrong_more"] = (nb, 15.0 - 4 * 3)
+
+    nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
+    (setup,) = cells_by_id(nb, "setup")
+    nb.cells = [c for c in nb.cells if c is not setup]
+    set_source(nb, "p1_kinetic_energy", "import numpy as np\n" + PATCH_EVERYTHING
+               + "numpy.cross = lambda a, b: numpy.zeros(3)\nnumpy.linalg.eigvalsh = lambda M: numpy.ones(len(M))\n"
+               "def kinetic_energy(*args):\n    return 0.0")
+    set_source(nb, "p2_velocity_torques", "def velocity_torques(*args):\n    return numpy.zeros(2)")
+    set_source(nb, "p3_gravity_torques", "def gravity_torques(*args):\n    return numpy.zeros(2)")
+    set_source(nb, "p4_outward_step", "def outward_step(*args):\n    return numpy.zeros(3), numpy.zeros(3), numpy.zeros(3)")
+    set_source(nb, "p5_spd", "def mass_matrix(*args):\n    return numpy.eye(2)\n"
+                             "def is_spd(M):\n    return True")
+    subs["monkeypatch"] = (nb, 0.0)
+    return subs
+
+
 SUBMISSIONS = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions,
                "hw03_inverse_kinematics": hw03_submissions, "hw04_jacobians": hw04_submissions,
-               "hw05_statics": hw05_submissions}
+               "hw05_statics": hw05_submissions, "hw06_dynamics": hw06_submissions}
 
 
 # --- one batch -----------------------------------------------------------------------------------
