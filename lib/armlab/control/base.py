@@ -115,18 +115,18 @@ class Controller:
     def output(self, t, q, qd, qr, qdr, qddr):
         """The law, clipped to the limits (each clip recorded): what a simulator applies."""
         tau = self.law(t, q, qd, qr, qdr, qddr)
-        if self.limits is None:
+        lims = self.limits
+        if lims is None:
             return tau
         sat = self.saturation
         sat.calls += 1
-        hit = False
-        for i, (x, lim) in enumerate(zip(tau, self.limits)):
-            if x > lim or x < -lim:
-                hit = True
+        over = [i for i, (x, lim) in enumerate(zip(tau, lims)) if x > lim or x < -lim]
+        if over:
+            for i in over:
+                x, lim = tau[i], lims[i]
                 sat.per_joint[i] += 1
                 sat.peak[i] = max(sat.peak[i], abs(x) / lim)
                 tau[i] = lim if x > 0 else -lim
-        if hit:
             sat.steps += 1
             sat.times.append(t)
             if sat.first is None:

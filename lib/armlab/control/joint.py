@@ -121,10 +121,10 @@ class GravityCompensation(WithModel, Controller):
         self._set_model(model, gravity)
 
     def _compile(self, robot):
-        self._G = gravity_torques(robot)
+        self._G = gravity_torques(robot, self.gravity)
 
     def law(self, t, q, qd, qr, qdr, qddr):
-        return self._G(q, self.gravity, math.cos, math.sin)
+        return self._G(q, math.cos, math.sin)
 
     def __repr__(self):
         return f"GravityCompensation({self.model.name or 'model'})"
@@ -139,6 +139,11 @@ class PDGravity(Sum):
         self.pd = PD(kp, kd)
         self.gravity_comp = GravityCompensation(model, gravity=gravity)
         super().__init__([self.pd, self.gravity_comp], limits)
+
+    def law(self, t, q, qd, qr, qdr, qddr):  # the sum written out: one pass per step
+        G = self.gravity_comp.law(t, q, qd, qr, qdr, qddr)
+        pd = self.pd
+        return [p * (r - x) + d * (rd - v) + g for p, r, x, d, rd, v, g in zip(pd.kp, qr, q, pd.kd, qdr, qd, G)]
 
     @property
     def model(self):
@@ -162,10 +167,10 @@ class ComputedTorque(WithGains, WithModel):
         self._set_model(model, gravity)
 
     def _compile(self, robot):
-        self._ct = computed_torque(robot)
+        self._ct = computed_torque(robot, self.gravity)
 
     def law(self, t, q, qd, qr, qdr, qddr):
-        return self._ct(q, qd, qr, qdr, qddr, self.kp, self.kd, self.gravity, math.cos, math.sin)
+        return self._ct(q, qd, qr, qdr, qddr, self.kp, self.kd, math.cos, math.sin)
 
     def __repr__(self):
         return f"ComputedTorque({self._gain_repr()})"

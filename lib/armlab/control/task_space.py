@@ -41,7 +41,7 @@ class ResolvedRate(WithGains, WithModel):
         return 3
 
     def _compile(self, robot):
-        self._G = gravity_torques(robot)
+        self._G = gravity_torques(robot, self.gravity)
 
     def law(self, t, q, qd, xr, xdr, _unused):
         qa = np.array(q)
@@ -51,7 +51,7 @@ class ResolvedRate(WithGains, WithModel):
         self.sigma_min = float(s[-1]) if len(s) >= 3 else 0.0
         rates = dls_rates(J, np.array(xdr) + self.k * (np.array(xr) - x), float(damping(self.sigma_min, self.eps,
                                                                                           self.lam_max)))
-        G = self._G(q, self.gravity, math.cos, math.sin)
+        G = self._G(q, math.cos, math.sin)
         return [kv * (r - v) + g for kv, r, v, g in zip(self.kv, rates.tolist(), qd, G)]
 
     def __repr__(self):
