@@ -1,0 +1,342 @@
+"""Least-squares identification of the base parameters, lab report §3 (3.1)–(3.2), and its checks.
+
+:func:`identify` stacks ξ̄_B (the independent columns of ξ̄, :mod:`~armlab.dynamics.base_params`) over the
+samples into Ξ (3.1) and solves Ξ·χ_B ≈ T_e:
+
+* ``"ols"`` — ordinary least squares, (3.2) on the base parameters (ΞᵀΞ itself is singular, see
+  docs/errata.md), columns normalised for the solve;
+* ``"wls"`` — weighted least squares (Gautier): each joint's rows divided by the standard deviation of its
+  OLS residual, so a noisy or weak joint does not dominate;
+* ``"constrained"`` — the same weighted fit over the full χ̄, restricted to physically consistent links:
+  each link's 4×4 pseudo-inertia J = ∫[r; 1][r; 1]ᵀdm is positive definite (Wensing et al.; equivalent to
+  m > 0 and the inertia about the centre of mass positive with its principal moments satisfying the
+  triangle inequality), and I_a, f_v, f_c ≥ 0. J is written as U·Uᵀ with U upper triangular and
+  positive diagonal in log form (Rucker & Wensing's log-Cholesky parameters), which maps R¹⁰ one-to-one
+  onto the open cone of consistent links, so scipy's least squares needs no constraint: the fit is the
+  convex semidefinite problem (the LMI formulation of cvxpy) in other coordinates, and a convex problem
+  seen through a diffeomorphism has no spurious local minimum. A small pull towards a prior χ̄ (the
+  robot's catalogue values) fixes the directions the data cannot see.
+
+The result (:class:`Identification`) predicts torques on fresh data (step д of §3.1) and reports its RMS
+error per joint, the condition number of the (column-normalised) stacked regressor and the physical
+consistency of the estimate (:meth:`Identification.consistency`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.validation import as_float_array
+from .base_params import base_parameters, random_states
+from .model import GRAVITY
+from .params import dynamic_params
+
+__all__ = ["Identification", "identify", "check_data", "pseudo_inertia_matrix", "link_consistency", "METHODS"]
+
+METHODS = ("ols", "wls", "constrained")
+_CHUNK = 4096
+#: typical magnitudes of (m, m·c, I, I_a, f_v, f_c, f_off) for the prior's pull (kg, kg·m, kg·m², …)
+_UNITS = np.array([1.0, 0.1, 0.1, 0.1, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.1, 0.1, 0.1])
+
+
+def check_data(robot, q, qd, qdd, tau):
+    """The four arrays as (N, n) floats with one length; a clear ValueError naming the argument otherwise
+    (NaN or inf included: mask such samples explicitly before identifying)."""
+    out = []
+    for value, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"), (tau, "tau")):
+        a = np.asarray(value, dtype=float) if not isinstance(value, np.ndarray) else value.astype(float, copy=False)
+        if a.ndim == 1 and a.shape[0] == robot.n:
+            a = a[None]
+        if a.ndim != 2 or a.shape[1] != robot.n:
+            raise ValueError(f"{name} must be an (N, {robot.n}) array of samples, got shape {a.shape}")
+        bad = ~np.isfinite(a).all(axis=1)
+        if bad.any():
+            rows = np.flatnonzero(bad)
+            raise ValueError(f"{name} has NaN or inf in {rows.size} of {a.shape[0]} samples (first at row {rows[0]}): "
+                             "drop or mask those samples first (identify_log(..., nan='drop') masks them explicitly)")
+        out.append(a)
+    lengths = {name: a.shape[0] for a, name in zip(out, ("q", "qd", "qdd", "tau"))}
+    if len(set(lengths.values())) > 1:
+        raise ValueError(f"the data arrays must have one length (samples): {lengths}")
+    return out
+
+
+def _stack(params, q, qd, qdd):
+    """Ξ (N·n × count), built in chunks (the full ξ̄ of 20k samples would be 56 MB)."""
+    N, n = q.shape
+    out = np.empty((N, n, params.count))
+    for s in range(0, N, _CHUNK):
+        sl = slice(s, s + _CHUNK)
+        out[sl] = params.regressor(q[sl], qd[sl], qdd[sl])
+    return out
+
+
+def pseudo_inertia_matrix(chi10):
+    """The 4×4 pseudo-inertia J = [[½tr(I)·E − I, h], [hᵀ, m]] of one link from its 10 parameters (2.54)."""
+    m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz = chi10
+    I = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])  # noqa: E741
+    J = np.empty((4, 4))
+    J[:3, :3] = 0.5 * np.trace(I) * np.eye(3) - I
+    J[:3, 3] = J[3, :3] = hx, hy, hz
+    J[3, 3] = m
+    return J
+
+
+#: A_i with J(χ) = Σ χ_i·A_i: the pseudo-inertia is linear in the ten parameters
+_BASIS = None
+
+
+def _basis():
+    global _BASIS
+    if _BASIS is None:
+        _BASIS = np.array([pseudo_inertia_matrix(e) for e in np.eye(10)])
+    return _BASIS
+
+
+def link_consistency(chi10, tol=0.0):
+    """Physical consistency of one link's parameters: a dict with the mass, the principal moments about the
+    centre of mass, and whether m > 0, the moments satisfy the triangle inequality (each ≤ the sum of the
+    other two, hence ≥ 0) and the pseudo-inertia is positive definite (all three together)."""
+    chi10 = np.asarray(chi10, float)
+    m = chi10[0]
+    J = pseudo_inertia_matrix(chi10)
+    out = {"mass": m, "mass_positive": bool(m > tol), "pseudo_inertia_min_eig": float(np.linalg.eigvalsh(J)[0])}
+    if m > 0:
+        c = chi10[1:4] / m
+        _, _, _, _, ixx, iyy, izz, ixy, ixz, iyz = chi10
+        Io = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        p = np.linalg.eigvalsh(Io - m * (c @ c * np.eye(3) - np.outer(c, c)))  # about the centre of mass
+        out["principal_moments"] = p
+        out["triangle"] = bool(p[0] + p[1] >= p[2] - tol and p[0] >= -tol)
+    else:
+        out["principal_moments"], out["triangle"] = None, False
+    out["consistent"] = out["mass_positive"] and out["triangle"] and out["pseudo_inertia_min_eig"] > -tol
+    return out
+
+
+class Identification:
+    """The result of :func:`identify`.
+
+    ``base`` (count,): the estimated base parameters, in ``params.names`` order (``params`` the
+    :class:`~armlab.dynamics.base_params.BaseParameters`); ``std``: their standard deviations from the fit's
+    covariance; ``chi``: the full χ̄ (or χ) for ``"constrained"``, else None; ``rms`` (n,): RMS torque residual
+    per joint on the data fitted (N·m); ``sigma`` (n,): the residual standard deviations the WLS weights
+    used; ``cond``: condition number of the column-normalised stacked base regressor; ``samples``: N.
+    """
+
+    def __init__(self, robot, params, method, base, std, chi, rms, sigma, cond, samples):
+        self.robot, self.params, self.method = robot, params, method
+        self.base, self.std, self.chi = base, std, chi
+        self.rms, self.sigma, self.cond, self.samples = rms, sigma, cond, samples
+        self.data = None  # the samples identify_log used
+
+    @property
+    def friction(self):
+        return self.params.friction
+
+    def predict(self, q, qd, qdd):
+        """τ (…, n) = ξ̄_B(q, q̇, q̈)·χ_B, (2.67) with the estimate (step д of §3.1)."""
+        return self.params.regressor(q, qd, qdd) @ self.base
+
+    def validate(self, q, qd, qdd, tau):
+        """RMS torque error per joint (n,) on fresh data (step д of §3.1)."""
+        q, qd, qdd, tau = check_data(self.robot, q, qd, qdd, tau)
+        return np.sqrt(np.mean((self.predict(q, qd, qdd) - tau) ** 2, axis=0))
+
+    def relative_error(self, chi_true):
+        """|χ_B − β·χ_true| / |β·χ_true| per base parameter, for a known true χ (or χ̄) — simulations."""
+        true = self.params.of(chi_true)
+        return np.abs(self.base - true) / np.maximum(np.abs(true), 1e-12)
+
+    def inertia(self, q):
+        """M(q) (…, n, n) of the identified model, actuator inertias included."""
+        q = np.asarray(q, float)
+        n, zero = self.robot.n, np.zeros(q.shape)
+        rest = self.params.regressor(q, zero, zero, gravity=(0.0, 0.0, 0.0))  # f_off's column: not inertia
+        cols = [(self.params.regressor(q, zero, np.broadcast_to(np.eye(n)[j], q.shape), gravity=(0.0, 0.0, 0.0))
+                 - rest) @ self.base for j in range(n)]
+        return np.stack(cols, axis=-1)
+
+    def consistency(self, samples=500, seed=1):
+        """Physical consistency: M(q) positive definite at ``samples`` random states within the joint limits
+        (``M_min_eig``: the smallest eigenvalue seen), and for a full χ̄ each link by :func:`link_consistency`
+        and I_a, f_v, f_c ≥ 0. A base estimate alone cannot show masses: ``links`` is then None."""
+        q, _, _ = random_states(self.robot, samples, seed)
+        eig = float(np.linalg.eigvalsh(self.inertia(q)).min())
+        out = {"M_min_eig": eig, "M_positive_definite": eig > 0, "links": None, "friction_nonnegative": None}
+        if self.chi is not None:
+            per = 14 if self.friction else 10
+            chi = self.chi.reshape(self.robot.n, per)
+            out["links"] = [link_consistency(c[:10]) for c in chi]
+            if self.friction:
+                out["friction_nonnegative"] = bool((chi[:, 10:13] >= 0).all())
+        ok = out["M_positive_definite"] and (out["links"] is None or all(L["consistent"] for L in out["links"]))
+        out["consistent"] = bool(ok and out["friction_nonnegative"] is not False)
+        return out
+
+    def __repr__(self):
+        return (f"Identification({self.method}, {self.params.count} base parameters from {self.samples} samples, "
+                f"cond {self.cond:.3g}, rms {np.array2string(self.rms, precision=3)} N·m)")
+
+
+def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRAVITY, prior=None, pull=1e-6):
+    """Identify the base parameters from samples (N, n) of q, q̇, q̈ and the joint efforts τ (N·m).
+
+    ``method``: "ols", "wls" or "constrained" (see the module); ``friction``: identify I_a, f_v, f_c, f_off
+    too (ξ̄, (2.64)–(2.67)); ``prior``: χ̄ (or χ) the constrained fit leans towards where the data are
+    silent (default: the robot's own parameters, zero friction), with weight ``pull``. A trajectory that
+    cannot separate the base parameters (rank-deficient Ξ) raises a ValueError naming them.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    q, qd, qdd, tau = check_data(robot, q, qd, qdd, tau)
+    params = base_parameters(robot, friction, gravity=gravity)
+    N, n = q.shape
+    if N * n < 2 * params.count:
+        raise ValueError(f"{N} samples give {N * n} equations for {params.count} base parameters: record more")
+    X = _stack(params, q, qd, qdd)  # (N, n, count)
+    scale = np.sqrt((X ** 2).sum(axis=(0, 1)))
+    _check_dead(params, scale, qd)
+    Xs = X / scale
+    # one QR per joint: any per-joint weighting is then a small problem on the stacked R_j (count·n rows)
+    Rs, Qbs = zip(*(_qr(Xs[:, j, :], tau[:, j]) for j in range(n)))
+    R, Qb = np.concatenate(Rs), np.concatenate(Qbs)
+    _check_rank(params, R, qd)
+    weights = np.ones(n)
+    sol = _small_lstsq(R, Qb, weights)
+    resid = tau - Xs @ sol
+    sigma = np.sqrt((resid ** 2).sum(axis=0) / max(N - params.count / n, 1))
+    if method != "ols":
+        weights = 1.0 / np.maximum(sigma, 1e-12 * max(sigma.max(), 1e-300))
+        sol = _small_lstsq(R, Qb, weights)
+    A = R * np.repeat(weights, params.count)[:, None]  # ‖A·x − b‖ = the weighted residual (plus a constant)
+    b = Qb * np.repeat(weights, params.count)
+    s = np.linalg.svd(A, compute_uv=False)
+    cond = float(s[0] / s[-1])
+    chi = None
+    if method == "constrained":
+        chi = _constrained(robot, params, A, b, scale, prior, pull)
+        sol = params.of(chi) * scale
+    resid = tau - Xs @ sol
+    base = sol / scale
+    dof = max(N * n - params.count, 1)
+    s2 = ((resid * weights) ** 2).sum() / dof
+    cov = s2 * np.linalg.pinv(A.T @ A)
+    std = np.sqrt(np.clip(np.diag(cov), 0, None)) / scale
+    rms = np.sqrt(np.mean(resid ** 2, axis=0))
+    return Identification(robot, params, method, base, std, chi, rms, sigma, cond, N)
+
+
+def _qr(X, y):
+    """(R, Qᵀy) of one joint's rows, R square (count × count): the R factor of [X | y] holds both."""
+    Ra = np.linalg.qr(np.column_stack([X, y]), mode="r")
+    p = X.shape[1]
+    return Ra[:p, :p], Ra[:p, p]
+
+
+def _small_lstsq(R, Qb, weights):
+    p = R.shape[1]
+    w = np.repeat(weights, p)
+    return np.linalg.lstsq(R * w[:, None], Qb * w, rcond=None)[0]
+
+
+def _still(qd):
+    still = [j + 1 for j in range(qd.shape[1]) if not qd[:, j].any()]
+    if not still:
+        return ""
+    return f" (joint{'s' if len(still) > 1 else ''} {', '.join(map(str, still))} never move{'' if len(still) > 1 else 's'})"
+
+
+def _check_dead(params, scale, qd):
+    """Explain a trajectory that leaves some base parameter's column at zero."""
+    dead = np.flatnonzero(scale == 0)
+    if dead.size:
+        raise ValueError(f"the trajectory is rank-deficient: the data never excite {[params.names[i] for i in dead]}"
+                         f"{_still(qd)}; move every joint, both ways, with varying speed")
+
+
+def _check_rank(params, R, qd):
+    """Explain a trajectory that cannot separate the base parameters (Ξ's columns nearly dependent)."""
+    _, s, Vt = np.linalg.svd(R, full_matrices=False)
+    if s[-1] < 1e-9 * s[0]:
+        v = Vt[-1]
+        involved = [params.names[i] for i in np.argsort(-np.abs(v))[:4] if abs(v[i]) > 0.1]
+        raise ValueError(f"the trajectory is rank-deficient (condition number {s[0] / max(s[-1], 1e-300):.2g}): it "
+                         f"cannot tell {involved} apart{_still(qd)}; use a richer excitation (design_excitation)")
+
+
+def _constrained(robot, params, A, b, scale, prior, pull):
+    """The consistent χ̄ that minimises the weighted residual: a log-det barrier Newton method (see the module)."""
+    n, per = robot.n, (14 if params.friction else 10)
+    p = n * per
+    chi = _prior(robot, per, prior)
+    R, Qb = A, b  # already small: the stacked per-joint R factors
+    M = R @ (params.combination * scale[:, None])  # the scaled unknowns are scale·β·χ̄
+    d2 = (pull * np.linalg.norm(R) ** 2 / R.shape[0]) / np.tile(_UNITS[:per], n) ** 2
+    H0 = M.T @ M + np.diag(d2)
+    c0 = M.T @ Qb + d2 * chi
+    fric = np.zeros(p, bool)
+    if per > 10:
+        fric.reshape(n, per)[:, 10:13] = True  # I_a, f_v, f_c ≥ 0
+        chi[fric] = np.maximum(chi[fric], 1e-3 * np.tile(_UNITS[:per], n)[fric])
+    B = _basis()
+    nu = 4 * n + fric.sum()  # the barrier's parameter: 4 per 4×4 block, 1 per scalar
+    F = lambda x: 0.5 * x @ H0 @ x - c0 @ x  # noqa: E731
+    F_floor = 1e-13 * (Qb @ Qb + 1.0)
+    t = nu / max(abs(F(chi) - F(np.linalg.lstsq(H0, c0, rcond=None)[0])), F_floor)
+    for _ in range(60):  # outer: t grows until the duality gap ν/t is negligible
+        for _ in range(50):  # inner: Newton on t·F + barrier
+            g, H = t * (H0 @ chi - c0), t * H0
+            Js = chi.reshape(n, per)[:, :10] @ B.reshape(10, 16)
+            for k in range(n):
+                Ji = np.linalg.inv(Js[k].reshape(4, 4))
+                G = np.einsum("ab,ibc->iac", Ji, B)  # J⁻¹A_i
+                sl = slice(k * per, k * per + 10)
+                g[sl] -= np.trace(G, axis1=1, axis2=2)
+                H[sl, sl] += np.einsum("iab,jba->ij", G, G)
+            g[fric] -= 1.0 / chi[fric]
+            H[fric, fric] += 1.0 / chi[fric] ** 2
+            step = -np.linalg.lstsq(H, g, rcond=None)[0]
+            decrement = -g @ step
+            s_ = 1.0
+            phi = _barrier_value(t, F, chi, n, per, B, fric)
+            while s_ > 1e-12:
+                new = chi + s_ * step
+                value = _barrier_value(t, F, new, n, per, B, fric)
+                if value <= phi - 0.25 * s_ * decrement:
+                    break
+                s_ *= 0.5
+            chi = new
+            if decrement < 1e-10:
+                break
+        if nu / t < F_floor:
+            break
+        t *= 20.0
+    return chi
+
+
+def _barrier_value(t, F, chi, n, per, B, fric):
+    """t·F(χ) − Σ log det J_k − Σ log χ_fric, or inf outside the consistent set."""
+    if fric.any() and (chi[fric] <= 0).any():
+        return np.inf
+    total = t * F(chi) - np.log(chi[fric]).sum()
+    Js = (chi.reshape(n, per)[:, :10] @ B.reshape(10, 16)).reshape(n, 4, 4)
+    sign, logdet = np.linalg.slogdet(Js)
+    eig = np.linalg.eigvalsh(Js)[:, 0]
+    if (sign <= 0).any() or (eig <= 0).any():
+        return np.inf
+    return total - logdet.sum()
+
+
+def _prior(robot, per, prior):
+    """χ̄ to lean on: the given one, else the robot's parameters (each link made consistent) and no friction."""
+    n = robot.n
+    if prior is not None:
+        chi0 = as_float_array(prior, "prior", (n * per,), allow_batch=False)
+    else:
+        chi = dynamic_params(robot).reshape(n, 10) if any(float(L.m or 0) for L in robot.links) else np.zeros((n, 10))
+        chi0 = np.concatenate([chi, np.zeros((n, per - 10))], axis=1).reshape(-1)
+    chi0 = chi0.reshape(n, per).copy()
+    for k in range(n):  # a link without mass (or an inconsistent prior) starts as a small consistent body
+        if np.linalg.eigvalsh(pseudo_inertia_matrix(chi0[k, :10]))[0] <= 1e-12:
+            chi0[k, :10] = [0.1, 0, 0, 0, 1e-3, 1e-3, 1e-3, 0, 0, 0]
+    return chi0.reshape(-1)
