@@ -22,15 +22,18 @@ __all__ = ["PD", "PID", "GravityCompensation", "PDGravity", "ComputedTorque", "p
 
 def pd_gains(robot, q, omega, zeta=1.0):
     """Independent-joint gains (Kp, Kd) (n,) for the natural frequency ``omega`` (rad/s) and damping ratio
-    ``zeta``, each joint seen as a lone inertia M_ii(q) of the pose q: Kp = M_ii·ω², Kd = 2ζω·M_ii.
+    ``zeta``, each joint seen as a lone inertia m_i at the pose q: Kp = m_i·ω², Kd = 2ζω·m_i.
 
-    The same gains meet a different inertia elsewhere (the paper arm's joint 1 has 0.0048 kg·m² upright and
-    about 2.7 stretched out): softer where it grows, stiffer — and for a discrete controller with step h,
-    unstable once Kd·h/M_ii approaches 2 — where it shrinks. Computed torque has no such problem.
+    m_i = 1/(M(q)⁻¹)_ii is the inertia joint i feels when the other joints are free to move, as they are
+    under torque control; it is smaller than M_ii (the one with the others locked), and gains designed with
+    M_ii can make the coupled loop unstable at a step of a few ms. The same gains still meet a different
+    inertia elsewhere (the paper arm's joint 1 has 0.0048 kg·m² upright and 2.7 stretched out): softer where
+    it grows, stiffer — and for a discrete controller with step h, unstable once Kd·h/m_i nears 2 — where
+    it shrinks. Computed torque scales its gains by M(q) and has no such problem.
     """
     w = float(gains(omega, "omega"))
     z = float(gains(zeta, "zeta"))
-    m = np.diag(robot.inertia(as_float_array(q, "q", (robot.n,), allow_batch=False)))
+    m = 1.0 / np.diag(np.linalg.inv(robot.inertia(as_float_array(q, "q", (robot.n,), allow_batch=False))))
     return m * w**2, 2 * z * w * m
 
 

@@ -1,0 +1,259 @@
+"""Chapter 08 views: a pick-and-place player and the closed-loop control lab.
+
+* :class:`TaskPlayer` (:func:`task_player`) — steps the arm and the ball through a simulated task
+  (:class:`armlab.sim.TaskResult`) with a ``Play`` button and a time slider: the animation of the whole
+  pick-and-place;
+* :class:`ControlLab` (:func:`control_lab`) — the paper's task (or the youBot's) under a controller chosen
+  from a menu, with sliders for the gains (natural frequency ω and damping ζ, and the integral gain), the
+  payload's mass and the error of the controller's model; every change re-simulates the task and redraws
+  the tracking-error and torque plots and the arm;
+* :func:`svg_plot` — the small time plots (inline SVG: a few kB, drawn by the browser).
+
+Every number comes from :mod:`armlab.sim` and :mod:`armlab.control`; this module only draws.
+"""
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from .. import control, ik, sim
+from ..models import PAPER_3R, PAPER_GRAVITY, YOUBOT_ACTUATORS, paper_3r, youbot
+from .scene import ArmView, figure3d
+from .widgets import Panel, load_widgets, panel_layout, side_column, slider
+
+__all__ = ["svg_plot", "TaskPlayer", "task_player", "ControlLab", "control_lab", "CONTROLLERS", "JOINT_COLORS"]
+
+JOINT_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+CONTROLLERS = ("computed torque", "PD + gravity", "PID", "PID cascade (lab report §4)")
+BALL_COLOR = "#d62728"
+
+
+def svg_plot(x, series, *, labels=None, colors=JOINT_COLORS, ylabel="", xlabel="time step", width=380, height=150,
+             hlines=(), vlines=(), max_points=300):
+    """An inline SVG line plot of ``series`` (m, N) against ``x`` (N,), with dashed horizontal lines at
+    ``hlines`` (e.g. ± effort limits) and dotted vertical ones at ``vlines`` (e.g. the pick and the place)."""
+    x = np.asarray(x, dtype=float)
+    Y = np.atleast_2d(np.asarray(series, dtype=float))
+    step = max(1, len(x) // max_points)
+    xs, Ys = x[::step], Y[:, ::step]
+    lo = min(float(np.nanmin(Ys)), *(h for h in hlines)) if hlines else float(np.nanmin(Ys))
+    hi = max(float(np.nanmax(Ys)), *(h for h in hlines)) if hlines else float(np.nanmax(Ys))
+    if hi - lo < 1e-12:
+        lo, hi = lo - 1.0, hi + 1.0
+    pad = 0.06 * (hi - lo)
+    lo, hi = lo - pad, hi + pad
+    left, right, top, bottom = 46, 8, 8, 24
+    W, H = width - left - right, height - top - bottom
+
+    def px(v):
+        return left + W * (np.asarray(v, dtype=float) - x[0]) / max(x[-1] - x[0], 1e-12)
+
+    def py(v):
+        return top + H * (hi - np.asarray(v, dtype=float)) / (hi - lo)
+
+    parts = [f"<svg width='{width}' height='{height}' style='font:10px sans-serif'>",
+             f"<rect x='{left}' y='{top}' width='{W}' height='{H}' fill='white' stroke='#bbb'/>"]
+    if lo < 0 < hi:
+        parts.append(f"<line x1='{left}' x2='{left + W}' y1='{py(0):.1f}' y2='{py(0):.1f}' stroke='#ddd'/>")
+    for h in hlines:
+        parts.append(f"<line x1='{left}' x2='{left + W}' y1='{py(h):.1f}' y2='{py(h):.1f}' stroke='#999' "
+                     "stroke-dasharray='4 3'/>")
+    for v in vlines:
+        parts.append(f"<line x1='{px(v):.1f}' x2='{px(v):.1f}' y1='{top}' y2='{top + H}' stroke='#999' "
+                     "stroke-dasharray='1 2'/>")
+    X = np.round(px(xs), 1).tolist()
+    for k, row in enumerate(Ys):
+        Y_ = np.round(py(row), 1).tolist()
+        pts = " ".join(f"{a},{b}" for a, b in zip(X, Y_) if b == b)  # b == b: not NaN
+        parts.append(f"<polyline fill='none' stroke='{colors[k % len(colors)]}' stroke-width='1.5' points='{pts}'/>")
+    for v, anchor in ((hi - pad, top + 9), (lo + pad, top + H)):
+        parts.append(f"<text x='{left - 3}' y='{anchor}' text-anchor='end'>{v:.3g}</text>")
+    parts.append(f"<text x='{left}' y='{height - 6}'>{x[0]:g}</text>"
+                 f"<text x='{left + W}' y='{height - 6}' text-anchor='end'>{x[-1]:g}</text>"
+                 f"<text x='{left + W / 2}' y='{height - 6}' text-anchor='middle'>{html.escape(xlabel)}</text>")
+    parts.append(f"<text x='4' y='{top + H / 2}' transform='rotate(-90 10 {top + H / 2})' text-anchor='middle'>"
+                 f"{html.escape(ylabel)}</text>")
+    if labels:
+        for k, name in enumerate(labels):
+            parts.append(f"<text x='{left + 6 + 42 * k}' y='{top + 11}' fill='{colors[k % len(colors)]}'>"
+                         f"{html.escape(name)}</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+class _Animated(Panel):
+    """An arm and its payload in a 3-D scene, shown at step k of a :class:`~armlab.sim.TaskResult`."""
+
+    def _scene(self, robot, q0, figsize):
+        self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
+        self.redraws = 0
+        self.robot = robot
+        self.view = ArmView(robot, ax, q0, frames=False)
+        self.trace, = ax.plot([], [], [], color="tab:purple", lw=1.5)
+        self.ball, = ax.plot([], [], [], ls="", marker="o", ms=9, color=BALL_COLOR)
+        return ax
+
+    def show(self, k, draw=True):
+        """Show step ``k``: the arm, the tool's path so far, the ball."""
+        r = self.result
+        k = int(np.clip(k, 0, len(r.t) - 1))
+        self.view.update(r.q[k])
+        self.trace.set_data_3d(r.tool[:k + 1, 0], r.tool[:k + 1, 1], r.tool[:k + 1, 2])
+        self.ball.set_data_3d([r.ball[k, 0]], [r.ball[k, 1]], [r.ball[k, 2]])
+        self.k = k
+        self.frame_text(k)
+        if draw:
+            self.redraw()
+
+    def frame_text(self, k):
+        r = self.result
+        phase = "approach" if k < r.pick_step else "carrying the ball" if k < r.place_step else "ball released"
+        self.frame.value = (f"<small>step {k} (t = {r.t[k]:.3f} s), {phase}<br>θ = "
+                            f"{np.degrees(r.q[k]).round(1).tolist()}°<br>τ = {r.tau[k].round(2).tolist()} N·m</small>")
+
+
+class TaskPlayer(_Animated):
+    """Play a simulated pick-and-place: ``Play`` steps through it every ``every`` steps; the slider picks a step."""
+
+    def __init__(self, robot, result, every=5, figsize=(4.6, 4.4)):
+        w = load_widgets()
+        self._scene(robot, result.q[0], figsize)
+        self.result = result
+        last = len(result.t) - 1
+        self.step = slider(0, 0, last, 1, "step", ".0f")
+        self.play = w.Play(min=0, max=last, step=int(every), interval=40)
+        self.play.observe(lambda ch: setattr(self.step, "value", float(ch["new"])), names="value")
+        self.step.observe(lambda ch: self.show(int(round(ch["new"]))), names="value")
+        self.frame = w.HTML()
+        self.show(0, draw=False)
+        self.widget = panel_layout(side_column([self.play, self.step, self.frame]), self._figure_widget())
+
+
+def task_player(robot, result, **kwargs) -> TaskPlayer:
+    """An animation of a simulated task (see :class:`TaskPlayer`)."""
+    return TaskPlayer(robot, result, **kwargs)
+
+
+class ControlLab(_Animated):
+    """The paper's pick-and-place (``arm="paper"``, 0.002 s steps) or the youBot's (``arm="youbot"``, its
+    effort limits; 0.004 s steps, so that an update stays near 50 ms) under a chosen controller.
+
+    Controls: the controller; ω (rad/s) and ζ — computed torque uses Kp = ω², Kd = 2ζω, the independent-joint
+    ones the same per unit of each joint's inertia at the pick (:func:`armlab.control.pd_gains`); the
+    integral gain Ki/Kp (1/s) of the PIDs; the payload (kg); the model error (%, the controller's inertial
+    parameters off by ±that, :func:`armlab.control.perturbed`); whether the controller knows the payload.
+    Each change re-runs the task; ``result`` and ``readings`` hold the outcome, ``update_ms`` the time the
+    last update took in the kernel.
+    """
+
+    def __init__(self, arm="paper", controller="computed torque", omega=20.0, zeta=1.0, ki=1.0, payload=None,
+                 error=0.0, informed=True, figsize=(4.4, 4.2)):
+        w = load_widgets()
+        if arm not in ("paper", "youbot"):
+            raise ValueError(f"arm must be 'paper' or 'youbot', got {arm!r}")
+        if controller not in CONTROLLERS:
+            raise ValueError(f"controller must be one of {CONTROLLERS}, got {controller!r}")
+        self.arm = arm
+        self.robot, self.plan, self.dt, self.limits, self.gravity = _task(arm)
+        self._models = {0.0: self.robot}
+        payload = self.plan.payload if payload is None else payload
+        self._scene(self.robot, self.plan.q_start, figsize)
+        self.result = None
+        self.choice = w.Dropdown(options=CONTROLLERS, value=controller, description="controller",
+                                 layout=w.Layout(width="100%"))
+        self.omega = slider(omega, 2.0, 40.0, 0.5, "ω (rad/s)", ".1f", "80px")
+        self.zeta = slider(zeta, 0.2, 2.0, 0.05, "ζ", ".2f", "80px")
+        self.ki = slider(ki, 0.0, 5.0, 0.1, "Ki/Kp (1/s)", ".1f", "80px")
+        self.payload = slider(payload, 0.0, 2.0, 0.1, "payload (kg)", ".1f", "80px")
+        self.error = slider(error, 0.0, 50.0, 5.0, "model error %", ".0f", "80px")
+        self.informed = w.Checkbox(value=informed, description="controller knows the payload", indent=False)
+        self.sliders = [self.omega, self.zeta, self.ki, self.payload, self.error]
+        self.error_plot, self.torque_plot, self.readout, self.frame = w.HTML(), w.HTML(), w.HTML(), w.HTML()
+        steps = self.plan.step_of(self.plan.t_end, self.dt)
+        self.play = w.Play(min=0, max=steps, step=10, interval=40)
+        self.play.observe(lambda ch: self.show(ch["new"]), names="value")
+        for s in self.sliders:
+            s.observe(lambda _: self.update(), names="value")
+        self.choice.observe(lambda _: self.update(), names="value")
+        self.informed.observe(lambda _: self.update(), names="value")
+        self.update(draw=False)
+        side = side_column([self.choice, *self.sliders, self.informed, self.readout, self.play, self.frame])
+        plots = w.VBox([self.error_plot, self.torque_plot])
+        self.widget = panel_layout(side, self._figure_widget(), plots)
+
+    def model(self, error_percent):
+        """The controller's model with ±``error_percent`` % inertial error (one per value, kernels reused)."""
+        key = round(float(error_percent), 6)
+        if key not in self._models:
+            self._models[key] = control.perturbed(self.robot, key / 100.0, seed=8)
+        return self._models[key]
+
+    def make_controller(self):
+        """The selected controller with the sliders' gains, its model and limits."""
+        kind, w, z = self.choice.value, self.omega.value, self.zeta.value
+        model = self.model(self.error.value)
+        common = dict(limits=self.limits)
+        if kind == "computed torque":
+            return control.ComputedTorque(model, w**2, 2 * z * w, gravity=self.gravity, **common)
+        kp, kd = control.pd_gains(model, self.plan.q_pick, w, z)
+        if kind == "PD + gravity":
+            return control.PDGravity(model, kp, kd, gravity=self.gravity, **common)
+        if kind == "PID":
+            return control.PID(kp, kp * self.ki.value, kd, **common)
+        # the cascade: position P then velocity PI; equal to the PD above when Ki = 0 and the lag is 0
+        return control.PID.cascade(kp / kd, kd, kd * self.ki.value, current_lag=1e-3, **common)
+
+    def update(self, draw=True):
+        """Re-run the task with the controls' values and redraw everything."""
+        t0 = time.perf_counter()
+        plan = replace(self.plan, payload=float(self.payload.value))
+        try:
+            self.result = sim.run_task(plan, self.make_controller(), dt=self.dt, informed=self.informed.value)
+            failed = ""
+        except ValueError as e:  # an unstable loop: say so, keep the last good run
+            failed = str(e)
+            if self.result is None:
+                raise
+        r = self.result
+        steps = np.arange(len(r.t))
+        marks = (r.pick_step, r.place_step)
+        names = [f"θ{i + 1}" for i in range(self.robot.n)]
+        self.error_plot.value = "<b>tracking error (°)</b><br>" + svg_plot(
+            steps, np.degrees(r.error).T, labels=names, ylabel="q_r − q (°)", vlines=marks)
+        hl = () if self.limits is None else tuple(self.limits[[1]]) + tuple(-self.limits[[1]])
+        self.torque_plot.value = "<b>joint torques (N·m)</b>" + (" — dashed: joint 2's limit" if hl else "") + \
+            "<br>" + svg_plot(steps, r.tau.T, labels=[f"τ{i + 1}" for i in range(self.robot.n)], ylabel="τ (N·m)",
+                              hlines=hl, vlines=marks)
+        self.readings = {"max_error_deg": np.degrees(r.max_error), "rms_error_deg": np.degrees(r.rms_error),
+                         "saturated": bool(r.saturated.any()), "saturation": r.saturation, "failed": failed}
+        worst = np.degrees(r.max_error)
+        self.readout.value = (
+            "<small>" + (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
+            + f"{html.escape(r.controller)}<br>max |error| = {worst.round(3).tolist()}°<br>"
+            + f"{html.escape(r.saturation)}<br>pick at step {r.pick_step}, place at step {r.place_step}</small>")
+        self.play.max = len(r.t) - 1
+        self.show(self.play.value, draw=draw)
+        self.update_ms = 1e3 * (time.perf_counter() - t0)
+
+
+def _task(arm):
+    """(robot, plan, dt, limits, gravity) of the lab's task."""
+    if arm == "paper":
+        robot = paper_3r()
+        plan = sim.plan_pick_and_place(robot, PAPER_3R["pick"], PAPER_3R["place"], **sim.PAPER_TASK,
+                                       payload=PAPER_3R["ball_mass"], gravity=PAPER_GRAVITY, weights=ik.PAPER_WEIGHTS)
+        return robot, plan, PAPER_3R["dt"], None, PAPER_GRAVITY
+    robot = youbot()
+    pick = robot.fkine(np.array([-0.644, -0.56, -1.087, 0.076, 2.498]))
+    place = robot.fkine(np.array([0.9, -0.3, -1.3, 0.4, 2.0]))
+    plan = sim.plan_pick_and_place(robot, pick, place, t_pick=1.0, t_place=2.0, t_end=2.4, payload=0.5,
+                                   q_start=np.array([0.0, 0.0, 0.0, 0.5, 0.0]))
+    return robot, plan, 4e-3, YOUBOT_ACTUATORS["effort"], (0.0, 0.0, -9.81)
+
+
+def control_lab(arm="paper", **kwargs) -> ControlLab:
+    """The closed-loop control lab (see :class:`ControlLab`)."""
+    return ControlLab(arm, **kwargs)

@@ -1,0 +1,108 @@
+"""Chapter 08 widgets driven programmatically (armlab.viz.control): every control re-runs the task and the
+outcome equals armlab.sim.run_task with the same controller; the plots and the animation show that run;
+the kernel-side update takes at most 50 ms."""
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from armlab import control, models, sim  # noqa: E402
+
+pytest.importorskip("ipywidgets")
+from armlab.viz.control import CONTROLLERS, ControlLab, svg_plot, task_player  # noqa: E402
+
+G = models.PAPER_GRAVITY
+
+
+@pytest.fixture(scope="module")
+def lab():
+    return ControlLab("paper")
+
+
+def test_the_default_is_the_papers_task_under_computed_torque(lab):
+    r = lab.result
+    assert (r.pick_step, r.place_step, len(r.t)) == (380, 760, 1001)
+    direct = sim.run_task(lab.plan, control.ComputedTorque(models.paper_3r(), 400.0, 40.0, gravity=G), dt=0.002)
+    np.testing.assert_allclose(r.q, direct.q, atol=1e-12)
+    assert "ComputedTorque(kp=400, kd=40)" in lab.readout.value
+
+
+@pytest.mark.parametrize("kind, cls", list(zip(CONTROLLERS, ["ComputedTorque", "PDGravity", "PID", "PID.cascade"])))
+def test_the_selector_picks_the_controller_and_the_gains_follow_omega_and_zeta(lab, kind, cls):
+    lab.choice.value = kind
+    lab.omega.value, lab.zeta.value = 15.0, 0.8
+    c = lab.make_controller()
+    assert repr(c).startswith(cls) and lab.result.controller == repr(c)
+    if kind == "computed torque":
+        assert c.kp == [225.0] * 3 and c.kd == pytest.approx([24.0] * 3)
+    else:
+        kp, kd = control.pd_gains(lab.robot, lab.plan.q_pick, 15.0, 0.8)
+        equivalent = (c.pd.kp, c.pd.kd) if kind == "PD + gravity" else (c.kp, c.kd) if kind == "PID" else \
+            (np.multiply(c.kp, c.kv), c.kv)  # the cascade's P·(velocity P) is the PD's Kp
+        np.testing.assert_allclose(equivalent[0], kp, rtol=1e-12)
+        np.testing.assert_allclose(equivalent[1], kd, rtol=1e-12)
+    lab.choice.value, lab.omega.value, lab.zeta.value = "computed torque", 20.0, 1.0
+
+
+def test_payload_and_model_error_reach_the_simulation(lab):
+    lab.payload.value = 2.0
+    assert lab.result.tau[380, 1] == pytest.approx(-29.4 - 2.0 * 9.8, abs=1.5)  # the ball's weight at 1 m (+ feedback)
+    lab.error.value = 30.0
+    model = lab.make_controller().model
+    ratios = {round(a.m / b.m, 9) for a, b in zip(model.links, lab.robot.links)}
+    assert ratios <= {0.7, 1.3} and lab.model(30.0) is model  # one model per value: kernels reused
+    carrying = np.abs(lab.result.error[380:760]).max()
+    lab.informed.value = False  # now the ball is a surprise to the controller: worse while carrying it
+    assert np.abs(lab.result.error[380:760]).max() > 2 * carrying
+    lab.informed.value, lab.error.value, lab.payload.value = True, 0.0, 1.0
+
+
+def test_plots_and_animation_show_the_run(lab):
+    r = lab.result
+    assert lab.error_plot.value.count("<polyline") == 3 and lab.torque_plot.value.count("<polyline") == 3
+    lab.show(500)
+    np.testing.assert_allclose(lab.view.T, lab.robot.fkine(r.q[500]), atol=1e-12)
+    np.testing.assert_allclose(np.array(lab.ball.get_data_3d()).ravel(), r.ball[500], atol=1e-12)
+    assert "step 500" in lab.frame.value and "carrying the ball" in lab.frame.value
+    lab.play.value = 900
+    assert lab.k == 900 and "ball released" in lab.frame.value
+
+
+def test_youbot_lab_shows_its_effort_limits_and_saturation():
+    yb = ControlLab("youbot", payload=1.5, controller="PD + gravity")
+    assert yb.readings["saturated"] and "saturated in" in yb.readout.value
+    assert "stroke-dasharray='4 3'" in yb.torque_plot.value  # joint 2's limit drawn
+    assert np.all(np.abs(yb.result.tau) <= models.YOUBOT_ACTUATORS["effort"] * (1 + 1e-12))
+
+
+def test_update_takes_at_most_50_ms_in_the_kernel(lab):
+    rng = np.random.default_rng(0)
+    ms = []
+    for k in range(16):  # gains (no recompiling) and payloads / model errors from a few values (compiled once)
+        s = [lab.omega, lab.zeta, lab.payload, lab.error][k % 4]
+        grid = np.arange(s.min, s.max + 1e-9, s.step)
+        value = float(rng.choice(grid[:4] if s in (lab.payload, lab.error) else grid))
+        t0 = time.perf_counter()
+        s.value = value  # callback: simulate 1000 steps, two SVG plots, the arm redrawn
+        ms.append(1e3 * (time.perf_counter() - t0))
+    assert np.median(ms) <= 50.0, f"median update {np.median(ms):.1f} ms"
+
+
+def test_task_player_steps_through_a_run():
+    arm = models.paper_3r()
+    r = ControlLab("paper").result
+    player = task_player(arm, r, every=10)
+    player.step.value = 380
+    np.testing.assert_allclose(player.view.T, arm.fkine(r.q[380]), atol=1e-12)
+    assert player.redraws == 1 and "step 380" in player.frame.value
+
+
+def test_svg_plot_scales_series_and_marks():
+    svg = svg_plot(np.arange(5), [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0]], labels=["a", "b"], hlines=(5.0,), vlines=(2,))
+    assert svg.startswith("<svg") and svg.count("<polyline") == 2 and "stroke-dasharray='1 2'" in svg
+    with pytest.raises(ValueError, match="arm must be"):
+        ControlLab("puma")
