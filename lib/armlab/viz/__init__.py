@@ -17,7 +17,8 @@ plotting code. The package is layered; each module imports only the ones above i
   (02, :func:`arm_viewer`, :func:`compare_viewer`, :func:`link_motion_animator`),
   :mod:`~armlab.viz.ik` and :mod:`~armlab.viz.pose_explorer` (03, :func:`show_solutions`,
   :func:`ik_explorer`); :mod:`~armlab.viz.jacobians` (04, :func:`jacobian_explorer`, :func:`rate_player`);
-  :mod:`~armlab.viz.statics` (05, :func:`tip_force_explorer`, :func:`payload_explorer`, :func:`wrist_sensor_demo`).
+  :mod:`~armlab.viz.statics` (05, :func:`tip_force_explorer`, :func:`payload_explorer`, :func:`wrist_sensor_demo`);
+  :mod:`~armlab.viz.dynamics` (06, :func:`torque_split_explorer`, :func:`trajectory_player`).
 
 **How a view is made** (what chapters 4–8 use). A scene is an ordinary matplotlib 3-D axes from
 :func:`figure3d`; whatever is drawn on it is what the browser shows:
@@ -73,6 +74,7 @@ from .scene import (
     AXIS_COLORS, VIEW, ArmView, FigureView, Triads, arm_region, figure3d, fit_points, frames_figure, reach,
     set_cube, shown,
 )
+from .dynamics import TorqueSplit, TrajectoryPlayer, torque_split_explorer, trajectory_player
 from .statics import PayloadExplorer, TipForce2R, WristSensor, payload_explorer, tip_force_explorer, wrist_sensor_demo
 from .text import MatrixDisplay, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
 from .widgets import JointSliders, Panel, in_ipython, load_widgets, panel_layout, side_column, slider
@@ -96,4 +98,6 @@ __all__ = [
     "JacobianExplorer", "jacobian_explorer", "RatePlayer", "rate_player",
     # chapter 05
     "TipForce2R", "tip_force_explorer", "PayloadExplorer", "payload_explorer", "WristSensor", "wrist_sensor_demo",
+    # chapter 06
+    "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer", "trajectory_player",
 ]
