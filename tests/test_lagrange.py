@@ -93,8 +93,11 @@ def test_eq_3_129_puma560_equals_rne_and_builds_fast(convention):
 
 
 def test_symbolic_expressions_equal_the_compiled_functions():
-    # a 3-joint arm: the back-substituted expressions are trees that sympy walks without sharing
-    robot = next(r for r in ROBOTS if r.n <= 3 and "P" in r.joint_types)
+    # a 3-joint arm (RPP, base and tool): the back-substituted expressions are trees that sympy walks
+    # without sharing, so a long arm's would take minutes here
+    robot = random_inertial(np.random.default_rng(31), random_robots(31, 1, ("standard",), n_range=(3, 3),
+                                                                     prismatic_prob=0.5)[0])
+    assert robot.joint_types == "RPP"
     model = lagrange(robot, GRAVITY)
     rng = np.random.default_rng(3)
     q, qd, qdd = random_q(rng, robot), *rng.normal(size=(2, robot.n))

@@ -15,15 +15,10 @@ joint symbols, the book's D-coefficients, and compiled numeric functions. The ro
 D_ijk is the Christoffel symbol of the lab report's (2.71) (D_kij = C_ijk there), so
 C_ij = Σ_k D_ijk q̇_k (2.72) and Ṁ − 2C is skew-symmetric.
 
-Two identities make it fast without changing a formula. (3.133) in base coordinates:
-∂T_p/∂q_j = W_j·T_p, where W_j = T_a·Q_j·T_a⁻¹ is joint j's axis as a 4×4 twist (T_a the frame
-whose z is the axis: {j} in modified DH, {j−1} in standard DH; Q_j rotates about or slides along
-z), and ∂²T_p/∂q_j∂q_k = W_j·W_k·T_p for j ≤ k. Then the sums over p go inside the traces:
-D_ij = Trace(W_j·S_m·W_iᵀ) with S_m = Σ_{p ≥ m} T_p·I_p·T_pᵀ, the links m…n as one pseudo-inertia
-in the base frame. Every intermediate is one entry of a straight-line program (common
-subexpressions shared by construction, nothing expanded or simplified), which is both the numeric
-code, compiled once per robot through :mod:`armlab._core.codegen`, and, substituted back, the
-sympy expressions.
+Every intermediate is one entry of a straight-line program (:mod:`armlab.dynamics.lagrange_program`:
+common subexpressions shared by construction, nothing expanded or simplified), which is both the
+numeric code, compiled once per robot through :mod:`armlab._core.codegen`, and, substituted back,
+the sympy expressions.
 """
 from __future__ import annotations
 
@@ -35,147 +30,13 @@ import numpy as np
 from .._core.codegen import cached_kernel, make_function, run_kernel
 from .._core.symbolic import sympy
 from .._core.validation import as_float_array
-from ..kinematics.scalar import SympyBackend, chain
+from .lagrange_program import Tape, coefficients, frames_and_twists, pseudo_inertia, python_source
 from .model import GRAVITY
 
 __all__ = ["lagrange", "LagrangeModel", "pseudo_inertia", "simplify_trig", "TERMS"]
 
 #: The parts of a joint torque, named as in Example 3.9 (3.108)–(3.110).
 TERMS = ("effective inertia", "coupling inertia", "centripetal", "Coriolis", "gravity")
-
-
-def pseudo_inertia(m, r, I=None):
-    """The 4×4 pseudo-inertia matrix ∫ ʳʳᵀ dm of a link about its frame origin (3.119), as sympy.
-
-    From the mass m, the centre of mass r (in the link frame) and the 3×3 inertia tensor I about the
-    centre of mass (``None``: a point mass). The top-left block is ½·tr(I)·E − I + m·r·rᵀ: the second
-    moments ∫xx dm, ∫xy dm, … about the frame origin (parallel-axis theorem). In the book's
-    notation (3.120) with moments I_xx = ∫(y² + z²)dm about the frame origin, its diagonal is
-    (−I_xx + I_yy + I_zz)/2, … and its off-diagonal the products ∫xy dm (minus the tensor's entries).
-
-    >>> pseudo_inertia(2, (0.5, 0, 0))
-    Matrix([
-    [0.5, 0, 0, 1.0],
-    [  0, 0, 0,   0],
-    [  0, 0, 0,   0],
-    [1.0, 0, 0,   2]])
-    """
-    sp = sympy()
-    m = sp.sympify(m)
-    r = sp.Matrix(list(r)).applyfunc(_exact)
-    I = sp.zeros(3, 3) if I is None else sp.Matrix(I).applyfunc(_exact)  # noqa: E741
-    E = I.trace() / 2 * sp.eye(3) - I + m * r * r.T
-    h = m * r
-    return sp.Matrix(sp.BlockMatrix([[E, h], [h.T, sp.Matrix([[m]])]]))
-
-
-def _exact(x):
-    sp = sympy()
-    if isinstance(x, sp.Basic):
-        return x
-    return sp.Integer(int(x)) if float(x) == int(x) else sp.Float(float(x))
-
-
-class _Tape:
-    """A straight-line program over sympy: each compound intermediate gets its own symbol."""
-
-    def __init__(self):
-        self.sp = sympy()
-        self.defs = []  # (Dummy, expression over earlier Dummies, joint symbols and parameters)
-
-    def __call__(self, e):
-        e = self.sp.sympify(e)
-        if e.is_Atom or (e.is_Mul and len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Atom):
-            return e
-        s = self.sp.Dummy(f"v{len(self.defs)}")
-        self.defs.append((s, e))
-        return s
-
-    def mul(self, a, b):
-        """a·b, with 0 and 1 folded and numbers multiplied, else left unevaluated (sympy's Mul
-        canonicalisation dominates the build time otherwise; back-substitution evaluates)."""
-        if a == 0 or b == 0:
-            return 0
-        if a == 1 or b == 1:
-            return b if a == 1 else a
-        if getattr(a, "is_Number", True) and getattr(b, "is_Number", True):
-            return a * b
-        return self.sp.Mul(a, b, evaluate=False)
-
-    def add(self, terms):
-        """Σ terms, numbers summed, the rest left unevaluated."""
-        number = sum(t for t in terms if getattr(t, "is_Number", True))
-        terms = [t for t in terms if not getattr(t, "is_Number", True)] + ([number] if number != 0 else [])
-        if len(terms) < 2:
-            return terms[0] if terms else 0
-        return self.sp.Add(*terms, evaluate=False)
-
-    def mm(self, A, B):
-        """A·B for nested lists; exact zeros drop out."""
-        return [[self(self.add([self.mul(A[i][k], B[k][j]) for k in range(len(B))])) for j in range(len(B[0]))]
-                for i in range(len(A))]
-
-    def trace_abt(self, A, B):
-        """Trace(A·Bᵀ) = Σ A_ab·B_ab."""
-        return self(self.add([self.mul(a, b) for ra, rb in zip(A, B) for a, b in zip(ra, rb)]))
-
-
-def _frames(robot, q, tape):
-    """T_p of every link (base included) as 4×4 nested lists, and each joint's twist W_j."""
-    base, links, _ = chain(robot, q, SympyBackend)
-
-    def hom(Rp):
-        R, p = Rp
-        return [list(R[0]) + [p[0]], list(R[1]) + [p[1]], list(R[2]) + [p[2]], [0, 0, 0, 1]]
-
-    T = [[[tape(x) for x in row] for row in hom(base)]]
-    for Rp in links:
-        T.append(tape.mm(T[-1], hom(Rp)))
-    W = []
-    for j, link in enumerate(robot.links):
-        Ta = T[j + 1] if robot.modified else T[j]  # the frame whose z is joint j's axis
-        z, o = [Ta[i][2] for i in range(3)], [Ta[i][3] for i in range(3)]
-        if link.revolute:  # [[S(z), o × z], [0, 0]]: rotation about the axis through o
-            v = [tape(o[1] * z[2] - o[2] * z[1]), tape(o[2] * z[0] - o[0] * z[2]), tape(o[0] * z[1] - o[1] * z[0])]
-            W.append([[0, -z[2], z[1], v[0]], [z[2], 0, -z[0], v[1]], [-z[1], z[0], 0, v[2]], [0, 0, 0, 0]])
-        else:  # [[0, z], [0, 0]]: sliding along the axis
-            W.append([[0, 0, 0, z[0]], [0, 0, 0, z[1]], [0, 0, 0, z[2]], [0, 0, 0, 0]])
-    return T, W
-
-
-def _coefficients(robot, T, W, pseudo, gravity, tape):
-    """The book's D_ij (3.130), D_ijk (3.131) and D_i (3.132), and P (3.127), as tape entries."""
-    n = robot.n
-    # S[m] = Σ_{p ≥ m} T_p·I_p·T_pᵀ: links m…n as one pseudo-inertia in the base frame (1-based m)
-    S = [None] * (n + 2)
-    for p in range(n, 0, -1):
-        J = tape.mm(tape.mm(T[p], pseudo[p - 1]), [list(r) for r in zip(*T[p])])
-        S[p] = J if p == n else [[tape(a + b) for a, b in zip(ra, rb)] for ra, rb in zip(J, S[p + 1])]
-    AS = {}
-
-    def a_s(A, key, m):  # A·S_m, rows 0–2 (a twist's last row is zero)
-        if (key, m) not in AS:
-            AS[key, m] = tape.mm(A[:3], S[m])
-        return AS[key, m]
-
-    # D_ij = Trace(W_j·S_m·W_iᵀ), m = max(i, j); symmetric
-    D2 = [[None] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i, n):
-            D2[i][j] = D2[j][i] = tape.trace_abt(a_s(W[j], j, j + 1), W[i][:3])
-    # D_ijk = Trace(W_j·W_k·S_m·W_iᵀ) for j ≤ k, m = max(i, j, k); D_ijk = D_ikj
-    D3 = [[[None] * n for _ in range(n)] for _ in range(n)]
-    for j in range(n):
-        for k in range(j, n):
-            A = tape.mm(W[j], W[k])
-            for i in range(n):
-                D3[i][j][k] = D3[i][k][j] = tape.trace_abt(a_s(A, (j, k), max(i, j, k) + 1), W[i][:3])
-    # D_i = −gᵀ·W_i·S_i[:, 3]: S_i's last column is Σ_{p ≥ i} m_p·T_p·r̄_p (homogeneous)
-    g = list(gravity)
-    D1 = [tape(-tape.add([tape.mul(g[a], tape.add([tape.mul(W[i][a][b], S[i + 1][b][3]) for b in range(4)]))
-                          for a in range(3)])) for i in range(n)]
-    P = tape(-tape.add([tape.mul(g[a], S[1][a][3]) for a in range(3)]))
-    return D2, D3, D1, P
 
 
 class LagrangeModel:
@@ -204,9 +65,9 @@ class LagrangeModel:
         self.qdd = qdd = tuple(sp.symbols(f"{symbol}ddot1:{n + 1}", real=True))
         self.gravity = tuple(sp.sympify(g) for g in gravity)
         self.pseudo_inertias = [pseudo_inertia(L.m, L.r, L.I) for L in robot.links]
-        tape = self._tape = _Tape()
-        T, W = _frames(robot, self.q, tape)
-        D2, D3, D1, P = _coefficients(robot, T, W, [I.tolist() for I in self.pseudo_inertias], self.gravity, tape)
+        tape = self._tape = Tape()
+        T, W = frames_and_twists(robot, self.q, tape)
+        D2, D3, D1, P = coefficients(robot, T, W, [I.tolist() for I in self.pseudo_inertias], self.gravity, tape)
         arm = [0] * n if armature is None else [sp.sympify(a) for a in armature]
         M = [[tape(D2[i][j] + (arm[i] if i == j else 0)) for j in range(n)] for i in range(n)]
         C = [[tape(sp.Add(*[D3[i][j][k] * qd[k] for k in range(n)])) for j in range(n)] for i in range(n)]
@@ -315,21 +176,10 @@ class LagrangeModel:
             self._fns[key] = self._compile(key, args)
         return self._fns[key]
 
-    def _needed(self, outputs):
-        """The tape entries the outputs depend on, in order."""
-        dummies = {s: k for k, (s, _) in enumerate(self._tape.defs)}
-        need = {s for x in outputs for s in self.sp.sympify(x).free_symbols if s in dummies}
-        keep = []
-        for s, e in reversed(self._tape.defs):
-            if s in need:
-                keep.append((s, e))
-                need.update(x for x in e.free_symbols if x in dummies)
-        return keep[::-1]
-
     def _sources(self, names):
         """Each tape entry as Python source, printed once for all kernels."""
         if self._src is None:
-            self._src = {s: _code(e, names) for s, e in self._tape.defs}
+            self._src = {s: python_source(e, names) for s, e in self._tape.defs}
         return self._src
 
     def _compile(self, key, args):
@@ -344,8 +194,8 @@ class LagrangeModel:
             lines.append(f"    {', '.join(f'p{i}' for i in range(len(self.parameters)))}, = p")
         outputs = self._flat[key]
         src = self._sources(names)
-        lines += [f"    {names[s]} = {src[s]}" for s, _ in self._needed(outputs)]
-        lines.append(f"    return [{', '.join(_code(self.sp.sympify(x), names) for x in outputs)}]")
+        lines += [f"    {names[s]} = {src[s]}" for s, _ in self._tape.needed(outputs)]
+        lines.append(f"    return [{', '.join(python_source(self.sp.sympify(x), names) for x in outputs)}]")
         name = f"lagrange_{key}"
         source = f"def {name}({', '.join(args)}, p, cos, sin):\n" + "\n".join(lines) + "\n"
         return make_function(name, source, env={"pi": math.pi, "sqrt": math.sqrt})
@@ -354,7 +204,7 @@ class LagrangeModel:
         """The straight-line program behind an output, as ``sympy.cse`` returns it:
         (replacements [(x_k, expression)], outputs), for ``key`` in M, C, G, tau, energy."""
         sp = self.sp
-        pairs = self._needed(self._flat[key])
+        pairs = self._tape.needed(self._flat[key])
         rename = {s: sp.Symbol(f"x{k}") for k, (s, _) in enumerate(pairs)}
         return ([(rename[s], e.xreplace(rename)) for s, e in pairs],
                 [sp.sympify(x).xreplace(rename) for x in self._flat[key]])
@@ -403,22 +253,6 @@ class LagrangeModel:
     def __repr__(self):
         name = getattr(self.robot, "name", "") or "robot"
         return f"LagrangeModel({name!r}, n={self.n}, parameters={self.parameters})"
-
-
-def _code(e, names):
-    """Python source of one tape entry (a small expression): our own names, floats at full precision,
-    every compound in brackets (cheaper than sympy's printers, which order terms)."""
-    if e in names:
-        return names[e]
-    if e.is_Number or e.is_NumberSymbol:
-        return repr(int(e)) if e.is_Integer else repr(float(e))
-    if e.is_Add or e.is_Mul:
-        return "(" + (" + " if e.is_Add else "*").join(_code(a, names) for a in e.args) + ")"
-    if e.is_Pow:
-        return f"({_code(e.base, names)}**{_code(e.exp, names)})"
-    if e.is_Function and e.func.__name__ in ("cos", "sin") :
-        return f"{e.func.__name__}({_code(e.args[0], names)})"
-    raise TypeError(f"cannot compile {e!r} ({type(e).__name__})")
 
 
 def lagrange(robot, gravity=GRAVITY, *, armature=None, symbol="q"):
