@@ -62,7 +62,7 @@ def main():
         t_build = cold(lambda: lagrange(make()))
         t_tau = cold(lambda: lagrange(make()).tau)
         steps = len(lagrange(make()).cse("tau")[0])
-        print(f"  {name}: model {t_build:5.2f} s, + τ as sympy {t_tau:5.2f} s   (target <= 10 s); "
+        print(f"  {name}: model {t_build:5.2f} s, model and τ as sympy {t_tau:5.2f} s   (target <= 10 s); "
               f"τ's program: {steps} steps")
     robot = puma560()
     q6 = sp.symbols("q1:7", real=True)
