@@ -56,6 +56,15 @@ def test_table_2_analytic_feasible_and_optimal_solutions():
     np.testing.assert_allclose(plan.q_place / DEG, [45, 45, 90], atol=1e-9)
 
 
+def test_eq_12_readings_choose_differently_on_the_papers_arm():
+    """Chapter 03's example: from q = (45°, 0°, −45°) to (−0.4, 0.8, 1.2), equal weights choose back-up,
+    k = (3, 2, 1) front-up, and (12) read as extracted (3|Δθ1| + 3|Δθ3|, joint 2 free) front-down."""
+    q3 = np.radians([45, 0, -45])
+    sols = ARM.ikine_all(np.array([-0.4, 0.8, 1.2]), q_current=q3)
+    chosen = [ik.select(sols, q3, k, ARM.qlim).labels[0] for k in ((1, 1, 1), ik.PAPER_WEIGHTS, (3, 0, 3))]
+    assert chosen == ["back-up", "front-up", "front-down"]
+
+
 def test_pick_and_place_happen_at_steps_380_and_760(run):
     assert (run.pick_step, run.place_step, len(run.t)) == (380, 760, 1001)
     np.testing.assert_allclose(run.tool[380], P["pick"], atol=3e-3)  # the tracking error of Euler at 2 ms
