@@ -43,7 +43,11 @@ def test_teach_pendant_sends_through_the_safety_layer(tmp_path):
         assert pendant.refused == 0, pendant.status.value
         assert pendant.refresh() < 0.005  # measured and commanded arms drawn together
         np.testing.assert_allclose(pendant.measured.q, target, atol=0.01)
-        n = len(sim.received)
+        n, quiet_since, deadline = len(sim.received), time.monotonic(), time.monotonic() + 3
+        while time.monotonic() - quiet_since < 0.3 and time.monotonic() < deadline:  # the stream's last set points
+            time.sleep(0.05)
+            if len(sim.received) != n:
+                n, quiet_since = len(sim.received), time.monotonic()
         pendant.joints.set_q(target + np.radians([0, 0, 0, 0, 300]))  # joint 5 far beyond its range
         time.sleep(0.2)
         assert pendant.refused == 1 and "joint 5" in pendant.status.value
