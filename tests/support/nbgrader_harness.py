@@ -361,9 +361,59 @@ def hw06_submissions(solution, blank):
     return subs
 
 
+def hw08_submissions(solution, blank):
+    """{student: (notebook, expected score)} for hw08 (12 points: 4 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": (solution, 12.0), "blank": (blank, 0.0)}
+
+    nb = copy.deepcopy(solution)  # time scaling, the error's sign, gravity left out; part 4 right
+    set_source(nb, "p1_quintic", "def quintic_coefficients(q0, q1, T, v0=0.0, v1=0.0, a0=0.0, a1=0.0):\n"
+                                 "    h = q1 - q0  # solved once for T = 1 s\n"
+                                 "    return [q0, v0, a0 / 2, 10 * h - 6 * v0 - 4 * v1 - 1.5 * a0 + 0.5 * a1,\n"
+                                 "            -15 * h + 8 * v0 + 7 * v1 + 1.5 * a0 - a1, 6 * h - 3 * (v0 + v1) - 0.5 * a0 + 0.5 * a1]")
+    set_source(nb, "p2_pdg", "def pd_gains(inertia, settling_time, zeta=1.0):\n"
+                             "    w = 4.0 / (zeta * settling_time)\n"
+                             "    return inertia * w**2, 2.0 * zeta * w * inertia\n"
+                             "def pdg_torque(theta, dtheta, theta_ref, kp, kd, m, l, g=9.81):\n"
+                             "    return kp * (theta - theta_ref) - kd * dtheta + m * g * l * np.cos(theta)")
+    set_source(nb, "p3_ct_step", "def ct_step(M, h, G, q, qd, q_ref, qd_ref, qdd_ref, kp, kd):\n"
+                                 "    return M @ (qdd_ref + kd * (qd_ref - qd) + kp * (q_ref - q)) + h")
+    subs["wrong"] = (nb, 3.0)
+
+    nb = copy.deepcopy(solution)  # reversed order, gains without the inertia, PD outside M, equal weights
+    set_source(nb, "p1_quintic", "def quintic_coefficients(q0, q1, T, v0=0.0, v1=0.0, a0=0.0, a1=0.0):\n"
+                                 "    M = np.array([[0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 1, 0], [0, 0, 0, 2, 0, 0],  # c5 first\n"
+                                 "                  [T**5, T**4, T**3, T**2, T, 1], [5 * T**4, 4 * T**3, 3 * T**2, 2 * T, 1, 0],\n"
+                                 "                  [20 * T**3, 12 * T**2, 6 * T, 2, 0, 0]], dtype=float)\n"
+                                 "    return np.linalg.solve(M, [q0, v0, a0, q1, v1, a1])")
+    set_source(nb, "p2_pdg", "def pd_gains(inertia, settling_time, zeta=1.0):\n"
+                             "    w = 4.0 / (zeta * settling_time)\n"
+                             "    return w**2, 2.0 * zeta * w\n"
+                             "def pdg_torque(theta, dtheta, theta_ref, kp, kd, m, l, g=9.81):\n"
+                             "    return kp * (theta_ref - theta) - kd * dtheta + m * g * l * np.cos(theta)")
+    set_source(nb, "p3_ct_step", "def ct_step(M, h, G, q, qd, q_ref, qd_ref, qdd_ref, kp, kd):\n"
+                                 "    return M @ qdd_ref + kd * (qd_ref - qd) + kp * (q_ref - q) + h + G")
+    set_source(nb, "p4_best", "def best_solution(point, q_current):\n"
+                              "    sols = arm.ikine_all(np.asarray(point, dtype=float)).q\n"
+                              "    return sols[int(np.argmin(np.abs(sols - np.asarray(q_current)).sum(axis=1)))]")
+    subs["wrong_more"] = (nb, 1.0)  # part 4's visible cases do not tell equal weights apart: its visible point
+
+    nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
+    (setup,) = cells_by_id(nb, "setup")
+    nb.cells = [c for c in nb.cells if c is not setup]
+    set_source(nb, "p1_quintic", "import numpy as np\n" + PATCH_EVERYTHING
+               + "numpy.linalg.solve = lambda A, b: numpy.zeros(len(b))\n"
+               "def quintic_coefficients(*args, **kw):\n    return numpy.zeros(6)")
+    set_source(nb, "p2_pdg", "def pd_gains(*args):\n    return 1.0, 1.0\ndef pdg_torque(*args):\n    return 0.0")
+    set_source(nb, "p3_ct_step", "def ct_step(M, h, G, *args):\n    return numpy.zeros(len(h))")
+    set_source(nb, "p4_best", "def best_solution(point, q_current):\n    return numpy.zeros(3)")
+    subs["monkeypatch"] = (nb, 0.0)
+    return subs
+
+
 SUBMISSIONS = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions,
                "hw03_inverse_kinematics": hw03_submissions, "hw04_jacobians": hw04_submissions,
-               "hw05_statics": hw05_submissions, "hw06_dynamics": hw06_submissions}
+               "hw05_statics": hw05_submissions, "hw06_dynamics": hw06_submissions,
+               "hw08_control": hw08_submissions}
 
 
 # --- one batch -----------------------------------------------------------------------------------
