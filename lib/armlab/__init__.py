@@ -17,6 +17,18 @@ from .transforms import (
 
 __version__ = "0.1.0"
 
+#: Subpackages loaded on first use (``armlab.statics`` works without importing it first).
+_LAZY = ("ik", "jacobians", "dynamics", "statics", "sim", "control", "export", "viz", "grading", "lab", "kinematics",
+         "transforms")
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "models", "DHLink", "DHRobot", "link_transform_standard", "link_transform_modified",
     "R", "Rot", "Trans", "Tinv", "homogeneous", "point", "vector", "compose",

@@ -1,5 +1,6 @@
 """DHRobot: a serial robot given by a DH table, with thin methods that hand off to the algorithm
-packages (``kinematics``, ``ik``; later ``jacobians``, ``statics``, ``dynamics``).
+packages (``kinematics``, ``ik``, ``jacobians``, ``dynamics``). Those are imported on first use, so
+``import armlab`` stays fast for a student who only needs kinematics.
 
 The table is compiled once, when the robot is built, into straight-line kernels
 (:mod:`armlab.kinematics.chain`).
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dynamics, ik, jacobians, statics  # noqa: F401 - statics: armlab.statics after import armlab
+from ._core.constants import GRAVITY
 from ._core.codegen import run_kernel
 from ._core.symbolic import is_symbolic, sym_matrix, sympy
 from ._core.validation import as_float_array, check_finite, check_rigid
@@ -156,44 +157,64 @@ class DHRobot:
 
     def manipulability(self, q, part="trans"):
         """Yoshikawa's manipulability of jacob0's ``part``, "trans" or "rot". See armlab.jacobians."""
+        from . import jacobians
+
         return jacobians.manipulability(self, q, part)
 
     # --- dynamics (armlab.dynamics) ---------------------------------------------------
-    def rne(self, q, qd, qdd, gravity=dynamics.GRAVITY, f_tip=None):
+    def rne(self, q, qd, qdd, gravity=GRAVITY, f_tip=None):
         """Inverse dynamics τ by recursive Newton–Euler. See armlab.dynamics.rne."""
+        from . import dynamics
+
         return dynamics.rne(self, q, qd, qdd, gravity, f_tip)
 
     def inertia(self, q):
         """M(q), the joint-space inertia matrix (..., n, n)."""
+        from . import dynamics
+
         return dynamics.inertia(self, q)
 
     def coriolis(self, q, qd):
         """C(q, q̇) from the Christoffel symbols, with Ṁ − 2C skew (..., n, n)."""
+        from . import dynamics
+
         return dynamics.coriolis(self, q, qd)
 
-    def gravload(self, q, gravity=dynamics.GRAVITY):
+    def gravload(self, q, gravity=GRAVITY):
         """G(q), the torques that hold the arm against gravity (..., n)."""
+        from . import dynamics
+
         return dynamics.gravload(self, q, gravity)
 
     def dynamic_params(self):
         """χ (10n,): per link (m, m·c, I about the frame origin), lab report (2.54). See armlab.dynamics."""
+        from . import dynamics
+
         return dynamics.dynamic_params(self)
 
-    def fdyn(self, q, qd, tau, gravity=dynamics.GRAVITY, **kw):
+    def fdyn(self, q, qd, tau, gravity=GRAVITY, **kw):
         """Forward dynamics q̈ = M⁻¹(τ − C q̇ − G). See armlab.dynamics.fdyn."""
+        from . import dynamics
+
         return dynamics.fdyn(self, q, qd, tau, gravity, **kw)
 
     # --- inverse kinematics (armlab.ik) --------------------------------------------
     def ikine_all(self, T, q_current=None, **kw):
         """All closed-form IK solutions of T (4×4) → IKSolutions; T (N, 4, 4) → IKBatch. See armlab.ik."""
+        from . import ik
+
         return ik.ikine_all(self, T, q_current, **kw)
 
     def ikine(self, T, q_current=None, weights=None, **kw):
         """One closed-form IK solution: least weighted joint motion Σ kᵢ|Δθᵢ| from q_current. See armlab.ik."""
+        from . import ik
+
         return ik.ikine(self, T, q_current, weights, **kw)
 
     def ikine_numeric(self, T, q0=None, **kw):
         """Damped-least-squares IK for any robot (mask, limits, restarts). See armlab.ik_numeric."""
+        from . import ik
+
         return ik.ikine_numeric(self, T, q0, **kw)
 
     # --- symbolic ----------------------------------------------------------------

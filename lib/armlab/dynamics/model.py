@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .._core.constants import GRAVITY
 from .._core.codegen import Tracer, cached_kernel, run_kernel, snap
 from .._core.symbolic import is_symbolic, sympy
 from .._core.validation import as_float_array
@@ -30,8 +31,6 @@ from .rne import rne_steps
 __all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "fdyn_kernel", "ldl_solve", "kinetic_energy",
            "potential_energy", "GRAVITY"]
 
-#: Standard gravity in the world frame (m/s²), z up.
-GRAVITY = (0.0, 0.0, -9.81)
 
 
 def _require_inertia(robot):
