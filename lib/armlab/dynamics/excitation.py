@@ -1,0 +1,132 @@
+"""Excitation trajectories for identification: a finite Fourier series per joint (Swevers et al. 1997).
+
+    q_i(t) = q0_i + Σ_{l=1..H} [a_il/(ω_f l)·sin(ω_f l t) − b_il/(ω_f l)·cos(ω_f l t)],   ω_f = 2π f0
+
+is periodic (period 1/f0), so measurements can be averaged over periods, and its q̇ and q̈ are exact. Its
+coefficients are chosen to make the stacked base regressor Ξ (3.1) well conditioned — small cond(Ξ)
+means every base parameter is seen and none is confused with another — while staying inside the
+driver's position, velocity and effort limits with margins. :func:`design_excitation` does that with
+scipy's SLSQP from the best of a few random starts.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base_params import base_parameters
+from .model import GRAVITY, rne
+
+__all__ = ["Excitation", "design_excitation", "regressor_condition"]
+
+
+class Excitation:
+    """A Fourier excitation: coefficients ``a``, ``b`` (n, H) (rad/s), centre ``q0`` (n), base frequency
+    ``f0`` (Hz). Call it with times → (q, q̇, q̈), each (N, n). ``cond`` is set by :func:`design_excitation`."""
+
+    def __init__(self, a, b, q0, f0):
+        self.a, self.b = np.atleast_2d(np.asarray(a, float)), np.atleast_2d(np.asarray(b, float))
+        self.q0, self.f0 = np.asarray(q0, float), float(f0)
+        if self.a.shape != self.b.shape or self.a.shape[0] != self.q0.size:
+            raise ValueError(f"a and b must be (n, H) with n = q0's {self.q0.size}, got {self.a.shape}, {self.b.shape}")
+        if not self.f0 > 0:
+            raise ValueError(f"f0 must be positive (Hz), got {f0!r}")
+        self.cond = None
+
+    @property
+    def period(self):
+        return 1.0 / self.f0
+
+    @property
+    def harmonics(self):
+        return self.a.shape[1]
+
+    def __call__(self, t):
+        t = np.asarray(t, float).reshape(-1)
+        w = 2 * np.pi * self.f0 * np.arange(1, self.harmonics + 1)  # (H,)
+        s, c = np.sin(np.outer(t, w)), np.cos(np.outer(t, w))  # (N, H)
+        q = self.q0 + s @ (self.a / w).T - c @ (self.b / w).T
+        qd = c @ self.a.T + s @ self.b.T
+        qdd = -s @ (self.a * w).T + c @ (self.b * w).T
+        return q, qd, qdd
+
+    def sample(self, rate, periods=1.0):
+        """(t, q, q̇, q̈) at ``rate`` Hz over ``periods`` periods."""
+        t = np.arange(int(round(periods * self.period * rate))) / rate
+        return (t, *self(t))
+
+    def peaks(self, robot, samples=400, gravity=GRAVITY):
+        """Extremes over one period: q min and max, max |q̇| and max |τ| of the robot's own model, each (n,)."""
+        q, qd, qdd = self(np.linspace(0, self.period, samples, endpoint=False))
+        tau = rne(robot, q, qd, qdd, gravity)
+        return {"q_min": q.min(0), "q_max": q.max(0), "qd_max": np.abs(qd).max(0), "tau_max": np.abs(tau).max(0)}
+
+    def __repr__(self):
+        cond = "" if self.cond is None else f", cond {self.cond:.3g}"
+        return f"Excitation({self.q0.size} joints, {self.harmonics} harmonics, f0 {self.f0:g} Hz{cond})"
+
+
+def regressor_condition(robot, excitation, friction=True, samples=100, gravity=GRAVITY):
+    """cond(Ξ) of the column-normalised stacked base regressor over one period (``samples`` states)."""
+    params = base_parameters(robot, friction, gravity=gravity)
+    q, qd, qdd = excitation(np.linspace(0, excitation.period, samples, endpoint=False))
+    X = params.regressor(q, qd, qdd).reshape(-1, params.count)
+    norms = np.linalg.norm(X, axis=0)
+    if (norms == 0).any():
+        return np.inf
+    Xn = X / norms
+    lam = np.linalg.eigvalsh(Xn.T @ Xn)  # σ² of Xn: a small eigenproblem instead of the SVD of Ξ (≤ 1e7 is exact enough)
+    return float(np.sqrt(lam[-1] / lam[0])) if lam[0] > 1e-14 * lam[-1] else np.inf
+
+
+def design_excitation(robot, *, harmonics=3, f0=0.1, q0=None, max_speed=None, max_effort=None, margin=0.1,
+                      friction=True, samples=50, starts=3, seed=0, maxiter=30, gravity=GRAVITY):
+    """An :class:`Excitation` optimised for cond(Ξ) inside the limits, with ``margin`` (a fraction) kept from
+    each: the joint range (robot.qlim), ``max_speed`` (rad/s, (n,)) and ``max_effort`` (N·m, (n,), the
+    robot's own model's torques). ``q0``: the centre (default: mid-range); ``starts`` random starts."""
+    from scipy.optimize import minimize  # lazily: import armlab stays light
+
+    n, H = robot.n, int(harmonics)
+    lo, hi = np.asarray(robot.qlim, float).T
+    if not (np.isfinite(lo).all() and np.isfinite(hi).all()):
+        raise ValueError("design_excitation needs finite joint limits (robot.qlim)")
+    span = hi - lo
+    lo_m, hi_m = lo + margin * span / 2, hi - margin * span / 2
+    q0 = (lo + hi) / 2 if q0 is None else np.asarray(q0, float)
+    if q0.shape != (n,) or np.any(q0 <= lo_m) or np.any(q0 >= hi_m):
+        raise ValueError(f"q0 must be (n,) inside the joint limits less the margin, got {q0}")
+    vmax = np.full(n, np.inf) if max_speed is None else (1 - margin) * np.asarray(max_speed, float)
+    emax = np.full(n, np.inf) if max_effort is None else (1 - margin) * np.asarray(max_effort, float)
+    t = np.linspace(0, 1.0 / f0, samples, endpoint=False)
+
+    def make(x):
+        return Excitation(x[:n * H].reshape(n, H), x[n * H:].reshape(n, H), q0, f0)
+
+    def slack(x):  # ≥ 0 inside: position low/high, speed, effort, per joint (worst sample)
+        ex = make(x)
+        q, qd, qdd = ex(t)
+        parts = [q.min(0) - lo_m, hi_m - q.max(0), vmax - np.abs(qd).max(0)]
+        if np.isfinite(emax).any():
+            parts.append(emax - np.abs(rne(robot, q, qd, qdd, gravity)).max(0))
+        return np.nan_to_num(np.concatenate(parts), posinf=1e3)
+
+    def cost(x):
+        return np.log(regressor_condition(robot, make(x), friction, samples, gravity))
+
+    rng = np.random.default_rng(seed)
+    best = None
+    for _ in range(max(1, starts)):
+        x = rng.normal(size=2 * n * H) / np.tile(np.arange(1, H + 1), 2 * n)  # falling spectrum
+        for _ in range(60):  # shrink into the limits
+            if slack(x).min() >= 0:
+                break
+            x *= 0.8
+        c = cost(x)
+        if slack(x).min() >= 0 and (best is None or c < best[0]):
+            best = (c, x)
+    if best is None:
+        raise ValueError("no start fits inside the limits: lower the margin or the effort demands")
+    res = minimize(cost, best[1], method="SLSQP", constraints=[{"type": "ineq", "fun": slack}],
+                   options={"maxiter": maxiter, "ftol": 1e-4})
+    x = res.x if slack(res.x).min() >= -1e-9 and np.isfinite(cost(res.x)) and cost(res.x) <= best[0] else best[1]
+    ex = make(x)
+    ex.cond = regressor_condition(robot, ex, friction, samples, gravity)
+    return ex
