@@ -16,8 +16,11 @@ I_a, f_v, f_c, f_off: a group is led by its inertia). The dependent columns are 
 grouping χ_B = χ_I + K·χ_D, shown with sympy symbols in :attr:`BaseParameters.symbolic`.
 
 >>> from armlab.models import planar2r
->>> base_parameters(planar2r()).count
-6
+>>> bp = base_parameters(planar2r())          # the arm moves in the horizontal plane: gravity does no work
+>>> bp.count, bp.names
+(4, ('Izz1', 'mx2', 'my2', 'Izz2'))
+>>> bp.symbolic.T
+Matrix([[Izz1 + m1 + m2 + 2*mx1, m2 + mx2, my2, Izz2 - m2]])
 """
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ what :meth:`SymbolicRegressor.cse` returns and what is compiled into numeric cod
 >>> from armlab.models import planar2r
 >>> model = symbolic_regressor(planar2r())
 >>> model.structure().astype(int)
-array([[0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0],
+array([[1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0],
        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0]])
 """
 from __future__ import annotations
