@@ -4,8 +4,11 @@ The arm reports q (encoders) and efforts (N·m, current·Kt·gear, as ``/joint_s
 q̈ have to be made. :func:`prepare`:
 
 1. puts the samples on a uniform time grid (the robot's stamps jitter; linear interpolation);
-2. low-passes q *and* τ with the same zero-phase Butterworth filter (forward and backward, so no lag —
-   filtering both sides alike keeps the linear model exact while the noise of differentiating is cut);
+2. low-passes q with a zero-phase Butterworth filter (forward and backward, so no lag): noise in q would
+   be amplified twice by differentiating and enter the regressor, which biases least squares. τ is left
+   as measured by default: its noise only adds variance, and a filtered τ would smear the jumps of the
+   Coulomb term f_c·sign(q̇), so it would no longer match ξ̄ of the same sample (``filter_tau=True``
+   filters it too, for motions that never reverse);
 3. differentiates by central differences, q̇ from q and q̈ from q̇ (second-order accurate);
 4. drops the ends, where the filter's start-up transient lives.
 
@@ -28,11 +31,11 @@ from .identification import identify
 __all__ = ["prepare", "identify_log", "log_samples"]
 
 
-def prepare(t, q, tau, *, cutoff=5.0, order=4, trim=None, nan="raise"):
+def prepare(t, q, tau, *, cutoff=5.0, order=4, trim=None, nan="raise", filter_tau=False):
     """dict(t, q, qd, qdd, tau) ready for :func:`~armlab.dynamics.identify` from times t (N,), measured q
-    (N, n) and efforts τ (N, n): uniform grid, zero-phase low-pass at ``cutoff`` Hz (Butterworth of
-    ``order``; None: no filter), central differences, ``trim`` samples dropped at each end (default: two
-    periods of the cutoff)."""
+    (N, n) and efforts τ (N, n): uniform grid, zero-phase low-pass of q (and of τ with ``filter_tau``) at
+    ``cutoff`` Hz (Butterworth of ``order``; None: no filter), central differences, ``trim`` samples dropped
+    at each end (default: two periods of the cutoff)."""
     t = np.asarray(t, dtype=float).reshape(-1)
     q, tau = np.asarray(q, dtype=float), np.asarray(tau, dtype=float)
     if q.ndim != 2 or tau.shape != q.shape:
@@ -48,7 +51,7 @@ def prepare(t, q, tau, *, cutoff=5.0, order=4, trim=None, nan="raise"):
                          "nan='drop' to identify from the finite stretches between them")
     pieces = []
     for a, b in _runs(finite):
-        piece = _prepare_run(t[a:b], q[a:b], tau[a:b], cutoff, order, trim)
+        piece = _prepare_run(t[a:b], q[a:b], tau[a:b], cutoff, order, trim, filter_tau)
         if piece is not None:
             pieces.append(piece)
     if not pieces:
@@ -62,7 +65,7 @@ def _runs(mask):
     return list(zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)))
 
 
-def _prepare_run(t, q, tau, cutoff, order, trim):
+def _prepare_run(t, q, tau, cutoff, order, trim, filter_tau):
     if t.size < 3:
         return None
     if np.any(np.diff(t) <= 0):
@@ -84,7 +87,10 @@ def _prepare_run(t, q, tau, cutoff, order, trim):
         from scipy.signal import butter, sosfiltfilt  # lazily: import armlab stays light
 
         sos = butter(order, cutoff, fs=rate, output="sos")
-        q, tau = sosfiltfilt(sos, q, axis=0), sosfiltfilt(sos, tau, axis=0)
+        pad = min(t.size - 1, int(np.ceil(6 * rate / cutoff)))  # odd extension well past the filter's memory
+        q = sosfiltfilt(sos, q, axis=0, padlen=pad)
+        if filter_tau:
+            tau = sosfiltfilt(sos, tau, axis=0, padlen=pad)
     qd = np.gradient(q, dt, axis=0)
     qdd = np.gradient(qd, dt, axis=0)
     keep = slice(trim, t.size - trim)
@@ -150,13 +156,13 @@ def _read(path):
 
 
 def identify_log(path_or_log, robot, *, t_start=None, t_end=None, to_dh=None, cutoff=5.0, nan="raise",
-                 method="wls", friction=True, **options):
+                 filter_tau=False, method="wls", friction=True, **options):
     """:func:`~armlab.dynamics.identify` from a lab session log (see :func:`log_samples`, :func:`prepare`).
     The result's ``.data`` holds the samples used (t, q, qd, qdd, tau)."""
     t, q, tau = log_samples(path_or_log, t_start=t_start, t_end=t_end, to_dh=to_dh)
     if q.shape[1] != robot.n:
         raise ValueError(f"the log has {q.shape[1]} joints but the robot {robot.n}")
-    data = prepare(t, q, tau, cutoff=cutoff, nan=nan)
+    data = prepare(t, q, tau, cutoff=cutoff, nan=nan, filter_tau=filter_tau)
     result = identify(robot, data["q"], data["qd"], data["qdd"], data["tau"], method=method, friction=friction,
                       **options)
     result.data = data
