@@ -10,6 +10,8 @@ import math
 import re
 import weakref
 
+import numpy as np
+
 _SNAP = 1e-15
 _NAME = re.compile(r"\bv\d+\b")
 
@@ -272,10 +274,10 @@ def run_kernel(kernel, q, shape, *args):
 
     ``q`` is (n,) or (..., n); extra ``args`` are arrays of the same layout. Returns (..., *shape).
     """
-    import numpy as np
-
-    if q.ndim == 1:
-        return np.array(kernel(q.tolist(), *(a.tolist() for a in args), math.cos, math.sin)).reshape(shape)
+    if q.ndim == 1:  # the hot path of fkine/jacob0: no generator, no extra work
+        if args:
+            return np.array(kernel(q.tolist(), *[a.tolist() for a in args], math.cos, math.sin)).reshape(shape)
+        return np.array(kernel(q.tolist(), math.cos, math.sin)).reshape(shape)
     batch = q.shape[:-1]
     count = math.prod(batch)
     # arguments with the batch's shape are cut into chunks with it; others are the same for every state
