@@ -220,3 +220,12 @@ def call(fn, args, name):
 
 
 freeze(__name__)
+
+
+def vector(value, size, label):
+    """A student's vector as a flat list of ``size`` finite numbers, or a failure naming ``label``."""
+    shape, flat = read(value, label)
+    if shape != (size,):
+        fail(label, f"expected a vector of {size} numbers, got shape {shape}")
+    check_finite(flat, label)
+    return flat

@@ -16,7 +16,7 @@ Checkers call the student's functions on fixed cases and on seeded random cases:
 :func:`check_jacobian_2r_expr`, :func:`check_propagation_step_function`, :func:`check_joint_rates_function`,
 :func:`check_singular_pose_function`, :func:`check_frame_change_function`.
 """
-from ._base import call, check_finite, fail, fmt, fmt_list, read
+from ._base import call, check_finite, fail, fmt, fmt_list, read, vector
 from ._frozen import (
     abs, cos, degrees, float, freeze, isinstance, len, list, max, min, np_array, pi, range, sin, sqrt, str, sum,
     tuple, type, zip,
@@ -130,14 +130,6 @@ def reference_frame_change(J, R, n):
 
 
 # --- reading answers -------------------------------------------------------------------------------
-def vector(value, size, label):
-    shape, flat = read(value, label)
-    if shape != (size,):
-        fail(label, f"expected a vector of {size} numbers, got shape {shape}")
-    check_finite(flat, label)
-    return flat
-
-
 def nested(flat, rows, cols):
     return np_array([flat[r * cols:(r + 1) * cols] for r in range(rows)], dtype=float)
 

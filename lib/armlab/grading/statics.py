@@ -17,7 +17,7 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_tau_base_function` ((5-6)), :func:`check_free_direction_function` (Fig. 5.7),
 :func:`check_wrench_at_tool_function` ((5-8), Example 6), :func:`check_tip_force_function` (§5.4).
 """
-from ._base import call, check_finite, fail, fmt, fmt_list, read
+from ._base import call, check_finite, fail, fmt, fmt_list, read, vector
 from ._frozen import abs, cos, float, freeze, len, np_array, pi, range, sin, sqrt, sum, zip
 from ._plain import cross, matmul, matvec, rot, transpose
 from .checks import check_close
@@ -123,14 +123,6 @@ def reference_tip_force_3r(q, lengths, tau):
 
 
 # --- reading answers -------------------------------------------------------------------------------
-def vector(value, size, label):
-    shape, flat = read(value, label)
-    if shape != (size,):
-        fail(label, f"expected a vector of {size} numbers, got shape {shape}")
-    check_finite(flat, label)
-    return flat
-
-
 def nested3(flat):
     return np_array([flat[0:3], flat[3:6], flat[6:9]], dtype=float)
 
@@ -152,7 +144,7 @@ def check_recursion_step_function(fn, cases=None, seed=None, n=20, name="recursi
             fail(label, f"expected the two 3-vectors (f_i, n_i), got shape {shape} (return f, n)")
         check_finite(flat, label)
         f, nn = reference_recursion_step(R, P, fn1, nn1)
-        Rf, Rn = matvec(R, fn1, 3), matvec(R, nn1, 3)
+        Rn = matvec(R, nn1, 3)
         Rt = transpose(R, 3)
         hints = {
             "forgot the moment of the force: f_{i+1} acts at O_{i+1}, a lever arm ⁱP_{i+1} away from O_i, so "
