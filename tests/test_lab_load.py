@@ -46,6 +46,7 @@ def sim_process():
             proc.kill()
 
 
+@pytest.mark.load
 @pytest.mark.timeout(120)
 def test_ten_clients_streaming_at_50_hz_for_30_s_lose_no_state(sim_process):
     proc, box = sim_process
