@@ -20,7 +20,8 @@ __all__ = ["Excitation", "design_excitation", "regressor_condition"]
 
 class Excitation:
     """A Fourier excitation: coefficients ``a``, ``b`` (n, H) (rad/s), centre ``q0`` (n), base frequency
-    ``f0`` (Hz). Call it with times → (q, q̇, q̈), each (N, n). ``cond`` is set by :func:`design_excitation`."""
+    ``f0`` (Hz). Call it with times → (q, q̇, q̈), each (N, n). :func:`design_excitation` sets ``cond`` and
+    ``start_cond``, the condition number of the best random start it optimised from."""
 
     def __init__(self, a, b, q0, f0):
         self.a, self.b = np.atleast_2d(np.asarray(a, float)), np.atleast_2d(np.asarray(b, float))
@@ -29,7 +30,7 @@ class Excitation:
             raise ValueError(f"a and b must be (n, H) with n = q0's {self.q0.size}, got {self.a.shape}, {self.b.shape}")
         if not self.f0 > 0:
             raise ValueError(f"f0 must be positive (Hz), got {f0!r}")
-        self.cond = None
+        self.cond = self.start_cond = None
 
     @property
     def period(self):
@@ -64,6 +65,15 @@ class Excitation:
         return f"Excitation({self.q0.size} joints, {self.harmonics} harmonics, f0 {self.f0:g} Hz{cond})"
 
 
+def _inside(x, slack, factor):
+    """x scaled down by ``factor`` until every slack is ≥ 0 (None if that takes too long)."""
+    for _ in range(100):
+        if slack(x).min() >= 0:
+            return x
+        x = x * factor
+    return None
+
+
 def regressor_condition(robot, excitation, friction=True, samples=100, gravity=GRAVITY):
     """cond(Ξ) of the column-normalised stacked base regressor over one period (``samples`` states)."""
     params = base_parameters(robot, friction, gravity=gravity)
@@ -95,7 +105,7 @@ def design_excitation(robot, *, harmonics=3, f0=0.1, q0=None, max_speed=None, ma
         raise ValueError(f"q0 must be (n,) inside the joint limits less the margin, got {q0}")
     vmax = np.full(n, np.inf) if max_speed is None else (1 - margin) * np.asarray(max_speed, float)
     emax = np.full(n, np.inf) if max_effort is None else (1 - margin) * np.asarray(max_effort, float)
-    t = np.linspace(0, 1.0 / f0, samples, endpoint=False)
+    t = np.linspace(0, 1.0 / f0, 4 * samples, endpoint=False)  # the limits, checked between cond's samples too
 
     def make(x):
         return Excitation(x[:n * H].reshape(n, H), x[n * H:].reshape(n, H), q0, f0)
@@ -115,18 +125,17 @@ def design_excitation(robot, *, harmonics=3, f0=0.1, q0=None, max_speed=None, ma
     best = None
     for _ in range(max(1, starts)):
         x = rng.normal(size=2 * n * H) / np.tile(np.arange(1, H + 1), 2 * n)  # falling spectrum
-        for _ in range(60):  # shrink into the limits
-            if slack(x).min() >= 0:
-                break
-            x *= 0.8
-        c = cost(x)
-        if slack(x).min() >= 0 and (best is None or c < best[0]):
-            best = (c, x)
+        x = _inside(x, slack, 0.8)
+        if x is not None and (best is None or cost(x) < best[0]):
+            best = (cost(x), x)
     if best is None:
         raise ValueError("no start fits inside the limits: lower the margin or the effort demands")
     res = minimize(cost, best[1], method="SLSQP", constraints=[{"type": "ineq", "fun": slack}],
                    options={"maxiter": maxiter, "ftol": 1e-4})
-    x = res.x if slack(res.x).min() >= -1e-9 and np.isfinite(cost(res.x)) and cost(res.x) <= best[0] else best[1]
+    x = _inside(res.x, slack, 0.97)  # SLSQP may stop (iteration limit) slightly outside: pull it in
+    if x is None or not cost(x) < best[0]:
+        x = best[1]
     ex = make(x)
     ex.cond = regressor_condition(robot, ex, friction, samples, gravity)
+    ex.start_cond = float(np.exp(best[0]))
     return ex

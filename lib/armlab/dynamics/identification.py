@@ -8,14 +8,14 @@ samples into Ξ (3.1) and solves Ξ·χ_B ≈ T_e:
 * ``"wls"`` — weighted least squares (Gautier): each joint's rows divided by the standard deviation of its
   OLS residual, so a noisy or weak joint does not dominate;
 * ``"constrained"`` — the same weighted fit over the full χ̄, restricted to physically consistent links:
-  each link's 4×4 pseudo-inertia J = ∫[r; 1][r; 1]ᵀdm is positive definite (Wensing et al.; equivalent to
-  m > 0 and the inertia about the centre of mass positive with its principal moments satisfying the
-  triangle inequality), and I_a, f_v, f_c ≥ 0. J is written as U·Uᵀ with U upper triangular and
-  positive diagonal in log form (Rucker & Wensing's log-Cholesky parameters), which maps R¹⁰ one-to-one
-  onto the open cone of consistent links, so scipy's least squares needs no constraint: the fit is the
-  convex semidefinite problem (the LMI formulation of cvxpy) in other coordinates, and a convex problem
-  seen through a diffeomorphism has no spurious local minimum. A small pull towards a prior χ̄ (the
-  robot's catalogue values) fixes the directions the data cannot see.
+  each link's 4×4 pseudo-inertia J = ∫[r; 1][r; 1]ᵀdm is positive definite (Wensing et al. 2017; equivalent
+  to m > 0 and the inertia about the centre of mass positive with principal moments satisfying the triangle
+  inequality), and I_a, f_v, f_c ≥ 0. J is linear in χ, so this is a small semidefinite program (the LMI
+  formulation one would hand to cvxpy). It is solved here directly, without a new dependency, by the
+  textbook interior-point method: Newton steps on t·‖residual‖² − Σ log det J_k − Σ log f, t growing until
+  the duality gap ν/t is negligible — a convex problem, so the result is the global optimum. A weak pull
+  towards a prior χ̄ (the robot's catalogue values), not scaled by t, settles the directions the data cannot
+  see and fades from the others.
 
 The result (:class:`Identification`) predicts torques on fresh data (step д of §3.1) and reports its RMS
 error per joint, the condition number of the (column-normalised) stacked regressor and the physical
@@ -178,12 +178,13 @@ class Identification:
                 f"cond {self.cond:.3g}, rms {np.array2string(self.rms, precision=3)} N·m)")
 
 
-def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRAVITY, prior=None, pull=1e-6):
+def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRAVITY, prior=None, pull=1.0):
     """Identify the base parameters from samples (N, n) of q, q̇, q̈ and the joint efforts τ (N·m).
 
     ``method``: "ols", "wls" or "constrained" (see the module); ``friction``: identify I_a, f_v, f_c, f_off
     too (ξ̄, (2.64)–(2.67)); ``prior``: χ̄ (or χ) the constrained fit leans towards where the data are
-    silent (default: the robot's own parameters, zero friction), with weight ``pull``. A trajectory that
+    silent (default: the robot's own parameters, zero friction), with weight ``pull`` (it fades as the fit
+    converges, so it cannot bias what the data determine). A trajectory that
     cannot separate the base parameters (rank-deficient Ξ) raises a ValueError naming them.
     """
     if method not in METHODS:
@@ -206,7 +207,8 @@ def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRA
     resid = tau - Xs @ sol
     sigma = np.sqrt((resid ** 2).sum(axis=0) / max(N - params.count / n, 1))
     if method != "ols":
-        weights = 1.0 / np.maximum(sigma, 1e-12 * max(sigma.max(), 1e-300))
+        # noise-free data leave only rounding in the residuals: weights from it would be arbitrary
+        weights = 1.0 / np.maximum(sigma, 1e-9 * np.sqrt(np.mean(tau ** 2)) + 1e-300)
         sol = _small_lstsq(R, Qb, weights)
     A = R * np.repeat(weights, params.count)[:, None]  # ‖A·x − b‖ = the weighted residual (plus a constant)
     b = Qb * np.repeat(weights, params.count)
@@ -271,21 +273,30 @@ def _constrained(robot, params, A, b, scale, prior, pull):
     chi = _prior(robot, per, prior)
     R, Qb = A, b  # already small: the stacked per-joint R factors
     M = R @ (params.combination * scale[:, None])  # the scaled unknowns are scale·β·χ̄
-    d2 = (pull * np.linalg.norm(R) ** 2 / R.shape[0]) / np.tile(_UNITS[:per], n) ** 2
-    H0 = M.T @ M + np.diag(d2)
-    c0 = M.T @ Qb + d2 * chi
+    # the pull, like the barrier, is not scaled by t: as t grows the data decide every direction they see
+    # and the pull and the barrier only the others (so no bias, and those stay bounded)
+    d2 = pull / np.tile(_UNITS[:per], n) ** 2
+    H0 = M.T @ M
     fric = np.zeros(p, bool)
     if per > 10:
         fric.reshape(n, per)[:, 10:13] = True  # I_a, f_v, f_c ≥ 0
         chi[fric] = np.maximum(chi[fric], 1e-3 * np.tile(_UNITS[:per], n)[fric])
     B = _basis()
     nu = 4 * n + fric.sum()  # the barrier's parameter: 4 per 4×4 block, 1 per scalar
-    F = lambda x: 0.5 * x @ H0 @ x - c0 @ x  # noqa: E731
-    F_floor = 1e-13 * (Qb @ Qb + 1.0)
-    t = nu / max(abs(F(chi) - F(np.linalg.lstsq(H0, c0, rcond=None)[0])), F_floor)
+    chi0, D = chi.copy(), np.sqrt(d2)
+
+    def F(x):  # the data's part, a sum of squares: no cancellation, so line searches work to tiny residuals
+        return 0.5 * np.sum((M @ x - Qb) ** 2)
+
+    def value(t, x):  # what Newton minimises for one t; inf outside the consistent set
+        return t * F(x) + 0.5 * np.sum((D * (x - chi0)) ** 2) + _barrier(x, n, per, B, fric)
+
+    floor = 1e-22 * (Qb @ Qb) + 1e-300
+    t = nu / max(F(chi), floor)
     for _ in range(60):  # outer: t grows until the duality gap ν/t is negligible
         for _ in range(50):  # inner: Newton on t·F + barrier
-            g, H = t * (H0 @ chi - c0), t * H0
+            g = t * (M.T @ (M @ chi - Qb)) + d2 * (chi - chi0)  # residual form: no cancellation
+            H = t * H0 + np.diag(d2)
             Js = chi.reshape(n, per)[:, :10] @ B.reshape(10, 16)
             for k in range(n):
                 Ji = np.linalg.inv(Js[k].reshape(4, 4))
@@ -298,27 +309,26 @@ def _constrained(robot, params, A, b, scale, prior, pull):
             step = -np.linalg.lstsq(H, g, rcond=None)[0]
             decrement = -g @ step
             s_ = 1.0
-            phi = _barrier_value(t, F, chi, n, per, B, fric)
+            phi = value(t, chi)
             while s_ > 1e-12:
                 new = chi + s_ * step
-                value = _barrier_value(t, F, new, n, per, B, fric)
-                if value <= phi - 0.25 * s_ * decrement:
+                if value(t, new) <= phi - 0.25 * s_ * decrement:
                     break
                 s_ *= 0.5
             chi = new
             if decrement < 1e-10:
                 break
-        if nu / t < F_floor:
+        if nu / t < 1e-10 * F(chi) + floor:
             break
         t *= 20.0
     return chi
 
 
-def _barrier_value(t, F, chi, n, per, B, fric):
-    """t·F(χ) − Σ log det J_k − Σ log χ_fric, or inf outside the consistent set."""
+def _barrier(chi, n, per, B, fric):
+    """−Σ log det J_k − Σ log χ_fric, or inf outside the consistent set."""
     if fric.any() and (chi[fric] <= 0).any():
         return np.inf
-    total = t * F(chi) - np.log(chi[fric]).sum()
+    total = -np.log(chi[fric]).sum()
     Js = (chi.reshape(n, per)[:, :10] @ B.reshape(10, 16)).reshape(n, 4, 4)
     sign, logdet = np.linalg.slogdet(Js)
     eig = np.linalg.eigvalsh(Js)[:, 0]

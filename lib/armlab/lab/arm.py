@@ -85,8 +85,11 @@ class YoubotArm:
         self.url, self.rate = url, float(rate)
         self.limits = limits or SafetyLimits()
         self.robot = youbot()
+        # the driver → DH map q = offset + sign·q_driver, so that a log can be read without armlab.models
+        dh = {"sign": (youbot_driver_to_q(np.ones(5)) - youbot_driver_to_q(np.zeros(5))).tolist(),
+              "offset": youbot_driver_to_q(np.zeros(5)).tolist()}
         self.log = None if log is False else SessionLog(default_log_path() if log is None else log,
-                                                       {"url": url, "rate": self.rate})
+                                                       {"url": url, "rate": self.rate, "driver_to_dh": dh})
         self.fault: str | None = None
         self.last_error: BaseException | None = None
         self.missed_ticks = 0  # stream ticks sent more than one period late
