@@ -112,7 +112,7 @@ class _Animated(Panel):
         r = self.result
         phase = "approach" if k < r.pick_step else "carrying the ball" if k < r.place_step else "ball released"
         self.frame.value = (f"<small>step {k} (t = {r.t[k]:.3f} s), {phase}<br>θ = "
-                            f"{np.degrees(r.q[k]).round(1).tolist()}°<br>τ = {r.tau[k].round(2).tolist()} N·m</small>")
+                            f"{(np.degrees(r.q[k]).round(1) + 0.0).tolist()}°<br>τ = {(r.tau[k].round(2) + 0.0).tolist()} N·m</small>")
 
 
 class TaskPlayer(_Animated):
