@@ -290,3 +290,21 @@ def test_identify_log_without_the_driver_map_asks_for_it(tmp_path):
         dynamics.identify_log(log, YOUBOT)
     res = dynamics.identify_log(log, YOUBOT, to_dh=youbot_driver_to_q, cutoff=2.0)
     assert res.samples > 300
+
+
+# --- the chapter's widget ------------------------------------------------------------------------------
+
+def test_excitation_explorer_sliders_update_condition_error_and_plots():
+    from armlab.viz import excitation_explorer
+
+    ex = excitation_explorer(harmonics=3, amplitude=0.8, noise=0.0)
+    assert ex.errors.max() < 1e-6 and 10 < ex.cond < 1e4  # noise-free: the truth, whatever the trajectory
+    before = ex.updates
+    ex.sliders["noise"].value = 0.05
+    assert ex.updates == before + 1 and np.median(ex.errors) > 1e-4
+    assert "cond(Ξ)" in ex.readout.value and "<svg" in ex.plot.value and "Iyy1" in ex.bars.value
+    ex.sliders["harmonics"].value = 1.0  # one sine per joint: rank-deficient, said so
+    assert ex.result is None and "rank-deficient" in ex.readout.value
+    lo, hi = ex.robot.qlim.T
+    p = ex.excitation.peaks(ex.robot)
+    assert np.all(p["q_min"] >= lo) and np.all(p["q_max"] <= hi)

@@ -19,6 +19,7 @@ plotting code. The package is layered; each module imports only the ones above i
   :func:`ik_explorer`); :mod:`~armlab.viz.jacobians` (04, :func:`jacobian_explorer`, :func:`rate_player`);
   :mod:`~armlab.viz.statics` (05, :func:`tip_force_explorer`, :func:`payload_explorer`, :func:`wrist_sensor_demo`);
   :mod:`~armlab.viz.dynamics` (06, :func:`torque_split_explorer`, :func:`trajectory_player`);
+  :mod:`~armlab.viz.identification` (07, :func:`excitation_explorer`);
   :mod:`~armlab.viz.control` (08, :func:`control_lab`, :func:`task_player`, :func:`svg_plot`).
 
 **How a view is made** (what chapters 4–8 use). A scene is an ordinary matplotlib 3-D axes from
@@ -76,6 +77,7 @@ from .scene import (
     set_cube, shown,
 )
 from .control import ControlLab, TaskPlayer, control_lab, svg_plot, task_player
+from .identification import ExcitationExplorer, excitation_explorer
 from .dynamics import TorqueSplit, TrajectoryPlayer, torque_split_explorer, trajectory_player
 from .statics import PayloadExplorer, TipForce2R, WristSensor, payload_explorer, tip_force_explorer, wrist_sensor_demo
 from .text import MatrixDisplay, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
@@ -104,4 +106,6 @@ __all__ = [
     "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer", "trajectory_player",
     # chapter 08
     "ControlLab", "control_lab", "TaskPlayer", "task_player", "svg_plot",
+    # chapter 07
+    "ExcitationExplorer", "excitation_explorer",
 ]

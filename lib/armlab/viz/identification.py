@@ -1,0 +1,165 @@
+"""Chapter 07 view: how the excitation decides what identification can recover (lab report §3).
+
+:class:`ExcitationExplorer` (:func:`excitation_explorer`) — sliders for the number of harmonics of the
+youBot's Fourier excitation, its amplitude and the effort noise. Every change builds the trajectory (shrunk
+into the driver's position, speed and effort limits if it would leave them), simulates the efforts of the
+true model with friction plus the noise, identifies the base parameters by weighted least squares and
+validates them on a fresh motion; the readout shows cond(Ξ), the trajectory, each base parameter's error
+against the truth and the validation RMS per joint.
+
+Every number comes from :mod:`armlab.dynamics`; this module only draws.
+
+>>> ex = excitation_explorer(harmonics=3, amplitude=0.8, noise=0.02)
+>>> 10 < ex.cond < 1e4 and ex.result.base.shape == (47,)
+True
+>>> ex.set(harmonics=1); bool(ex.cond > 1e4 or ex.failure)   # one sine per joint cannot separate them
+True
+"""
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from .. import dynamics
+from ..models import YOUBOT_ACTUATORS, youbot
+from .control import JOINT_COLORS, svg_plot
+from .widgets import load_widgets, panel_layout, side_column, slider
+
+__all__ = ["ExcitationExplorer", "excitation_explorer", "error_bars"]
+
+#: the simulated arm's friction per joint: (I_a, f_v, f_c, f_off) — assumed, f_c from youbot-interface.md
+TRUE_FRICTION = np.array([[0.02, 0.30, 0.065, 0.02], [0.03, 0.30, 0.065, -0.02], [0.01, 0.15, 0.042, 0.01],
+                          [0.005, 0.05, 0.039, 0.0], [0.004, 0.02, 0.313, 0.0]])
+
+
+def error_bars(errors, names, width=360, cap=1.0):
+    """HTML bars of |relative error| per parameter on a log scale from 1e-6 to ``cap`` (green < 1 %,
+    amber < 10 %, red beyond)."""
+    rows = []
+    for e, name in zip(errors, names):
+        frac = (np.log10(max(min(e, cap), 1e-6)) + 6) / (6 + np.log10(cap))
+        color = "#2ca02c" if e < 0.01 else "#e6a100" if e < 0.1 else "#d62728"
+        rows.append(f"<div style='display:flex;align-items:center;height:9px;font-size:8px'>"
+                    f"<span style='width:42px'>{html.escape(name)}</span>"
+                    f"<span style='background:{color};height:7px;width:{frac * (width - 100):.0f}px'></span>"
+                    f"<span style='margin-left:3px'>{e:.1e}</span></div>")
+    return "<div style='columns:2'>" + "".join(rows) + "</div>"
+
+
+class ExcitationExplorer:
+    """See :func:`excitation_explorer`. ``cond``, ``excitation``, ``result`` (the identification, or None when
+    the trajectory is rank-deficient: ``failure`` says why), ``errors`` and ``validation_rms`` follow the sliders."""
+
+    RATE, SEED = 100.0, 3
+
+    def __init__(self, harmonics=3, amplitude=0.8, noise=0.02, f0=0.1):
+        self.robot = youbot()
+        self.truth = np.concatenate([dynamics.dynamic_params(self.robot).reshape(5, 10), TRUE_FRICTION], axis=1).ravel()
+        self.f0 = f0
+        rng = np.random.default_rng(self.SEED)
+        self._pattern = rng.normal(size=(2, 5, 8)) / np.arange(1, 9)  # a falling spectrum, 8 harmonics at most
+        self._noise = rng.normal(size=(2, int(self.RATE / f0), 5))
+        self.q0 = np.array([0.0, 0.3, -0.8, 1.5, 0.0])
+        self.updates = 0
+        self.harmonics, self.amplitude, self.noise = int(harmonics), float(amplitude), float(noise)
+        self._compute()
+        self.widget = None
+        try:
+            self._build()
+        except ImportError:  # no ipywidgets: the numbers still work
+            pass
+
+    def _excitation(self, H, amplitude, pattern):
+        a, b = amplitude * pattern[0, :, :H], amplitude * pattern[1, :, :H]
+        lo, hi = self.robot.qlim.T
+        margin = 0.1 * (hi - lo) / 2
+        for _ in range(60):  # shrink into the limits (10 % margins)
+            ex = dynamics.Excitation(a, b, self.q0, self.f0)
+            p = ex.peaks(self.robot, samples=200)
+            if (np.all(p["q_min"] >= lo + margin) and np.all(p["q_max"] <= hi - margin)
+                    and np.all(p["qd_max"] <= 0.9 * YOUBOT_ACTUATORS["max_speed"])
+                    and np.all(p["tau_max"] <= 0.9 * YOUBOT_ACTUATORS["effort"])):
+                return ex
+            a, b = 0.85 * a, 0.85 * b
+        return ex
+
+    def _compute(self):
+        self.updates += 1
+        self.excitation = ex = self._excitation(self.harmonics, self.amplitude, self._pattern)
+        self.cond = dynamics.regressor_condition(self.robot, ex)
+        t, q, qd, qdd = ex.sample(self.RATE)
+        tau = dynamics.regressor_full(self.robot, q, qd, qdd) @ self.truth + self.noise * self._noise[0, :len(t)]
+        self.t, self.q = t, q
+        self.result, self.failure = None, ""
+        try:
+            self.result = dynamics.identify(self.robot, q, qd, qdd, tau, method="wls")
+        except ValueError as e:
+            self.failure = str(e)
+            self.errors = self.validation_rms = None
+            return
+        truth = self.result.params.of(self.truth)
+        self.errors = np.abs(self.result.base - truth) / np.maximum(np.abs(truth), 1e-3 * np.abs(truth).max())
+        fresh = self._excitation(4, 0.8, self._pattern[::-1, :, ::-1])  # another motion, for step д of §3.1
+        _, q2, qd2, qdd2 = fresh.sample(self.RATE)
+        tau2 = dynamics.regressor_full(self.robot, q2, qd2, qdd2) @ self.truth + self.noise * self._noise[1, :len(q2)]
+        self.validation_rms = self.result.validate(q2, qd2, qdd2, tau2)
+
+    def set(self, harmonics=None, amplitude=None, noise=None):
+        """Change any setting and recompute (what the sliders do)."""
+        if harmonics is not None:
+            self.harmonics = int(round(harmonics))
+        if amplitude is not None:
+            self.amplitude = float(amplitude)
+        if noise is not None:
+            self.noise = float(noise)
+        self._compute()
+        self._show()
+
+    # --- widgets ---------------------------------------------------------------------------------------
+    def _build(self):
+        w = load_widgets()
+        self.sliders = {"harmonics": slider(self.harmonics, 1, 8, 1, "harmonics", ".0f"),
+                        "amplitude": slider(self.amplitude, 0.05, 1.5, 0.05, "amplitude", ".2f"),
+                        "noise": slider(self.noise, 0.0, 0.2, 0.005, "noise N·m", ".3f")}
+        for name, s in self.sliders.items():
+            s.observe(lambda change, name=name: self.set(**{name: change["new"]}), names="value")
+        self.readout, self.plot, self.bars = w.HTML(), w.HTML(), w.HTML()
+        self.widget = panel_layout(side_column([*self.sliders.values(), self.readout]),
+                                   w.VBox([self.plot, self.bars], layout=w.Layout(width="400px")))
+        self._show()
+
+    def _show(self):
+        if self.widget is None:
+            return
+        p = self.excitation.peaks(self.robot, samples=200)
+        lines = [f"cond(Ξ) = <b>{self.cond:.3g}</b> ({self.harmonics} harmonics, f0 = {self.f0:g} Hz, "
+                 f"{len(self.t)} samples)",
+                 "peak |q̇| / limit: " + ", ".join(f"{v:.0%}" for v in p["qd_max"] / YOUBOT_ACTUATORS["max_speed"]),
+                 "peak |τ| / limit: " + ", ".join(f"{v:.0%}" for v in p["tau_max"] / YOUBOT_ACTUATORS["effort"])]
+        if self.result is None:
+            lines.append(f"<span style='color:#d62728'>{html.escape(self.failure)}</span>")
+            self.bars.value = ""
+        else:
+            lines.append("validation RMS (N·m): " + ", ".join(f"{v:.3f}" for v in self.validation_rms))
+            lines.append(f"median base-parameter error: {np.median(self.errors):.1e}")
+            self.bars.value = "<b>|identified − true| / true, per base parameter</b>" + error_bars(
+                self.errors, self.result.params.names)
+        self.readout.value = "<small>" + "<br>".join(lines) + "</small>"
+        self.plot.value = "<b>the excitation q(t) − q0 (rad)</b>" + svg_plot(
+            self.t, (self.q - self.q0).T, labels=[f"q{i}" for i in range(1, 6)], colors=JOINT_COLORS,
+            xlabel="t (s)", width=400, height=150)
+
+    def _repr_mimebundle_(self, **kwargs):
+        if self.widget is None:
+            return {"text/plain": repr(self)}
+        data = self.widget._repr_mimebundle_(**kwargs)
+        return data[0] if isinstance(data, tuple) else data
+
+    def __repr__(self):
+        return f"ExcitationExplorer(harmonics={self.harmonics}, amplitude={self.amplitude}, cond={self.cond:.3g})"
+
+
+def excitation_explorer(harmonics=3, amplitude=0.8, noise=0.02):
+    """The youBot's excitation, its condition number and what identification recovers (see the module)."""
+    return ExcitationExplorer(harmonics, amplitude, noise)
