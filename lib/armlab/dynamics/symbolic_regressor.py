@@ -51,14 +51,17 @@ class _Tape:
         self.sp = sympy()
         self.defs = {}  # Dummy -> expression over earlier Dummies and the inputs
         self.order = []
+        self._seen = {}  # expression -> its Dummy: an expression met twice is one entry
 
     def __call__(self, e):
         e = self.sp.sympify(e)
         if e.is_Atom or (e.is_Mul and len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Atom):
             return e
-        s = self.sp.Dummy(f"t{len(self.order)}")
-        self.defs[s] = e
-        self.order.append(s)
+        s = self._seen.get(e)
+        if s is None:
+            s = self._seen[e] = self.sp.Dummy(f"t{len(self.order)}")
+            self.defs[s] = e
+            self.order.append(s)
         return s
 
     def derive(self, memo, entries=None):
