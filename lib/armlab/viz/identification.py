@@ -2,7 +2,8 @@
 
 :class:`ExcitationExplorer` (:func:`excitation_explorer`) — sliders for the number of harmonics of the
 youBot's Fourier excitation, its amplitude and the effort noise. Every change builds the trajectory (shrunk
-into the driver's position, speed and effort limits if it would leave them), simulates the efforts of the
+into the driver's position, speed and effort limits if it would leave them; drawn in 3-D as the arm at the
+start and its tool's path over one period), simulates the efforts of the
 true model with friction plus the noise, identifies the base parameters by weighted least squares and
 validates them on a fresh motion; the readout shows cond(Ξ), the trajectory, each base parameter's error
 against the truth and the validation RMS per joint.
@@ -24,7 +25,8 @@ import numpy as np
 from .. import dynamics
 from ..models import YOUBOT_ACTUATORS, youbot
 from .control import JOINT_COLORS, svg_plot
-from .widgets import load_widgets, panel_layout, side_column, slider
+from .scene import ArmView, figure3d, fit_points, reach
+from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 
 __all__ = ["ExcitationExplorer", "excitation_explorer", "error_bars"]
 
@@ -33,27 +35,30 @@ TRUE_FRICTION = np.array([[0.02, 0.30, 0.065, 0.02], [0.03, 0.30, 0.065, -0.02],
                           [0.005, 0.05, 0.039, 0.0], [0.004, 0.02, 0.313, 0.0]])
 
 
-def error_bars(errors, names, width=360, cap=1.0):
-    """HTML bars of |relative error| per parameter on a log scale from 1e-6 to ``cap`` (green < 1 %,
-    amber < 10 %, red beyond)."""
+def error_bars(errors, names, width=400, cap=1.0):
+    """HTML bars of |relative error| per parameter in two columns, on a log scale from 1e-6 to ``cap`` (green
+    < 1 %, amber < 10 %, red beyond)."""
+    track = width // 2 - 100
     rows = []
     for e, name in zip(errors, names):
         frac = (np.log10(max(min(e, cap), 1e-6)) + 6) / (6 + np.log10(cap))
         color = "#2ca02c" if e < 0.01 else "#e6a100" if e < 0.1 else "#d62728"
         rows.append(f"<div style='display:flex;align-items:center;height:9px;font-size:8px'>"
-                    f"<span style='width:42px'>{html.escape(name)}</span>"
-                    f"<span style='background:{color};height:7px;width:{frac * (width - 100):.0f}px'></span>"
-                    f"<span style='margin-left:3px'>{e:.1e}</span></div>")
-    return "<div style='columns:2'>" + "".join(rows) + "</div>"
+                    f"<span style='width:36px'>{html.escape(name)}</span>"
+                    f"<span style='width:{track}px'><span style='display:inline-block;background:{color};height:7px;"
+                    f"width:{frac * track:.0f}px'></span></span>"
+                    f"<span style='margin-left:3px'>{e:.0e}</span></div>")
+    return (f"<div style='display:grid;grid-template-columns:1fr 1fr;width:{width}px;column-gap:6px'>"
+            + "".join(rows) + "</div>")
 
 
-class ExcitationExplorer:
+class ExcitationExplorer(Panel):
     """See :func:`excitation_explorer`. ``cond``, ``excitation``, ``result`` (the identification, or None when
     the trajectory is rank-deficient: ``failure`` says why), ``errors`` and ``validation_rms`` follow the sliders."""
 
     RATE, SEED = 100.0, 3
 
-    def __init__(self, harmonics=3, amplitude=0.8, noise=0.02, f0=0.1):
+    def __init__(self, harmonics=3, amplitude=0.8, noise=0.02, f0=0.1, figsize=(3.6, 3.6)):
         self.robot = youbot()
         self.truth = np.concatenate([dynamics.dynamic_params(self.robot).reshape(5, 10), TRUE_FRICTION], axis=1).ravel()
         self.f0 = f0
@@ -64,6 +69,12 @@ class ExcitationExplorer:
         self.updates = 0
         self.harmonics, self.amplitude, self.noise = int(harmonics), float(amplitude), float(noise)
         self._compute()
+        self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
+        self.redraws = 0
+        self.view = ArmView(self.robot, ax, self.q[0], frames=False)
+        self.path, = ax.plot([], [], [], color="tab:purple", lw=1.5)
+        size = reach(self.robot)
+        fit_points(ax, np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (0, 1)]) * 0.8 * size)
         self.widget = None
         try:
             self._build()
@@ -125,13 +136,17 @@ class ExcitationExplorer:
         for name, s in self.sliders.items():
             s.observe(lambda change, name=name: self.set(**{name: change["new"]}), names="value")
         self.readout, self.plot, self.bars = w.HTML(), w.HTML(), w.HTML()
-        self.widget = panel_layout(side_column([*self.sliders.values(), self.readout]),
+        self.widget = panel_layout(side_column([*self.sliders.values(), self.readout]), self._figure_widget(),
                                    w.VBox([self.plot, self.bars], layout=w.Layout(width="400px")))
         self._show()
 
     def _show(self):
         if self.widget is None:
             return
+        self.view.update(self.q[0])
+        tip = self.robot.fkine(self.q[::2])[:, :3, 3]
+        self.path.set_data_3d(tip[:, 0], tip[:, 1], tip[:, 2])
+        self.redraw()
         p = self.excitation.peaks(self.robot, samples=200)
         lines = [f"cond(Ξ) = <b>{self.cond:.3g}</b> ({self.harmonics} harmonics, f0 = {self.f0:g} Hz, "
                  f"{len(self.t)} samples)",
@@ -149,12 +164,6 @@ class ExcitationExplorer:
         self.plot.value = "<b>the excitation q(t) − q0 (rad)</b>" + svg_plot(
             self.t, (self.q - self.q0).T, labels=[f"q{i}" for i in range(1, 6)], colors=JOINT_COLORS,
             xlabel="t (s)", width=400, height=150)
-
-    def _repr_mimebundle_(self, **kwargs):
-        if self.widget is None:
-            return {"text/plain": repr(self)}
-        data = self.widget._repr_mimebundle_(**kwargs)
-        return data[0] if isinstance(data, tuple) else data
 
     def __repr__(self):
         return f"ExcitationExplorer(harmonics={self.harmonics}, amplitude={self.amplitude}, cond={self.cond:.3g})"
