@@ -16,7 +16,8 @@ a DH table that is right at the home pose only, ...
 Modules: :mod:`.checks` (closeness, shape, orthonormality, the diagnosis of a miss),
 :mod:`.symbolic` (sympy expressions), :mod:`.transforms` (rotations, transforms, points),
 :mod:`.dh` (link transforms, DH tables), :mod:`.ik` (hw03, also importable as ``armlab.grading_ik``),
-:mod:`.jacobians` (hw04), :mod:`.statics` (hw05), :mod:`.dynamics` (hw06), :mod:`.control` (hw08) and
+:mod:`.jacobians` (hw04), :mod:`.statics` (hw05), :mod:`.dynamics` (hw06), :mod:`.identification` (hw07),
+:mod:`.control` (hw08) and
 :mod:`.preprocessors` (nbgrader, imported by
 ``nbgrader_config.py`` only). The private
 ``_frozen`` (captured functions, read-only modules), ``_base`` (reading answers, messages) and
@@ -56,7 +57,8 @@ from .transforms import (
     check_motion_mistakes, check_point, check_rot_function, check_rotation, check_trans_function, check_transform,
     reference_transform,
 )
-from . import control, dynamics, feedback, ik, jacobians, statics  # noqa: F401  (bound before the package is frozen)
+# bound before the package is frozen
+from . import control, dynamics, feedback, identification, ik, jacobians, statics  # noqa: F401
 
 __all__ = [
     "check_close", "check_shape", "check_symbols", "check_rotation", "check_orthonormal",
