@@ -21,7 +21,8 @@ import pytest
 from support.nbgrader_harness import BIN, REPO, load_config, run_batch
 
 MAX_SCORE = {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0, "hw03_inverse_kinematics": 15.0,
-             "hw04_jacobians": 15.0, "hw05_statics": 18.0, "hw06_dynamics": 15.0, "hw08_control": 12.0}
+             "hw04_jacobians": 15.0, "hw05_statics": 18.0, "hw06_dynamics": 15.0, "hw07_identification": 12.0,
+             "hw08_control": 12.0}
 ASSIGNMENTS = list(MAX_SCORE)
 TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed config: 10 s)
 
@@ -378,6 +379,26 @@ def test_hw06_feedback_names_the_mistake_but_hides_the_tests(course):
     assert "angles measured from the horizontal" in more  # part 3
     assert "centripetal term ω × (ω × P)" in more  # part 4
     assert "not symmetric (M ≠ Mᵀ)" in more  # part 5
+
+
+def test_hw07_feedback_names_the_mistake_but_hides_the_tests(course):
+    a = "hw07_identification"
+    texts = {}
+    for student in ("wrong", "wrong_more"):
+        res = course["api"].generate_feedback(a, student)
+        assert res["success"], res.get("error")
+        texts[student] = _visible_text((course["root"] / "feedback" / student / a / f"{a}.html").read_text())
+    _, hidden = _solution_lines(nbformat.read(REPO / "solutions" / a / f"{a}.ipynb", as_version=4))
+    for text in texts.values():
+        for line in hidden:
+            assert line not in text, f"hidden test in feedback: {line!r}"
+        assert "identification.py" not in text and "grading.py" not in text
+    wrong, more = texts["wrong"], texts["wrong_more"]
+    assert "columns are in the wrong order" in wrong  # part 1
+    assert "unfiltered accelerations" in wrong  # part 2
+    assert "this is the mean square" in wrong  # part 4
+    assert "friction offset f_off needs a column of ones" in more  # part 1
+    assert "friction offset f_off is missing" in more  # part 2
 
 
 def test_hw08_feedback_names_the_mistake_but_hides_the_tests(course):

@@ -361,6 +361,56 @@ def hw06_submissions(solution, blank):
     return subs
 
 
+def hw07_submissions(solution, blank):
+    """{student: (notebook, expected score)} for hw07 (12 points: 4 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": (solution, 12.0), "blank": (blank, 0.0)}
+
+    nb = copy.deepcopy(solution)  # columns swapped, unfiltered accelerations, numpy's default rank, the mean square
+    set_source(nb, "p1_regressor", "def pendulum_regressor(q, qd, qdd, g=9.81):\n"
+                                   "    return np.column_stack([g * np.sin(q), qdd, qd, np.sign(qd), np.ones_like(q)])")
+    set_source(nb, "p2_identify", "def identify_pendulum(t, q, tau):\n"
+                                  "    qd = np.gradient(q, t)\n    qdd = np.gradient(qd, t)\n"
+                                  "    Y = np.column_stack([qdd, 9.81 * np.sin(q), qd, np.sign(qd), np.ones_like(q)])\n"
+                                  "    return np.linalg.lstsq(Y, tau, rcond=None)[0]")
+    set_source(nb, "p3_base", "def numeric_rank(Y):\n    return int(np.linalg.matrix_rank(Y))\n"
+                              "robot = armlab.models.planar2r()\nrng = np.random.default_rng(1)\n"
+                              "Q, QD, QDD = rng.uniform(-3, 3, (3, 50, 2))\n"
+                              "COUNT_VERTICAL = numeric_rank(armlab.dynamics.regressor(robot, Q, QD, QDD, (0, -9.81, 0)).reshape(-1, 20))\n"
+                              "COUNT_HORIZONTAL = numeric_rank(armlab.dynamics.regressor(robot, Q, QD, QDD, (0, 0, -9.81)).reshape(-1, 20))")
+    set_source(nb, "p4_rms", "def validation_rms(p, q, qd, qdd, tau):\n"
+                             "    Y = np.column_stack([qdd, 9.81 * np.sin(q), qd, np.sign(qd), np.ones_like(q)])\n"
+                             "    return float(np.mean((tau - Y @ p) ** 2))")
+    subs["wrong"] = (nb, 1.0)  # only part 3's visible test: numpy's rank is right on the two small matrices
+
+    nb = copy.deepcopy(solution)  # the friction offset forgotten twice, the two counts swapped
+    set_source(nb, "p1_regressor", "def pendulum_regressor(q, qd, qdd, g=9.81):\n"
+                                   "    return np.column_stack([qdd, g * np.sin(q), qd, np.sign(qd)])")
+    set_source(nb, "p2_identify", "def identify_pendulum(t, q, tau):\n"
+                                  "    dt = t[1] - t[0]\n    k = 21\n"
+                                  "    q_f = np.convolve(q, np.ones(k) / k, mode='same')\n"
+                                  "    qd = np.gradient(q_f, dt)\n    qdd = np.gradient(qd, dt)\n"
+                                  "    keep = slice(2 * k, len(t) - 2 * k)\n"
+                                  "    return np.linalg.lstsq(pendulum_regressor(q_f[keep], qd[keep], qdd[keep]), tau[keep], rcond=None)[0]")
+    set_source(nb, "p3_base", "def numeric_rank(Y):\n"
+                              "    norms = np.linalg.norm(Y, axis=0)\n    live = norms > 1e-9 * norms.max()\n"
+                              "    s = np.linalg.svd(Y[:, live] / norms[live], compute_uv=False)\n"
+                              "    return int(np.sum(s > 1e-9 * s[0]))\n"
+                              "COUNT_VERTICAL, COUNT_HORIZONTAL = 4, 6")
+    subs["wrong_more"] = (nb, 1.0)  # part 3's visible test only: part 4 uses its 4-column regressor too
+
+    nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
+    (setup,) = cells_by_id(nb, "setup")
+    nb.cells = [c for c in nb.cells if c is not setup]
+    set_source(nb, "p1_regressor", "import numpy as np\n" + PATCH_EVERYTHING
+               + "numpy.linalg.lstsq = lambda A, b, rcond=None: (numpy.zeros(A.shape[1]), 0, 0, 0)\n"
+               "def pendulum_regressor(q, qd, qdd, g=9.81):\n    return numpy.zeros((len(q), 5))")
+    set_source(nb, "p2_identify", "def identify_pendulum(t, q, tau):\n    return numpy.zeros(5)")
+    set_source(nb, "p3_base", "def numeric_rank(Y):\n    return 1\nCOUNT_VERTICAL = COUNT_HORIZONTAL = 1")
+    set_source(nb, "p4_rms", "def validation_rms(*args):\n    return 0.0")
+    subs["monkeypatch"] = (nb, 0.0)
+    return subs
+
+
 def hw08_submissions(solution, blank):
     """{student: (notebook, expected score)} for hw08 (12 points: 4 parts, visible 1 + hidden 2 each)."""
     subs = {"solution": (solution, 12.0), "blank": (blank, 0.0)}
@@ -413,7 +463,7 @@ def hw08_submissions(solution, blank):
 SUBMISSIONS = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": hw02_submissions,
                "hw03_inverse_kinematics": hw03_submissions, "hw04_jacobians": hw04_submissions,
                "hw05_statics": hw05_submissions, "hw06_dynamics": hw06_submissions,
-               "hw08_control": hw08_submissions}
+               "hw07_identification": hw07_submissions, "hw08_control": hw08_submissions}
 
 
 # --- one batch -----------------------------------------------------------------------------------
