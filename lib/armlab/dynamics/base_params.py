@@ -115,8 +115,8 @@ def base_parameters(robot, friction=False, *, gravity=GRAVITY, samples=None, see
 
     A column is independent when the part of it (normalised) that the columns before it cannot explain
     exceeds ``tol`` (relative); the result is cached per robot, friction and gravity."""
-    if not any(float(link.m or 0) for link in robot.links) and robot.symbolic:
-        raise ValueError("base_parameters needs a numeric robot (the geometry as numbers)")
+    if robot.symbolic:
+        raise ValueError("base_parameters needs a numeric robot (its geometry as numbers; the masses do not matter)")
     key = ("base_parameters", bool(friction), tuple(float(x) for x in gravity), samples, seed, tol)
     return cached_kernel(robot, key, lambda r: _compute(r, bool(friction), gravity, samples, seed, tol))
 
