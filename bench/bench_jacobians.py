@@ -16,12 +16,7 @@ import numpy as np
 import armlab
 from armlab import jacobians as jb
 
-from bench_kinematics import pin_puma, rtb_puma
-
-
-def per_call(stmt, glob, number=2000, repeat=7):
-    """Median seconds per call over `repeat` runs of `number` calls."""
-    return statistics.median(t / number for t in timeit.repeat(stmt, globals=glob, number=number, repeat=repeat))
+from bench_kinematics import per_call, pin_puma, rtb_puma
 
 
 def main():
