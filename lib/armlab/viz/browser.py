@@ -57,11 +57,21 @@ def set_fit(ax, points):
     ax._armlab_fit = np.round(pts, 6)
 
 
-def _hex(color):
-    from matplotlib.colors import to_hex, to_rgba
+_HEX = {}
 
-    rgba = to_rgba(color)
-    return to_hex(rgba[:3]), rgba[3]
+
+def _hex(color):
+    """(#rrggbb, alpha) of a matplotlib colour; remembered, as the same few colours are sent at every move."""
+    key = tuple(color) if isinstance(color, (list, tuple, np.ndarray)) else color
+    out = _HEX.get(key)
+    if out is None:
+        from matplotlib.colors import to_hex, to_rgba
+
+        rgba = to_rgba(color)
+        if len(_HEX) > 4096:  # colours computed from data: do not grow without bound
+            _HEX.clear()
+        out = _HEX[key] = (to_hex(rgba[:3]), rgba[3])
+    return out
 
 
 def _flat(x, y, z, decimals=5):
@@ -97,9 +107,7 @@ def _segments(coll):
     segs = np.asarray(segs, dtype=float).reshape(-1, 2, 3)
     colors = coll.get_edgecolor()
     alphas = coll.get_alpha()
-    from matplotlib.colors import to_hex
-
-    c = [to_hex(rgba[:3]) for rgba in colors] or ["#000000"]
+    c = [_hex(rgba[:3])[0] for rgba in colors] or ["#000000"]
     if alphas is None:
         a = [float(rgba[3]) for rgba in colors] or [1.0]
     else:

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from ..ik import joint_motion
+from ..ik import joint_motion, select, solver_for
 from ..models import puma560
 from ..robot import DHRobot
 from ..transforms import R_to_rpy, Trans, rpy_to_R
@@ -152,6 +152,7 @@ class IKExplorer(Panel):
         self.preset.observe(self._preset_chosen, names="value")
         self.home_button.on_click(self._go_home)
         self._update()
+        self._write_text()
         controls = side_column([*self.sliders, self.mode, self.weights_text,
                                 w.HBox([self.home_button, self.preset]), self.follow, self.use_tool,
                                 self.help, self.message])
@@ -253,7 +254,11 @@ class IKExplorer(Panel):
         if self._hold:
             return
         self._update()
-        self.redraw()
+        self.redraw()  # the picture first: the table and the message are slower to lay out in the page
+        self._write_text()
+
+    def _write_text(self):
+        self.message.value, self.table.value = self._text
 
     def _redecide(self, change):
         """Rule, weights or tool changed: choose again from the configuration the last choice started at."""
@@ -279,12 +284,12 @@ class IKExplorer(Panel):
             self.arms.hide()
             self.chosen = sols
             self.chosen_view.set_visible(False)
-            self.message.value = (f"<div style='color:#a00;line-height:1.35'><b>No solution.</b> "
-                                  f"{html.escape(sols.reason or 'unreachable')}</div>")
-            self.table.value = ""
+            self._text = (f"<div style='color:#a00;line-height:1.35'><b>No solution.</b> "
+                          f"{html.escape(sols.reason or 'unreachable')}</div>", "")
         else:
             self.arms.update(sols)
-            self.chosen = robot.ikine(T, self.q_current, weights)
+            solver = solver_for(robot)  # = robot.ikine(T, q_current, weights), without solving T again
+            self.chosen = select(sols, self.q_current, weights, solver.qlim, solver.revolute)
             chosen_q = self.chosen.q[0]
             label = self.chosen.labels[0]
             self.chosen_view.update(chosen_q)
@@ -296,17 +301,17 @@ class IKExplorer(Panel):
             self.chosen_view.line.set_markeredgecolor(color)
             J, _ = joint_motion(sols.q, self.q_current, weights, robot.qlim, self.revolute)
             k_chosen = sols.labels.index(label)
-            self.table.value = solutions_table(sols, self.arms.colors, self.arms.slots(sols.labels), J, k_chosen)
+            table = solutions_table(sols, self.arms.colors, self.arms.slots(sols.labels), J, k_chosen)
             n_ok = int(sols.within_limits.sum())
             how = "nearest (k = 1)" if weights is None else f"least J, k = ({', '.join(f'{v:g}' for v in weights)})"
             sing = " <b>Singular</b> (wrist: only θ4 + θ6 is fixed; θ4 kept at its current value)." \
                 if sols.singular.any() else ""
             err = f"<div style='color:#a00'>{html.escape(bad_weights)} — using equal weights</div>" \
                 if bad_weights else ""
-            self.message.value = (
+            self._text = (
                 f"<div style='line-height:1.35'>{len(sols)} solution(s), <b>{n_ok}</b> within the joint limits (colour; grey dashed: "
                 f"outside).{sing}<br>chosen ({how}): <b style='color:{color}'>{html.escape(label)}</b> (thick), "
-                f"J = {self.chosen.cost:.3f}</div>{err}")
+                f"J = {self.chosen.cost:.3f}</div>{err}", table)
             if self.follow.value:
                 self.q_current = np.asarray(chosen_q, dtype=float).copy()
         self.last_update_s = time.perf_counter() - t0
