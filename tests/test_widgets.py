@@ -337,3 +337,32 @@ def test_shown_draws_a_3d_figure_in_the_browser_with_a_still_image(monkeypatch):
     bundle = view._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle  # JupyterLab draws the canvas
     assert bundle["image/png"]  # exported HTML and headless runs show the image
+
+
+def test_ik_explorer_sends_the_picture_before_the_text_and_chooses_as_ikine():
+    robot = models.puma560()
+    ex = viz.ik_explorer(robot, follow=False)
+    order = []
+    ex.message.observe(lambda _: order.append("message"), names="value")
+    ex.table.observe(lambda _: order.append("table"), names="value")
+    ex.scenes[0].widget.observe(lambda _: order.append("scene"), names="scene")
+    T = robot.fkine(np.radians([30, -40, 60, 20, 45, -30]))
+    chosen = ex.set_T(T)
+    assert order[0] == "scene" and {"message", "table"} <= set(order[1:])
+    direct = robot.ikine(ex.T, ex.q_used, None)
+    assert chosen.labels == direct.labels and np.allclose(chosen.q, direct.q) and chosen.cost == direct.cost
+    assert direct.labels[0] in ex.message.value and "<table" in ex.table.value
+
+
+def test_server_connection_class_sets_nodelay(monkeypatch):
+    server = pytest.importorskip("armlab.viz.server")
+    from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+
+    calls = []
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "connect", lambda self: calls.append("connect"))
+    conn = server.NoDelayKernelConnection.__new__(server.NoDelayKernelConnection)
+    handler = type("Handler", (), {"set_nodelay": lambda self, v: calls.append(("nodelay", v))})()
+    monkeypatch.setattr(server.NoDelayKernelConnection, "websocket_handler", handler, raising=False)
+    conn.connect()
+    assert calls == [("nodelay", True), "connect"]
+    assert server.SERVER_OPTION.endswith("=armlab.viz.server.NoDelayKernelConnection")
