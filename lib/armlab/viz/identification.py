@@ -68,6 +68,10 @@ class ExcitationExplorer(Panel):
         self.q0 = np.array([0.0, 0.3, -0.8, 1.5, 0.0])
         self.updates = 0
         self.harmonics, self.amplitude, self.noise = int(harmonics), float(amplitude), float(noise)
+        self._params = dynamics.base_parameters(self.robot, True)
+        self._trajectories = {}
+        self._fresh = self._samples(self._excitation(4, 0.8, self._pattern[::-1, :, ::-1])[0])  # validation motion
+        self.widget = None
         self._compute()
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         self.redraws = 0
@@ -75,13 +79,13 @@ class ExcitationExplorer(Panel):
         self.path, = ax.plot([], [], [], color="tab:purple", lw=1.5)
         size = reach(self.robot)
         fit_points(ax, np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (0, 1)]) * 0.8 * size)
-        self.widget = None
         try:
             self._build()
         except ImportError:  # no ipywidgets: the numbers still work
             pass
 
     def _excitation(self, H, amplitude, pattern):
+        """The excitation shrunk into the limits (10 % margins), and its peaks."""
         a, b = amplitude * pattern[0, :, :H], amplitude * pattern[1, :, :H]
         lo, hi = self.robot.qlim.T
         margin = 0.1 * (hi - lo) / 2
@@ -91,30 +95,51 @@ class ExcitationExplorer(Panel):
             if (np.all(p["q_min"] >= lo + margin) and np.all(p["q_max"] <= hi - margin)
                     and np.all(p["qd_max"] <= 0.9 * YOUBOT_ACTUATORS["max_speed"])
                     and np.all(p["tau_max"] <= 0.9 * YOUBOT_ACTUATORS["effort"])):
-                return ex
+                return ex, p
             a, b = 0.85 * a, 0.85 * b
-        return ex
+        return ex, p
 
-    def _compute(self):
-        self.updates += 1
-        self.excitation = ex = self._excitation(self.harmonics, self.amplitude, self._pattern)
-        self.cond = dynamics.regressor_condition(self.robot, ex)
+    def _samples(self, ex):
+        """(t, q, q̇, q̈, τ without noise, ξ̄_B) of one period at RATE; τ = ξ̄·χ̄_true."""
         t, q, qd, qdd = ex.sample(self.RATE)
-        tau = dynamics.regressor_full(self.robot, q, qd, qdd) @ self.truth + self.noise * self._noise[0, :len(t)]
-        self.t, self.q = t, q
+        full = dynamics.regressor_full(self.robot, q, qd, qdd)
+        return t, q, qd, qdd, full @ self.truth, full[..., list(self._params.columns)]
+
+    def _trajectory(self):
+        """What the harmonics and the amplitude decide (not the noise): remembered per pair of values."""
+        key = (self.harmonics, round(self.amplitude, 9))
+        if key not in self._trajectories:
+            if len(self._trajectories) >= 32:
+                self._trajectories.clear()
+            ex, peaks = self._excitation(self.harmonics, self.amplitude, self._pattern)
+            t, q, qd, qdd, tau, _ = self._samples(ex)
+            tip = self.robot.fkine(q[::2])[:, :3, 3]
+            self._trajectories[key] = dict(excitation=ex, peaks=peaks, t=t, q=q, qd=qd, qdd=qdd, tau=tau, tip=tip)
+        return self._trajectories[key]
+
+    def _compute(self, draw=None):
+        """Trajectory → (``draw()``: the picture, before the slow part) → cond(Ξ), identification, validation."""
+        self.updates += 1
+        tr = self._trajectory()
+        self.excitation, self.peaks, self.t, self.q, self.tip = tr["excitation"], tr["peaks"], tr["t"], tr["q"], tr["tip"]
+        if draw is not None:
+            draw()
+        if "cond" not in tr:
+            tr["cond"] = dynamics.regressor_condition(self.robot, self.excitation)
+        self.cond = tr["cond"]
+        tau = tr["tau"] + self.noise * self._noise[0, :len(self.t)]
         self.result, self.failure = None, ""
         try:
-            self.result = dynamics.identify(self.robot, q, qd, qdd, tau, method="wls")
+            self.result = dynamics.identify(self.robot, tr["q"], tr["qd"], tr["qdd"], tau, method="wls")
         except ValueError as e:
             self.failure = str(e)
             self.errors = self.validation_rms = None
             return
         truth = self.result.params.of(self.truth)
         self.errors = np.abs(self.result.base - truth) / np.maximum(np.abs(truth), 1e-3 * np.abs(truth).max())
-        fresh = self._excitation(4, 0.8, self._pattern[::-1, :, ::-1])  # another motion, for step д of §3.1
-        _, q2, qd2, qdd2 = fresh.sample(self.RATE)
-        tau2 = dynamics.regressor_full(self.robot, q2, qd2, qdd2) @ self.truth + self.noise * self._noise[1, :len(q2)]
-        self.validation_rms = self.result.validate(q2, qd2, qdd2, tau2)
+        # step д of §3.1 on another motion, fixed: = result.validate(q2, q̇2, q̈2, τ2) with its regressor kept
+        Y2, tau2 = self._fresh[5], self._fresh[4] + self.noise * self._noise[1, :len(self._fresh[1])]
+        self.validation_rms = np.sqrt(np.mean((Y2 @ self.result.base - tau2) ** 2, axis=0))
 
     def set(self, harmonics=None, amplitude=None, noise=None):
         """Change any setting and recompute (what the sliders do)."""
@@ -124,7 +149,7 @@ class ExcitationExplorer(Panel):
             self.amplitude = float(amplitude)
         if noise is not None:
             self.noise = float(noise)
-        self._compute()
+        self._compute(draw=self._draw if self.widget is not None else None)
         self._show()
 
     # --- widgets ---------------------------------------------------------------------------------------
@@ -138,16 +163,23 @@ class ExcitationExplorer(Panel):
         self.readout, self.plot, self.bars = w.HTML(), w.HTML(), w.HTML()
         self.widget = panel_layout(side_column([*self.sliders.values(), self.readout]), self._figure_widget(),
                                    w.VBox([self.plot, self.bars], layout=w.Layout(width="400px")))
+        self._draw()
         self._show()
 
+    def _draw(self):
+        """The pictures: the arm at the start with its tool's path, and the q(t) plot."""
+        self.view.update(self.q[0])
+        self.path.set_data_3d(self.tip[:, 0], self.tip[:, 1], self.tip[:, 2])
+        self.redraw()
+        self.plot.value = "<b>the excitation q(t) − q0 (rad)</b>" + svg_plot(
+            self.t, (self.q - self.q0).T, labels=[f"q{i}" for i in range(1, 6)], colors=JOINT_COLORS,
+            xlabel="t (s)", width=400, height=150)
+
     def _show(self):
+        """The readout and the error bars (after the identification)."""
         if self.widget is None:
             return
-        self.view.update(self.q[0])
-        tip = self.robot.fkine(self.q[::2])[:, :3, 3]
-        self.path.set_data_3d(tip[:, 0], tip[:, 1], tip[:, 2])
-        self.redraw()
-        p = self.excitation.peaks(self.robot, samples=200)
+        p = self.peaks
         lines = [f"cond(Ξ) = <b>{self.cond:.3g}</b> ({self.harmonics} harmonics, f0 = {self.f0:g} Hz, "
                  f"{len(self.t)} samples)",
                  "peak |q̇| / limit: " + ", ".join(f"{v:.0%}" for v in p["qd_max"] / YOUBOT_ACTUATORS["max_speed"]),
@@ -161,9 +193,6 @@ class ExcitationExplorer(Panel):
             self.bars.value = "<b>|identified − true| / true, per base parameter</b>" + error_bars(
                 self.errors, self.result.params.names)
         self.readout.value = "<small>" + "<br>".join(lines) + "</small>"
-        self.plot.value = "<b>the excitation q(t) − q0 (rad)</b>" + svg_plot(
-            self.t, (self.q - self.q0).T, labels=[f"q{i}" for i in range(1, 6)], colors=JOINT_COLORS,
-            xlabel="t (s)", width=400, height=150)
 
     def __repr__(self):
         return f"ExcitationExplorer(harmonics={self.harmonics}, amplitude={self.amplitude}, cond={self.cond:.3g})"
