@@ -103,8 +103,10 @@ def test_trajectory_player_shows_each_run_at_the_chosen_time():
     assert player.redraws == before + 1 and player.k == 500
     np.testing.assert_allclose(player.arms[0].q, fast.q[500])
     np.testing.assert_allclose(player.arms[1].q, coarse.q[500])
-    trace = np.array(player.traces[0].get_data_3d()).T
-    assert len(trace) == 501
+    trace = np.array(player.traces[0].get_data_3d()).T  # every stride-th tip up to t, and the tip at t
+    stride = player.stride
+    assert 1 < stride and len(fast.t) / stride <= player.TRACE_POINTS
+    np.testing.assert_allclose(trace[:-1], arm.fkine(fast.q[:501:stride])[:, :3, 3])
     np.testing.assert_allclose(trace[-1], arm.fkine(fast.q[500])[:3, 3])
     assert "t = 0.500 s" in player.readout.value and "RK4: E =" in player.readout.value
     assert player.arms[1].line.get_linestyle() == "--"  # the ghost is dashed

@@ -26,7 +26,7 @@ from .. import dynamics
 from ..models import planar2r
 from .browser import set_arrows
 from .ik import GhostArm
-from .scene import ArmView, figure3d, fit_points, reach
+from .scene import ArmView, figure3d, fit_points, reach, strided_path
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
 
 __all__ = ["TERM_COLORS", "split_bars", "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer",
@@ -184,11 +184,13 @@ class TrajectoryPlayer(Panel):
 
     ``runs`` maps a title to a result with ``.t`` (N,) and ``.q`` (N, n), e.g. a
     :class:`~armlab.sim.Trajectory`; all share the first run's time steps (a shorter run stops at its last
-    sample). The first run is the solid arm, the others dashed ghosts over it; each leaves a trace of its tip.
+    sample). The first run is the solid arm, the others dashed ghosts over it; each leaves a trace of its tip
+    (every ``stride``-th sample, at most :attr:`TRACE_POINTS` points).
     ``energy`` optionally maps a title to (N,) energies shown in the readout. ``view`` = (elevation, azimuth).
     """
 
     COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
+    TRACE_POINTS = 400
 
     def __init__(self, robot, runs, energy=None, view=None, figsize=(4.4, 4.2), interval=40):
         w = load_widgets()
@@ -216,6 +218,10 @@ class TrajectoryPlayer(Panel):
         self.readout = w.HTML()
         legend = "<br>".join(f"<span style='color:{self.COLORS[k % len(self.COLORS)]}'>{'━' if k == 0 else '╍'}</span> "
                              f"{html.escape(name)}" for k, name in enumerate(self.runs))
+        # every run's tip path, computed once; the drawn trace keeps every stride-th sample (at most TRACE_POINTS,
+        # the same samples whatever the time), so a scene stays a few kB at the end of a long run
+        self.tips = [self.robot.fkine(np.asarray(run.q))[..., :3, 3] for run in self.runs.values()]
+        self.stride = max(1, -(-steps // self.TRACE_POINTS))
         self.show(0, draw=False)
         self.widget = panel_layout(side_column([self.play, self.time, self.readout, w.HTML(f"<small>{legend}</small>")]),
                                    self._figure_widget())
@@ -224,11 +230,11 @@ class TrajectoryPlayer(Panel):
         """Show sample ``k`` of every run."""
         k = int(np.clip(k, 0, len(self.t) - 1))
         lines = [f"t = {self.t[k]:.3f} s"]
-        for (name, run), arm, trace in zip(self.runs.items(), self.arms, self.traces):
+        for (name, run), arm, trace, tips in zip(self.runs.items(), self.arms, self.traces, self.tips):
             j = min(k, len(run.q) - 1)
             arm.update(run.q[j])
-            tips = self.robot.fkine(np.asarray(run.q[:j + 1]))[..., :3, 3]
-            trace.set_data_3d(tips[:, 0], tips[:, 1], tips[:, 2])
+            path = strided_path(tips, j, self.stride)
+            trace.set_data_3d(path[:, 0], path[:, 1], path[:, 2])
             if name in self.energy:
                 E = np.asarray(self.energy[name])
                 lines.append(f"{html.escape(name)}: E = {E[j]:.4f} J (drift {E[j] - E[0]:+.2e} J)")

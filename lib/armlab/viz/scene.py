@@ -6,6 +6,7 @@
 * :func:`frames_figure` — a small figure of a few frames, limits fitted to them;
 * :class:`ArmView` — a DH robot as a skeleton through its link frames, ``update(q)`` moves it;
 * :func:`reach` — an upper bound of a robot's reach, for fixed axis limits;
+* :func:`strided_path` — a long path (a trace behind a moving tip) through every stride-th sample;
 * :func:`shown` — what a cell returns to show a figure (3-D: drawn in the browser).
 
 The browser draws these artists from data (:mod:`armlab.viz.browser`); matplotlib (Agg) draws them for the
@@ -26,7 +27,7 @@ from .browser import set_arrows, set_fit, set_screen_offset
 from .widgets import Panel, load_widgets
 
 __all__ = ["AXIS_COLORS", "VIEW", "figure3d", "set_cube", "fit_points", "frame_content", "Triads", "frames_figure", "FigureView",
-           "shown", "reach", "arm_region", "ArmView"]
+           "shown", "reach", "arm_region", "strided_path", "ArmView"]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
 # The starting view (elevation, azimuth in degrees): no multiple of 15° of azimuth points at the eye, so an
@@ -224,6 +225,12 @@ def reach(robot) -> float:
     if robot.tool is not None:
         total += float(np.linalg.norm(robot.tool[:3, 3]))
     return max(total, 1e-3)
+
+
+def strided_path(points, k, stride):
+    """Points 0, stride, 2·stride, … up to sample k, and sample k itself: a path drawn to k with few points."""
+    path = points[:k + 1:stride]
+    return path if k % stride == 0 else np.concatenate([path, points[k:k + 1]])
 
 
 def arm_region(size, floor_z=0.0, count=16):
