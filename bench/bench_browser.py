@@ -160,6 +160,16 @@ def tracebacks(page):
 # In the page: the panels of the notebook. A panel is the smallest element that holds a slider and a figure
 # canvas; its sliders are ipywidgets' (noUiSlider) or armlab's range inputs.
 PANELS_JS = r"""() => {
+  // a canvas's pixels are read back only after something drew on it: a read every frame (2-3 ms for a
+  // 460 px canvas) would load the page under test
+  if (!window.__armlabDrawn) {
+    window.__armlabDrawn = new WeakSet();
+    const P = CanvasRenderingContext2D.prototype;
+    for (const name of ['clearRect', 'fillRect', 'putImageData', 'drawImage', 'stroke', 'fill']) {
+      const f = P[name];
+      P[name] = function (...a) { window.__armlabDrawn.add(this.canvas); return f.apply(this, a); };
+    }
+  }
   const sliders = [...document.querySelectorAll('.armlab-slider, .widget-slider')];
   const panels = [];
   for (const s of sliders) {
@@ -186,12 +196,17 @@ FIGURES_JS = r"""([panel, slider, settle]) => {
   const canvases = [...p.root.querySelectorAll('canvas')].filter(c => c.width > 50 && c.height > 50);
   const plots = [...new Set([...p.root.querySelectorAll('svg')].map(s => s.parentElement))];
   const figs = [...canvases, ...plots];
-  const sig = (f) => {
-    if (!(f instanceof HTMLCanvasElement)) return f.innerHTML;
+  const hash = (f) => {
     const d = f.getContext('2d').getImageData(0, 0, f.width, f.height).data;
     let h = 0;
     for (let i = 0; i < d.length; i += 61) h = (h * 31 + d[i]) | 0;
     return h;
+  };
+  const last = figs.map(f => f instanceof HTMLCanvasElement ? hash(f) : null);
+  const sig = (f, i) => {
+    if (!(f instanceof HTMLCanvasElement)) return f.innerHTML;
+    if (window.__armlabDrawn.has(f)) { window.__armlabDrawn.delete(f); last[i] = hash(f); }
+    return last[i];
   };
   const before = figs.map(sig);
   window.__armlabResult = new Promise((resolve) => {
@@ -209,7 +224,7 @@ FIGURES_JS = r"""([panel, slider, settle]) => {
     const tick = () => {
       const now = performance.now();
       if (t0 !== null) {
-        figs.forEach((f, i) => { if (!changed.has(i) && sig(f) !== before[i]) changed.set(i, now - t0); });
+        figs.forEach((f, i) => { if (!changed.has(i) && sig(f, i) !== before[i]) changed.set(i, now - t0); });
         const last = Math.max(-1, ...changed.values());
         if (changed.size === figs.length || (changed.size && now - t0 - last > settle)) { done(); return; }
       }
