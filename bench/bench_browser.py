@@ -264,14 +264,15 @@ def scrub_to_middle(page, panel, slider):
     time.sleep(1.0)
 
 
-def measure_panels(page, samples, pick=None):
+def measure_panels(page, samples, pick=None, shot=None):
     """({widget name: [first ms, ...]}, {widget name: [last ms, ...]}) for the panels on the page
     (``pick(labels) -> slider indices`` per panel).
 
     A slider whose first press changes no figure (the link animator's α at step 0) is passed over for the
     next one of its panel. If it is the panel's last slider (a replay's time at t = 0, where a released arm
     is still at rest), the bench drags it to the middle of its range once and measures from there; the
-    widget's name then says "from mid-range".
+    widget's name then says "from mid-range". ``shot``: a path pattern with {panel}: each panel's picture after
+    its presses.
     """
     labels = page.evaluate(PANELS_JS)
     first, last = {}, {}
@@ -298,6 +299,10 @@ def measure_panels(page, samples, pick=None):
                 name = f"panel {k + 1}: {names[j]}" + (" (from mid-range)" if j in scrubbed else "")
                 first[name] = [t[0] for t in times]
                 last[name] = [t[1] for t in times]
+        if shot:
+            root = page.evaluate_handle("(k) => window.__armlabPanels[k].root", k).as_element()
+            root.scroll_into_view_if_needed()
+            root.screenshot(path=shot.format(panel=k + 1))
     return first, last
 
 
@@ -329,9 +334,10 @@ def run(notebooks, samples, viewport, headless=True, screenshot_dir=None, nodela
                 if errs:
                     print(f"{name}: error output after Run All:\n{errs[0][:2000]}", file=sys.stderr)
                 time.sleep(1.0)
-                per, settled = measure_panels(page, samples)
+                shot = None
                 if screenshot_dir:
-                    page.screenshot(path=str(Path(screenshot_dir) / f"bench_{Path(name).stem}.png"))
+                    shot = str(Path(screenshot_dir) / f"bench_{Path(name).stem}_panel{{panel}}.png")
+                per, settled = measure_panels(page, samples, shot=shot)
                 results[name] = {"run_all_s": run_s, "widgets": per, "all_figures": settled}
                 print(f"{name}: measured {len(per)} widgets", file=sys.stderr)
                 page.close()
@@ -373,6 +379,7 @@ def main(argv=None):
     ap.add_argument("--size", default="1366x768", help="browser window, WxH")
     ap.add_argument("--json", help="also write the raw samples to this file")
     ap.add_argument("--check", action="store_true", help="exit 1 if a widget misses the target")
+    ap.add_argument("--screenshots", metavar="DIR", help="save each panel's picture after its presses here")
     ap.add_argument("--nodelay", action="store_true",
                     help="serve kernel websockets with TCP_NODELAY (armlab.viz.server; ./run.sh course does not)")
     args = ap.parse_args(argv)
@@ -380,7 +387,10 @@ def main(argv=None):
     if args.notebooks:
         names = [n for n in names if any(n.startswith(p) for p in args.notebooks)]
     w, h = (int(v) for v in args.size.lower().split("x"))
-    results = run(names, args.samples, {"width": w, "height": h}, nodelay=args.nodelay)
+    if args.screenshots:
+        Path(args.screenshots).mkdir(parents=True, exist_ok=True)
+    results = run(names, args.samples, {"width": w, "height": h}, screenshot_dir=args.screenshots,
+                  nodelay=args.nodelay)
     ok = report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
