@@ -1,10 +1,10 @@
 """Kernel side of one slider step in the chapter 03, 06, 07 and 08 widgets, as bench_browser presses them.
 
 One "step" = a slider's value moved by one step (as an arrow key does) → the panel's callback runs and
-sends its figures. Reported per widget: median and p90 of the whole callback and, where the widget sends
-its picture before slower work (the excitation explorer identifies after drawing), of the time until the
-first figure (the canvas's scene or an SVG plot) was sent. The excitation explorer is timed on values it has not seen (its trajectories are
-remembered per harmonics and amplitude) and on the two values a key press goes back and forth between.
+sends its figures. Reported per widget: median and p90 of the whole callback and of the time until the
+first figure (the canvas's scene or an SVG plot) was sent: the excitation explorer draws before it
+identifies. The explorer is timed on values it has not seen (its trajectories are remembered per
+harmonics and amplitude) and on the two values a key press goes back and forth between.
 
     python bench/bench_viz_chapters.py            # 20 steps per case
     python bench/bench_viz_chapters.py --steps 50
@@ -72,7 +72,8 @@ def cases(n):
     task = viz.task_player(models.paper_3r(), lab.result, every=5)
     yield "08 task player: step 500", _steps(task, task.step, back_and_forth(task.step, n, 500.0))
     yb = viz.control_lab("youbot", controller="PD + gravity", payload=1.0)
-    yield "08 control lab (youBot): ω", _steps(yb, yb.omega, back_and_forth(yb.omega, n), (yb.error_plot, yb.torque_plot))
+    plots = (yb.error_plot, yb.torque_plot)
+    yield "08 control lab (youBot): ω", _steps(yb, yb.omega, back_and_forth(yb.omega, n), plots)
 
 
 def main(argv=None):

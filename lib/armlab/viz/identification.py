@@ -121,7 +121,8 @@ class ExcitationExplorer(Panel):
         """Trajectory → (``draw()``: the picture, before the slow part) → cond(Ξ), identification, validation."""
         self.updates += 1
         tr = self._trajectory()
-        self.excitation, self.peaks, self.t, self.q, self.tip = tr["excitation"], tr["peaks"], tr["t"], tr["q"], tr["tip"]
+        self.excitation, self.peaks, self.tip = tr["excitation"], tr["peaks"], tr["tip"]
+        self.t, self.q = tr["t"], tr["q"]
         if draw is not None:
             draw()
         if "cond" not in tr:
