@@ -65,10 +65,11 @@ def svg_plot(x, series, *, labels=None, colors=JOINT_COLORS, ylabel="", xlabel="
     for v in vlines:
         parts.append(f"<line x1='{px(v):.1f}' x2='{px(v):.1f}' y1='{top}' y2='{top + H}' stroke='#999' "
                      "stroke-dasharray='1 2'/>")
-    X = np.round(px(xs), 1).tolist()
+    X = np.round(px(xs), 1)
     for k, row in enumerate(Ys):
-        Y_ = np.round(py(row), 1).tolist()
-        pts = " ".join(f"{a},{b}" for a, b in zip(X, Y_) if b == b)  # b == b: not NaN
+        Y_ = np.round(py(row), 1)
+        xy = np.column_stack([X, Y_])[~np.isnan(Y_)]
+        pts = " ".join(map(str, xy.ravel().tolist()))  # "x0 y0 x1 y1 …": SVG reads pairs; one C-level join
         parts.append(f"<polyline fill='none' stroke='{colors[k % len(colors)]}' stroke-width='1.5' points='{pts}'/>")
     for v, anchor in ((hi - pad, top + 9), (lo + pad, top + H)):
         parts.append(f"<text x='{left - 3}' y='{anchor}' text-anchor='end'>{v:.3g}</text>")
