@@ -150,6 +150,7 @@ class Tracer(Emitter):
     def __init__(self):
         super().__init__()
         self._memo: dict[str, str] = {}
+        self._scaled: dict[str, tuple[float, str]] = {}  # name of a k·x line -> (k, x): k1·(k2·x) is (k1·k2)·x
 
     def new(self, expr: str, neg: bool = False) -> Var:
         name = self._memo.get(expr)
@@ -190,9 +191,15 @@ class Tracer(Emitter):
             k = -b if a.neg else b
             if k == 0.0:
                 return 0.0
+            name = a.name
+            if name in self._scaled:  # a is k0·x: fold the two constants
+                k0, name = self._scaled[name]
+                k = snap(k * k0)
             if abs(k) == 1.0:
-                return Var(self, a.name, k < 0)
-            return self.new(f"{abs(k)!r}*{a.name}", k < 0)
+                return Var(self, name, k < 0)
+            out = self.new(f"{abs(k)!r}*{name}", k < 0)
+            self._scaled[out.name] = (abs(k), name)
+            return out
         return self.new("{}*{}".format(*sorted((a.name, b.name))), a.neg != b.neg)
 
     def div(self, a, b):
@@ -219,11 +226,15 @@ class Tracer(Emitter):
         return [Var(self, v) for v in names]
 
     def kernel(self, name: str, args: str, outputs):
-        """Compile the traced code into ``name(args, cos, sin)`` returning the flat list ``outputs``."""
-        outputs = [repr(o) if isinstance(o, Var) else _num(o) for o in outputs]
-        lines = _inline(_needed(self.lines, outputs), outputs)
+        """Compile the traced code into ``name(args, cos, sin)`` returning the flat list ``outputs``, or,
+        for a tuple of lists of outputs, a tuple of those lists."""
+        groups = outputs if isinstance(outputs, tuple) else (outputs,)
+        groups = [[repr(o) if isinstance(o, Var) else _num(o) for o in g] for g in groups]
+        flat = [o for g in groups for o in g]
+        lines = _inline(_needed(self.lines, flat), flat)
         body = "\n".join(lines) or "    pass"
-        src = f"def {name}({args}, cos, sin):\n{body}\n    return [{', '.join(map(str, outputs))}]\n"
+        ret = ", ".join(f"[{', '.join(map(str, g))}]" for g in groups)
+        src = f"def {name}({args}, cos, sin):\n{body}\n    return {ret}\n"
         return make_function(name, src, {})
 
 

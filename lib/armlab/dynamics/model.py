@@ -20,15 +20,16 @@ from dataclasses import replace
 
 import numpy as np
 
+from .._core import smallmat as sm
 from .._core.constants import GRAVITY
-from .._core.codegen import Tracer, cached_kernel, run_kernel, snap
+from .._core.codegen import Tracer, Var, cached_kernel, run_kernel, snap
 from .._core.symbolic import is_symbolic, sympy
 from .._core.validation import as_float_array
-from ..kinematics.scalar import TracerBackend, backend_for
+from ..kinematics.scalar import TracerBackend, backend_for, chain, compose
 from .dual import Dual, DualBackend, derivative
 from .rne import rne_steps
 
-__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "fdyn_kernel", "ldl_solve", "kinetic_energy",
+__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "fdyn_kernel", "euler_step_kernel", "ldl_solve", "kinetic_energy",
            "potential_energy", "GRAVITY"]
 
 
@@ -281,6 +282,20 @@ def fdyn(robot, q, qd, tau, gravity=GRAVITY, *, friction=None, armature=None, f_
     return qdd
 
 
+def _trace_fdyn(tr, robot):
+    """Trace q̈ = (M + diag(arm))⁻¹(τ − RNE(q, q̇, 0, g, w)) into ``tr``; returns (the inputs' Vars, q̈)."""
+    n = robot.n
+    q, qd, tau, g, w, arm = (tr.inputs(name, size) for name, size in
+                             (("q", n), ("qd", n), ("tau", n), ("g", 3), ("w", 6), ("arm", n)))
+    B = TracerBackend(tr)
+    chain = _chain(robot)
+    M = _mass_columns(chain, q, B)
+    for i in range(n):
+        M[i][i] = M[i][i] + arm[i]
+    bias = rne_steps(chain, q, qd, [0] * n, g, w, B)[0]  # C q̇ + G (+ Jᵀ w)
+    return (q, qd), ldl_solve(M, [t - b for t, b in zip(tau, bias)])
+
+
 def fdyn_kernel(robot):
     """The compiled ``fdyn(q, qd, tau, g, w, arm, cos, sin) -> q̈`` of this robot (lists or numpy columns).
 
@@ -289,18 +304,27 @@ def fdyn_kernel(robot):
     """
     def build(robot):
         tr = Tracer()
-        n = robot.n
-        q, qd, tau, g, w, arm = (tr.inputs(name, size) for name, size in
-                                 (("q", n), ("qd", n), ("tau", n), ("g", 3), ("w", 6), ("arm", n)))
-        B = TracerBackend(tr)
-        chain = _chain(robot)
-        M = _mass_columns(chain, q, B)
-        for i in range(n):
-            M[i][i] = M[i][i] + arm[i]
-        bias = rne_steps(chain, q, qd, [0] * n, g, w, B)[0]  # C q̇ + G (+ Jᵀ w)
-        return tr.kernel("fdyn", "q, qd, tau, g, w, arm", ldl_solve(M, [t - b for t, b in zip(tau, bias)]))
+        _, qdd = _trace_fdyn(tr, robot)
+        return tr.kernel("fdyn", "q, qd, tau, g, w, arm", qdd)
 
     return cached_kernel(robot, "fdyn", build)
+
+
+def euler_step_kernel(robot):
+    """One semi-implicit Euler step of :func:`fdyn_kernel`, compiled as one function:
+    ``step(q, qd, tau, g, w, arm, h, cos, sin)`` returns the lists (q̈, q_next, q̇_next), with
+    q̇_next = q̇ + h·q̈ and q_next = q + h·q̇_next (the new velocity moves the position). A simulator's whole
+    step in one call: no lists are built between the dynamics and the update.
+    """
+    def build(robot):
+        tr = Tracer()
+        (q, qd), qdd = _trace_fdyn(tr, robot)
+        h = Var(tr, "h")
+        qd_next = [v + h * a for v, a in zip(qd, qdd)]
+        q_next = [x + h * v for x, v in zip(q, qd_next)]
+        return tr.kernel("euler_step", "q, qd, tau, g, w, arm, h", (qdd, q_next, qd_next))
+
+    return cached_kernel(robot, "euler_step", build)
 
 
 def ldl_solve(M, b):
@@ -339,11 +363,19 @@ def kinetic_energy(robot, q, qd):
 
 
 def potential_energy(robot, q, gravity=GRAVITY):
-    """P = −Σ m_k·gᵀ·p_ck (world positions of the centres of mass), zero at the world origin."""
+    """P = −Σ m_k·gᵀ·p_ck (world positions of the centres of mass), zero at the world origin; (...)."""
     q = joint_args(robot, q, "q", False)
     g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
-    F = robot.fkine_all(q)[..., 1:, :, :]
-    r = np.array([link.r for link in robot.links], dtype=float)
-    pc = np.einsum("...kij,kj->...ki", F[..., :3, :3], r) + F[..., :3, 3]
-    m = np.array([float(link.m) for link in robot.links])
-    return -np.einsum("k,...ki,i->...", m, pc, g)
+
+    def build(robot):  # the chain's frames (the robot's own: centres of mass are given in them)
+        tr = Tracer()
+        qv, gv = tr.inputs("q", robot.n), tr.inputs("g", 3)
+        base, links, _ = chain(robot, qv, TracerBackend(tr))
+        T, P = base, 0.0
+        for link, L in zip(robot.links, links):
+            T = compose(T, L)
+            P = P - float(link.m or 0.0) * sm.dot(gv, sm.add(sm.mv(T[0], [float(c) for c in link.r]), T[1]))
+        return tr.kernel("potential", "q, g", [P])
+
+    q, g = batch_args([q, g])
+    return run_kernel(cached_kernel(robot, "potential", build), q, (), g)

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY, fdyn_kernel, kinetic_energy, potential_energy
+from ..dynamics.model import GRAVITY, euler_step_kernel, fdyn_kernel, kinetic_energy, potential_energy
 from .payload import with_payload
 from .trajectory import LimitEvent, Trajectory
 
@@ -115,8 +115,8 @@ class _Run:
             tau = [a + b for a, b in zip(tau, out.tolist())]
         return tau
 
-    def accel(self, t, q, qd, held):
-        """q̈ (list) at one state; ``held`` are this step's held torques; also returns the applied τ."""
+    def torques(self, t, q, qd, held):
+        """(torques the dynamics see, applied τ) at one state: the held ones, ``tau(t, q, q̇)``, less friction."""
         tau = held
         if self.tau_fn is not None:
             extra = as_float_array(self.tau_fn(t, np.array(q), np.array(qd)), "tau(t, q, qd)", (self.n,))
@@ -125,15 +125,18 @@ class _Run:
         if self.friction is not None:
             f = as_float_array(self.friction(np.array(qd)), "friction(qd)", (self.n,))
             eff = [a - b for a, b in zip(tau, f.tolist())]
+        return eff, tau
+
+    def accel(self, t, q, qd, held):
+        """q̈ (list) at one state; ``held`` are this step's held torques; also returns the applied τ."""
+        eff, tau = self.torques(t, q, qd, held)
         return self.kernel(q, qd, eff, self.g, self.no_wrench, self.arm, math.cos, math.sin), tau
 
     def fixed(self, q0, qd0, h, steps, method, events):
-        n, accel = self.n, self.accel
-        if self.tau_fn is None and self.friction is None and self.controller is None and self.tau_table is None:
-            kernel, g, w, arm, zero, cos, sin = self.kernel, self.g, self.no_wrench, self.arm, self.zero, math.cos, math.sin
-
-            def accel(t, q, qd, held):  # free motion: the kernel alone
-                return kernel(q, qd, zero, g, w, arm, cos, sin), zero
+        n, accel, torques, held = self.n, self.accel, self.torques, self.held
+        g, w, arm, zero, cos, sin = self.g, self.no_wrench, self.arm, self.zero, math.cos, math.sin
+        euler = euler_step_kernel(self.robot) if method == "euler" else None
+        free = self.tau_fn is None and self.friction is None and self.controller is None and self.tau_table is None
         Q, QD, QDD, TAU = [], [], [], []  # rows as lists: cheaper per step than writing numpy rows
         q, qd = q0.tolist(), qd0.tolist()
         lo, hi = self.robot.qlim.T.tolist()
@@ -141,9 +144,13 @@ class _Run:
         last, stop, h2, h6 = steps, None, 0.5 * h, h / 6.0
         for k in range(steps):
             t = k * h
-            held = self.held(k, t, q, qd)
+            hk = zero if free else held(k, t, q, qd)  # the controller runs once per step
+            eff, tau = (zero, zero) if free else torques(t, q, qd, hk)
             try:
-                a1, tau = accel(t, q, qd, held)
+                if euler is not None:  # semi-implicit: the new velocity moves the position; one compiled call
+                    a1, q_next, qd_next = euler(q, qd, eff, g, w, arm, h, cos, sin)
+                else:
+                    a1 = self.kernel(q, qd, eff, g, w, arm, cos, sin)
             except ZeroDivisionError:
                 if k == 0:
                     raise ValueError("M(q0) is singular: give every moving link mass and inertia") from None
@@ -153,25 +160,24 @@ class _Run:
             QD.append(qd)
             QDD.append(a1)
             TAU.append(tau)
-            try:
-                if method == "euler":  # semi-implicit: the new velocity moves the position
-                    qd = [v + h * a for v, a in zip(qd, a1)]
-                    q = [x + h * v for x, v in zip(q, qd)]
-                else:
+            if euler is not None:
+                q, qd = q_next, qd_next
+            else:
+                try:
                     q2 = [x + h2 * v for x, v in zip(q, qd)]
                     v2 = [v + h2 * a for v, a in zip(qd, a1)]
-                    a2 = accel(t + h2, q2, v2, held)[0]
+                    a2 = accel(t + h2, q2, v2, hk)[0]
                     q3 = [x + h2 * v for x, v in zip(q, v2)]
                     v3 = [v + h2 * a for v, a in zip(qd, a2)]
-                    a3 = accel(t + h2, q3, v3, held)[0]
+                    a3 = accel(t + h2, q3, v3, hk)[0]
                     q4 = [x + h * v for x, v in zip(q, v3)]
                     v4 = [v + h * a for v, a in zip(qd, a3)]
-                    a4 = accel(t + h, q4, v4, held)[0]
+                    a4 = accel(t + h, q4, v4, hk)[0]
                     q = [x + h6 * (v + 2 * (b + c) + d) for x, v, b, c, d in zip(q, qd, v2, v3, v4)]
                     qd = [v + h6 * (a + 2 * (b + c) + d) for v, a, b, c, d in zip(qd, a1, a2, a3, a4)]
-            except (ZeroDivisionError, OverflowError):
-                last, stop = k, f"M(q) became singular or the state overflowed during the step at t = {t:.6g} s"
-                break
+                except (ZeroDivisionError, OverflowError):
+                    last, stop = k, f"M(q) became singular or the state overflowed during the step at t = {t:.6g} s"
+                    break
             if not math.isfinite(sum(q) + sum(qd)):
                 last, stop = k, f"the state became non-finite after t = {t:.6g} s (step too large, or unstable)"
                 break

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY, fdyn_kernel, kinetic_energy, potential_energy
+from ..dynamics.model import GRAVITY, euler_step_kernel, fdyn_kernel, kinetic_energy, potential_energy
 from .payload import with_payload
 from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
 from .trajectory import Trajectory
@@ -203,11 +203,12 @@ class KernelEngine:
                                                                                allow_batch=False).tolist()
         self.w = [0.0] * 6
         self.kernels = {False: fdyn_kernel(self.bare), True: fdyn_kernel(self.loaded)}
+        self.steps = {False: euler_step_kernel(self.bare), True: euler_step_kernel(self.loaded)}
         self.hold(False)
 
     def hold(self, holding):
         self.holding = holding
-        self.kernel = self.kernels[holding]
+        self.kernel, self.euler = self.kernels[holding], self.steps[holding]
 
     def ball(self):
         return None
@@ -218,10 +219,9 @@ class KernelEngine:
     def advance(self, h, method, q, qd, tau, torque_at=None):
         """(q̈ at the start, next q, next q̇) over one step with torque ``tau`` held, or with
         ``torque_at(stage, q, q̇)`` evaluated at the RK4 stages."""
+        if method == "euler":  # semi-implicit, in one compiled call
+            return self.euler(q, qd, tau, self.g, self.w, self.arm, h, math.cos, math.sin)
         a1 = self.accel(q, qd, tau)
-        if method == "euler":
-            qd2 = [v + h * a for v, a in zip(qd, a1)]
-            return a1, [x + h * v for x, v in zip(q, qd2)], qd2
         h2 = 0.5 * h
         q2 = [x + h2 * v for x, v in zip(q, qd)]
         v2 = [v + h2 * a for v, a in zip(qd, a1)]
