@@ -120,6 +120,11 @@ class Controller:
             return tau
         sat = self.saturation
         sat.calls += 1
+        for x, lim in zip(tau, lims):  # the common case, nothing clipped, in one cheap pass
+            if x > lim or x < -lim:
+                break
+        else:
+            return tau
         over = [i for i, (x, lim) in enumerate(zip(tau, lims)) if x > lim or x < -lim]
         if over:
             for i in over:

@@ -15,7 +15,7 @@ import numpy as np
 from .._core.validation import as_float_array
 from ..dynamics.model import GRAVITY
 from .base import Controller, Sum, WithGains, WithModel, gains
-from .kernels import computed_torque, gravity_torques
+from .kernels import computed_torque, gravity_torques, pd_gravity
 
 __all__ = ["PD", "PID", "GravityCompensation", "PDGravity", "ComputedTorque", "pd_gains"]
 
@@ -142,11 +142,10 @@ class PDGravity(Sum):
         self.pd = PD(kp, kd)
         self.gravity_comp = GravityCompensation(model, gravity=gravity)
         super().__init__([self.pd, self.gravity_comp], limits)
+        self._law = pd_gravity(model, self.gravity_comp.gravity)
 
-    def law(self, t, q, qd, qr, qdr, qddr):  # the sum written out: one pass per step
-        G = self.gravity_comp.law(t, q, qd, qr, qdr, qddr)
-        pd = self.pd
-        return [p * (r - x) + d * (rd - v) + g for p, r, x, d, rd, v, g in zip(pd.kp, qr, q, pd.kd, qdr, qd, G)]
+    def law(self, t, q, qd, qr, qdr, qddr):  # the sum as one compiled call per step
+        return self._law(q, qd, qr, qdr, self.pd.kp, self.pd.kd, math.cos, math.sin)
 
     @property
     def model(self):
@@ -155,6 +154,7 @@ class PDGravity(Sum):
     @model.setter
     def model(self, robot):
         self.gravity_comp.model = robot
+        self._law = pd_gravity(robot, self.gravity_comp.gravity)
 
     def __repr__(self):
         return f"PDGravity({self.pd._gain_repr()})"

@@ -6,7 +6,8 @@ costs nothing then):
 
 * :func:`computed_torque` — τ = M(q)·v + C(q, q̇)·q̇ + G(q) with v = q̈_r + Kd·(q̇_r − q̇) + Kp·(q_r − q):
   the whole control law in one Newton–Euler pass;
-* :func:`gravity_torques` — G(q), for PD + gravity and the task-space controller.
+* :func:`gravity_torques` — G(q), for gravity compensation and the task-space controller;
+* :func:`pd_gravity` — τ = Kp·(q_r − q) + Kd·(q̇_r − q̇) + G(q), PD + gravity's law in one call.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from .._core.codegen import Tracer, cached_kernel
 from ..dynamics.rne import rne_steps
 from ..kinematics.scalar import TracerBackend
 
-__all__ = ["computed_torque", "gravity_torques"]
+__all__ = ["computed_torque", "gravity_torques", "pd_gravity"]
 
 
 def _require_inertia(robot):
@@ -39,6 +40,11 @@ def computed_torque(robot, gravity):
     return cached_kernel(robot, ("control.computed_torque", tuple(g)), build)
 
 
+def _gravity(tr, robot, g, q):
+    zero = [0] * robot.n
+    return rne_steps(robot, q, zero, zero, g, [0] * 6, TracerBackend(tr))[0]
+
+
 def gravity_torques(robot, gravity):
     """``f(q, cos, sin) -> G(q)`` (lists in, list out) for ``robot`` and ``gravity``."""
     _require_inertia(robot)
@@ -46,9 +52,21 @@ def gravity_torques(robot, gravity):
 
     def build(robot):
         tr = Tracer()
-        n = robot.n
-        zero = [0] * n
-        tau, _ = rne_steps(robot, tr.inputs("q", n), zero, zero, g, [0] * 6, TracerBackend(tr))
-        return tr.kernel("gravity_torques", "q", tau)
+        return tr.kernel("gravity_torques", "q", _gravity(tr, robot, g, tr.inputs("q", robot.n)))
 
     return cached_kernel(robot, ("control.gravity_torques", tuple(g)), build)
+
+
+def pd_gravity(robot, gravity):
+    """``f(q, qd, qr, qdr, kp, kd, cos, sin) -> Kp·(q_r − q) + Kd·(q̇_r − q̇) + G(q)`` (lists in, list out)."""
+    _require_inertia(robot)
+    g = [float(x) for x in gravity]
+
+    def build(robot):
+        tr = Tracer()
+        q, qd, qr, qdr, kp, kd = (tr.inputs(name, robot.n) for name in ("q", "qd", "qr", "qdr", "kp", "kd"))
+        G = _gravity(tr, robot, g, q)
+        tau = [p * (r - x) + d * (rd - v) + gi for p, r, x, d, rd, v, gi in zip(kp, qr, q, kd, qdr, qd, G)]
+        return tr.kernel("pd_gravity", "q, qd, qr, qdr, kp, kd", tau)
+
+    return cached_kernel(robot, ("control.pd_gravity", tuple(g)), build)
