@@ -139,6 +139,8 @@ cmd_course() {
     if [[ "$(id -u)" == 0 ]]; then
         lab_args+=(--allow-root) # containers often run as root; jupyter refuses that by default
     fi
+    # kernel messages reach the browser at once, not after a 40 ms delayed ACK (armlab/viz/server.py)
+    lab_args+=(--ServerApp.kernel_websocket_connection_class=armlab.viz.server.NoDelayKernelConnection)
     say "starting JupyterLab (Ctrl-C to stop)"
     exec "$VENV/bin/jupyter" lab --notebook-dir=. ${lab_args[@]+"${lab_args[@]}"} "$@"
 }

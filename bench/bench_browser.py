@@ -54,11 +54,11 @@ def _free_port():
 
 
 @contextlib.contextmanager
-def jupyter_lab(workdir=None, nodelay=False):
+def jupyter_lab(workdir=None, nodelay=True):
     """A JupyterLab server on 127.0.0.1 serving a fresh copy of course/; yields {"base", "token", "root", "log"}.
 
-    ``nodelay``: kernel websockets with TCP_NODELAY (:mod:`armlab.viz.server`); off by default, as in
-    ``./run.sh course``."""
+    ``nodelay``: kernel websockets with TCP_NODELAY (:mod:`armlab.viz.server`), as ``./run.sh course`` serves
+    them; False gives jupyter_server's stock connection."""
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="armlab-lab-")))
@@ -313,7 +313,7 @@ def default_pick(names):
     return picks
 
 
-def run(notebooks, samples, viewport, headless=True, screenshot_dir=None, nodelay=False):
+def run(notebooks, samples, viewport, headless=True, screenshot_dir=None, nodelay=True):
     from playwright import sync_api
 
     chromium = chromium_path()
@@ -380,8 +380,8 @@ def main(argv=None):
     ap.add_argument("--json", help="also write the raw samples to this file")
     ap.add_argument("--check", action="store_true", help="exit 1 if a widget misses the target")
     ap.add_argument("--screenshots", metavar="DIR", help="save each panel's picture after its presses here")
-    ap.add_argument("--nodelay", action="store_true",
-                    help="serve kernel websockets with TCP_NODELAY (armlab.viz.server; ./run.sh course does not)")
+    ap.add_argument("--nagle", action="store_true",
+                    help="jupyter_server's stock kernel websockets (Nagle on), instead of ./run.sh course's TCP_NODELAY")
     args = ap.parse_args(argv)
     names = sorted(p.name for p in COURSE.glob("[0-9][0-9]_*.ipynb"))
     if args.notebooks:
@@ -390,7 +390,7 @@ def main(argv=None):
     if args.screenshots:
         Path(args.screenshots).mkdir(parents=True, exist_ok=True)
     results = run(names, args.samples, {"width": w, "height": h}, screenshot_dir=args.screenshots,
-                  nodelay=args.nodelay)
+                  nodelay=not args.nagle)
     ok = report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
