@@ -5,12 +5,13 @@
 1. command → /joint_states reflecting it: one client at rest sends a 0.02 rad step of joint 1 through
    YoubotArm.follow at a random phase of the 50 Hz tick; latency to the first state showing joint 1 moved
    toward it (target p99 ≤ 40 ms);
-2. state latency with 20 clients each streaming at 50 Hz: receipt time − the state's stamp (one clock;
-   target p99 ≤ 20 ms);
+2. state latency with 20 clients each streaming at 50 Hz, each a process of its own as each student's kernel
+   is (bench/lab_clients.py): receipt time − the state's stamp (one clock; target p99 ≤ 20 ms);
 3. the simulator's CPU with one client streaming at 50 Hz (utime + stime of its process over the run;
    target ≤ 10 % of one core), and the client process's own.
 
-The simulator runs as its own process (``python -m armlab.lab.sim --port 0``); clients run here. The load
+The simulator runs as its own process (``python -m armlab.lab.sim --port 0``); the single clients of 1 and 3
+run here. The load
 average is printed with the results: on a shared machine it explains outliers.
 """
 from __future__ import annotations
@@ -21,7 +22,6 @@ import random
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from armlab.lab import YoubotArm  # noqa: E402
 from armlab.lab.sim.server import HOME_DRIVER  # noqa: E402
+from lab_clients import run_clients  # noqa: E402
 
 MID = HOME_DRIVER + [0.4, 0.4, -0.4, 0.4, 0.4]  # away from the end stops
 
@@ -90,31 +91,11 @@ def command_to_state(url, n):
 
 
 def many_clients(url, clients, seconds):
-    arms = [YoubotArm(url, log=False) for _ in range(clients)]
-    lat = []
-    for a in arms:
-        # wall-clock receipt time (taken when recv returned) minus the stamp; list.append is atomic
-        a.on_state.append(lambda s: lat.append(time.time() - (time.monotonic() - s.received) - s.stamp))
-    barrier = threading.Barrier(clients)
-
-    faults = []
-
-    def run(a):
-        barrier.wait(timeout=10)
-        try:
-            a.move_joints(MID, frame="driver", duration=seconds, tol=0.05)
-        except Exception as e:  # a stale-state hold under load is a result, not a crash
-            faults.append(type(e).__name__)
-
-    threads = [threading.Thread(target=run, args=(a,)) for a in arms]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    missed = sum(a.missed_ticks for a in arms)
-    for a in arms:
-        a.close()
-    return lat, missed, faults
+    """State latencies (s) of ``clients`` client processes streaming at 50 Hz (bench/lab_clients.py), their
+    late stream ticks, and the faults they held on."""
+    reports, _ = run_clients(url, clients, seconds)
+    lat = [x for r in reports for x in r["latency"]]
+    return lat, sum(r["missed_ticks"] for r in reports), [r["fault"].split(":")[0] for r in reports if r["fault"]]
 
 
 def sim_cpu(proc, url, seconds):

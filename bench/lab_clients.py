@@ -1,0 +1,102 @@
+"""A class of students on one youBot simulator: N client processes, each a ``YoubotArm`` streaming at 50 Hz.
+
+Each student is a process of its own, as each student's notebook kernel is. (Threads in one process
+would share one interpreter lock, and the figure would measure that lock, not the simulator.) Used by
+``bench/bench_lab.py`` and ``tests/test_lab_load.py``:
+
+    python bench/lab_clients.py ws://127.0.0.1:9090 --clients 10 --seconds 30
+
+Every worker connects, reports ready, and starts streaming when all are ready (one "go" line each on
+stdin). It reports, as one JSON line: the ``seq`` of every ``/joint_states`` it received, the state
+latency of each (wall-clock receipt − the simulator's stamp, one machine so one clock), its stream
+ticks sent more than a period late, and the fault it held on, if any.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: driver angles away from the end stops: HOME_DRIVER + (0.4, 0.4, −0.4, 0.4, 0.4)
+MID_OFFSET = [0.4, 0.4, -0.4, 0.4, 0.4]
+
+
+def worker(url, seconds):
+    sys.path.insert(0, str(ROOT / "lib"))
+    from armlab.lab import YoubotArm
+    from armlab.lab.sim.server import HOME_DRIVER
+
+    arm = YoubotArm(url, log=False)
+    seqs, lat = [], []
+    # receipt on the wall clock: taken when recv returned (s.received, monotonic), not when this runs
+    arm.on_state.append(lambda s: (seqs.append(s.seq),
+                                   lat.append(time.time() - (time.monotonic() - s.received) - s.stamp)))
+    print("ready", flush=True)
+    if sys.stdin.readline().strip() != "go":
+        arm.close()
+        return
+    fault = None
+    try:
+        arm.move_joints([h + d for h, d in zip(HOME_DRIVER, MID_OFFSET)], frame="driver", duration=seconds,
+                        tol=0.05)
+    except Exception as e:  # a hold on a fault is a result, reported to the parent
+        fault = f"{type(e).__name__}: {e}"
+    arm.close()
+    print(json.dumps({"seqs": seqs, "latency": lat, "missed_ticks": arm.missed_ticks, "fault": fault}), flush=True)
+
+
+def run_clients(url, clients, seconds, timeout=None):
+    """Start ``clients`` worker processes on ``url``, start them together, and return their reports
+    (a list of dicts, see the module docstring) and the wall time from "go" to the last report."""
+    timeout = seconds + 60 if timeout is None else timeout
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")]))}
+    procs = [subprocess.Popen([sys.executable, __file__, url, "--worker", "--seconds", str(seconds)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+             for _ in range(clients)]
+    try:
+        for p in procs:
+            line = p.stdout.readline().strip()
+            if line != "ready":
+                raise RuntimeError(f"a client did not connect (said {line!r}, exit code {p.poll()})")
+        t0 = time.monotonic()
+        for p in procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        reports = []
+        for p in procs:
+            out, _ = p.communicate(timeout=max(1.0, t0 + timeout - time.monotonic()))
+            reports.append(json.loads(out.strip().splitlines()[-1]))
+        return reports, time.monotonic() - t0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("url")
+    ap.add_argument("--clients", type=int, default=10)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args.url, args.seconds)
+        return
+    import numpy as np
+
+    reports, wall = run_clients(args.url, args.clients, args.seconds)
+    lat = np.concatenate([r["latency"] for r in reports]) * 1000
+    print(f"{args.clients} clients × 50 Hz × {args.seconds:g} s in {wall:.1f} s: {lat.size} states, latency p50 "
+          f"{np.percentile(lat, 50):.2f} ms, p99 {np.percentile(lat, 99):.2f} ms; "
+          f"faults {[r['fault'] for r in reports if r['fault']]}")
+
+
+if __name__ == "__main__":
+    main()
