@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import bench_browser as bb  # noqa: E402  (the JupyterLab server and page helpers)
 
 ARTIFACTS = ROOT / "test-artifacts"
-NOTEBOOKS = sorted(p.name for p in (ROOT / "course").glob("[0-9][0-9]_*.ipynb"))
+# the chapters, and the lab notebook with a widget (lab 1's teach pendant, on the simulator it starts)
+NOTEBOOKS = sorted(p.name for p in (ROOT / "course").glob("[0-9][0-9]_*.ipynb")) + ["lab1_connect_and_move.ipynb"]
 SIZES = {"1366x768": {"width": 1366, "height": 768}, "1920x1080": {"width": 1920, "height": 1080}}
 MIN_TRACK_PX = 120
 
