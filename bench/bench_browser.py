@@ -381,7 +381,7 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true", help="exit 1 if a widget misses the target")
     ap.add_argument("--screenshots", metavar="DIR", help="save each panel's picture after its presses here")
     ap.add_argument("--nagle", action="store_true",
-                    help="jupyter_server's stock kernel websockets (Nagle on), instead of ./run.sh course's TCP_NODELAY")
+                    help="jupyter_server's stock kernel websockets (Nagle on), not ./run.sh course's TCP_NODELAY")
     args = ap.parse_args(argv)
     names = sorted(p.name for p in COURSE.glob("[0-9][0-9]_*.ipynb"))
     if args.notebooks:

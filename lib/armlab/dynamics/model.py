@@ -29,8 +29,8 @@ from ..kinematics.scalar import TracerBackend, backend_for, chain, compose
 from .dual import Dual, DualBackend, derivative
 from .rne import rne_steps
 
-__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "fdyn_kernel", "euler_step_kernel", "ldl_solve", "kinetic_energy",
-           "potential_energy", "GRAVITY"]
+__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "fdyn_kernel", "euler_step_kernel", "ldl_solve",
+           "kinetic_energy", "potential_energy", "GRAVITY"]
 
 
 
@@ -314,7 +314,8 @@ def euler_step_kernel(robot):
     """One semi-implicit Euler step of :func:`fdyn_kernel`, compiled as one function:
     ``step(q, qd, tau, g, w, arm, h, cos, sin)`` returns the lists (q̈, q_next, q̇_next), with
     q̇_next = q̇ + h·q̈ and q_next = q + h·q̇_next (the new velocity moves the position). A simulator's whole
-    step in one call: no lists are built between the dynamics and the update.
+    step in one call: no lists are built between the dynamics and the update. Its q̈ is :func:`fdyn_kernel`'s,
+    so a simulator needs only this kernel (with h = 0 where it wants q̈ alone).
     """
     def build(robot):
         tr = Tracer()

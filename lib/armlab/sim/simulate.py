@@ -2,8 +2,9 @@
 
 Fixed steps: classic Runge–Kutta ("rk4") or semi-implicit (symplectic) Euler ("euler": q̇ first, then
 q with the new q̇). Adaptive: scipy's ``solve_ivp`` ("adaptive" = RK45, or any of its method names),
-reporting on the same grid. Each derivative is one call of the robot's compiled forward-dynamics
-kernel on plain floats (:func:`armlab.dynamics.model.fdyn_kernel`).
+reporting on the same grid. Each derivative is one call of the robot's compiled forward dynamics on plain
+floats; an Euler step is one call of :func:`armlab.dynamics.model.euler_step_kernel`, whose q̈ the other
+methods take (with h = 0).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import math
 import numpy as np
 
 from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY, euler_step_kernel, fdyn_kernel, kinetic_energy, potential_energy
+from ..dynamics.model import GRAVITY, euler_step_kernel, kinetic_energy, potential_energy
 from .payload import with_payload
 from .trajectory import LimitEvent, Trajectory
 
@@ -89,7 +90,7 @@ class _Run:
     def __init__(self, robot, gravity, friction, armature, tau, controller, reference, steps):
         n = robot.n
         self.robot, self.n = robot, n
-        self.kernel = fdyn_kernel(robot)
+        self.step = euler_step_kernel(robot)  # the one compiled kernel: a whole Euler step, or q̈ alone with h = 0
         self.g = as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
         self.arm = [0.0] * n if armature is None else as_float_array(armature, "armature", (n,),
                                                                         allow_batch=False).tolist()
@@ -130,12 +131,12 @@ class _Run:
     def accel(self, t, q, qd, held):
         """q̈ (list) at one state; ``held`` are this step's held torques; also returns the applied τ."""
         eff, tau = self.torques(t, q, qd, held)
-        return self.kernel(q, qd, eff, self.g, self.no_wrench, self.arm, math.cos, math.sin), tau
+        return self.step(q, qd, eff, self.g, self.no_wrench, self.arm, 0.0, math.cos, math.sin)[0], tau
 
     def fixed(self, q0, qd0, h, steps, method, events):
         n, accel, torques, held = self.n, self.accel, self.torques, self.held
         g, w, arm, zero, cos, sin = self.g, self.no_wrench, self.arm, self.zero, math.cos, math.sin
-        euler = euler_step_kernel(self.robot) if method == "euler" else None
+        step, euler = self.step, method == "euler"
         free = self.tau_fn is None and self.friction is None and self.controller is None and self.tau_table is None
         Q, QD, QDD, TAU = [], [], [], []  # rows as lists: cheaper per step than writing numpy rows
         q, qd = q0.tolist(), qd0.tolist()
@@ -147,10 +148,8 @@ class _Run:
             hk = zero if free else held(k, t, q, qd)  # the controller runs once per step
             eff, tau = (zero, zero) if free else torques(t, q, qd, hk)
             try:
-                if euler is not None:  # semi-implicit: the new velocity moves the position; one compiled call
-                    a1, q_next, qd_next = euler(q, qd, eff, g, w, arm, h, cos, sin)
-                else:
-                    a1 = self.kernel(q, qd, eff, g, w, arm, cos, sin)
+                # semi-implicit Euler: the new velocity moves the position; RK4 takes the stage-1 q̈ from it
+                a1, q_next, qd_next = step(q, qd, eff, g, w, arm, h, cos, sin)
             except ZeroDivisionError:
                 if k == 0:
                     raise ValueError("M(q0) is singular: give every moving link mass and inertia") from None
@@ -160,7 +159,7 @@ class _Run:
             QD.append(qd)
             QDD.append(a1)
             TAU.append(tau)
-            if euler is not None:
+            if euler:
                 q, qd = q_next, qd_next
             else:
                 try:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY, euler_step_kernel, fdyn_kernel, kinetic_energy, potential_energy
+from ..dynamics.model import GRAVITY, euler_step_kernel, kinetic_energy, potential_energy
 from .payload import with_payload
 from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
 from .trajectory import Trajectory
@@ -202,19 +202,18 @@ class KernelEngine:
         self.arm = [0.0] * robot.n if armature is None else as_float_array(armature, "armature", (robot.n,),
                                                                                allow_batch=False).tolist()
         self.w = [0.0] * 6
-        self.kernels = {False: fdyn_kernel(self.bare), True: fdyn_kernel(self.loaded)}
         self.steps = {False: euler_step_kernel(self.bare), True: euler_step_kernel(self.loaded)}
         self.hold(False)
 
     def hold(self, holding):
         self.holding = holding
-        self.kernel, self.euler = self.kernels[holding], self.steps[holding]
+        self.euler = self.steps[holding]
 
     def ball(self):
         return None
 
     def accel(self, q, qd, tau):
-        return self.kernel(q, qd, tau, self.g, self.w, self.arm, math.cos, math.sin)
+        return self.euler(q, qd, tau, self.g, self.w, self.arm, 0.0, math.cos, math.sin)[0]  # h = 0: q̈ alone
 
     def advance(self, h, method, q, qd, tau, torque_at=None):
         """(q̈ at the start, next q, next q̇) over one step with torque ``tau`` held, or with
