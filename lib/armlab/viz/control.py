@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import control, ik, sim
 from ..models import PAPER_3R, PAPER_GRAVITY, YOUBOT_ACTUATORS, paper_3r, youbot
-from .scene import ArmView, figure3d, strided_path
+from .scene import ArmView, figure3d, strided_path, trace_stride
 from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 
 __all__ = ["svg_plot", "TaskPlayer", "task_player", "ControlLab", "control_lab", "CONTROLLERS", "JOINT_COLORS"]
@@ -29,7 +29,6 @@ __all__ = ["svg_plot", "TaskPlayer", "task_player", "ControlLab", "control_lab",
 JOINT_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 CONTROLLERS = ("computed torque", "PD + gravity", "PID", "PID cascade (lab report §4)")
 BALL_COLOR = "#d62728"
-TRACE_POINTS = 400  # the tool's path is drawn through at most this many samples
 
 
 def svg_plot(x, series, *, labels=None, colors=JOINT_COLORS, ylabel="", xlabel="time step", width=380, height=150,
@@ -103,7 +102,7 @@ class _Animated(Panel):
         r = self.result
         k = int(np.clip(k, 0, len(r.t) - 1))
         self.view.update(r.q[k])
-        path = strided_path(r.tool, k, max(1, -(-len(r.t) // TRACE_POINTS)))
+        path = strided_path(r.tool, k, trace_stride(len(r.t)))
         self.trace.set_data_3d(path[:, 0], path[:, 1], path[:, 2])
         self.ball.set_data_3d([r.ball[k, 0]], [r.ball[k, 1]], [r.ball[k, 2]])
         self.k = k

@@ -26,7 +26,7 @@ from .. import dynamics
 from ..models import planar2r
 from .browser import set_arrows
 from .ik import GhostArm
-from .scene import ArmView, figure3d, fit_points, reach, strided_path
+from .scene import TRACE_POINTS, ArmView, figure3d, fit_points, reach, strided_path, trace_stride
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
 
 __all__ = ["TERM_COLORS", "split_bars", "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer",
@@ -190,7 +190,7 @@ class TrajectoryPlayer(Panel):
     """
 
     COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
-    TRACE_POINTS = 400
+    TRACE_POINTS = TRACE_POINTS
 
     def __init__(self, robot, runs, energy=None, view=None, figsize=(4.4, 4.2), interval=40):
         w = load_widgets()
@@ -221,7 +221,7 @@ class TrajectoryPlayer(Panel):
         # every run's tip path, computed once; the drawn trace keeps every stride-th sample (at most TRACE_POINTS,
         # the same samples whatever the time), so a scene stays a few kB at the end of a long run
         self.tips = [self.robot.fkine(np.asarray(run.q))[..., :3, 3] for run in self.runs.values()]
-        self.stride = max(1, -(-steps // self.TRACE_POINTS))
+        self.stride = trace_stride(steps)
         self.show(0, draw=False)
         self.widget = panel_layout(side_column([self.play, self.time, self.readout, w.HTML(f"<small>{legend}</small>")]),
                                    self._figure_widget())

@@ -27,7 +27,7 @@ from .browser import set_arrows, set_fit, set_screen_offset
 from .widgets import Panel, load_widgets
 
 __all__ = ["AXIS_COLORS", "VIEW", "figure3d", "set_cube", "fit_points", "frame_content", "Triads", "frames_figure", "FigureView",
-           "shown", "reach", "arm_region", "strided_path", "ArmView"]
+           "shown", "reach", "arm_region", "strided_path", "trace_stride", "TRACE_POINTS", "ArmView"]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
 # The starting view (elevation, azimuth in degrees): no multiple of 15° of azimuth points at the eye, so an
@@ -225,6 +225,15 @@ def reach(robot) -> float:
     if robot.tool is not None:
         total += float(np.linalg.norm(robot.tool[:3, 3]))
     return max(total, 1e-3)
+
+
+#: a trace behind a moving tip is drawn through at most this many samples: a scene stays a few kB
+TRACE_POINTS = 400
+
+
+def trace_stride(count):
+    """The stride that draws a path of ``count`` samples through at most :data:`TRACE_POINTS` of them."""
+    return max(1, -(-count // TRACE_POINTS))
 
 
 def strided_path(points, k, stride):
