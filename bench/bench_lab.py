@@ -93,7 +93,7 @@ def command_to_state(url, n):
 def many_clients(url, clients, seconds):
     """State latencies (s) of ``clients`` client processes streaming at 50 Hz (bench/lab_clients.py), their
     late stream ticks, and the faults they held on."""
-    reports, _ = run_clients(url, clients, seconds)
+    reports, _window = run_clients(url, clients, seconds)
     lat = [x for r in reports for x in r["latency"]]
     return lat, sum(r["missed_ticks"] for r in reports), [r["fault"].split(":")[0] for r in reports if r["fault"]]
 

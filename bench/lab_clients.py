@@ -52,7 +52,7 @@ def worker(url, seconds):
 
 def run_clients(url, clients, seconds, timeout=None):
     """Start ``clients`` worker processes on ``url``, start them together, and return their reports
-    (a list of dicts, see the module docstring) and the wall time from "go" to the last report."""
+    (a list of dicts, see the module docstring) and the window (t_go, t_last_report) on the monotonic clock."""
     timeout = seconds + 60 if timeout is None else timeout
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")]))}
     procs = [subprocess.Popen([sys.executable, __file__, url, "--worker", "--seconds", str(seconds)],
@@ -71,7 +71,7 @@ def run_clients(url, clients, seconds, timeout=None):
         for p in procs:
             out, _ = p.communicate(timeout=max(1.0, t0 + timeout - time.monotonic()))
             reports.append(json.loads(out.strip().splitlines()[-1]))
-        return reports, time.monotonic() - t0
+        return reports, (t0, time.monotonic())
     finally:
         for p in procs:
             if p.poll() is None:
@@ -91,7 +91,8 @@ def main():
         return
     import numpy as np
 
-    reports, wall = run_clients(args.url, args.clients, args.seconds)
+    reports, (t0, t1) = run_clients(args.url, args.clients, args.seconds)
+    wall = t1 - t0
     lat = np.concatenate([r["latency"] for r in reports]) * 1000
     print(f"{args.clients} clients × 50 Hz × {args.seconds:g} s in {wall:.1f} s: {lat.size} states, latency p50 "
           f"{np.percentile(lat, 50):.2f} ms, p99 {np.percentile(lat, 99):.2f} ms; "

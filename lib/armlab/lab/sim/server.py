@@ -82,6 +82,7 @@ class Simulator:
         self.published = collections.deque(maxlen=500_000)  # (time, seq) of each /joint_states
         self.warnings = collections.deque(maxlen=10_000)  # what the real driver would only log
         self.stats = {"ticks": 0, "late_ticks": 0, "max_late": 0.0, "dropped": 0, "connections": 0}
+        self.late = collections.deque(maxlen=10_000)  # (monotonic time, seconds late) of each late tick
         self._rng = random.Random(seed)
         self._conns: set[_Conn] = set()
         self._seq = 0
@@ -363,6 +364,7 @@ class Simulator:
             self.stats["max_late"] = max(self.stats["max_late"], late)
             if late > 0.5 * period:
                 self.stats["late_ticks"] += 1
+                self.late.append((next_t, late))
             if late > 5 * period:  # far behind (a stopped process): do not burst
                 next_t = self._loop.time()
             try:
@@ -425,5 +427,7 @@ class Simulator:
 
 
 def dumps_stats(sim) -> str:
-    """The counters as one JSON line (the CLI prints it on exit)."""
-    return json.dumps({**sim.stats, "published": len(sim.published), "warnings": len(sim.warnings)})
+    """The counters as one JSON line (the CLI prints it on exit); ``late`` lists each late tick as
+    [due time on the monotonic clock, seconds late], so a caller can count those inside its own window."""
+    return json.dumps({**sim.stats, "published": len(sim.published), "warnings": len(sim.warnings),
+                       "late": [list(x) for x in sim.late]})
