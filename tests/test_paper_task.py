@@ -129,6 +129,35 @@ def test_run_task_steps_exactly_like_simulate_without_a_payload():
         np.testing.assert_allclose(ours.tau, ref.tau, atol=1e-9)
 
 
+def test_run_task_euler_fast_path_equals_the_engines_advance_with_the_ball():
+    """run_task calls its own engine's compiled Euler step directly; any other engine goes through
+    ``advance``. Both must give the same run, through the pick and the place."""
+    from armlab.sim.task import KernelEngine
+
+    class Generic(KernelEngine):  # not KernelEngine itself: the loop takes the generic path
+        pass
+
+    plan = paper_plan()
+    c = control.PDGravity(ARM, [10.0, 400.0, 100.0], [2.0, 60.0, 15.0], gravity=G)
+    fast = sim.run_task(plan, c, dt=DT)
+    slow = sim.run_task(plan, c, dt=DT, engine=Generic(ARM, plan.payload, plan.gravity))
+    assert fast.pick_step < fast.place_step < len(fast.t) - 1
+    np.testing.assert_array_equal(fast.q, slow.q)
+    np.testing.assert_array_equal(fast.tau, slow.tau)
+    np.testing.assert_array_equal(fast.qdd, slow.qdd)
+
+
+def test_reference_grid_is_sampled_once_per_plan_and_results_own_their_copy():
+    plan = paper_plan()
+    a = sim.run_task(plan, control.PDGravity(ARM, [10.0, 400.0, 100.0], [2.0, 60.0, 15.0], gravity=G), dt=DT)
+    a.q_ref[0, 0] = 99.0  # a result is the student's to change
+    b = sim.run_task(plan, control.PDGravity(ARM, [10.0, 400.0, 100.0], [2.0, 60.0, 15.0], gravity=G), dt=DT)
+    np.testing.assert_allclose(b.q_ref, plan.reference(b.t)[0], atol=1e-15)
+    from armlab.sim.task import _GRIDS
+
+    assert len(_GRIDS[plan.reference]) == 1  # one grid, reused by the second run
+
+
 def test_controllers_compared_on_the_paper_task():
     """Computed torque tracks to the integrator's error; PD + G with gains of the same bandwidth lags the
     fast quintic by degrees; an uninformed computed torque sags under the ball it does not know about."""

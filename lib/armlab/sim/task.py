@@ -290,52 +290,72 @@ def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True,
     return _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall)
 
 
+_GRIDS = weakref.WeakKeyDictionary()  # joint reference -> {(steps, dt, sub): sampled reference}
+
+
 def _references(plan, controller, N, dt, stages):
-    """The reference on the step grid (and on the half-step grid for stage evaluation), as lists."""
+    """The reference on the step grid (and on the half-step grid for stage evaluation): lists for the loop,
+    and the arrays. A joint reference's grid is sampled once (a widget re-runs one plan with new gains)."""
     sub = 2 if stages else 1
-    t = np.arange(N * sub + 1) * (dt / sub)
-    q, qd, qdd = plan.reference(t)
-    out = (q, qd, qdd)
+    per = _GRIDS.setdefault(plan.reference, {})
+    if (N, dt, sub) not in per:
+        t = np.arange(N * sub + 1) * (dt / sub)
+        arrays = plan.reference(t)
+        for a in arrays:
+            a.flags.writeable = False  # shared by the runs on this grid
+        per[N, dt, sub] = [a.tolist() for a in arrays] + [arrays]
+    refs = per[N, dt, sub]
     if controller.space == "task":  # the tool position and velocity along the joint reference
         robot = plan.robot
+        q, qd, _ = refs[3]
         x = robot.fkine(q)[:, :3, 3]
         xd = np.einsum("kij,kj->ki", robot.jacob0(q)[:, :3, :], qd)
-        out = (x, xd, np.zeros_like(x))
-    return [a.tolist() for a in out] + [(q, qd, qdd)], sub
+        refs = [x.tolist(), xd.tolist(), np.zeros_like(x).tolist(), refs[3]]
+    return refs, sub
 
 
 def _loop(sim, controller, refs, sub, N, h, method, k_pick, k_place, models, q0):
     R, RD, RDD, _ = refs
     out, advance = controller.output, sim.advance
+    # our own engine's Euler step is called here directly: one Python call less on every step
+    direct = method == "euler" and type(sim) is KernelEngine
+    euler = sim.euler if direct else None
+    g, w, arm = (sim.g, sim.w, sim.arm) if direct else (None, None, None)
+    cos, sin = math.cos, math.sin
     switch = {k_pick: True, k_place: False}
-    Q, QD, QDD, TAU = [], [], [], []
+    Q, QD, QDD, TAU = [], [], [], []  # flat: one numpy conversion each at the end
     q, qd = list(q0), [0.0] * len(q0)
     for k in range(N + 1):
         if k in switch:  # the gripper closes (pick) or opens (place)
             sim.hold(switch[k])
+            euler = sim.euler if direct else None
             for c, bare, heavy in models:
                 c.model = heavy if switch[k] else bare
         t = k * h
         j = k * sub
         tau = out(t, q, qd, R[j], RD[j], RDD[j])
         if k == N:
-            Q.append(q), QD.append(qd), QDD.append(sim.accel(q, qd, tau)), TAU.append(tau)
+            Q.extend(q), QD.extend(qd), QDD.extend(sim.accel(q, qd, tau)), TAU.extend(tau)
             break
         torque_at = None
         if sub == 2:
             def torque_at(stage, qs, vs, j=j, t=t):
                 return out(t + 0.5 * stage * h, qs, vs, R[j + stage], RD[j + stage], RDD[j + stage])
         try:
-            a, q2, qd2 = advance(h, method, q, qd, tau, torque_at)
+            if euler is not None:
+                a, q2, qd2 = euler(q, qd, tau, g, w, arm, h, cos, sin)
+            else:
+                a, q2, qd2 = advance(h, method, q, qd, tau, torque_at)
         except (ZeroDivisionError, OverflowError):
             raise ValueError(f"the simulation failed at t = {t:.6g} s (step {k}): M(q) singular or the state "
                              "overflowed") from None
-        Q.append(q), QD.append(qd), QDD.append(a), TAU.append(tau)
+        Q.extend(q), QD.extend(qd), QDD.extend(a), TAU.extend(tau)
         if not math.isfinite(sum(q2) + sum(qd2)):
             raise ValueError(f"the state became non-finite after t = {t:.6g} s (step {k}): the closed loop is "
                              "unstable at this step size or with these gains")
         q, qd = q2, qd2
-    return [np.array(r, dtype=float) for r in (Q, QD, QDD, TAU)]
+    n = len(q0)
+    return [np.array(r, dtype=float).reshape(-1, n) for r in (Q, QD, QDD, TAU)]
 
 
 def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall):
@@ -363,7 +383,7 @@ def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k
     tool = robot.fkine(Q)[:, :3, 3]
     ball = sim.ball()
     ball = _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g) if ball is None else ball
-    qr, qdr, qddr = (a[::sub] for a in refs[3])
+    qr, qdr, qddr = (a[::sub].copy() for a in refs[3])
     sat = np.zeros(Q.shape, bool) if controller.limits is None else \
         np.abs(TAU) >= np.asarray(controller.limits) * (1 - 1e-12)  # a clipped torque sits on its limit
     return TaskResult(traj, qr, qdr, qddr, sat, tool, ball, k_pick, k_place, repr(controller),

@@ -64,12 +64,17 @@ def svg_plot(x, series, *, labels=None, colors=JOINT_COLORS, ylabel="", xlabel="
     for v in vlines:
         parts.append(f"<line x1='{px(v):.1f}' x2='{px(v):.1f}' y1='{top}' y2='{top + H}' stroke='#999' "
                      "stroke-dasharray='1 2'/>")
-    X = np.round(px(xs), 1)
+    # points in tenths of a pixel, as integers (a third of the time floats take to print), drawn at scale 0.1
+    X = np.rint(10 * px(xs))
+    parts.append("<g transform='scale(0.1)'>")
     for k, row in enumerate(Ys):
-        Y_ = np.round(py(row), 1)
-        xy = np.column_stack([X, Y_])[~np.isnan(Y_)]
+        Y_ = 10 * py(row)
+        keep = ~np.isnan(Y_)
+        xy = np.column_stack([X[keep], np.rint(Y_[keep])]).astype(np.int64)
         pts = " ".join(map(str, xy.ravel().tolist()))  # "x0 y0 x1 y1 …": SVG reads pairs; one C-level join
-        parts.append(f"<polyline fill='none' stroke='{colors[k % len(colors)]}' stroke-width='1.5' points='{pts}'/>")
+        parts.append(f"<polyline fill='none' stroke='{colors[k % len(colors)]}' stroke-width='1.5' "
+                     f"vector-effect='non-scaling-stroke' points='{pts}'/>")
+    parts.append("</g>")
     for v, anchor in ((hi - pad, top + 9), (lo + pad, top + H)):
         parts.append(f"<text x='{left - 3}' y='{anchor}' text-anchor='end'>{v:.3g}</text>")
     parts.append(f"<text x='{left}' y='{height - 6}'>{x[0]:g}</text>"
