@@ -52,6 +52,12 @@ def test_teach_pendant_sends_through_the_safety_layer(tmp_path):
         time.sleep(0.2)
         assert pendant.refused == 1 and "joint 5" in pendant.status.value
         assert len(sim.received) == n, "a refused slider move reached the robot"
+        # the sliders went back to the commanded pose: the next move (another joint) is not refused for joint 5
+        np.testing.assert_allclose(pendant.joints.q, target, atol=np.radians(0.5))
+        nudged = pendant.joints.q + np.radians([2, 0, 0, 0, 0])
+        pendant.joints.set_q(nudged)
+        assert pendant.refused == 1, pendant.status.value
+        np.testing.assert_allclose(pendant.commanded.q, nudged)
         pendant.close()
 
 

@@ -3,7 +3,8 @@ the measured arm (grey, with frames) beside the commanded one (orange).
 
 Built on :mod:`armlab.viz`'s public pieces (Panel, JointSliders, ArmView): the reason lab sits one
 layer above viz (docs/architecture.md). A slider change streams a motion in the background
-(``move_joints(..., wait=False)``); a refused command shows its SafetyError and sends nothing.
+(``move_joints(..., wait=False)``); a refused command shows its SafetyError, sends nothing and puts the
+sliders back on the commanded pose (else every later move would carry the refused value and be refused too).
 """
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ class TeachPendant(Panel):
         if self._safely(lambda: self.arm.move_joints(q, speed=self.speed, wait=False), "moving"):
             self.commanded.update(q)
             self.redraw()
+        else:
+            self.joints.set_q(self.commanded.q, notify=False)
 
     def _live(self, state):
         now = time.monotonic()

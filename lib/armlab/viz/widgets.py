@@ -173,7 +173,8 @@ class JointSliders:
     def q(self):
         return self.to_q(self.values, self.revolute)
 
-    def set_q(self, q):
+    def set_q(self, q, notify=True):
+        """Move the sliders to ``q``; call back once, or not at all with ``notify=False``."""
         values = self.from_q(q, self.revolute)
         if values.shape != (len(self.sliders),):
             raise ValueError(f"q must have {len(self.sliders)} joint values, got shape {np.shape(q)}")
@@ -183,7 +184,8 @@ class JointSliders:
                 s.value = float(np.clip(v, s.min, s.max))
         finally:
             self._hold = False
-        self._notify()
+        if notify:
+            self._notify()
 
     def observe(self, callback):
         self._callbacks.append(callback)
