@@ -48,6 +48,8 @@ def test_rne_mass_gravity_coriolis_and_forward_dynamics_equal_pinocchio():
                                        atol=TOL, err_msg="coriolis " + tag)
             np.testing.assert_allclose(dy.fdyn(robot, q, qd, qdd, GRAVITY), pin.aba(model, data, q, qd, qdd),
                                        atol=TOL, err_msg="fdyn " + tag)
+            np.testing.assert_allclose(dy.kinetic_energy(robot, q, qd), pin.computeKineticEnergy(model, data, q, qd),
+                                       atol=TOL, err_msg="kinetic energy " + tag)
 
 
 def test_rne_with_a_tip_wrench_equals_pinocchio_external_force_and_jt_f():
@@ -95,6 +97,9 @@ def test_batched_equals_looped():
         np.testing.assert_allclose(tau[idx], dy.rne(robot, Q[idx], QD[idx], QDD[idx], GRAVITY), atol=1e-13)
         np.testing.assert_allclose(M[idx], dy.inertia(robot, Q[idx]), atol=1e-13)
         np.testing.assert_allclose(C[idx], dy.coriolis(robot, Q[idx], QD[idx]), atol=1e-13)
+    K = dy.kinetic_energy(robot, Q, QD)
+    assert K.shape == (2, 3)
+    np.testing.assert_allclose(K, 0.5 * np.einsum("...i,...ij,...j->...", QD, M, QD), atol=1e-13)
 
 
 def test_symbolic_equals_numeric():

@@ -358,9 +358,20 @@ def ldl_solve(M, b):
 
 
 def kinetic_energy(robot, q, qd):
-    """K = ½ q̇ᵀ M(q) q̇, (...)."""
+    """K = ½ q̇ᵀ M(q) q̇, (...). One Newton–Euler pass: M(q) q̇ is RNE(q, 0, q̇) without gravity."""
+    _require_inertia(robot)
+    q = joint_args(robot, q, "q", False)
     qd = joint_args(robot, qd, "qd", False)
-    return 0.5 * np.einsum("...i,...ij,...j->...", qd, inertia(robot, q), qd)
+
+    def build(robot):
+        tr = Tracer()
+        n = robot.n
+        qv, qdv = tr.inputs("q", n), tr.inputs("qd", n)
+        Mqd = rne_steps(_chain(robot), qv, [0] * n, qdv, [0, 0, 0], [0] * 6, TracerBackend(tr))[0]
+        return tr.kernel("kinetic", "q, qd", [0.5 * sum(v * f for v, f in zip(qdv, Mqd))])
+
+    q, qd = batch_args([q, qd])
+    return run_kernel(cached_kernel(robot, "kinetic", build), q, (), qd)
 
 
 def potential_energy(robot, q, gravity=GRAVITY):
