@@ -302,8 +302,8 @@ def _references(plan, controller, N, dt, stages):
         t = np.arange(N * sub + 1) * (dt / sub)
         arrays = plan.reference(t)
         for a in arrays:
-            a.flags.writeable = False  # shared by the runs on this grid
-        per[N, dt, sub] = [a.tolist() for a in arrays] + [arrays]
+            a.flags.writeable = False  # shared by the runs on this grid, so read-only (tuples below)
+        per[N, dt, sub] = [list(map(tuple, a.tolist())) for a in arrays] + [arrays]
     refs = per[N, dt, sub]
     if controller.space == "task":  # the tool position and velocity along the joint reference
         robot = plan.robot
