@@ -116,8 +116,13 @@ def test_identification_with_noise_stays_within_the_stated_bound():
     assert np.linalg.norm(res.base - truth) <= 0.2 * np.linalg.norm(truth)
     fresh = dynamics.Excitation(0.8 * EXCITATION.b, 0.8 * EXCITATION.a, EXCITATION.q0, 0.13)
     _, q2, qd2, qdd2, tau2 = _simulate(fresh)
-    rms = res.validate(q2, qd2, qdd2, tau2 + rng.normal(0, 0.02, tau2.shape))
+    noisy = tau2 + rng.normal(0, 0.02, tau2.shape)
+    rms = res.validate(q2, qd2, qdd2, noisy)
     assert np.all(rms <= 1.5 * 0.02 + 0.01 * np.ptp(tau2, axis=0))
+    Y2 = res.params.regressor(q2, qd2, qdd2)  # a caller that has ξ_B already passes it
+    np.testing.assert_allclose(res.validate(q2, qd2, qdd2, noisy, regressor=Y2), rms, rtol=1e-12)
+    with pytest.raises(ValueError, match="regressor must have shape"):
+        res.validate(q2, qd2, qdd2, noisy, regressor=Y2[:, :, 1:])
 
 
 def test_wls_weights_each_joint_by_its_noise():

@@ -125,17 +125,15 @@ class Controller:
                 break
         else:
             return tau
-        over = [i for i, (x, lim) in enumerate(zip(tau, lims)) if x > lim or x < -lim]
-        if over:
-            for i in over:
-                x, lim = tau[i], lims[i]
+        for i, (x, lim) in enumerate(zip(tau, lims)):  # something clips: record and clip each joint that does
+            if x > lim or x < -lim:
                 sat.per_joint[i] += 1
                 sat.peak[i] = max(sat.peak[i], abs(x) / lim)
                 tau[i] = lim if x > 0 else -lim
-            sat.steps += 1
-            sat.times.append(t)
-            if sat.first is None:
-                sat.first = t
+        sat.steps += 1
+        sat.times.append(t)
+        if sat.first is None:
+            sat.first = t
         return tau
 
     def step(self, t, q, qd, ref):

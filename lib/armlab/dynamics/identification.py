@@ -137,10 +137,15 @@ class Identification:
         """τ (…, n) = ξ̄_B(q, q̇, q̈)·χ_B, (2.67) with the estimate (step д of §3.1)."""
         return self.params.regressor(q, qd, qdd) @ self.base
 
-    def validate(self, q, qd, qdd, tau):
-        """RMS torque error per joint (n,) on fresh data (step д of §3.1)."""
+    def validate(self, q, qd, qdd, tau, *, regressor=None):
+        """RMS torque error per joint (n,) on fresh data (step д of §3.1). ``regressor``: ξ_B of these samples
+        (N, n, count), if the caller has it already (it is most of the cost)."""
         q, qd, qdd, tau = check_data(self.robot, q, qd, qdd, tau)
-        return np.sqrt(np.mean((self.predict(q, qd, qdd) - tau) ** 2, axis=0))
+        if regressor is None:
+            regressor = self.params.regressor(q, qd, qdd)
+        elif np.shape(regressor) != (*q.shape, self.params.count):
+            raise ValueError(f"regressor must have shape {(*q.shape, self.params.count)}, got {np.shape(regressor)}")
+        return np.sqrt(np.mean((regressor @ self.base - tau) ** 2, axis=0))
 
     def relative_error(self, chi_true):
         """|χ_B − β·χ_true| / |β·χ_true| per base parameter, for a known true χ (or χ̄) — simulations."""

@@ -138,9 +138,10 @@ class ExcitationExplorer(Panel):
             return
         truth = self.result.params.of(self.truth)
         self.errors = np.abs(self.result.base - truth) / np.maximum(np.abs(truth), 1e-3 * np.abs(truth).max())
-        # step д of §3.1 on another motion, fixed: = result.validate(q2, q̇2, q̈2, τ2) with its regressor kept
-        Y2, tau2 = self._fresh[5], self._fresh[4] + self.noise * self._noise[1, :len(self._fresh[1])]
-        self.validation_rms = np.sqrt(np.mean((Y2 @ self.result.base - tau2) ** 2, axis=0))
+        # step д of §3.1 on another motion, fixed: its regressor is computed once
+        _, q2, qd2, qdd2, tau2, Y2 = self._fresh
+        tau2 = tau2 + self.noise * self._noise[1, :len(q2)]
+        self.validation_rms = self.result.validate(q2, qd2, qdd2, tau2, regressor=Y2)
 
     def set(self, harmonics=None, amplitude=None, noise=None):
         """Change any setting and recompute (what the sliders do)."""
