@@ -32,15 +32,14 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from armlab.lab import YoubotArm  # noqa: E402
 from armlab.lab.sim.server import HOME_DRIVER  # noqa: E402
-from lab_clients import run_clients  # noqa: E402
+from lab_clients import lib_env, run_clients  # noqa: E402
 
 MID = HOME_DRIVER + [0.4, 0.4, -0.4, 0.4, 0.4]  # away from the end stops
 
 
 def start_sim():
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "lib")}
     proc = subprocess.Popen([sys.executable, "-m", "armlab.lab.sim", "--port", "0", "--quiet"],
-                            stdout=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, text=True, env=lib_env())
     return proc, proc.stdout.readline().split()[-1]
 
 

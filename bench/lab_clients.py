@@ -50,13 +50,17 @@ def worker(url, seconds):
     print(json.dumps({"seqs": seqs, "latency": lat, "missed_ticks": arm.missed_ticks, "fault": fault}), flush=True)
 
 
+def lib_env():
+    """This environment with the repository's lib/ first on PYTHONPATH: for the simulator's and clients' processes."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")]))}
+
+
 def run_clients(url, clients, seconds, timeout=None):
     """Start ``clients`` worker processes on ``url``, start them together, and return their reports
     (a list of dicts, see the module docstring) and the window (t_go, t_last_report) on the monotonic clock."""
     timeout = seconds + 60 if timeout is None else timeout
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")]))}
     procs = [subprocess.Popen([sys.executable, __file__, url, "--worker", "--seconds", str(seconds)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=lib_env())
              for _ in range(clients)]
     try:
         for p in procs:

@@ -10,7 +10,6 @@ is printed as p50/p99 and must stay within 20 ms at p99.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -23,16 +22,15 @@ pytest.importorskip("websockets")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from lab_clients import run_clients  # noqa: E402
+from lab_clients import lib_env, run_clients  # noqa: E402
 
 CLIENTS, SECONDS = 10, 30.0
 
 
 @pytest.fixture(scope="module")
 def sim_process():
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen([sys.executable, "-m", "armlab.lab.sim", "--port", "0", "--quiet", "--duration", "120"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=lib_env())
     line = proc.stdout.readline().strip()
     assert line.startswith("listening on ws://127.0.0.1:"), (line, proc.stderr.read() if proc.poll() else "")
     yield proc, line.split()[-1]
