@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from .symbolic import is_symbolic, sympy
+
 #: How far a pose may be from a rigid transform (orthonormality error, last row).
 RIGID_TOL = 1e-6
 
@@ -133,26 +135,52 @@ def raise_if_not_rigid(err, name="T"):
         raise ValueError(f"{_rigid_message(f'{name}[{i}]', err[i])}; {len(bad)} bad pose(s) in the batch")
 
 
+def joint_vector(q, n: int, name: str = "q", *, symbolic: bool | None = None, batch: bool = True):
+    """The one joint-argument check behind every public entry point.
+
+    Numbers give a float array of shape (..., n) (``batch=False``: exactly (n,)); sympy input, or
+    ``symbolic=True``, gives a list of n sympified entries. Complex values, NaN or infinity,
+    strings and a wrong length raise a TypeError or ValueError that names ``name``.
+
+    >>> joint_vector([0, 1], 2).tolist()
+    [0.0, 1.0]
+    >>> joint_vector([0, 1j], 2)
+    Traceback (most recent call last):
+    ...
+    TypeError: q must be real numbers, got complex values: array([0.+0.j, 0.+1.j])
+    >>> joint_vector([0, 1, 2], 2, "q0")
+    Traceback (most recent call last):
+    ...
+    ValueError: q0 must have 2 joint values (shape (..., 2)), got shape (3,)
+    """
+    if symbolic or (symbolic is None and is_symbolic(q)):
+        sp = sympy()
+        try:
+            values = [sp.sympify(x, strict=True) for x in q]
+        except (TypeError, sp.SympifyError):
+            raise TypeError(f"{name} must be {n} numbers or sympy expressions, got {q!r:.80}") from None
+        if len(values) != n:
+            raise ValueError(f"{name} must have {n} joint values, got {len(values)}")
+        if any(v.is_real is False for v in values):
+            raise TypeError(f"{name} must be real, got {values!r:.80}")
+        return values
+    arr = as_float_array(q, name)
+    if arr.ndim == 0 or arr.shape[-1] != n or (not batch and arr.ndim != 1):
+        want = f"(..., {n})" if batch else f"({n},)"
+        raise ValueError(f"{name} must have {n} joint values (shape {want}), got shape {arr.shape}")
+    return arr
+
+
 def check_joint_values(values, n, name="q_current"):
-    """``values`` as a list of n finite floats, or a ValueError naming the argument."""
-    try:
-        arr = np.asarray(values, dtype=float)
-        ok = arr.shape == (n,) and np.isfinite(arr).all()
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise ValueError(f"{name} must be {n} finite joint values, got {values!r:.120}")
-    return arr.tolist()
+    """``values`` as a list of n finite floats, or an error naming the argument (see :func:`joint_vector`)."""
+    return joint_vector(values, n, name, symbolic=False, batch=False).tolist()
 
 
 def check_joint_batch(values, N, n, name="q_current"):
-    """None, or ``values`` ((n,) for every pose, or (N, n)) as an (N, n) array; else a ValueError."""
+    """None, or ``values`` ((n,) for every pose, or (N, n)) as an (N, n) array; else an error naming it."""
     if values is None:
         return None
-    try:
-        arr = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numbers, got {values!r:.120}") from None
-    if arr.shape not in ((n,), (N, n)) or not np.isfinite(arr).all():
-        raise ValueError(f"{name} must have shape ({n},) or ({N}, {n}) and be finite, got shape {arr.shape}")
+    arr = joint_vector(values, n, name, symbolic=False)
+    if arr.shape not in ((n,), (N, n)):
+        raise ValueError(f"{name} must have shape ({n},) or ({N}, {n}), got shape {arr.shape}")
     return np.broadcast_to(arr, (N, n))
