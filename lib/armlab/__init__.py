@@ -8,6 +8,7 @@ One vocabulary for notebooks, homework and the lab (the package layout: docs/arc
 (4, 4)
 """
 from . import models
+from ._core.deprecation import install_moved_modules
 from .kinematics.links import DHLink, link_transform_modified, link_transform_standard
 from .robot import DHRobot
 from .transforms import (
@@ -16,6 +17,8 @@ from .transforms import (
 )
 
 __version__ = "0.1.0"
+
+install_moved_modules()  # the old module paths (armlab.dh, armlab.grading_ik, ...) import, with a DeprecationWarning
 
 #: Subpackages loaded on first use (``armlab.statics`` works without importing it first).
 _LAZY = ("ik", "jacobians", "dynamics", "statics", "sim", "control", "export", "viz", "grading", "lab", "kinematics",
