@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.abc
 import importlib.machinery
 import types
 import warnings
@@ -65,8 +64,12 @@ def moved_to(old: str) -> str:
     return target if isinstance(target, str) else target[0]
 
 
-class _MovedModuleLoader(importlib.abc.Loader):
-    """Imports the new module and puts it (or a module of its re-exported names) under the old path."""
+class _MovedModuleLoader:
+    """Imports the new module and puts it (or a module of its re-exported names) under the old path.
+
+    An ``importlib.abc.Loader`` by protocol, not by base class: ``importlib.abc`` costs ~40 ms to import
+    (tempfile, shutil, lzma ...) and ``import armlab`` must stay fast.
+    """
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
         target = MOVED_MODULES[spec.name]
@@ -89,15 +92,18 @@ class _MovedModuleLoader(importlib.abc.Loader):
             module.__all__ = list(target[1])  # type: ignore[attr-defined]
 
 
-class MovedModuleFinder(importlib.abc.MetaPathFinder):
-    """Finds the old module paths of :data:`MOVED_MODULES` (installed on ``sys.meta_path`` by ``armlab``)."""
+class MovedModuleFinder:
+    """Finds the old module paths of :data:`MOVED_MODULES` (installed on ``sys.meta_path`` by ``armlab``).
+
+    An ``importlib.abc.MetaPathFinder`` by protocol (see :class:`_MovedModuleLoader`).
+    """
 
     _loader = _MovedModuleLoader()
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED_MODULES:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self._loader)
+        return importlib.machinery.ModuleSpec(fullname, self._loader)  # type: ignore[arg-type]  # a Loader by protocol
 
 
 def install_moved_modules() -> None:
