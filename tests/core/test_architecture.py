@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-LIB = Path(__file__).resolve().parents[1] / "lib"
+LIB = Path(__file__).resolve().parents[2] / "lib"
 PKG = LIB / "armlab"
 
 #: Rank of each top-level part of armlab; a module may import only strictly lower ranks (or its own part).

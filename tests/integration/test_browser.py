@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 import bench_browser as bb  # noqa: E402  (the JupyterLab server and page helpers)
 

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("websockets")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 from lab_clients import lib_env, run_clients  # noqa: E402
 

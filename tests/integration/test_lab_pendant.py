@@ -17,7 +17,7 @@ from armlab.lab import SafetyLimits, Simulator, YoubotArm  # noqa: E402
 from armlab.lab.ident import excitation_trajectory, identify_scaling, model_terms, predict  # noqa: E402
 from armlab.models import YOUBOT_DRIVER, youbot, youbot_driver_to_q, youbot_q_to_driver  # noqa: E402
 
-LIB = Path(__file__).resolve().parents[1] / "lib"
+LIB = Path(__file__).resolve().parents[2] / "lib"
 Q0 = youbot_driver_to_q(YOUBOT_DRIVER["candle"]) + np.array([0.3, 0.4, -0.6, 0.2, 0.0])
 
 

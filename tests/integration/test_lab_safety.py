@@ -24,7 +24,7 @@ from armlab.lab import SafetyError, Simulator, YoubotArm, read_log  # noqa: E402
 from armlab.lab import protocol as P  # noqa: E402
 from armlab.models import YOUBOT_DRIVER, youbot, youbot_driver_to_q, youbot_q_to_driver  # noqa: E402
 
-LIB = Path(__file__).resolve().parents[1] / "lib"
+LIB = Path(__file__).resolve().parents[2] / "lib"
 LO, HI, CANDLE = YOUBOT_DRIVER["lower"], YOUBOT_DRIVER["upper"], YOUBOT_DRIVER["candle"]
 
 

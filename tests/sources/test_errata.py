@@ -10,7 +10,7 @@ import pytest
 
 from armlab.models import youbot
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ERRATA = ROOT / "docs" / "errata.md"
 
 
@@ -26,7 +26,7 @@ def _rows():
 
 
 def _defined_tests():
-    return {m for path in (ROOT / "tests").glob("test_*.py")
+    return {m for path in (ROOT / "tests").rglob("test_*.py")
             for m in re.findall(r"^def (test_\w+)\(", path.read_text(encoding="utf-8"), re.M)}
 
 
