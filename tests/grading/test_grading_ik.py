@@ -1,4 +1,4 @@
-"""armlab.grading_ik: the hw03 checkers pass right answers, fail wrong ones with the right hint,
+"""armlab.grading.ik: the hw03 checkers pass right answers, fail wrong ones with the right hint,
 and their plain-math references agree with armlab.ik."""
 import math
 import random
@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from armlab import grading_ik as g
+from armlab.grading import ik as g
 from armlab.grading._plain import atan2
 from armlab import models
 

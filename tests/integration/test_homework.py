@@ -31,7 +31,7 @@ TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed conf
 def test_config_loads_and_is_hardened():
     from nbgrader.preprocessors import ClearHiddenTests, LimitOutput
 
-    from armlab.nbgrader_hardening import InjectGradingImport, LimitOutputChars, ShortenTracebacks
+    from armlab.grading.preprocessors import InjectGradingImport, LimitOutputChars, ShortenTracebacks
 
     cfg = load_config()
     assert cfg.CourseDirectory.source_directory == "solutions"
@@ -60,7 +60,7 @@ import importlib.util
 assert importlib.util.find_spec("armlab") is None, "armlab should not be importable here"
 from traitlets.config.loader import PyFileConfigLoader
 PyFileConfigLoader("nbgrader_config.py", path={str(REPO)!r}).load_config()
-import armlab.nbgrader_hardening as h
+import armlab.grading.preprocessors as h
 assert h.__file__.startswith({str(REPO / "lib")!r}), h.__file__
 print("ok")
 """
@@ -73,7 +73,7 @@ def test_limit_output_chars_keeps_errors_and_caps_size():
     """Unit test of the character limit (no kernel): huge text, a huge image and an error."""
     from nbformat.v4 import new_code_cell, new_output
 
-    from armlab.nbgrader_hardening import LimitOutputChars
+    from armlab.grading.preprocessors import LimitOutputChars
 
     cell = new_code_cell("x")
     cell.outputs = [
@@ -96,7 +96,7 @@ def test_limit_output_chars_keeps_errors_and_caps_size():
 def test_shorten_tracebacks_only_in_graded_cells():
     from nbformat.v4 import new_code_cell, new_output
 
-    from armlab.nbgrader_hardening import ShortenTracebacks
+    from armlab.grading.preprocessors import ShortenTracebacks
 
     err = dict(ename="AssertionError", evalue="T_AB: wrong composition order",
                traceback=["----> 3 check_transform(T_AB, [('Rot', 'x', 25, 'deg')])", "AssertionError: ..."])

@@ -13,7 +13,8 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from armlab import models, viz_ik  # noqa: E402
+from armlab import models  # noqa: E402
+from armlab import viz as viz_ik  # noqa: E402  (the IK views of armlab.viz.ik and armlab.viz.pose_explorer)
 from armlab.ik import PUMA_LABELS, joint_motion  # noqa: E402
 
 deg = np.radians
