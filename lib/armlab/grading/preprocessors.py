@@ -1,7 +1,7 @@
 """nbgrader preprocessors that close the gaps listed in docs/instructor.md ("Hardening").
 
-Imported only by ``nbgrader_config.py`` (through the old path ``armlab.nbgrader_hardening``), never
-by ``armlab.grading`` itself, so the grading kernel does not pull in nbgrader. The config puts
+Imported only by ``nbgrader_config.py`` (its old path ``armlab.nbgrader_hardening`` is a deprecated alias,
+see ``armlab._core.deprecation``), never by ``armlab.grading`` itself, so the grading kernel does not pull in nbgrader. The config puts
 ``lib/`` on ``sys.path`` itself, so this works even when armlab is not installed in the grading
 environment (the *kernel* that runs the notebooks still needs armlab).
 
