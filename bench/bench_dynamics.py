@@ -12,10 +12,7 @@ Times are medians; on a loaded machine every number grows, the ratios much less.
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-import timeit
-from pathlib import Path
 
 import numpy as np
 
@@ -23,15 +20,9 @@ import armlab
 from armlab import sim
 from armlab.export import to_mjcf
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support import to_pin  # noqa: E402
+from _harness import per_call, to_pin
 
 SIM_SECONDS, SIM_DT = 2.0, 1e-3
-
-
-def per_call(stmt, glob, number=2000, repeat=7):
-    """Median seconds per call over `repeat` runs of `number` calls."""
-    return statistics.median(t / number for t in timeit.repeat(stmt, globals=glob, number=number, repeat=repeat))
 
 
 def once(fn, repeat=3):

@@ -16,7 +16,6 @@ import math
 import sys
 import time
 import timeit
-from pathlib import Path
 
 import numpy as np
 
@@ -26,8 +25,7 @@ from armlab._core.codegen import Tracer, run_kernel
 from armlab.dynamics.rne import rne_steps
 from armlab.kinematics.scalar import TracerBackend
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support import to_pin  # noqa: E402
+from _harness import to_pin
 
 TARGETS = {"symbolic build (s)": 10.0, "τ operations": 3000, "single (µs)": 50.0, "batched (µs/sample)": 5.0,
            "identify 20k (s)": 2.0}

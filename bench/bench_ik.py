@@ -24,7 +24,6 @@ import warnings
 import numpy as np
 
 import armlab
-from armlab import ik
 
 CONFIGS = ["lun", "luf", "ldn", "ldf", "run", "ruf", "rdn", "rdf"]
 

@@ -16,7 +16,8 @@ import numpy as np
 import armlab
 from armlab import jacobians as jb
 
-from bench_kinematics import per_call, pin_puma, rtb_puma
+from _harness import per_call, pin_puma
+from bench_kinematics import rtb_puma
 
 
 def main():

@@ -15,10 +15,7 @@ import timeit
 
 import numpy as np
 
-
-def per_call(stmt, glob, number=2000, repeat=7):
-    """Median seconds per call over `repeat` runs of `number` calls."""
-    return statistics.median(t / number for t in timeit.repeat(stmt, globals=glob, number=number, repeat=repeat))
+from _harness import per_call, pin_puma
 
 
 def import_time(module, runs=7):
@@ -36,21 +33,6 @@ def rtb_puma(robot):
     import roboticstoolbox as rtb
 
     return rtb.DHRobot([rtb.RevoluteMDH(a=lk.a, alpha=lk.alpha, d=lk.d) for lk in robot.links])
-
-
-def pin_puma(robot):
-    """Our textbook PUMA560 as a pinocchio model: joint i placed at Rx(α)·Tx(a)·Tz(d), axis z."""
-    import pinocchio as pin
-
-    model = pin.Model()
-    parent = 0
-    for i, lk in enumerate(robot.links):
-        ca, sa = np.cos(lk.alpha), np.sin(lk.alpha)
-        Rx = np.array([[1, 0, 0], [0, ca, -sa], [0, sa, ca]])
-        placement = pin.SE3(Rx, np.array([lk.a, 0, 0]) + Rx @ [0, 0, lk.d])
-        parent = model.addJoint(parent, pin.JointModelRZ(), placement, f"j{i + 1}")
-    model.addFrame(pin.Frame("ee", parent, 0, pin.SE3.Identity(), pin.FrameType.OP_FRAME))
-    return model
 
 
 def main():

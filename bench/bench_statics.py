@@ -14,22 +14,16 @@ import argparse
 import statistics
 import sys
 import timeit
-from pathlib import Path
 
 import numpy as np
 
 import armlab
 from armlab import statics
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support import random_inertial, to_pin  # noqa: E402
+from _harness import per_call, to_pin  # noqa: E402  (also puts tests/ on sys.path, for support)
+from support import random_inertial  # noqa: E402
 
 TARGETS_US = {"recursion": 30.0, "gravity": 2.0}
-
-
-def per_call(stmt, glob, number=2000, repeat=7):
-    """Median seconds per call over `repeat` runs of `number` calls."""
-    return statistics.median(t / number for t in timeit.repeat(stmt, globals=glob, number=number, repeat=repeat))
 
 
 def main(argv=None):
