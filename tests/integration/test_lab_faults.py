@@ -21,12 +21,6 @@ AWAY = HOME_DRIVER + [1.0, 0.6, -0.6, 0.6, 0.6]  # a long move from the simulato
 
 
 @pytest.fixture
-def sim():
-    with Simulator(port=0, record=True) as s:
-        yield s
-
-
-@pytest.fixture
 def arm(sim, tmp_path):
     with YoubotArm(sim.url, log=tmp_path / "faults.jsonl") as a:
         yield a

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("websockets")
 
-from armlab.lab import SafetyError, Simulator, YoubotArm, read_log  # noqa: E402
+from armlab.lab import SafetyError, YoubotArm, read_log  # noqa: E402
 from armlab.lab import protocol as P  # noqa: E402
 from armlab.models import YOUBOT_DRIVER, youbot, youbot_driver_to_q, youbot_q_to_driver  # noqa: E402
 
@@ -29,9 +29,9 @@ LO, HI, CANDLE = YOUBOT_DRIVER["lower"], YOUBOT_DRIVER["upper"], YOUBOT_DRIVER["
 
 
 @pytest.fixture(scope="module")
-def sim():
-    with Simulator(port=0, record=True) as s:
-        yield s
+def sim(module_sim):
+    """One recording simulator for this module (tests/conftest.py): ``arm`` and the tests see the same server."""
+    return module_sim
 
 
 @pytest.fixture(scope="module")

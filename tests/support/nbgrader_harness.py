@@ -3,7 +3,8 @@
 A temporary copy of the course, released and autograded in-process with nbgrader's
 ``NbGraderAPI`` (docs/instructor.md, "Testing and benchmarking"). ``SUBMISSIONS`` maps each
 homework to a builder that derives students from the solution and the blank (released) notebook:
-``{student: (notebook, expected score)}``, honest, wrong, partial and adversarial. The pipeline
+``{student: notebook}``, honest, wrong, partial and adversarial; ``OUTCOMES`` is the table of what each
+must get: its score and the words its feedback shows. The pipeline
 hardening (edited, deleted or stripped test cells, huge outputs, dead kernels) is exercised on
 hw01; hw02–hw06 add their own wrong, partial and monkeypatching students.
 """
@@ -14,6 +15,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import nbformat
 
@@ -69,8 +71,8 @@ except AttributeError:
 
 
 def hw01_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw01 (18 points)."""
-    subs = {"solution": (solution, 18.0), "blank": (blank, 0.0)}
+    """{student: notebook} for hw01 (18 points)."""
+    subs = {"solution": solution, "blank": blank}
 
     nb = copy.deepcopy(solution)  # subtly wrong: Rot(z, −θ) (transpose), degrees, reversed order
     set_source(nb, "p1_my_Rot", "def my_Rot(axis, theta):\n    return armlab.Rot(axis, -theta)")
@@ -78,37 +80,37 @@ def hw01_submissions(solution, blank):
     set_source(nb, "p4_AP", "AP = (Rot('x', np.radians(25)) @ Trans(6, -3, 0) @ Rot('z', np.radians(40)) @ point(3, -5, 2))[:3]")
     set_source(nb, "p5_fixed_current", "Rz, Rx, Ry = Rot('z', np.radians(35)), Rot('x', np.radians(70)), Rot('y', np.radians(-20))\n"
                                        "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry")
-    subs["wrong"] = (nb, 18.0 - 3 - 3 - 4)  # the visible tests of parts 3 and 5 name these mistakes too
+    subs["wrong"] = nb
 
     nb = copy.deepcopy(solution)
     prepend(nb, "p6_p_inv", "while True:\n    pass")
-    subs["infinite_loop"] = (nb, 15.0)
+    subs["infinite_loop"] = nb
 
     nb = copy.deepcopy(blank)  # test cells edited to pass, points raised to 100
     for c in graded_cells(nb):
         c.source = "pass"
         c.metadata.nbgrader["points"] = 100
-    subs["edited_tests"] = (nb, 0.0)
+    subs["edited_tests"] = nb
 
     nb = copy.deepcopy(solution)  # every test cell deleted (answers right: restored tests give full marks)
     nb.cells = [c for c in nb.cells if c not in graded_cells(nb)]
-    subs["deleted_tests"] = (nb, 18.0)
+    subs["deleted_tests"] = nb
 
-    for name, base, score in (("stripped_blank", blank, 0.0), ("stripped_solution", solution, 18.0)):
+    for name, base in (("stripped_blank", blank), ("stripped_solution", solution)):
         nb = copy.deepcopy(base)  # nbgrader metadata stripped everywhere, test cells replaced by `pass`
         for c in graded_cells(nb):
             c.source = "pass"
         for c in nb.cells:
             c.metadata.pop("nbgrader", None)
-        subs[name] = (nb, score)
+        subs[name] = nb
 
     nb = copy.deepcopy(solution)
     prepend(nb, "p1_my_Rot", "print('\\n'.join(map(str, range(1_000_000))))")
-    subs["million_lines"] = (nb, 18.0)
+    subs["million_lines"] = nb
 
     nb = copy.deepcopy(solution)
     prepend(nb, "p2_my_Trans", "print('x' * 100_000_000)")
-    subs["huge_line"] = (nb, 18.0)
+    subs["huge_line"] = nb
 
     nb = copy.deepcopy(blank)  # monkeypatching + wrong (well-shaped) answers: only the honest 4 visible points;
     (setup,) = cells_by_id(nb, "setup")  # ... and the locked setup cell deleted, so only the injected import
@@ -119,21 +121,21 @@ def hw01_submissions(solution, blank):
     set_source(nb, "p4_AP", "AP = numpy.zeros(3)")
     set_source(nb, "p5_fixed_current", "T_fixed = T_current = numpy.eye(4)")
     set_source(nb, "p6_p_inv", "a, b, theta = sp.symbols('a b theta', real=True)\np_inv = sp.Matrix([a, b, 0])")
-    subs["monkeypatch"] = (nb, 4.0)
+    subs["monkeypatch"] = nb
 
     nb = copy.deepcopy(solution)
     prepend(nb, "p3_T_AB", "import os\nos._exit(1)")
-    subs["os_exit"] = (nb, 0.0)
+    subs["os_exit"] = nb
 
     nb = copy.deepcopy(solution)
     prepend(nb, "p6_p_inv", "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass")
-    subs["ignores_sigint"] = (nb, 0.0)
+    subs["ignores_sigint"] = nb
     return subs
 
 
 def hw02_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw02 (15 points)."""
-    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
+    """{student: notebook} for hw02 (15 points)."""
+    subs = {"solution": solution, "blank": blank}
     nb = copy.deepcopy(solution)  # standard-convention link, transposed T34, degrees, wrong twist
     set_source(nb, "p1_my_link", "def my_link(alpha, a, theta, d):\n"
                                  "    return Rot('z', theta) @ Trans(0, 0, d) @ Trans(a, 0, 0) @ Rot('x', alpha)")
@@ -142,17 +144,17 @@ def hw02_submissions(solution, blank):
     set_source(nb, "p4_T06", "q_deg = [20, -50, 75, 30, -40, 60]\nT06 = puma560().fkine(q_deg)")
     set_source(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5), DHLink(a=0.4), DHLink(a=0.3, joint='P'), DHLink()],"
                                " convention='modified')")
-    subs["wrong"] = (nb, 15.0 - 3 - 2 - 3 - 2)  # the visible tests of parts 1 and 4 name these mistakes too
+    subs["wrong"] = nb
     nb = copy.deepcopy(solution)  # an equivalent table in the standard convention gets full marks
     set_source(nb, "p5_scara", "scara = DHRobot([DHLink(d=0.5, a=0.4), DHLink(a=0.3, alpha=np.pi),"
                                " DHLink(joint='P'), DHLink()], convention='standard')")
-    subs["equivalent_table"] = (nb, 15.0)
+    subs["equivalent_table"] = nb
     return subs
 
 
 def hw03_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw03 (15 points: 5 parts, visible 1 + hidden 2 each)."""
-    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
+    """{student: notebook} for hw03 (15 points: 5 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": solution, "blank": blank}
 
     nb = copy.deepcopy(solution)  # atan2 arguments swapped (part 1), degrees (part 2)
     set_source(nb, "p1_theta1", "def theta1(px, py, d2):\n"
@@ -163,7 +165,7 @@ def hw03_submissions(solution, blank):
                                 "    D = a3**2 + d4**2 - k**2\n"
                                 "    if D < 0:\n        return []\n"
                                 "    return list(np.degrees([np.arctan2(a3, d4) - np.arctan2(k, s) for s in (np.sqrt(D), -np.sqrt(D))]))")
-    subs["wrong"] = (nb, 15.0 - 3 - 3)
+    subs["wrong"] = nb
 
     nb = copy.deepcopy(solution)  # passes the visible tests of part 5, not the hidden ones: no ±360° shift
     set_source(nb, "p5_count", "RANGES_DEG = [(-160, 160), (-225, 45), (-225, 45), (-110, 170), (-100, 100), (-266, 266)]\n"
@@ -177,12 +179,12 @@ def hw03_submissions(solution, blank):
                                "        q = (q + np.pi) % (2 * np.pi) - np.pi\n"
                                "        n += all(lo <= x <= hi for x, (lo, hi) in zip(q, lims))\n"
                                "    return n")
-    subs["partial"] = (nb, 15.0 - 2)
+    subs["partial"] = nb
 
     nb = copy.deepcopy(solution)  # the release before the θ3 erratum: right code, θ3 in −45°…225° (docs/instructor.md)
     (cell,) = cells_by_id(nb, "p5_count")
     cell.source = cell.source.replace("(-225, 45), (-225, 45)", "(-225, 45), (-45, 225)", 1)
-    subs["old_ranges"] = (nb, 15.0 - 3)
+    subs["old_ranges"] = nb
 
     nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
     (setup,) = cells_by_id(nb, "setup")
@@ -196,17 +198,17 @@ def hw03_submissions(solution, blank):
     set_source(nb, "p4_choose", "def motion_cost(q, q_current, k):\n    return 0.0\n"
                                 "def choose(solutions, q_current, k):\n    return numpy.asarray(solutions[-1])")
     set_source(nb, "p5_count", "def in_range(theta, lo, hi):\n    return True\ndef count_valid(T):\n    return 0")
-    subs["monkeypatch"] = (nb, 0.0)
+    subs["monkeypatch"] = nb
 
     nb = copy.deepcopy(solution)  # part 4 never finishes: that part is lost, the rest is graded
     prepend(nb, "p4_choose", "while True:\n    pass")
-    subs["infinite_loop"] = (nb, 15.0 - 3)
+    subs["infinite_loop"] = nb
     return subs
 
 
 def hw05_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw05 (18 points: 6 parts, visible 1 + hidden 2 each)."""
-    subs = {"solution": (solution, 18.0), "blank": (blank, 0.0)}
+    """{student: notebook} for hw05 (18 points: 6 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": solution, "blank": blank}
 
     nb = copy.deepcopy(solution)  # moment of the force forgotten, reaction sign, transposed J, wrong frame
     set_source(nb, "p1_recursion_step", "def recursion_step(R, P, f_next, n_next):\n"
@@ -222,7 +224,7 @@ def hw05_submissions(solution, blank):
     set_source(nb, "p5_wrench_at_tool", "def wrench_at_tool(T_WT, F_W):\n"
                                         "    R, p = T_WT[:3, :3], T_WT[:3, 3]\n"
                                         "    return np.concatenate([R @ F_W[:3], R @ (F_W[3:] - np.cross(p, F_W[:3]))])")
-    subs["wrong"] = (nb, 18.0 - 4 * 3)
+    subs["wrong"] = nb
 
     nb = copy.deepcopy(solution)  # the force across the arm, the moment of the force forgotten, two joints only
     set_source(nb, "p4_free_direction", "def free_direction(theta1, theta2, l1, l2):\n"
@@ -235,7 +237,7 @@ def hw05_submissions(solution, blank):
                                    "    J = np.array([[-np.sum(l[k:] * np.sin(phi[k:])) for k in range(3)],\n"
                                    "                  [np.sum(l[k:] * np.cos(phi[k:])) for k in range(3)]])\n"
                                    "    return np.linalg.solve(J[:, :2].T, tau[:2])")
-    subs["wrong_more"] = (nb, 18.0 - 3 * 3)
+    subs["wrong_more"] = nb
 
     nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
     (setup,) = cells_by_id(nb, "setup")
@@ -248,13 +250,13 @@ def hw05_submissions(solution, blank):
     set_source(nb, "p4_free_direction", "def free_direction(*args):\n    return numpy.array([1.0, 0.0])")
     set_source(nb, "p5_wrench_at_tool", "def wrench_at_tool(T_WT, F_W):\n    return numpy.zeros(6)")
     set_source(nb, "p6_tip_force", "def tip_force(q, lengths, tau):\n    return numpy.zeros(2)")
-    subs["monkeypatch"] = (nb, 0.0)
+    subs["monkeypatch"] = nb
     return subs
 
 
 def hw04_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw04 (15 points: 5 parts, visible 1 + hidden 2 each)."""
-    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
+    """{student: notebook} for hw04 (15 points: 5 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": solution, "blank": blank}
     rows = ("    phi, l = np.cumsum(q), np.asarray(lengths)\n"
             "    Jv = [[-np.sum(l[k:] * np.sin(phi[k:])) for k in range(3)],\n"
             "          [np.sum(l[k:] * np.cos(phi[k:])) for k in range(3)]]\n")
@@ -272,7 +274,7 @@ def hw04_submissions(solution, blank):
     set_source(nb, "p5_jacobian_in_base", "def jacobian_in_base(J_tool, T):\n"
                                           "    R = T[:3, :3].T\n"
                                           "    return np.vstack([R @ J_tool[:3], R @ J_tool[3:]])")
-    subs["wrong"] = (nb, 15.0 - 4 * 3)
+    subs["wrong"] = nb
 
     nb = copy.deepcopy(solution)  # J2 transposed, the ω row first, the null space of J, the halves swapped
     set_source(nb, "p1_J2", 'th1, th2, l1, l2 = sp.symbols("th1 th2 l1 l2", real=True)\n'
@@ -289,7 +291,7 @@ def hw04_submissions(solution, blank):
     set_source(nb, "p5_jacobian_in_base", "def jacobian_in_base(J_tool, T):\n"
                                           "    R = T[:3, :3]\n"
                                           "    return np.vstack([R @ J_tool[3:], R @ J_tool[:3]])")
-    subs["wrong_more"] = (nb, 15.0 - 4 * 3)
+    subs["wrong_more"] = nb
 
     nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
     (setup,) = cells_by_id(nb, "setup")
@@ -303,13 +305,13 @@ def hw04_submissions(solution, blank):
                                        "    return numpy.zeros(3), numpy.array([1.0, 0, 0])")
     set_source(nb, "p5_jacobian_in_base", "def jacobian_in_base(J_tool, T):\n"
                                           "    return numpy.zeros((6, J_tool.shape[1]))")
-    subs["monkeypatch"] = (nb, 0.0)
+    subs["monkeypatch"] = nb
     return subs
 
 
 def hw06_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw06 (15 points: 5 parts, visible 1 + hidden 2 each)."""
-    subs = {"solution": (solution, 15.0), "blank": (blank, 0.0)}
+    """{student: notebook} for hw06 (15 points: 5 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": solution, "blank": blank}
 
     nb = copy.deepcopy(solution)  # the factor ½ missing, Coriolis counted once, the gravity sign, R for Rᵀ
     set_source(nb, "p1_kinetic_energy", "def kinetic_energy(q, qd, m1, m2, d1, d2):\n"
@@ -326,7 +328,7 @@ def hw06_submissions(solution, blank):
                                       "    z = np.array([0.0, 0.0, 1.0])\n"
                                       "    return (R @ w + qd * z, R @ wd + np.cross(R @ w, qd * z) + qdd * z,\n"
                                       "            R @ (np.cross(wd, P) + np.cross(w, np.cross(w, P)) + vd))")
-    subs["wrong"] = (nb, 15.0 - 4 * 3)
+    subs["wrong"] = nb
 
     nb = copy.deepcopy(solution)  # no cross term, angles from the horizontal, no centripetal term, eigenvalues only
     set_source(nb, "p1_kinetic_energy", "def kinetic_energy(q, qd, m1, m2, d1, d2):\n"
@@ -344,7 +346,7 @@ def hw06_submissions(solution, blank):
                              "    return np.array([[(m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2, D12], [D12, m2 * d2**2]])\n"
                              "def is_spd(M):\n"
                              "    return bool(np.all(np.linalg.eigvals(M).real > 1e-9))")
-    subs["wrong_more"] = (nb, 15.0 - 4 * 3)
+    subs["wrong_more"] = nb
 
     nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
     (setup,) = cells_by_id(nb, "setup")
@@ -357,13 +359,13 @@ def hw06_submissions(solution, blank):
     set_source(nb, "p4_outward_step", "def outward_step(*args):\n    return numpy.zeros(3), numpy.zeros(3), numpy.zeros(3)")
     set_source(nb, "p5_spd", "def mass_matrix(*args):\n    return numpy.eye(2)\n"
                              "def is_spd(M):\n    return True")
-    subs["monkeypatch"] = (nb, 0.0)
+    subs["monkeypatch"] = nb
     return subs
 
 
 def hw07_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw07 (12 points: 4 parts, visible 1 + hidden 2 each)."""
-    subs = {"solution": (solution, 12.0), "blank": (blank, 0.0)}
+    """{student: notebook} for hw07 (12 points: 4 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": solution, "blank": blank}
 
     nb = copy.deepcopy(solution)  # columns swapped, unfiltered accelerations, numpy's default rank, the mean square
     set_source(nb, "p1_regressor", "def pendulum_regressor(q, qd, qdd, g=9.81):\n"
@@ -380,7 +382,7 @@ def hw07_submissions(solution, blank):
     set_source(nb, "p4_rms", "def validation_rms(p, q, qd, qdd, tau):\n"
                              "    Y = np.column_stack([qdd, 9.81 * np.sin(q), qd, np.sign(qd), np.ones_like(q)])\n"
                              "    return float(np.mean((tau - Y @ p) ** 2))")
-    subs["wrong"] = (nb, 1.0)  # only part 3's visible test: numpy's rank is right on the two small matrices
+    subs["wrong"] = nb
 
     nb = copy.deepcopy(solution)  # the friction offset forgotten twice, the two counts swapped
     set_source(nb, "p1_regressor", "def pendulum_regressor(q, qd, qdd, g=9.81):\n"
@@ -396,7 +398,7 @@ def hw07_submissions(solution, blank):
                               "    s = np.linalg.svd(Y[:, live] / norms[live], compute_uv=False)\n"
                               "    return int(np.sum(s > 1e-9 * s[0]))\n"
                               "COUNT_VERTICAL, COUNT_HORIZONTAL = 4, 6")
-    subs["wrong_more"] = (nb, 1.0)  # part 3's visible test only: part 4 uses its 4-column regressor too
+    subs["wrong_more"] = nb
 
     nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
     (setup,) = cells_by_id(nb, "setup")
@@ -407,13 +409,13 @@ def hw07_submissions(solution, blank):
     set_source(nb, "p2_identify", "def identify_pendulum(t, q, tau):\n    return numpy.zeros(5)")
     set_source(nb, "p3_base", "def numeric_rank(Y):\n    return 1\nCOUNT_VERTICAL = COUNT_HORIZONTAL = 1")
     set_source(nb, "p4_rms", "def validation_rms(*args):\n    return 0.0")
-    subs["monkeypatch"] = (nb, 0.0)
+    subs["monkeypatch"] = nb
     return subs
 
 
 def hw08_submissions(solution, blank):
-    """{student: (notebook, expected score)} for hw08 (12 points: 4 parts, visible 1 + hidden 2 each)."""
-    subs = {"solution": (solution, 12.0), "blank": (blank, 0.0)}
+    """{student: notebook} for hw08 (12 points: 4 parts, visible 1 + hidden 2 each)."""
+    subs = {"solution": solution, "blank": blank}
 
     nb = copy.deepcopy(solution)  # time scaling, the error's sign, gravity left out; part 4 right
     set_source(nb, "p1_quintic", "def quintic_coefficients(q0, q1, T, v0=0.0, v1=0.0, a0=0.0, a1=0.0):\n"
@@ -427,7 +429,7 @@ def hw08_submissions(solution, blank):
                              "    return kp * (theta - theta_ref) - kd * dtheta + m * g * l * np.cos(theta)")
     set_source(nb, "p3_ct_step", "def ct_step(M, h, G, q, qd, q_ref, qd_ref, qdd_ref, kp, kd):\n"
                                  "    return M @ (qdd_ref + kd * (qd_ref - qd) + kp * (q_ref - q)) + h")
-    subs["wrong"] = (nb, 3.0)
+    subs["wrong"] = nb
 
     nb = copy.deepcopy(solution)  # reversed order, gains without the inertia, PD outside M, equal weights
     set_source(nb, "p1_quintic", "def quintic_coefficients(q0, q1, T, v0=0.0, v1=0.0, a0=0.0, a1=0.0):\n"
@@ -445,7 +447,7 @@ def hw08_submissions(solution, blank):
     set_source(nb, "p4_best", "def best_solution(point, q_current):\n"
                               "    sols = arm.ikine_all(np.asarray(point, dtype=float)).q\n"
                               "    return sols[int(np.argmin(np.abs(sols - np.asarray(q_current)).sum(axis=1)))]")
-    subs["wrong_more"] = (nb, 1.0)  # part 4's visible cases do not tell equal weights apart: its visible point
+    subs["wrong_more"] = nb
 
     nb = copy.deepcopy(blank)  # monkeypatching, no setup cell, wrong well-shaped answers: nothing to earn
     (setup,) = cells_by_id(nb, "setup")
@@ -456,7 +458,7 @@ def hw08_submissions(solution, blank):
     set_source(nb, "p2_pdg", "def pd_gains(*args):\n    return 1.0, 1.0\ndef pdg_torque(*args):\n    return 0.0")
     set_source(nb, "p3_ct_step", "def ct_step(M, h, G, *args):\n    return numpy.zeros(len(h))")
     set_source(nb, "p4_best", "def best_solution(point, q_current):\n    return numpy.zeros(3)")
-    subs["monkeypatch"] = (nb, 0.0)
+    subs["monkeypatch"] = nb
     return subs
 
 
@@ -464,6 +466,120 @@ SUBMISSIONS = {"hw01_transforms": hw01_submissions, "hw02_forward_kinematics": h
                "hw03_inverse_kinematics": hw03_submissions, "hw04_jacobians": hw04_submissions,
                "hw05_statics": hw05_submissions, "hw06_dynamics": hw06_submissions,
                "hw07_identification": hw07_submissions, "hw08_control": hw08_submissions}
+
+
+# --- expected outcomes ---------------------------------------------------------------------------
+class Outcome(NamedTuple):
+    """What one submission must get: its autograded score, and the words its feedback must show (the
+    mistakes named; empty: the feedback of this student is not generated by the tests)."""
+    homework: str
+    student: str
+    score: float
+    feedback: tuple[str, ...] = ()
+
+
+#: One row per submission that ``SUBMISSIONS`` builds (a builder's student without a row is an error).
+OUTCOMES = [
+    Outcome("hw01_transforms", "solution", 18.0),
+    Outcome("hw01_transforms", "blank", 0.0),
+    # the visible tests of parts 3 and 5 name these mistakes too
+    Outcome("hw01_transforms", "wrong", 18.0 - 3 - 3 - 4,
+            ("transpose of the expected rotation", "wrong composition order",
+             "degrees were used where radians were expected")),
+    Outcome("hw01_transforms", "infinite_loop", 15.0),
+    Outcome("hw01_transforms", "edited_tests", 0.0),
+    Outcome("hw01_transforms", "deleted_tests", 18.0),
+    Outcome("hw01_transforms", "stripped_blank", 0.0),
+    Outcome("hw01_transforms", "stripped_solution", 18.0),
+    Outcome("hw01_transforms", "million_lines", 18.0),
+    Outcome("hw01_transforms", "huge_line", 18.0),
+    Outcome("hw01_transforms", "monkeypatch", 4.0),
+    Outcome("hw01_transforms", "os_exit", 0.0),
+    Outcome("hw01_transforms", "ignores_sigint", 0.0),
+
+    Outcome("hw02_forward_kinematics", "solution", 15.0),
+    Outcome("hw02_forward_kinematics", "blank", 0.0),
+    # the visible tests of parts 1 and 4 name these mistakes too
+    Outcome("hw02_forward_kinematics", "wrong", 15.0 - 3 - 2 - 3 - 2),
+    Outcome("hw02_forward_kinematics", "equivalent_table", 15.0),
+
+    Outcome("hw03_inverse_kinematics", "solution", 15.0),
+    Outcome("hw03_inverse_kinematics", "blank", 0.0),
+    Outcome("hw03_inverse_kinematics", "wrong", 15.0 - 3 - 3,
+            ("atan2 takes (y, x)",  # part 1: the hint for swapped atan2 arguments
+             "degrees were used")),  # part 2
+    Outcome("hw03_inverse_kinematics", "partial", 15.0 - 2),
+    Outcome("hw03_inverse_kinematics", "old_ranges", 15.0 - 3),
+    Outcome("hw03_inverse_kinematics", "monkeypatch", 0.0),
+    Outcome("hw03_inverse_kinematics", "infinite_loop", 15.0 - 3),
+
+    Outcome("hw04_jacobians", "solution", 15.0),
+    Outcome("hw04_jacobians", "blank", 0.0),
+    Outcome("hw04_jacobians", "wrong", 15.0 - 4 * 3,
+            ("Jacobian in the tip frame {3}",  # part 1: wrong frame
+             "returned (v, ω)",  # part 2: [ω; v] order
+             "degrees per second",  # part 3
+             "rotated the wrong way")),  # part 5
+    Outcome("hw04_jacobians", "wrong_more", 15.0 - 4 * 3,
+            ("transpose of the expected matrix",  # part 1
+             "[ω; v] row order: ẋ is (vx, vy, ωz)",  # part 3
+             "the null space of Jᵀ): transposed",  # part 4
+             "[ω; v] row order: the rows are (v; ω)")),  # part 5
+    Outcome("hw04_jacobians", "monkeypatch", 0.0),
+
+    Outcome("hw05_statics", "solution", 18.0),
+    Outcome("hw05_statics", "blank", 0.0),
+    Outcome("hw05_statics", "wrong", 18.0 - 4 * 3,
+            ("forgot the moment of the force",  # part 1
+             "sign flipped: this balances the force the environment applies",  # part 2: reaction
+             "transposed J",  # part 3
+             "wrong frame: the result must be in {T}'s axes")),  # part 5
+    Outcome("hw05_statics", "wrong_more", 18.0 - 3 * 3,
+            ("ACROSS the stretched-out arm", "only two of the three joint equations",
+             "forgot the moment of the force")),  # part 5
+    Outcome("hw05_statics", "monkeypatch", 0.0),
+
+    Outcome("hw06_dynamics", "solution", 15.0),
+    Outcome("hw06_dynamics", "blank", 0.0),
+    Outcome("hw06_dynamics", "wrong", 15.0 - 4 * 3,
+            ("missing the factor ½",  # part 1
+             "Coriolis counted once instead of twice",  # part 2
+             "gravity sign",  # part 3
+             "rotated the wrong way")),  # part 4
+    Outcome("hw06_dynamics", "wrong_more", 15.0 - 4 * 3,
+            ("cross term of v2² is missing",  # part 1
+             "angles measured from the horizontal",  # part 3
+             "centripetal term ω × (ω × P)",  # part 4
+             "not symmetric (M ≠ Mᵀ)")),  # part 5
+    Outcome("hw06_dynamics", "monkeypatch", 0.0),
+
+    Outcome("hw07_identification", "solution", 12.0),
+    Outcome("hw07_identification", "blank", 0.0),
+    # only part 3's visible test: numpy's rank is right on the two small matrices
+    Outcome("hw07_identification", "wrong", 1.0,
+            ("columns are in the wrong order",  # part 1
+             "unfiltered accelerations",  # part 2
+             "this is the mean square")),  # part 4
+    # part 3's visible test only: part 4 uses its 4-column regressor too
+    Outcome("hw07_identification", "wrong_more", 1.0,
+            ("friction offset f_off needs a column of ones",  # part 1
+             "friction offset f_off is missing")),  # part 2
+    Outcome("hw07_identification", "monkeypatch", 0.0),
+
+    Outcome("hw08_control", "solution", 12.0),
+    Outcome("hw08_control", "blank", 0.0),
+    Outcome("hw08_control", "wrong", 3.0,
+            ("time scaling: this solves the conditions for T = 1 s",  # part 1
+             "wrong sign of the error",  # part 2
+             "the gravity term G is missing")),  # part 3
+    # part 4's visible cases do not tell equal weights apart: its visible point
+    Outcome("hw08_control", "wrong_more", 1.0,
+            ("reverse order", "the inertia is missing",  # parts 1 and 2
+             "the feedback is not multiplied by M", "equal weights")),  # parts 3 and 4
+    Outcome("hw08_control", "monkeypatch", 0.0),
+]
+EXPECTED = {(o.homework, o.student): o.score for o in OUTCOMES}
+assert len(EXPECTED) == len(OUTCOMES), "one row per (homework, student)"
 
 
 # --- one batch -----------------------------------------------------------------------------------
@@ -503,13 +619,13 @@ def run_batch(root, assignments=None, builders=None, timeout=None, select=None):
     for a in assignments:
         solution = nbformat.read(root / "solutions" / a / f"{a}.ipynb", as_version=4)
         blank = nbformat.read(root / "exercises" / a / f"{a}.ipynb", as_version=4)
-        for student, (nb, expected) in builders[a](solution, blank).items():
+        for student, nb in builders[a](solution, blank).items():
             if select is not None and (a, student) not in select:
                 continue
             dest = root / "submitted" / student / a / f"{a}.ipynb"
             dest.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, str(dest))
-            result["expected"][(a, student)] = expected
+            result["expected"][(a, student)] = EXPECTED[(a, student)]  # KeyError: add the student to OUTCOMES
     for (a, student) in result["expected"]:
         t = time.perf_counter()
         res = api.autograde(a, student)  # never raises; success=False for a dead kernel
