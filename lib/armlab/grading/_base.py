@@ -5,6 +5,8 @@ An answer (number, list, numpy array, sympy number or matrix) becomes ``(shape, 
 shape and a flat row-major list of Python floats. numpy arrays are read with ``ndarray.tolist``,
 a method of an immutable C type, so an ndarray subclass cannot fake its values.
 """
+from __future__ import annotations
+
 from ._frozen import (
     AssertionError, Ellipsis, Exception, NotImplemented, NotImplementedError, S, TypeError, ValueError,
     abs, all, any, bool, callable, complex, enumerate, float, freeze, int, isfinite, isinstance, isnan,
@@ -12,8 +14,13 @@ from ._frozen import (
     sorted, str, tuple, type, zip,
 )
 
+from typing import TYPE_CHECKING
 
-def fail(name, message):
+if TYPE_CHECKING:
+    from typing import Any, Callable, NoReturn
+
+
+def fail(name: str, message: Any) -> NoReturn:
     """Raise the checker's verdict: ``AssertionError("<name>: <message>")``."""
     raise AssertionError(f"{name}: {message}")
 
@@ -23,7 +30,7 @@ class Ragged(Exception):
 
 
 # --- reading answers ----------------------------------------------------------------------------
-def read(value, name):
+def read(value: Any, name: str) -> Any:
     """``value`` as (shape, flat list of Python floats), or an AssertionError that says why not."""
     if value is None:
         fail(name, "is None (did the function forget to `return` its result?)")
@@ -39,12 +46,12 @@ def read(value, name):
         ragged = True  # failed outside the except block, so no "during handling" context is shown
     if ragged:
         fail(name, "has rows of different lengths (a ragged list), not a matrix")
-    flat = []
+    flat: list[Any] = []
     flatten(nested, flat)
     return shape, flat
 
 
-def to_nested(x, name):
+def to_nested(x: Any, name: str) -> Any:
     """Nested lists of Python floats."""
     if isinstance(x, ndarray):
         x = np_asarray(x)  # a plain ndarray view: subclasses cannot override dtype/astype/tolist
@@ -58,7 +65,7 @@ def to_nested(x, name):
     return scalar(x, name)
 
 
-def scalar(v, name):
+def scalar(v: Any, name: str) -> Any:
     """One entry as a Python float, or an AssertionError naming what it is instead."""
     if isinstance(v, bool):
         fail(name, f"contains the boolean {v!r}, expected a number")
@@ -95,7 +102,7 @@ def scalar(v, name):
     fail(name, f"contains {type(v).__name__} {repr(v)[:60]}, which is not a number")
 
 
-def shape_of(nested):
+def shape_of(nested: Any) -> Any:
     """Shape of nested lists; raises :class:`Ragged` for rows of different lengths."""
     if not isinstance(nested, list):
         return ()
@@ -107,7 +114,7 @@ def shape_of(nested):
     return (len(nested),) + subs[0]
 
 
-def shape_of_any(x, name):
+def shape_of_any(x: Any, name: str) -> Any:
     """Shape of lists/tuples/arrays of anything (sympy entries allowed), for check_shape."""
     def nest(v):
         if isinstance(v, (list, tuple)):
@@ -125,7 +132,7 @@ def shape_of_any(x, name):
         fail(name, "has rows of different lengths (a ragged list), not a matrix")
 
 
-def flatten(nested, out):
+def flatten(nested: Any, out: list[Any]) -> None:
     if isinstance(nested, list):
         for v in nested:
             flatten(v, out)
@@ -133,7 +140,7 @@ def flatten(nested, out):
         out.append(nested)
 
 
-def check_finite(a, name):
+def check_finite(a: Any, name: str) -> None:
     for x in a:
         if isnan(x):
             fail(name, "contains NaN (a 0/0, an arccos/sqrt outside its domain, or an uninitialised entry?)")
@@ -142,12 +149,12 @@ def check_finite(a, name):
 
 
 # --- comparing and formatting -------------------------------------------------------------------
-def close(a, b, atol, rtol=0.0):
+def close(a: Any, b: Any, atol: float, rtol: float = 0.0) -> Any:
     """Flat lists equal entry by entry within atol + rtol·|b|."""
     return len(a) == len(b) and all(abs(x - y) <= atol + rtol * abs(y) for x, y in zip(a, b))
 
 
-def maxerr(a, b):
+def maxerr(a: Any, b: Any) -> Any:
     """(largest |a − b|, its flat index)."""
     worst, where = 0.0, 0
     for k, (x, y) in enumerate(zip(a, b)):
@@ -157,19 +164,19 @@ def maxerr(a, b):
     return worst, where
 
 
-def fmt(x):
+def fmt(x: Any) -> Any:
     return f"{x:.6g}"
 
 
-def fmt_list(xs):
+def fmt_list(xs: Any) -> Any:
     return "[" + ", ".join(fmt(x) for x in xs) + "]"
 
 
-def fmt_shape(shape):
+def fmt_shape(shape: Any) -> Any:
     return "a scalar" if shape == () else "shape (" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def index(k, shape):
+def index(k: Any, shape: Any) -> Any:
     """The multi-index of flat index k."""
     idx = []
     for s in shape[::-1]:
@@ -178,7 +185,7 @@ def index(k, shape):
     return tuple(idx[::-1])
 
 
-def shape_message(name, ashape, eshape):
+def shape_message(name: str, ashape: Any, eshape: Any) -> None:
     """Fail: wrong shape, with the likely reason for the common pairs."""
     msg = f"wrong shape: got {fmt_shape(ashape)}, expected {fmt_shape(eshape)}"
     pair = (ashape, eshape)
@@ -195,7 +202,7 @@ def shape_message(name, ashape, eshape):
     fail(name, msg)
 
 
-def fail_if_hint(name, hints, matches):
+def fail_if_hint(name: str, hints: Any, matches: Any) -> None:
     """Fail with the message of the first ``hints`` entry {message: wrong value} whose value
     ``matches(shape, flat)`` accepts; values that cannot be read are skipped."""
     for message, wrong in (hints or {}).items():
@@ -208,7 +215,7 @@ def fail_if_hint(name, hints, matches):
 
 
 # --- student functions ----------------------------------------------------------------------------
-def call(fn, args, name):
+def call(fn: Callable[..., Any], args: Any, name: str) -> Any:
     """``fn(*args)``; a function still raising NotImplementedError fails with that said."""
     if not callable(fn):
         fail(name, f"is not a function (got {type(fn).__name__})")
@@ -222,7 +229,7 @@ def call(fn, args, name):
 freeze(__name__)
 
 
-def vector(value, size, label):
+def vector(value: Any, size: int, label: str) -> Any:
     """A student's vector as a flat list of ``size`` finite numbers, or a failure naming ``label``."""
     shape, flat = read(value, label)
     if shape != (size,):

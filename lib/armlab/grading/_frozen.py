@@ -18,33 +18,45 @@ import os
 import random
 import sys
 import types
+from typing import TYPE_CHECKING
 
 import numpy
 import sympy
 
 # --- builtins ---------------------------------------------------------------------------------
-abs, float, int, len, range, isinstance, min, max = (
-    builtins.abs, builtins.float, builtins.int, builtins.len, builtins.range, builtins.isinstance,
-    builtins.min, builtins.max)
-zip, all, any, sorted, tuple, list, str, repr, enumerate, sum = (
-    builtins.zip, builtins.all, builtins.any, builtins.sorted, builtins.tuple, builtins.list,
-    builtins.str, builtins.repr, builtins.enumerate, builtins.sum)
-getattr, hasattr, callable, bool, complex, set, dict, type, vars, reversed, next = (
-    builtins.getattr, builtins.hasattr, builtins.callable, builtins.bool, builtins.complex,
-    builtins.set, builtins.dict, builtins.type, builtins.vars, builtins.reversed, builtins.next)
-AssertionError, TypeError, ValueError, Exception, BaseException = (
-    builtins.AssertionError, builtins.TypeError, builtins.ValueError, builtins.Exception,
-    builtins.BaseException)
-AttributeError, NameError, NotImplementedError = (
-    builtins.AttributeError, builtins.NameError, builtins.NotImplementedError)
-NotImplemented, Ellipsis = builtins.NotImplemented, builtins.Ellipsis
+if TYPE_CHECKING:  # the type checker sees the builtins themselves (the same objects as below)
+    from builtins import (  # noqa: F401
+        AssertionError, AttributeError, BaseException, Ellipsis, Exception, NameError, NotImplemented,
+        NotImplementedError, TypeError, ValueError, abs, all, any, bool, callable, complex, dict, enumerate, float,
+        getattr, hasattr, int, isinstance, len, list, max, min, next, range, repr, reversed, set, sorted, str, sum,
+        tuple, type, vars, zip,
+    )
+else:
+    abs, float, int, len, range, isinstance, min, max = (
+        builtins.abs, builtins.float, builtins.int, builtins.len, builtins.range, builtins.isinstance,
+        builtins.min, builtins.max)
+    zip, all, any, sorted, tuple, list, str, repr, enumerate, sum = (
+        builtins.zip, builtins.all, builtins.any, builtins.sorted, builtins.tuple, builtins.list,
+        builtins.str, builtins.repr, builtins.enumerate, builtins.sum)
+    getattr, hasattr, callable, bool, complex, set, dict, type, vars, reversed, next = (
+        builtins.getattr, builtins.hasattr, builtins.callable, builtins.bool, builtins.complex,
+        builtins.set, builtins.dict, builtins.type, builtins.vars, builtins.reversed, builtins.next)
+    AssertionError, TypeError, ValueError, Exception, BaseException = (
+        builtins.AssertionError, builtins.TypeError, builtins.ValueError, builtins.Exception,
+        builtins.BaseException)
+    AttributeError, NameError, NotImplementedError = (
+        builtins.AttributeError, builtins.NameError, builtins.NotImplementedError)
+    NotImplemented, Ellipsis = builtins.NotImplemented, builtins.Ellipsis
 
 # --- standard library -------------------------------------------------------------------------
 cos, sin, sqrt, pi, isfinite, isnan, degrees, radians = (
     math.cos, math.sin, math.sqrt, math.pi, math.isfinite, math.isnan, math.degrees, math.radians)
 permutations = itertools.permutations
 Random = random.Random
-ModuleType, TracebackType, SimpleNamespace = types.ModuleType, types.TracebackType, types.SimpleNamespace
+if TYPE_CHECKING:
+    from types import ModuleType, SimpleNamespace, TracebackType  # noqa: F401
+else:
+    ModuleType, TracebackType, SimpleNamespace = types.ModuleType, types.TracebackType, types.SimpleNamespace
 modules = sys.modules  # the dict itself: rebinding sys.modules later does not move it
 getlines = linecache.getlines
 path_sep = os.sep
@@ -78,18 +90,18 @@ class ReadOnlyModule(ModuleType):
     package (``armlab.grading.preprocessors`` is imported after the package is frozen).
     """
 
-    def __setattr__(self, key, value):
+    def __setattr__(self, key: str, value: object) -> None:
         child = f"{self.__name__}.{key}"
         if key not in self.__dict__ and isinstance(value, ModuleType) and modules.get(child) is value:
             ModuleType.__setattr__(self, key, value)
             return
         raise AttributeError(f"{self.__name__} is read-only (cannot set {key!r})")
 
-    def __delattr__(self, key):
+    def __delattr__(self, key: str) -> None:
         raise AttributeError(f"{self.__name__} is read-only (cannot delete {key!r})")
 
 
-def freeze(name):
+def freeze(name: str) -> None:
     """Make the module ``name`` (already in ``sys.modules``) read-only."""
     modules[name].__class__ = ReadOnlyModule
 

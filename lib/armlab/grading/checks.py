@@ -7,6 +7,8 @@ Traceback (most recent call last):
     ...
 AssertionError: theta: looks like degrees were used where radians were expected (got 90, expected 1.5708)
 """
+from __future__ import annotations
+
 from ._base import (
     check_finite, close, fail, fail_if_hint, fmt, fmt_shape, index, maxerr, read, shape_message, shape_of_any,
 )
@@ -18,8 +20,13 @@ from ._plain import (
     det3, is_rotation_like, last_row_ok, orthonormal_error, rot_block, translation, transpose, wrap,
 )
 
+from typing import TYPE_CHECKING
 
-def check_close(answer, expected, name="answer", atol=1e-6, rtol=0.0, hints=None, angle=False):
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def check_close(answer: Any, expected: Any, name: str = "answer", atol: float = 1e-6, rtol: float = 0.0, hints: Any = None, angle: bool = False) -> None:
     """Assert ``answer`` ≈ ``expected`` elementwise (|a − e| ≤ atol + rtol·|e|), explaining misses.
 
     ``hints`` maps a message to a known wrong value: if the answer matches
@@ -38,7 +45,7 @@ def check_close(answer, expected, name="answer", atol=1e-6, rtol=0.0, hints=None
     diagnose(name, ashape, a, e, atol, rtol, hints)
 
 
-def diagnose(name, shape, a, e, atol, rtol=0.0, hints=None):
+def diagnose(name: str, shape: Any, a: Any, e: Any, atol: float, rtol: float = 0.0, hints: Any = None) -> None:
     """Fail with the likeliest kind of mistake that turns the expected ``e`` into the answer ``a``."""
     tol = atol + 1e-9
     fail_if_hint(name, hints, lambda wshape, w: wshape == shape and close(a, w, tol, rtol)
@@ -75,7 +82,7 @@ def diagnose(name, shape, a, e, atol, rtol=0.0, hints=None):
                f"(got {fmt(a[k])}, expected {fmt(e[k])}; tolerance {atol:g})")
 
 
-def diagnose_transform(name, n, a, e, tol, rtol):
+def diagnose_transform(name: str, n: int, a: Any, e: Any, tol: float, rtol: float) -> None:
     """The misses specific to a rotation (n = 3) or homogeneous transform (n = 4) ``e``."""
     if n == 4 and not last_row_ok(a, tol):
         fail(name, f"the last row must be [0, 0, 0, 1], got [{', '.join(fmt(x) for x in a[12:])}]")
@@ -96,7 +103,7 @@ def diagnose_transform(name, n, a, e, tol, rtol):
             fail(name, "the position is right but the rotation part is wrong")
 
 
-def check_known_mistakes(answer, mistakes, name="answer", atol=1e-6):
+def check_known_mistakes(answer: Any, mistakes: Any, name: str = "answer", atol: float = 1e-6) -> None:
     """Fail with the message of the first known wrong value in ``mistakes`` ({message: wrong value})
     that ``answer`` equals; pass otherwise.
 
@@ -115,7 +122,7 @@ def check_known_mistakes(answer, mistakes, name="answer", atol=1e-6):
     fail_if_hint(name, mistakes, lambda wshape, w: wshape == shape and close(a, w, atol + 1e-9))
 
 
-def check_orthonormal(answer, name="R", atol=1e-6):
+def check_orthonormal(answer: Any, name: str = "R", atol: float = 1e-6) -> None:
     """Assert ``answer`` is a rotation (3×3) or homogeneous transform (4×4): RᵀR = I, det R = +1."""
     shape, a = read(answer, name)
     check_finite(a, name)
@@ -134,7 +141,7 @@ def check_orthonormal(answer, name="R", atol=1e-6):
         fail(name, "not a rotation: det(R) = −1 (a reflection)")
 
 
-def check_shape(answer, shape, name="answer"):
+def check_shape(answer: Any, shape: Any, name: str = "answer") -> None:
     """Assert ``answer`` has ``shape`` (numbers, numpy arrays or sympy matrices; sympy entries allowed)."""
     shape = tuple(int(n) for n in shape)
     if isinstance(answer, (S.MatrixBase, ndarray)):

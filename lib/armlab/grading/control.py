@@ -18,12 +18,20 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_ct_step_function` (random SPD models and random 2R arms of textbook Example 3.9) and
 :func:`check_best_solution_function` (the paper's 3-R arm, its four IK solutions computed here).
 """
+from __future__ import annotations
+
 from ._base import call, check_finite, fail, fmt, fmt_list, read
 from ._frozen import abs, all, bool, cos, enumerate, float, freeze, int, isinstance, len, min, max, np_array, pi, range, sin, sorted, sqrt, sum, zip
 from ._plain import atan2, matvec, wrap
 from .checks import check_close
 from .dynamics import reference_gravity, reference_mass_matrix, reference_velocity_torques
 from .ik import cases_of
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
+    from random import Random
 
 __all__ = [
     "check_quintic_function", "check_pd_gains_function", "check_pdg_torque_function", "check_ct_step_function",
@@ -42,7 +50,7 @@ NO_GRAVITY = "the gravity term is missing: PD + gravity adds G(θ) = m·g·l·co
 
 
 # --- plain-math references -------------------------------------------------------------------------
-def reference_quintic(q0, q1, T, v0=0.0, v1=0.0, a0=0.0, a1=0.0):
+def reference_quintic(q0: Any, q1: Any, T: Any, v0: Any = 0.0, v1: Any = 0.0, a0: Any = 0.0, a1: Any = 0.0) -> Any:
     """[c0, …, c5] of q(t) = Σ c_k t^k with q, q̇, q̈ = (q0, v0, a0) at t = 0 and (q1, v1, a1) at t = T."""
     h = q1 - q0
     return [q0, v0, 0.5 * a0,
@@ -51,32 +59,32 @@ def reference_quintic(q0, q1, T, v0=0.0, v1=0.0, a0=0.0, a1=0.0):
             (12 * h - 6 * (v1 + v0) * T + (a1 - a0) * T * T) / (2 * T ** 5)]
 
 
-def reference_pd_gains(inertia, settling_time, zeta=0.7):
+def reference_pd_gains(inertia: float, settling_time: float, zeta: float = 0.7) -> Any:
     """(Kp, Kd) = (I·ω², 2ζω·I) with ω = 4/(ζ·t_s), the 2 % settling rule t_s ≈ 4/(ζω)."""
     w = 4.0 / (zeta * settling_time)
     return inertia * w * w, 2.0 * zeta * w * inertia
 
 
-def reference_pdg_torque(theta, dtheta, theta_ref, kp, kd, m, l, g=9.81):
+def reference_pdg_torque(theta: float, dtheta: float, theta_ref: float, kp: Any, kd: Any, m: float, l: float, g: float = 9.81) -> Any:
     """τ = Kp·(θ_ref − θ) − Kd·θ̇ + m·g·l·cos θ (θ from the horizontal)."""
     return kp * (theta_ref - theta) - kd * dtheta + m * g * l * cos(theta)
 
 
-def reference_ct_step(M, h, G, q, qd, q_ref, qd_ref, qdd_ref, kp, kd):
+def reference_ct_step(M: Any, h: Any, G: Any, q: Any, qd: Any, q_ref: Any, qd_ref: Any, qdd_ref: Any, kp: Any, kd: Any) -> Any:
     """τ = M·(q̈_ref + Kd·(q̇_ref − q̇) + Kp·(q_ref − q)) + h + G, M flat n×n."""
     n = len(q)
     v = [a + kp * (r - x) + kd * (rd - xd) for a, r, x, rd, xd in zip(qdd_ref, q_ref, q, qd_ref, qd)]
     return [t + b + c for t, b, c in zip(matvec(M, v, n), h, G)]
 
 
-def paper_fk(q):
+def paper_fk(q: Any) -> Any:
     """The paper arm's tip position: reach r = a2·sin q2 + l3·sin(q2 + q3), height d1 + a2·cos q2 + l3·cos(q2 + q3)."""
     d1, a2, l3 = PAPER_ARM["d1"], PAPER_ARM["a2"], PAPER_ARM["l3"]
     r = a2 * sin(q[1]) + l3 * sin(q[1] + q[2])
     return [r * cos(q[0]), r * sin(q[0]), d1 + a2 * cos(q[1]) + l3 * cos(q[1] + q[2])]
 
 
-def reference_paper_ik(p):
+def reference_paper_ik(p: Any) -> Any:
     """The four solutions (front/back × elbow) of the paper's arm for the point p, angles in (−π, π]."""
     d1, a2, l3 = PAPER_ARM["d1"], PAPER_ARM["a2"], PAPER_ARM["l3"]
     x, y, z = p
@@ -93,24 +101,24 @@ def reference_paper_ik(p):
     return out
 
 
-def motion_cost(q, q_current, k=PAPER_K):
+def motion_cost(q: Any, q_current: Any, k: Any = PAPER_K) -> Any:
     """Eq. (12): Σ k_i·|Δθ_i|. The paper's joints turn within −180°…180° and cannot pass ±180°, so Δθ is the plain
     difference of two angles in that range (the long way round if need be), as ``armlab.ik.joint_motion`` has it."""
     return sum(ki * abs(a - b) for a, b, ki in zip(q, q_current, k))
 
 
-def reference_best_solution(p, q_current):
+def reference_best_solution(p: Any, q_current: Any) -> Any:
     sols = reference_paper_ik(p)
     return min(sols, key=lambda s: motion_cost(s, q_current))
 
 
 # --- checkers of student functions -----------------------------------------------------------------
-def quintic_case(rng):
+def quintic_case(rng: Random) -> Any:
     return (rng.uniform(-2, 2), rng.uniform(-2, 2), rng.uniform(0.4, 3.0), rng.uniform(-1, 1), rng.uniform(-1, 1),
             rng.uniform(-2, 2), rng.uniform(-2, 2))
 
 
-def check_quintic_function(fn, cases=None, seed=None, n=20, name="quintic_coefficients", atol=1e-8):
+def check_quintic_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "quintic_coefficients", atol: float = 1e-8) -> None:
     """``fn(q0, q1, T, v0, v1, a0, a1)`` must return [c0, …, c5], q(t) = Σ c_k t^k with t in seconds from the start."""
     for q0, q1, T, v0, v1, a0, a1 in cases_of(cases, seed, n, quintic_case):
         label = f"{name}({fmt(q0)}, {fmt(q1)}, T={fmt(T)}, v0={fmt(v0)}, v1={fmt(v1)}, a0={fmt(a0)}, a1={fmt(a1)})"
@@ -131,7 +139,7 @@ def check_quintic_function(fn, cases=None, seed=None, n=20, name="quintic_coeffi
         check_close(c, want, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_pd_gains_function(fn, cases=None, seed=None, n=20, name="pd_gains", atol=1e-9):
+def check_pd_gains_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "pd_gains", atol: float = 1e-9) -> None:
     """``fn(inertia, settling_time, zeta)`` must return (Kp, Kd) = (I·ω², 2ζω·I) with ω = 4/(ζ·t_s)."""
     def make(rng):
         return (rng.uniform(0.01, 3.0), rng.uniform(0.1, 3.0), rng.uniform(0.4, 1.0))
@@ -154,7 +162,7 @@ def check_pd_gains_function(fn, cases=None, seed=None, n=20, name="pd_gains", at
         check_close(got, [kp, kd], name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_pdg_torque_function(fn, cases=None, seed=None, n=20, name="pdg_torque", atol=1e-9):
+def check_pdg_torque_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "pdg_torque", atol: float = 1e-9) -> None:
     """``fn(theta, dtheta, theta_ref, kp, kd, m, l, g)`` must return τ = Kp·(θ_ref − θ) − Kd·θ̇ + m·g·l·cos θ."""
     def make(rng):
         return (rng.uniform(-1.5, 1.5), rng.uniform(-2, 2), rng.uniform(-1.5, 1.5), rng.uniform(1, 100),
@@ -181,7 +189,7 @@ def check_pdg_torque_function(fn, cases=None, seed=None, n=20, name="pdg_torque"
         check_close(got[0], want, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def spd_case(rng):
+def spd_case(rng: Random) -> Any:
     """A random symmetric positive definite M (n = 2 or 3), h, G, state, reference and gains."""
     n = rng.choice((2, 3))
     A = [rng.uniform(-1, 1) for _ in range(n * n)]
@@ -190,7 +198,7 @@ def spd_case(rng):
     return (M, *vec, rng.uniform(10, 200), rng.uniform(2, 30))
 
 
-def arm_ct_case(rng):
+def arm_ct_case(rng: Random) -> Any:
     """Textbook Example 3.9's 2R arm with random masses and lengths: its M(q), h(q, q̇) and G(q) at a random state."""
     m1, m2, d1, d2 = rng.uniform(0.5, 3), rng.uniform(0.5, 3), rng.uniform(0.3, 1.2), rng.uniform(0.3, 1.2)
     q, qd = [rng.uniform(-pi, pi) for _ in range(2)], [rng.uniform(-2, 2) for _ in range(2)]
@@ -199,7 +207,7 @@ def arm_ct_case(rng):
             reference_gravity(q, m1, m2, d1, d2, 9.81), q, qd, *refs, rng.uniform(10, 200), rng.uniform(2, 30))
 
 
-def check_ct_step_function(fn, cases=None, seed=None, n=20, name="ct_step", atol=1e-8):
+def check_ct_step_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "ct_step", atol: float = 1e-8) -> None:
     """``fn(M, h, G, q, qd, q_ref, qd_ref, qdd_ref, kp, kd)`` must return τ = M·(q̈_ref + Kd·ė + Kp·e) + h + G with
     e = q_ref − q (M an n×n array, the rest vectors, kp and kd numbers). Half the random cases are SPD matrices,
     half the 2R arm of textbook Example 3.9."""
@@ -229,7 +237,7 @@ def check_ct_step_function(fn, cases=None, seed=None, n=20, name="ct_step", atol
         check_close(got, want, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def point_case(rng):
+def point_case(rng: Random) -> Any:
     """A reachable point of the paper's arm (from random angles) and a random current configuration, with a
     clear best solution (no tie in eq. (12))."""
     while True:
@@ -240,7 +248,7 @@ def point_case(rng):
             return (p, qc)
 
 
-def check_best_solution_function(fn, cases=None, seed=None, n=12, name="best_solution", atol=1e-6):
+def check_best_solution_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 12, name: str = "best_solution", atol: float = 1e-6) -> None:
     """``fn(point, q_current)`` must return the solution (3,) of the paper's arm reaching ``point`` with the least
     J = 3|Δθ1| + 2|Δθ2| + |Δθ3| from ``q_current`` (eq. (12); Δθ within the joints' range −180°…180°, no wrapping).
 

@@ -5,6 +5,8 @@ A table is graded by the end pose it gives, computed here with plain math (never
 ``{"convention": "modified", "links": [{"joint": "R", "a": .., "alpha": .., "d": .., "theta": ..,
 "offset": ..}, ...], "base": 4×4 or None, "tool": ...}`` or a DHRobot.
 """
+from __future__ import annotations
+
 from ._base import call, close, fail, fmt, read
 from ._frozen import (
     AttributeError, Random, TypeError, ValueError, dict, enumerate, float, freeze, getattr, hasattr, isinstance,
@@ -13,10 +15,15 @@ from ._frozen import (
 from ._plain import as_nested, fk, link_modified, link_standard, rot_block, translation
 from .checks import check_close
 
+from typing import TYPE_CHECKING
 
-def check_link_function(fn, convention="modified", name="my_link", atol=1e-9,
-                        cases=((0.0, 0.0, 0.0, 0.0), (-1.5707963267948966, 0.2, 0.4, 0.15),
-                               (0.7, 0.43, -1.1, -0.05), (1.5707963267948966, 0.0, 2.8, 0.43))):
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+
+def check_link_function(fn: Callable[..., Any], convention: str = "modified", name: str = "my_link", atol: float = 1e-9,
+                        cases: Any = ((0.0, 0.0, 0.0, 0.0), (-1.5707963267948966, 0.2, 0.4, 0.15),
+                               (0.7, 0.43, -1.1, -0.05), (1.5707963267948966, 0.0, 2.8, 0.43))) -> None:
     """Assert ``fn`` is the one-link DH transform.
 
     modified: ``fn(alpha, a, theta, d)`` = textbook eq. (3.23);
@@ -37,7 +44,7 @@ def check_link_function(fn, convention="modified", name="my_link", atol=1e-9,
                     hints={other_msg: as_nested(other, (4, 4))})
 
 
-def links_of(robot, name):
+def links_of(robot: Any, name: str) -> Any:
     """(convention, rows, base, tool) from a DHRobot-like object or a reference dict."""
     if isinstance(robot, dict):
         conv = robot.get("convention", "modified")
@@ -66,7 +73,7 @@ def links_of(robot, name):
     return conv, rows, base, tool
 
 
-def reference_fkine(table, q, deg=False):
+def reference_fkine(table: Any, q: Any, deg: bool = False) -> Any:
     """End pose (nested 4×4 lists) of a DH table given as a dict or DHRobot, with plain math.
 
     ``deg=True``: the revolute joints' values are in degrees (prismatic ones stay in metres).
@@ -78,7 +85,7 @@ def reference_fkine(table, q, deg=False):
     return as_nested(fk(conv, rows, base, tool, q), (4, 4))
 
 
-def check_dh_position(robot, q, position, name="robot", joints=None, atol=1e-6):
+def check_dh_position(robot: Any, q: Any, position: Any, name: str = "robot", joints: Any = None, atol: float = 1e-6) -> None:
     """Assert the tool of a DH table is at ``position`` for joint values ``q`` (plain-math FK).
 
     ``joints`` (e.g. ``"RRPR"``) also checks the number and types of joints.
@@ -96,7 +103,7 @@ def check_dh_position(robot, q, position, name="robot", joints=None, atol=1e-6):
     check_close(translation(T), position, name=f"{name}: tool position at q = {list(q)}", atol=atol)
 
 
-def check_dh_robot(robot, reference, name="robot", trials=12, seed=0, atol=1e-6, prismatic_range=(0.0, 0.3)):
+def check_dh_robot(robot: Any, reference: Any, name: str = "robot", trials: int = 12, seed: int = 0, atol: float = 1e-6, prismatic_range: Any = (0.0, 0.3)) -> None:
     """Assert a student's DH table describes the same arm as ``reference`` (a dict or a DHRobot).
 
     Both are evaluated with plain math at q = 0 and at ``trials`` random joint vectors, so

@@ -19,6 +19,8 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_gravity_function` (D1, D2), :func:`check_outward_step_function` (one RNE step),
 :func:`check_mass_matrix_function` and :func:`check_spd_function` (M symmetric positive definite).
 """
+from __future__ import annotations
+
 from ._base import call, check_finite, fail, fmt, fmt_list, read
 from ._frozen import (
     abs, all, bool, cos, enumerate, float, freeze, int, isinstance, len, max, np_array, np_generic, pi, range, sin,
@@ -28,6 +30,12 @@ from ._plain import cross, matvec, transpose
 from .checks import check_close
 from .ik import cases_of
 from .statics import add, nested3, neg, random_rotation, vector
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
+    from random import Random
 
 __all__ = [
     "check_kinetic_energy_function", "check_velocity_torques_function", "check_gravity_function",
@@ -41,14 +49,14 @@ GRAVITY_SIGN = ("gravity sign: this is the torque gravity exerts on the joints. 
 
 
 # --- plain-math references ----------------------------------------------------------------------
-def reference_kinetic_energy(q, qd, m1, m2, d1, d2):
+def reference_kinetic_energy(q: Any, qd: Any, m1: float, m2: float, d1: float, d2: float) -> Any:
     """(3.103): K = ½(m1 + m2)d1²θ̇1² + ½m2d2²(θ̇1 + θ̇2)² + m2d1d2 cosθ2 (θ̇1² + θ̇1θ̇2)."""
     w1, w2 = qd
     return (0.5 * (m1 + m2) * d1 * d1 * w1 * w1 + 0.5 * m2 * d2 * d2 * (w1 + w2) * (w1 + w2)
             + m2 * d1 * d2 * cos(q[1]) * (w1 * w1 + w1 * w2))
 
 
-def reference_mass_matrix(q, m1, m2, d1, d2):
+def reference_mass_matrix(q: Any, m1: float, m2: float, d1: float, d2: float) -> Any:
     """[[D11, D12], [D21, D22]] of Example 3.9 (flat 2×2)."""
     c2 = cos(q[1])
     D11 = (m1 + m2) * d1 * d1 + m2 * d2 * d2 + 2.0 * m2 * d1 * d2 * c2
@@ -56,7 +64,7 @@ def reference_mass_matrix(q, m1, m2, d1, d2):
     return [D11, D12, D12, m2 * d2 * d2]
 
 
-def reference_velocity_torques(q, qd, m1, m2, d1, d2):
+def reference_velocity_torques(q: Any, qd: Any, m1: float, m2: float, d1: float, d2: float) -> Any:
     """Σ_jk D_ijk θ̇_j θ̇_k: [D122θ̇2² + (D112 + D121)θ̇1θ̇2, D211θ̇1²] with D122 = D112 = D121 = −m2d1d2 sinθ2,
     D211 = m2d1d2 sinθ2 (the centripetal and Coriolis torques of (3.106)–(3.107))."""
     w1, w2 = qd
@@ -64,13 +72,13 @@ def reference_velocity_torques(q, qd, m1, m2, d1, d2):
     return [-k * (w2 * w2 + 2.0 * w1 * w2), k * w1 * w1]
 
 
-def reference_gravity(q, m1, m2, d1, d2, g):
+def reference_gravity(q: Any, m1: float, m2: float, d1: float, d2: float, g: float) -> Any:
     """D1, D2 of Example 3.9: [(m1 + m2)g d1 sinθ1 + m2 g d2 sin(θ1 + θ2), m2 g d2 sin(θ1 + θ2)]."""
     s12 = sin(q[0] + q[1])
     return [(m1 + m2) * g * d1 * sin(q[0]) + m2 * g * d2 * s12, m2 * g * d2 * s12]
 
 
-def reference_outward_step(R, P, w, wd, vd, qd, qdd):
+def reference_outward_step(R: Any, P: Any, w: Any, wd: Any, vd: Any, qd: Any, qdd: Any) -> Any:
     """One outward step of RNE for a revolute joint i+1 (Craig, modified DH), everything in frame {i+1}:
     ω' = Rᵀω + θ̇ẑ, ω̇' = Rᵀω̇ + (Rᵀω) × θ̇ẑ + θ̈ẑ, v̇' = Rᵀ(ω̇ × P + ω × (ω × P) + v̇), with R = ⁱR_{i+1}
     (flat 3×3) and P = ⁱP_{i+1}. Returns the flat 9 numbers (ω', ω̇', v̇')."""
@@ -83,13 +91,13 @@ def reference_outward_step(R, P, w, wd, vd, qd, qdd):
     return w1 + wd1 + vd1
 
 
-def is_symmetric(M, n, tol):
+def is_symmetric(M: Any, n: int, tol: float) -> Any:
     """|M_ij − M_ji| ≤ tol·max|M| for every pair."""
     level = tol * (max(abs(x) for x in M) or 1.0)
     return all(abs(M[i * n + j] - M[j * n + i]) <= level for i in range(n) for j in range(i + 1, n))
 
 
-def ldl_pivots(M, n):
+def ldl_pivots(M: Any, n: int) -> Any:
     """The pivots d_k of the LDLᵀ factorisation of the symmetric M (plain arithmetic; None at a zero pivot)."""
     L, d = [0.0] * (n * n), [0.0] * n
     for j in range(n):
@@ -101,7 +109,7 @@ def ldl_pivots(M, n):
     return d
 
 
-def reference_is_spd(M, n, tol=1e-9):
+def reference_is_spd(M: Any, n: int, tol: float = 1e-9) -> Any:
     """M (flat n×n) is symmetric (to tol·max|M|) and positive definite: every LDLᵀ pivot above
     tol·max|M| (a pivot at rounding level counts as zero)."""
     if not is_symmetric(M, n, tol):
@@ -112,13 +120,13 @@ def reference_is_spd(M, n, tol=1e-9):
 
 
 # --- cases --------------------------------------------------------------------------------------
-def arm_case(rng):
+def arm_case(rng: Random) -> Any:
     """(q, qd, m1, m2, d1, d2): random pose, joint rates, masses and lengths."""
     return ([rng.uniform(-pi, pi), rng.uniform(-pi, pi)], [rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0)],
             rng.uniform(0.2, 5.0), rng.uniform(0.2, 5.0), rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5))
 
 
-def scalar_answer(value, label):
+def scalar_answer(value: Any, label: str) -> Any:
     shape, flat = read(value, label)
     if shape != ():
         if len(flat) == 1:
@@ -128,13 +136,13 @@ def scalar_answer(value, label):
     return flat[0]
 
 
-def arm_label(name, q, qd, m1, m2, d1, d2, extra=""):
+def arm_label(name: str, q: Any, qd: Any, m1: float, m2: float, d1: float, d2: float, extra: str = "") -> Any:
     rates = "" if qd is None else f", qd={fmt_list(qd)}"
     return f"{name}(q={fmt_list(q)}{rates}, m1={fmt(m1)}, m2={fmt(m2)}, d1={fmt(d1)}, d2={fmt(d2)}{extra})"
 
 
 # --- checkers of student functions --------------------------------------------------------------
-def check_kinetic_energy_function(fn, cases=None, seed=None, n=20, name="kinetic_energy", atol=1e-9):
+def check_kinetic_energy_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "kinetic_energy", atol: float = 1e-9) -> None:
     """``fn(q, qd, m1, m2, d1, d2)`` must return Example 3.9's K (3.103), a number (J)."""
     for q, qd, m1, m2, d1, d2 in cases_of(cases, seed, n, arm_case):
         label = arm_label(name, q, qd, m1, m2, d1, d2)
@@ -159,7 +167,7 @@ def check_kinetic_energy_function(fn, cases=None, seed=None, n=20, name="kinetic
         check_close(got, K, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_velocity_torques_function(fn, cases=None, seed=None, n=20, name="velocity_torques", atol=1e-9):
+def check_velocity_torques_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "velocity_torques", atol: float = 1e-9) -> None:
     """``fn(q, qd, m1, m2, d1, d2)`` must return the centripetal + Coriolis torques
     [Σ_jk D_1jk θ̇_j θ̇_k, Σ_jk D_2jk θ̇_j θ̇_k] (2,) of Example 3.9."""
     for q, qd, m1, m2, d1, d2 in cases_of(cases, seed, n, arm_case):
@@ -184,7 +192,7 @@ def check_velocity_torques_function(fn, cases=None, seed=None, n=20, name="veloc
         check_close(got, h, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_gravity_function(fn, cases=None, seed=None, n=20, name="gravity_torques", atol=1e-9):
+def check_gravity_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "gravity_torques", atol: float = 1e-9) -> None:
     """``fn(q, m1, m2, d1, d2, g)`` must return [D1, D2] (2,): the torques the motors supply to hold the arm
     against gravity, θ measured from the downward vertical (Example 3.9)."""
     def make(rng):
@@ -209,7 +217,7 @@ def check_gravity_function(fn, cases=None, seed=None, n=20, name="gravity_torque
         check_close(got, G, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_outward_step_function(fn, cases=None, seed=None, n=20, name="outward_step", atol=1e-9):
+def check_outward_step_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "outward_step", atol: float = 1e-9) -> None:
     """``fn(R, P, w, wd, vd, qd, qdd)`` must return (ω_{i+1}, ω̇_{i+1}, v̇_{i+1}) of a revolute joint i+1,
     each in frame {i+1} (see :func:`reference_outward_step`). Cases are (R flat 3×3, P, w, wd, vd, qd, qdd)."""
     def make(rng):
@@ -246,7 +254,7 @@ def check_outward_step_function(fn, cases=None, seed=None, n=20, name="outward_s
         check_close(flat, ref, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_mass_matrix_function(fn, cases=None, seed=None, n=20, name="mass_matrix", atol=1e-9):
+def check_mass_matrix_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "mass_matrix", atol: float = 1e-9) -> None:
     """``fn(q, m1, m2, d1, d2)`` must return Example 3.9's M(q) = [[D11, D12], [D21, D22]] (2×2)."""
     def make(rng):
         q, _, m1, m2, d1, d2 = arm_case(rng)
@@ -289,7 +297,7 @@ SPD_CASES = (
 )
 
 
-def check_spd_function(fn, cases=None, seed=None, n=20, name="is_spd", tol=1e-9):
+def check_spd_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "is_spd", tol: float = 1e-9) -> None:
     """``fn(M)`` must return True exactly when M is symmetric and positive definite (eigenvalues at rounding
     level count as zero). Fixed tricky matrices, then ``cases`` ((flat M, n) pairs), then seeded random
     ones: Example 3.9's M(q) (always SPD), random A·Aᵀ + cI, rank-deficient, indefinite, non-symmetric."""
@@ -330,16 +338,16 @@ def check_spd_function(fn, cases=None, seed=None, n=20, name="is_spd", tol=1e-9)
         fail(label, "returned True: this symmetric matrix has an eigenvalue ≤ 0 (zero to rounding, or negative)")
 
 
-def sum_row(A, i, j, k):
+def sum_row(A: Any, i: int, j: int, k: Any) -> Any:
     """(A·Aᵀ)_ij for a flat k×k A."""
     return sum(A[i * k + m] * A[j * k + m] for m in range(k))
 
 
-def fmt_rows(rows):
+def fmt_rows(rows: Any) -> Any:
     return "[" + ", ".join(fmt_list(r) for r in rows) + "]"
 
 
-def fmt_value(x):
+def fmt_value(x: Any) -> Any:
     text = f"{x!r}"
     return text if len(text) < 60 else text[:57] + "..."
 

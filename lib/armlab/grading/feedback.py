@@ -15,16 +15,23 @@ custom exception handler for ``AssertionError``, ``NameError`` and ``NotImplemen
 The error is then shown by IPython as usual, so it stays an error output and nbgrader still scores
 the cell zero; if explaining fails, the original error is shown unchanged.
 """
+from __future__ import annotations
+
 from ._frozen import (
     AssertionError, BaseException, NameError, NotImplementedError, TracebackType, freeze, getattr, getlines,
     isinstance, len, modules, next, path_sep, reversed, str, type,
 )
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
 PACKAGE_DIR = __file__.rpartition(path_sep)[0] + path_sep
 HANDLED = (AssertionError, NameError, NotImplementedError)
 
 
-def install(shell=None):
+def install(shell: Any = None) -> Any:
     """Register :func:`handle` with the running IPython shell (or ``shell``); False outside IPython."""
     if shell is None:
         ipython = modules.get("IPython")
@@ -35,7 +42,7 @@ def install(shell=None):
     return True
 
 
-def handle(shell, etype, value, tb, tb_offset=None):
+def handle(shell: Any, etype: Any, value: Any, tb: Any, tb_offset: Any = None) -> None:
     """IPython's custom exception handler: show the explained error instead of the raw one."""
     shown = (etype, value, tb)
     try:
@@ -45,7 +52,7 @@ def handle(shell, etype, value, tb, tb_offset=None):
     shell.showtraceback(shown, tb_offset=tb_offset)
 
 
-def explain(etype, value, tb):
+def explain(etype: Any, value: Any, tb: Any) -> Any:
     """(type, value, traceback) as the student should see them."""
     frames = []
     while tb is not None:
@@ -63,7 +70,7 @@ def explain(etype, value, tb):
     return etype, value.with_traceback(new_tb), new_tb
 
 
-def reworded(value, frames):
+def reworded(value: Any, frames: Any) -> Any:
     """The error a blank answer causes, said for a beginner; None for any other error."""
     cell = next((t for t in frames if t.tb_frame.f_code.co_name == "<module>"), None)  # the cell's own code
     if cell is None or in_grader(frames[-1]):
@@ -81,11 +88,11 @@ def reworded(value, frames):
     return None
 
 
-def in_grader(tb):
+def in_grader(tb: Any) -> Any:
     return tb.tb_frame.f_code.co_filename.startswith(PACKAGE_DIR)
 
 
-def is_test_cell(tb):
+def is_test_cell(tb: Any) -> Any:
     """A cell whose source imports the checkers (every test cell does, in its first lines)."""
     source = "".join(getlines(tb.tb_frame.f_code.co_filename))
     return len(source) > 0 and ("from armlab.grading" in source or "import armlab.grading" in source)

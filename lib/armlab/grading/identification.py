@@ -15,12 +15,19 @@ and the references are computed here with plain Python arithmetic, never with ``
 Checkers: :func:`check_regressor_function`, :func:`check_identify_function` (from measured data),
 :func:`check_rank_function` and :func:`check_2r_counts` (base parameters), :func:`check_rms_function`.
 """
+from __future__ import annotations
+
 from ._base import call, check_finite, fail, fmt, fmt_list, read
 from ._frozen import (
     Random, abs, all, cos, float, freeze, int, len, list, max, min, np_array, permutations, pi, range, sin, sqrt, sum, zip,
 )
 from .checks import check_close
 from .ik import cases_of
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable
 
 __all__ = [
     "check_regressor_function", "check_identify_function", "check_rank_function", "check_2r_counts",
@@ -34,16 +41,16 @@ G = 9.81
 
 
 # --- plain-math references ----------------------------------------------------------------------
-def sign(x):
+def sign(x: Any) -> Any:
     return 1.0 if x > 0 else -1.0 if x < 0 else 0.0
 
 
-def reference_regressor_row(q, qd, qdd, g):
+def reference_regressor_row(q: Any, qd: Any, qdd: Any, g: float) -> Any:
     """[q̈, g·sin q, q̇, sign(q̇), 1]: the pendulum's row of ξ̄ in the order of :data:`PARAMETERS`."""
     return [qdd, g * sin(q), qd, sign(qd), 1.0]
 
 
-def solve(A, b):
+def solve(A: Any, b: Any) -> Any:
     """x with A·x = b (plain Gaussian elimination with partial pivoting; A square, nested lists)."""
     n = len(b)
     M = [list(A[i]) + [b[i]] for i in range(n)]
@@ -61,7 +68,7 @@ def solve(A, b):
     return x
 
 
-def reference_least_squares(rows, y):
+def reference_least_squares(rows: Any, y: Any) -> Any:
     """The least-squares solution of rows·x ≈ y by the normal equations (well-conditioned small problems)."""
     p = len(rows[0])
     A = [[sum(r[i] * r[j] for r in rows) for j in range(p)] for i in range(p)]
@@ -69,7 +76,7 @@ def reference_least_squares(rows, y):
     return solve(A, b)
 
 
-def reference_rank(rows, rtol=1e-9):
+def reference_rank(rows: Any, rtol: float = 1e-9) -> Any:
     """Rank of a matrix (nested lists) by elimination with partial pivoting on column-normalised entries:
     a pivot below rtol (relative to 1) counts as zero."""
     m, n = len(rows), len(rows[0])
@@ -91,7 +98,7 @@ def reference_rank(rows, rtol=1e-9):
     return rank
 
 
-def pendulum_data(seed, rate=200.0, duration=20.0, encoder=5e-4, noise=0.01):
+def pendulum_data(seed: int, rate: float = 200.0, duration: float = 20.0, encoder: float = 5e-4, noise: float = 0.01) -> Any:
     """A recorded pendulum motion: (t, q measured, τ measured, (q, q̇, q̈) exact, true parameters), lists.
 
     q(t) is a sum of two sines (exact derivatives); the encoder rounds q to steps of ``encoder`` rad and the
@@ -115,7 +122,7 @@ def pendulum_data(seed, rate=200.0, duration=20.0, encoder=5e-4, noise=0.01):
     return t, qm, taum, exact, params
 
 
-def raw_differences(t, q):
+def raw_differences(t: Any, q: Any) -> Any:
     """(q̇, q̈) by central differences of q without any filter (what not to do with encoder steps)."""
     n = len(q)
     qd = [(q[min(k + 1, n - 1)] - q[max(k - 1, 0)]) / (t[min(k + 1, n - 1)] - t[max(k - 1, 0)]) for k in range(n)]
@@ -124,7 +131,7 @@ def raw_differences(t, q):
 
 
 # --- helpers ------------------------------------------------------------------------------------
-def matrix_answer(value, rows, cols, label):
+def matrix_answer(value: Any, rows: Any, cols: int, label: str) -> Any:
     shape, flat = read(value, label)
     if shape == (rows, cols - 1):
         fail(label, f"shape {shape}: one column is missing — the friction offset f_off needs a column of ones "
@@ -138,7 +145,7 @@ def matrix_answer(value, rows, cols, label):
     return [flat[i * cols:(i + 1) * cols] for i in range(rows)]
 
 
-def vector_answer(value, size, label):
+def vector_answer(value: Any, size: int, label: str) -> Any:
     shape, flat = read(value, label)
     if shape == (size - 1,):
         fail(label, f"{size - 1} numbers: the friction offset f_off is missing — identify all of "
@@ -149,7 +156,7 @@ def vector_answer(value, size, label):
     return flat
 
 
-def number_answer(value, label):
+def number_answer(value: Any, label: str) -> Any:
     shape, flat = read(value, label)
     if len(flat) != 1:
         fail(label, f"expected one number, got shape {shape}")
@@ -158,20 +165,20 @@ def number_answer(value, label):
 
 
 # --- part 1: the regressor ------------------------------------------------------------------------
-def regressor_case(rng):
+def regressor_case(rng: Random) -> Any:
     n = rng.randint(1, 6)
     return ([rng.uniform(-pi, pi) for _ in range(n)], [rng.choice((0.0, rng.uniform(-3, 3))) for _ in range(n)],
             [rng.uniform(-5, 5) for _ in range(n)], rng.uniform(1.0, 10.0))
 
 
-def check_regressor_function(fn, cases=None, seed=None, n=20, name="pendulum_regressor", atol=1e-9):
+def check_regressor_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "pendulum_regressor", atol: float = 1e-9) -> None:
     """``fn(q, qd, qdd, g)`` with arrays of N samples must return ξ̄ (N, 5), columns in :data:`PARAMETERS` order."""
     for q, qd, qdd, g in cases_of(cases, seed, n, regressor_case):
         label = f"{name}(q={fmt_list(q)}, qd={fmt_list(qd)}, qdd={fmt_list(qdd)}, g={fmt(g)})"
         got = matrix_answer(call(fn, (np_array(q, dtype=float), np_array(qd, dtype=float),
                                       np_array(qdd, dtype=float), g), name), len(q), 5, label)
         expected = [reference_regressor_row(a, b, c, g) for a, b, c in zip(q, qd, qdd)]
-        hints = {}
+        hints: dict[str, Any] = {}
         for perm in permutations(range(5)):
             if list(perm) != [0, 1, 2, 3, 4]:
                 order = ", ".join(PARAMETERS[i] for i in perm)
@@ -188,7 +195,7 @@ def check_regressor_function(fn, cases=None, seed=None, n=20, name="pendulum_reg
 
 
 # --- part 2: identification from measured data ---------------------------------------------------
-def check_identify_function(fn, seeds=(), name="identify_pendulum", rtol=0.12):
+def check_identify_function(fn: Callable[..., Any], seeds: Iterable[int] = (), name: str = "identify_pendulum", rtol: float = 0.12) -> None:
     """``fn(t, q, tau)`` (measured: q in encoder steps, τ noisy) must return the five parameters within
     ``rtol`` of the truth (each relative to max(|p|, 0.2·largest)); the known mistakes are named."""
     for seed in seeds:
@@ -207,7 +214,7 @@ def check_identify_function(fn, seeds=(), name="identify_pendulum", rtol=0.12):
         qd_raw, qdd_raw = raw_differences(t, qm)
         raw = reference_least_squares([reference_regressor_row(a, b, c, G) for a, b, c in zip(qm, qd_raw, qdd_raw)],
                                       taum)
-        no_offset = reference_least_squares([reference_regressor_row(*e, G)[:4] for e in exact], taum) + [0.0]
+        no_offset = reference_least_squares([reference_regressor_row(a, b, c, G)[:4] for a, b, c in exact], taum) + [0.0]
         if raw is not None and all(abs(a - b) <= 0.3 * abs(b - c) + rtol * s
                                    for a, b, c, s in zip(got, raw, truth, scale)):
             fail(label, "this is what unfiltered accelerations give: differencing encoder steps twice makes q̈ mostly "
@@ -222,7 +229,7 @@ def check_identify_function(fn, seeds=(), name="identify_pendulum", rtol=0.12):
 
 
 # --- part 3: base parameters ------------------------------------------------------------------------
-def rank_case(rng):
+def rank_case(rng: Random) -> Any:
     """(matrix, rank): a product of random factors, one column a combination of others up to rounding,
     columns scaled over six decades."""
     m, c = rng.randint(12, 30), rng.randint(4, 9)
@@ -237,7 +244,7 @@ def rank_case(rng):
     return (Y, r)
 
 
-def check_rank_function(fn, cases=None, seed=None, n=10, name="numeric_rank"):
+def check_rank_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 10, name: str = "numeric_rank") -> None:
     """``fn(Y)`` must return the numerical rank of Y (an int): columns that are combinations of others up to
     rounding do not count, columns of very different scales do."""
     for Y, r in cases_of(cases, seed, n, rank_case):
@@ -255,7 +262,7 @@ def check_rank_function(fn, cases=None, seed=None, n=10, name="numeric_rank"):
                     "column to unit length before deciding what is zero")
 
 
-def check_2r_counts(vertical, horizontal, name="base parameters of the 2R arm"):
+def check_2r_counts(vertical: float, horizontal: float, name: str = "base parameters of the 2R arm") -> None:
     """The planar 2R arm (standard DH, 10 inertial parameters per link, no friction) has 6 base parameters in
     a vertical plane and 4 in a horizontal one."""
     got = (number_answer(vertical, f"{name} (vertical plane)"), number_answer(horizontal, f"{name} (horizontal plane)"))
@@ -271,7 +278,7 @@ def check_2r_counts(vertical, horizontal, name="base parameters of the 2R arm"):
 
 
 # --- part 4: validation --------------------------------------------------------------------------------
-def check_rms_function(fn, seeds=(), name="validation_rms"):
+def check_rms_function(fn: Callable[..., Any], seeds: Iterable[int] = (), name: str = "validation_rms") -> None:
     """``fn(params, q, qd, qdd, tau)`` must return the RMS of τ − ξ̄·params over the samples (one number, N·m)."""
     for seed in seeds:
         rng = Random(seed)

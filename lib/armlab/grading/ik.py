@@ -18,6 +18,8 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_choose_function` (paper 003 eq. (12)), :func:`check_in_range_function` and
 :func:`check_count_function` (PUMA560 solutions within Table 3.2's ranges, θ3's as corrected in docs/errata.md).
 """
+from __future__ import annotations
+
 from ._base import call, check_finite, fail, fail_if_hint, fmt, fmt_list, read
 from ._frozen import (
     Exception, Random, abs, all, any, bool, cos, degrees, enumerate, float, freeze, int, isinstance, isnan, len,
@@ -25,11 +27,16 @@ from ._frozen import (
 )
 from ._plain import TAU, atan2, wrap
 from .checks import check_close
-from .ik_reference import (  # noqa: F401  (re-exported: armlab.grading_ik.reference_* and friends)
+from .ik_reference import (  # noqa: F401  (re-exported: armlab.grading.ik.reference_* and friends)
     PUMA_RANGES_DEG, fk2r, plus_minus, random_puma_pose, reference_2r, reference_choice, reference_in_range,
     reference_motion_cost, reference_puma_count, reference_puma_solutions, reference_theta1, reference_theta3,
     theta3_k,
 )
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 __all__ = [
     "check_angles", "check_theta1_function", "check_theta3_function", "check_2r_function",
@@ -41,7 +48,7 @@ __all__ = [
 
 
 # --- angles ------------------------------------------------------------------------------------
-def flat_angles(answer, name):
+def flat_angles(answer: Any, name: str) -> Any:
     shape, flat = read(answer, name)
     if len(shape) > 1:
         fail(name, f"expected a number or a list of numbers, got shape {shape}")
@@ -49,11 +56,11 @@ def flat_angles(answer, name):
     return shape, flat
 
 
-def same_angle(a, b, tol):
+def same_angle(a: Any, b: Any, tol: float) -> Any:
     return abs(wrap(a - b)) <= tol
 
 
-def match_as_set(a, e, tol):
+def match_as_set(a: Any, e: Any, tol: float) -> Any:
     """True if the angles a and e are equal as multisets modulo 2π."""
     if len(a) != len(e):
         return False
@@ -68,7 +75,7 @@ def match_as_set(a, e, tol):
     return True
 
 
-def check_angles(answer, expected, name="angle", as_set=False, atol=1e-6, hints=None):
+def check_angles(answer: Any, expected: Any, name: str = "angle", as_set: bool = False, atol: float = 1e-6, hints: Any = None) -> None:
     """Assert angle(s) ``answer`` = ``expected`` modulo 2π (radians), explaining the usual misses.
 
     A number, or a list of roots; ``as_set=True`` accepts the roots in any order. ``hints`` maps a
@@ -120,7 +127,7 @@ def check_angles(answer, expected, name="angle", as_set=False, atol=1e-6, hints=
 
 
 # --- checkers of student functions ---------------------------------------------------------------
-def cases_of(cases, seed, n, make):
+def cases_of(cases: Any, seed: int | None, n: int, make: Callable[[Random], Any]) -> list[tuple[Any, ...]]:
     """The fixed ``cases``, then ``n`` made by ``make(rng)`` with a Random(seed) (none without a seed)."""
     out = [tuple(c) for c in (cases or ())]
     if seed is not None:
@@ -129,14 +136,14 @@ def cases_of(cases, seed, n, make):
     return out
 
 
-def as_roots(value, name):
+def as_roots(value: Any, name: str) -> Any:
     shape, flat = read(value, name)
     if len(shape) > 1:
         fail(name, f"expected a list of angles, got shape {shape}")
     return flat
 
 
-def check_theta1_function(fn, cases=None, seed=None, n=20, name="theta1", atol=1e-6):
+def check_theta1_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "theta1", atol: float = 1e-6) -> None:
     """``fn(px, py, d2)`` must return both roots of eq. (3.38) (any order), [] when unreachable."""
     def make(rng):
         d2 = rng.uniform(0.05, 0.3)
@@ -161,7 +168,7 @@ def check_theta1_function(fn, cases=None, seed=None, n=20, name="theta1", atol=1
         check_angles(got, reference_theta1(px, py, d2), name=label, as_set=True, atol=atol, hints=hints)
 
 
-def check_theta3_function(fn, cases=None, seed=None, n=20, name="theta3", atol=1e-6):
+def check_theta3_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "theta3", atol: float = 1e-6) -> None:
     """``fn(px, py, pz, a2, a3, d2, d4)`` must return both roots of eq. (3.42) (any order), [] when
     a3² + d4² − k² < 0."""
     def make(rng):
@@ -189,7 +196,7 @@ def check_theta3_function(fn, cases=None, seed=None, n=20, name="theta3", atol=1
         check_angles(got, reference_theta3(*case), name=label, as_set=True, atol=atol, hints=hints)
 
 
-def as_solution_rows(value, n, name):
+def as_solution_rows(value: Any, n: int, name: str) -> Any:
     """A (k, n) array of solutions as k rows; NaN and other shapes fail with the likely reason."""
     shape, flat = read(value, name)
     if shape == (0,):
@@ -208,11 +215,11 @@ def as_solution_rows(value, n, name):
     return [flat[i * n:(i + 1) * n] for i in range(shape[0])]
 
 
-def same_row(a, b, tol):
+def same_row(a: Any, b: Any, tol: float) -> Any:
     return all(same_angle(x, y, tol) for x, y in zip(a, b))
 
 
-def check_2r_function(fn, cases=None, seed=None, n=20, name="solve_2r", atol=1e-6):
+def check_2r_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "solve_2r", atol: float = 1e-6) -> None:
     """``fn(x, y, l1, l2)`` must return both planar 2R solutions as rows [θ1, θ2] (any order), an
     array of shape (0, 2) when (x, y) is out of reach; at the boundary one or two (equal) rows."""
     def make(rng):
@@ -265,7 +272,7 @@ def check_2r_function(fn, cases=None, seed=None, n=20, name="solve_2r", atol=1e-
                 fail(label, f"got {fmt_list([v for q in rows for v in q])}, expected the rows {want} (any order)")
 
 
-def check_motion_cost_function(fn, cases=None, seed=None, n=20, name="motion_cost", atol=1e-9):
+def check_motion_cost_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "motion_cost", atol: float = 1e-9) -> None:
     """``fn(q, q_current, k)`` must return J = Σ kᵢ|Δθᵢ| with each Δθ wrapped to (−π, π]."""
     def make(rng):
         m = rng.choice((3, 6))
@@ -286,12 +293,12 @@ def check_motion_cost_function(fn, cases=None, seed=None, n=20, name="motion_cos
         check_close(flat[0], reference_motion_cost(q, qc, k), name=label, atol=atol, hints=hints)
 
 
-def unwrapped_cost(q, q_current, k):
+def unwrapped_cost(q: Any, q_current: Any, k: Any) -> Any:
     """J without wrapping Δθ (the usual mistake)."""
     return sum(ki * abs(a - b) for a, b, ki in zip(q, q_current, k))
 
 
-def check_choose_function(fn, cases=None, seed=None, n=20, name="choose", atol=1e-9):
+def check_choose_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "choose", atol: float = 1e-9) -> None:
     """``fn(solutions, q_current, k)`` must return the row of ``solutions`` with the least J."""
     def make(rng):
         while True:
@@ -330,7 +337,7 @@ def check_choose_function(fn, cases=None, seed=None, n=20, name="choose", atol=1
         fail(label, f"chose row {i} (J = {fmt(costs[i])}); row {best} has the least J = {fmt(costs[best])}")
 
 
-def check_in_range_function(fn, cases=None, name="in_range"):
+def check_in_range_function(fn: Callable[..., Any], cases: Any = None, name: str = "in_range") -> None:
     """``fn(theta, lo, hi)`` (radians) must say whether some θ + 2πm lies in [lo, hi]."""
     default = [(-200.0, -225.0, 45.0), (200.0, -225.0, 45.0), (100.0, -225.0, 45.0), (170.0, -160.0, 160.0),
                (-170.0, -160.0, 160.0), (-100.0, -45.0, 225.0), (-135.0, -45.0, 225.0), (300.0, -266.0, 266.0),
@@ -358,7 +365,7 @@ def check_in_range_function(fn, cases=None, name="in_range"):
             fail(label, f"expected {want}")
 
 
-def check_count_function(fn, poses=None, seed=None, n=6, name="count_valid"):
+def check_count_function(fn: Callable[..., Any], poses: Any = None, seed: int | None = None, n: int = 6, name: str = "count_valid") -> None:
     """``fn(T)`` must return how many PUMA560 solutions of T lie in Table 3.2's ranges (±360° allowed)."""
     cases = list(poses or ())
     if seed is not None:

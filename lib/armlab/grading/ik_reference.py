@@ -4,9 +4,17 @@ textbook eqs. (3.38)–(3.53), the planar 2R arm, and the choice rule of paper 0
 Computed with arithmetic and the frozen ``math`` functions only (atan2 from :mod:`._plain`),
 never with ``armlab.ik`` or numpy.
 """
+from __future__ import annotations
+
 from ._base import read
 from ._frozen import abs, all, cos, dict, freeze, len, min, pi, radians, range, sin, sqrt, sum, zip
 from ._plain import TAU, as_nested, atan2, fk, wrap
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from random import Random
 
 #: Table 3.2 joint ranges (degrees), θ3 corrected: the book prints −45°…225°, which is Fu–Gonzalez–Lee's
 #: θ3 (this θ3 + 180°), docs/errata.md. Equal to armlab.models.puma560().qlim.
@@ -19,7 +27,7 @@ PUMA_ROWS = (("R", 0.0, 0.0, 0.0, 0.0, 0.0), ("R", 0.0, -0.5 * pi, PUMA["d2"], 0
              ("R", 0.0, 0.5 * pi, 0.0, 0.0, 0.0), ("R", 0.0, -0.5 * pi, 0.0, 0.0, 0.0))
 
 
-def plus_minus(phi, D, term):
+def plus_minus(phi: float, D: Any, term: Any) -> Any:
     """[φ − term(+√D), φ − term(−√D)]: the two roots of the ± in eqs. (3.38) and (3.42); [] when D < 0."""
     if D < 0.0:
         return []
@@ -27,23 +35,23 @@ def plus_minus(phi, D, term):
     return [phi - term(s), phi - term(-s)]
 
 
-def theta3_k(px, py, pz, a2, a3, d2, d4):
+def theta3_k(px: float, py: float, pz: float, a2: float, a3: float, d2: float, d4: float) -> Any:
     """k of eq. (3.41)."""
     return (px * px + py * py + pz * pz - a2 * a2 - a3 * a3 - d2 * d2 - d4 * d4) / (2.0 * a2)
 
 
-def reference_theta1(px, py, d2):
+def reference_theta1(px: float, py: float, d2: float) -> Any:
     """Both roots of textbook eq. (3.38), [+ root, − root]; [] when px² + py² < d2²."""
     return plus_minus(atan2(py, px), px * px + py * py - d2 * d2, lambda s: atan2(d2, s))
 
 
-def reference_theta3(px, py, pz, a2, a3, d2, d4):
+def reference_theta3(px: float, py: float, pz: float, a2: float, a3: float, d2: float, d4: float) -> Any:
     """Both roots of eqs. (3.40)–(3.42), [+ root, − root]; [] when a3² + d4² − k² < 0."""
     k = theta3_k(px, py, pz, a2, a3, d2, d4)
     return plus_minus(atan2(a3, d4), a3 * a3 + d4 * d4 - k * k, lambda s: atan2(k, s))
 
 
-def reference_2r(x, y, l1, l2):
+def reference_2r(x: Any, y: Any, l1: float, l2: float) -> Any:
     """Planar 2R solutions [[θ1, θ2], ...] (elbow with θ2 ≥ 0 first); [] when out of reach."""
     D = (x * x + y * y - l1 * l1 - l2 * l2) / (2.0 * l1 * l2)
     if abs(D) > 1.0:
@@ -52,29 +60,29 @@ def reference_2r(x, y, l1, l2):
     return [[atan2(y, x) - atan2(l2 * sin(t2), l1 + l2 * cos(t2)), t2] for t2 in (atan2(s, D), atan2(-s, D))]
 
 
-def fk2r(q, l1, l2):
+def fk2r(q: Any, l1: float, l2: float) -> Any:
     """Hand position (x, y) of the planar 2R arm."""
     return (l1 * cos(q[0]) + l2 * cos(q[0] + q[1]), l1 * sin(q[0]) + l2 * sin(q[0] + q[1]))
 
 
-def reference_motion_cost(q, q_current, k):
+def reference_motion_cost(q: Any, q_current: Any, k: Any) -> Any:
     """J = Σ kᵢ |wrap(qᵢ − q_currentᵢ)|, paper 003 eq. (12), each Δθ the short way round."""
     return sum(ki * abs(wrap(a - b)) for a, b, ki in zip(q, q_current, k))
 
 
-def reference_choice(solutions, q_current, k):
+def reference_choice(solutions: Any, q_current: Any, k: Any) -> Any:
     """Index of the least-J row of ``solutions``."""
     costs = [reference_motion_cost(q, q_current, k) for q in solutions]
     return min(range(len(costs)), key=lambda i: costs[i])
 
 
-def reference_in_range(theta, lo, hi):
+def reference_in_range(theta: float, lo: float, hi: float) -> Any:
     """True if some θ + 2πm lies in [lo, hi] (all in radians)."""
     x = lo + (theta - lo) % TAU  # the equivalent of θ in [lo, lo + 2π)
     return x <= hi + 1e-12 or abs(x - TAU - lo) <= 1e-12
 
 
-def puma_rows(T, a2, a3, d2, d4):
+def puma_rows(T: Any, a2: float, a3: float, d2: float, d4: float) -> Any:
     """The 8 PUMA560 solutions of T (nested 4×4), textbook eqs. (3.38)–(3.53), or []."""
     nx, ax, px = T[0][0], T[0][2], T[0][3]
     ny, ay, py = T[1][0], T[1][2], T[1][3]
@@ -105,7 +113,7 @@ def puma_rows(T, a2, a3, d2, d4):
     return out
 
 
-def reference_puma_solutions(T, lengths=None):
+def reference_puma_solutions(T: Any, lengths: Any = None) -> Any:
     """The 8 PUMA560 solutions of T, angles wrapped to (−π, π] (plain math; T nested or array)."""
     _, flat = read(T, "T")
     L = dict(PUMA, **(lengths or {}))
@@ -113,7 +121,7 @@ def reference_puma_solutions(T, lengths=None):
     return [[wrap(x) for x in q] for q in puma_rows(rows, L["a2"], L["a3"], L["d2"], L["d4"])]
 
 
-def reference_puma_count(T, ranges_deg=PUMA_RANGES_DEG, shift=True):
+def reference_puma_count(T: Any, ranges_deg: Any = PUMA_RANGES_DEG, shift: bool = True) -> Any:
     """How many PUMA560 solutions of T lie in the joint ranges (±2π shifts allowed when ``shift``)."""
     lims = [(radians(lo), radians(hi)) for lo, hi in ranges_deg]
     count = 0
@@ -125,7 +133,7 @@ def reference_puma_count(T, ranges_deg=PUMA_RANGES_DEG, shift=True):
     return count
 
 
-def random_puma_pose(rng):
+def random_puma_pose(rng: Random) -> Any:
     """A PUMA560 pose (nested 4×4) = fkine of random joint values, away from the wrist singularity
     and the workspace boundary, so that its 8 solutions are distinct. ``rng``: a random.Random."""
     a2, a3, d2, d4 = PUMA["a2"], PUMA["a3"], PUMA["d2"], PUMA["d4"]

@@ -16,6 +16,8 @@ Checkers call the student's functions on fixed cases and on seeded random cases:
 :func:`check_jacobian_2r_expr`, :func:`check_propagation_step_function`, :func:`check_joint_rates_function`,
 :func:`check_singular_pose_function`, :func:`check_frame_change_function`.
 """
+from __future__ import annotations
+
 from ._base import call, check_finite, fail, fmt, fmt_list, read, vector
 from ._frozen import (
     abs, cos, degrees, float, freeze, isinstance, len, list, max, min, np_array, pi, range, sin, sqrt, str, sum,
@@ -26,6 +28,12 @@ from .checks import check_close
 from .ik import cases_of
 from .statics import jacobian_planar, random_rotation
 from .symbolic import entries, evaluate, rebuild, sym
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
+    from random import Random
 
 __all__ = [
     "check_jacobian_2r_expr", "check_propagation_step_function", "check_joint_rates_function",
@@ -39,24 +47,24 @@ Z = [0.0, 0.0, 1.0]
 
 
 # --- plain-math references -------------------------------------------------------------------------
-def add(a, b):
+def add(a: Any, b: Any) -> Any:
     return [x + y for x, y in zip(a, b)]
 
 
-def scale(k, v):
+def scale(k: Any, v: Any) -> Any:
     return [k * x for x in v]
 
 
-def norm(v):
+def norm(v: Any) -> Any:
     return sqrt(sum(x * x for x in v))
 
 
-def reference_jacobian_2r(t1, t2, l1, l2):
+def reference_jacobian_2r(t1: float, t2: float, l1: float, l2: float) -> Any:
     """The planar 2R arm's J, rows (ẋ, ẏ), flat 2×2 (notes 004, exercise 6)."""
     return jacobian_planar([t1, t2], [l1, l2])
 
 
-def reference_propagation_step(R, P, w, v, qd, joint):
+def reference_propagation_step(R: Any, P: Any, w: Any, v: Any, qd: Any, joint: Any) -> Any:
     """Notes 004, one outward step. R = ⁱR_{i+1} (flat 3×3), P = ⁱP_{i+1}, w = ⁱω_i, v = ⁱv_i in {i}; joint
     i+1 is "R" (rate θ̇) or "P" (rate ḋ). Returns (^{i+1}ω_{i+1}, ^{i+1}v_{i+1}) in {i+1}."""
     Rt = transpose(R, 3)
@@ -69,12 +77,12 @@ def reference_propagation_step(R, P, w, v, qd, joint):
     return w1, v1
 
 
-def reference_jacobian_planar3(q, lengths):
+def reference_jacobian_planar3(q: Any, lengths: Any) -> Any:
     """J of a planar 3R arm with rows (vx, vy, ωz), flat 3×3."""
     return jacobian_planar(q, lengths) + [1.0, 1.0, 1.0]
 
 
-def solve3(A, b):
+def solve3(A: Any, b: Any) -> Any:
     """A·x = b for a flat 3×3 A (Cramer's rule)."""
     d = det3(A)
     out = []
@@ -86,12 +94,12 @@ def solve3(A, b):
     return out
 
 
-def reference_joint_rates(q, lengths, xdot):
+def reference_joint_rates(q: Any, lengths: Any, xdot: Any) -> Any:
     """q̇ = J⁻¹·ẋ for the planar 3R arm, ẋ = (vx, vy, ωz) of the tip in the base frame."""
     return solve3(reference_jacobian_planar3(q, lengths), xdot)
 
 
-def left_null(J):
+def left_null(J: Any) -> Any:
     """A unit u with uᵀJ = 0 for a flat 3×3 J of rank 2: the cross product of its two most independent columns."""
     cols = [[J[c], J[3 + c], J[6 + c]] for c in range(3)]
     best = [0.0, 0.0, 0.0]
@@ -102,24 +110,24 @@ def left_null(J):
     return scale(1.0 / norm(best), best)
 
 
-def right_null(J):
+def right_null(J: Any) -> Any:
     """A unit q̇ with J·q̇ = 0 for a flat 3×3 J of rank 2 (the cross product of its two most independent rows)."""
     return left_null(transpose(J, 3))
 
 
-def nearest_singular_theta2(t2):
+def nearest_singular_theta2(t2: float) -> Any:
     """θ2 ∈ {0, π} nearest to t2 (modulo 2π), kept on t2's turn."""
     return min((t2 - wrap(t2), t2 - wrap(t2 - pi)), key=lambda s: abs(s - t2))
 
 
-def reference_singular_pose(q, lengths):
+def reference_singular_pose(q: Any, lengths: Any) -> Any:
     """The planar 3R arm (rows vx, vy, ωz) is singular where det J = l1·l2·sin θ2 = 0. The singular pose nearest
     to q that moves θ2 only, and a unit lost direction u (uᵀJ = 0, sign free) there."""
     qs = [q[0], nearest_singular_theta2(q[1]), q[2]]
     return qs, left_null(reference_jacobian_planar3(qs, lengths))
 
 
-def reference_frame_change(J, R, n):
+def reference_frame_change(J: Any, R: Any, n: int) -> Any:
     """⁰J = diag(R, R)·ᵀJ for a flat 6×n ᵀJ and R = ⁰R_T (flat 3×3)."""
     out = [0.0] * (6 * n)
     for half in (0, 3):
@@ -130,11 +138,11 @@ def reference_frame_change(J, R, n):
 
 
 # --- reading answers -------------------------------------------------------------------------------
-def nested(flat, rows, cols):
+def nested(flat: Any, rows: Any, cols: int) -> Any:
     return np_array([flat[r * cols:(r + 1) * cols] for r in range(rows)], dtype=float)
 
 
-def pair(value, label, what):
+def pair(value: Any, label: str, what: str) -> Any:
     """A function's two results (a tuple/list of two things)."""
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         fail(label, f"expected two results {what} (return them as a tuple), got {str(type(value).__name__)}")
@@ -142,7 +150,7 @@ def pair(value, label, what):
 
 
 # --- part 1: the 2R Jacobian, symbolically ------------------------------------------------------------
-def check_jacobian_2r_expr(answer, points=None, seed=None, n=8, name="J2", atol=1e-9):
+def check_jacobian_2r_expr(answer: Any, points: Any = None, seed: int | None = None, n: int = 8, name: str = "J2", atol: float = 1e-9) -> None:
     """``answer``: the planar 2R arm's Jacobian as a 2×2 sympy Matrix in the symbols th1, th2, l1, l2 (rows
     ẋ, ẏ). Compared at the given ``points`` ((th1, th2, l1, l2) tuples) and at ``n`` seeded random points."""
     mat = sym(answer, name, list(SYMBOLS_2R))
@@ -181,12 +189,12 @@ def check_jacobian_2r_expr(answer, points=None, seed=None, n=8, name="J2", atol=
 
 
 # --- part 2: one velocity-propagation step ------------------------------------------------------------
-def propagation_case(rng):
+def propagation_case(rng: Random) -> Any:
     vec = [[rng.uniform(-2.0, 2.0) for _ in range(3)] for _ in range(3)]
     return (random_rotation(rng), *vec, rng.uniform(-2.0, 2.0), "R" if rng.random() < 0.7 else "P")
 
 
-def check_propagation_step_function(fn, cases=None, seed=None, n=20, name="propagate", atol=1e-9):
+def check_propagation_step_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "propagate", atol: float = 1e-9) -> None:
     """``fn(R, P, w, v, qd, joint)`` must return (^{i+1}ω_{i+1}, ^{i+1}v_{i+1}) of notes 004, with R = ⁱR_{i+1}
     (3×3: {i+1}'s axes in {i}), P = ⁱP_{i+1}, w = ⁱω_i, v = ⁱv_i, qd the rate of joint i+1 and joint "R" or "P".
     Cases are (R flat 3×3, P, w, v, qd, joint)."""
@@ -224,7 +232,7 @@ def check_propagation_step_function(fn, cases=None, seed=None, n=20, name="propa
 
 
 # --- part 3: joint rates for a tip velocity -----------------------------------------------------------
-def arm3_case(rng, singular_ok=False):
+def arm3_case(rng: Random, singular_ok: bool = False) -> Any:
     while True:
         q = [rng.uniform(-pi, pi) for _ in range(3)]
         lengths = [rng.uniform(0.2, 1.0) for _ in range(3)]
@@ -232,7 +240,7 @@ def arm3_case(rng, singular_ok=False):
             return q, lengths
 
 
-def check_joint_rates_function(fn, cases=None, seed=None, n=20, name="joint_rates", atol=1e-7):
+def check_joint_rates_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "joint_rates", atol: float = 1e-7) -> None:
     """``fn(q, lengths, xdot)`` must return q̇ (rad/s) of a planar 3R arm with J·q̇ = ẋ, ẋ = (vx, vy, ωz) of the tip in
     the base frame. Cases are (q, lengths, xdot)."""
     def make(rng):
@@ -262,7 +270,7 @@ def check_joint_rates_function(fn, cases=None, seed=None, n=20, name="joint_rate
 
 
 # --- part 4: a singular configuration and its lost direction -----------------------------------------
-def check_singular_pose_function(fn, cases=None, seed=None, n=20, name="singular_pose", atol=1e-7):
+def check_singular_pose_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "singular_pose", atol: float = 1e-7) -> None:
     """``fn(q, lengths)`` must return (q_s, u) for a planar 3R arm (J rows vx, vy, ωz): q_s the singular pose
     nearest to q that changes θ2 only, and u a unit vector with uᵀJ(q_s) = 0 (either sign). Cases are (q, lengths)."""
     for q, lengths in cases_of(cases, seed, n, lambda rng: arm3_case(rng, singular_ok=True)):
@@ -305,13 +313,13 @@ def check_singular_pose_function(fn, cases=None, seed=None, n=20, name="singular
                             f"{fmt_list(u_ref)})")
 
 
-def left_null_or_none(J):
+def left_null_or_none(J: Any) -> Any:
     """The smallest-|uᵀJ| unit direction of a flat 3×3 J if it is (nearly) singular, else None."""
     return left_null(J) if abs(det3(J)) < 1e-6 else None
 
 
 # --- part 5: a Jacobian's frame change -----------------------------------------------------------------
-def frame_case(rng):
+def frame_case(rng: Random) -> Any:
     n = rng.randint(2, 7)
     R = random_rotation(rng)
     T = R[0:3] + [rng.uniform(-1.0, 1.0)] + R[3:6] + [rng.uniform(-1.0, 1.0)] + R[6:9] + [rng.uniform(-1.0, 1.0)] \
@@ -319,7 +327,7 @@ def frame_case(rng):
     return [rng.uniform(-1.0, 1.0) for _ in range(6 * n)], T
 
 
-def check_frame_change_function(fn, cases=None, seed=None, n=20, name="jacobian_in_base", atol=1e-9):
+def check_frame_change_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "jacobian_in_base", atol: float = 1e-9) -> None:
     """``fn(J_tool, T)`` must return ⁰J = diag(R, R)·ᵀJ (6×n) for the tool-frame Jacobian ᵀJ (6×n, rows v then ω)
     and the tool's pose T = ⁰T_T (4×4, R its rotation). Cases are (J flat 6×n, T flat 4×4)."""
     for J, T in cases_of(cases, seed, n, frame_case):

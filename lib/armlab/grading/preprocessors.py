@@ -33,6 +33,11 @@ from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 
 from ._frozen import freeze
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["InjectGradingImport", "RobustOverwriteCells", "LimitOutputChars", "ShortenTracebacks"]
 
 TRUNCATED = "\n... [output truncated by the autograder: {n} characters removed] ...\n"
@@ -47,7 +52,7 @@ class InjectGradingImport(NbGraderPreprocessor):
         help="Source of the cell prepended to every notebook before execution.",
     ).tag(config=True)
 
-    def preprocess(self, nb, resources):
+    def preprocess(self, nb: Any, resources: Any) -> Any:
         cell = new_code_cell(self.source)
         cell.metadata["armlab_injected"] = True
         cell.pop("id", None)  # nbformat 4.5 ids are optional; keep the output deterministic
@@ -60,7 +65,7 @@ class InjectGradingImport(NbGraderPreprocessor):
 class RobustOverwriteCells(OverwriteCells):
     """``OverwriteCells`` whose re-insertion of missing grade cells never fails (see module docstring)."""
 
-    def add_missing_grade_cells(self, nb, resources):
+    def add_missing_grade_cells(self, nb: Any, resources: Any) -> Any:
         source_nb = self.gradebook.find_notebook(self.notebook_id, self.assignment_id)
         order = [cell.name for cell in source_nb.source_cells]
         solution_ids = {cell.name for cell in source_nb.solution_cells}
@@ -127,7 +132,8 @@ class LimitOutputChars(NbGraderPreprocessor):
                         data.setdefault("text/plain", f"[{mime} output of {len(value)} characters removed]")
         elif kind == "error":
             out["evalue"] = _cut(str(out.get("evalue", "")), self.max_chars)
-            tb, kept, total = out.get("traceback", []), [], 0
+            tb, total = out.get("traceback", []), 0
+            kept: list[str] = []
             for line in tb:
                 line = _cut(line, self.max_chars)
                 if total + len(line) > self.max_traceback_chars:
@@ -147,7 +153,7 @@ class LimitOutputChars(NbGraderPreprocessor):
             return len(out.get("evalue", "")) + sum(len(t) for t in out.get("traceback", []))
         return sum(len(v) if isinstance(v, str) else 0 for v in out.get("data", {}).values())
 
-    def preprocess_cell(self, cell, resources, cell_index):
+    def preprocess_cell(self, cell: Any, resources: Any, cell_index: Any) -> Any:
         if cell.cell_type != "code":
             return cell, resources
         outputs, total, dropped = [], 0, 0
@@ -169,7 +175,7 @@ class LimitOutputChars(NbGraderPreprocessor):
 class ShortenTracebacks(NbGraderPreprocessor):
     """In graded (test) cells keep only ``ErrorName: message`` of each error, not the traceback."""
 
-    def preprocess_cell(self, cell, resources, cell_index):
+    def preprocess_cell(self, cell: Any, resources: Any, cell_index: Any) -> Any:
         if cell.cell_type != "code" or not utils.is_grade(cell):
             return cell, resources
         for out in cell.get("outputs", []):

@@ -17,11 +17,19 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_tau_base_function` ((5-6)), :func:`check_free_direction_function` (Fig. 5.7),
 :func:`check_wrench_at_tool_function` ((5-8), Example 6), :func:`check_tip_force_function` (§5.4).
 """
+from __future__ import annotations
+
 from ._base import call, check_finite, fail, fmt, fmt_list, read, vector
 from ._frozen import abs, cos, float, freeze, len, np_array, pi, range, sin, sqrt, sum, zip
 from ._plain import cross, matmul, matvec, rot, transpose
 from .checks import check_close
 from .ik import cases_of
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
+    from random import Random
 
 __all__ = [
     "check_recursion_step_function", "check_tau_tip_function", "check_tau_base_function",
@@ -35,27 +43,27 @@ SIGN = ("sign flipped: this balances the force the environment applies to the ti
 
 
 # --- plain-math references -------------------------------------------------------------------------
-def neg(v):
+def neg(v: Any) -> Any:
     return [-x for x in v]
 
 
-def add(a, b):
+def add(a: Any, b: Any) -> Any:
     return [x + y for x, y in zip(a, b)]
 
 
-def random_rotation(rng):
+def random_rotation(rng: Random) -> Any:
     """A rotation R(z, a)·R(y, b)·R(x, c) with random angles (flat 3×3)."""
     return matmul(matmul(rot("z", rng.uniform(-pi, pi), 3), rot("y", rng.uniform(-pi, pi), 3), 3),
                   rot("x", rng.uniform(-pi, pi), 3), 3)
 
 
-def reference_recursion_step(R, P, f_next, n_next):
+def reference_recursion_step(R: Any, P: Any, f_next: Any, n_next: Any) -> Any:
     """(5-2): f_i = ⁱR_{i+1}·f_{i+1}, n_i = ⁱR_{i+1}·n_{i+1} + ⁱP_{i+1} × f_i, as (f_i, n_i)."""
     f = matvec(R, f_next, 3)
     return f, add(matvec(R, n_next, 3), cross(P, f))
 
 
-def jacobian_planar(q, lengths):
+def jacobian_planar(q: Any, lengths: Any) -> Any:
     """Rows (x, y) of the tip velocity Jacobian of a planar arm with revolute joints (flat 2×n)."""
     n = len(q)
     angles, total = [], 0.0
@@ -67,38 +75,38 @@ def jacobian_planar(q, lengths):
     return row_x + row_y
 
 
-def jacobian_2r(t1, t2, l1, l2):
+def jacobian_2r(t1: float, t2: float, l1: float, l2: float) -> Any:
     """Example 5's J of the 2R arm, flat 2×2: [[−l1s1 − l2s12, −l2s12], [l1c1 + l2c12, l2c12]]."""
     return jacobian_planar([t1, t2], [l1, l2])
 
 
-def jt_times(J, F, n):
+def jt_times(J: Any, F: Any, n: int) -> Any:
     """Jᵀ·F for a flat 2×n J."""
     return [J[k] * F[0] + J[n + k] * F[1] for k in range(n)]
 
 
-def tip_matrix(t2, l1, l2):
+def tip_matrix(t2: float, l1: float, l2: float) -> Any:
     """(5-5)'s matrix: τ = [[l1s2, l1c2 + l2], [0, l2]]·f with f in the tip frame {3}."""
     return [l1 * sin(t2), l1 * cos(t2) + l2, 0.0, l2]
 
 
-def reference_tau_tip(t1, t2, l1, l2, f):
+def reference_tau_tip(t1: float, t2: float, l1: float, l2: float, f: Any) -> Any:
     """(5-5): the balancing torques for the tip force f = (fx, fy) in the tip frame {3}."""
     M = tip_matrix(t2, l1, l2)
     return [M[0] * f[0] + M[1] * f[1], M[2] * f[0] + M[3] * f[1]]
 
 
-def reference_tau_base(t1, t2, l1, l2, F):
+def reference_tau_base(t1: float, t2: float, l1: float, l2: float, F: Any) -> Any:
     """(5-6), Example 5: τ = JᵀF for the tip force F = (Fx, Fy) in the base frame {0}."""
     return jt_times(jacobian_2r(t1, t2, l1, l2), F, 2)
 
 
-def reference_free_direction(t1, t2, l1, l2):
+def reference_free_direction(t1: float, t2: float, l1: float, l2: float) -> Any:
     """At a singular pose (θ2 = 0 or π) the unit force (base frame) that costs no torque: along the arm."""
     return [cos(t1), sin(t1)]
 
 
-def reference_wrench_at_tool(T, F):
+def reference_wrench_at_tool(T: Any, F: Any) -> Any:
     """The wrench F = (f, m) measured at O_W in {W}'s axes, as the equivalent wrench at O_T in {T}'s axes,
     for T = ᵂT_T (the pose of {T} in {W}, flat 4×4): f_T = Rᵀf, m_T = Rᵀ(m − p × f)."""
     Rt = transpose([T[0], T[1], T[2], T[4], T[5], T[6], T[8], T[9], T[10]], 3)
@@ -106,13 +114,13 @@ def reference_wrench_at_tool(T, F):
     return matvec(Rt, f, 3) + matvec(Rt, add(m, neg(cross(p, f))), 3)
 
 
-def solve2(A, b):
+def solve2(A: Any, b: Any) -> Any:
     """The 2×2 system A·x = b (flat A), by Cramer's rule."""
     det = A[0] * A[3] - A[1] * A[2]
     return [(b[0] * A[3] - A[1] * b[1]) / det, (A[0] * b[1] - A[2] * b[0]) / det]
 
 
-def reference_tip_force_3r(q, lengths, tau):
+def reference_tip_force_3r(q: Any, lengths: Any, tau: Any) -> Any:
     """§5.4: the tip force (base frame) of a planar 3R arm from its joint torques, by the book's least
     squares F = (JJᵀ)⁻¹Jτ (J the 2×3 translational Jacobian: three equations, two unknowns)."""
     J = jacobian_planar(q, lengths)
@@ -123,12 +131,12 @@ def reference_tip_force_3r(q, lengths, tau):
 
 
 # --- reading answers -------------------------------------------------------------------------------
-def nested3(flat):
+def nested3(flat: Any) -> Any:
     return np_array([flat[0:3], flat[3:6], flat[6:9]], dtype=float)
 
 
 # --- checkers of student functions -----------------------------------------------------------------
-def check_recursion_step_function(fn, cases=None, seed=None, n=20, name="recursion_step", atol=1e-9):
+def check_recursion_step_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "recursion_step", atol: float = 1e-9) -> None:
     """``fn(R, P, f_next, n_next)`` must return ``(f_i, n_i)`` by (5-2), with R = ⁱR_{i+1} (3×3, {i+1}'s axes
     in {i}), P = ⁱP_{i+1} (O_{i+1} in {i}), f_next, n_next in {i+1}. Cases are (R flat 3×3, P, f, n)."""
     def make(rng):
@@ -163,12 +171,12 @@ def check_recursion_step_function(fn, cases=None, seed=None, n=20, name="recursi
         check_close([flat[:3], flat[3:]], [f, nn], name=label, atol=atol, hints=hints)
 
 
-def angles_case(rng):
+def angles_case(rng: Random) -> Any:
     return (rng.uniform(-pi, pi), rng.uniform(-pi, pi), rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5),
             [rng.uniform(-20.0, 20.0), rng.uniform(-20.0, 20.0)])
 
 
-def check_tau_tip_function(fn, cases=None, seed=None, n=20, name="tau_tip", atol=1e-9):
+def check_tau_tip_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "tau_tip", atol: float = 1e-9) -> None:
     """``fn(theta1, theta2, l1, l2, f)`` must return τ (2,) by (5-5) for the tip force f = (fx, fy) given in
     the tip frame {3} (Example 3)."""
     for t1, t2, l1, l2, f in cases_of(cases, seed, n, angles_case):
@@ -187,7 +195,7 @@ def check_tau_tip_function(fn, cases=None, seed=None, n=20, name="tau_tip", atol
         check_close(got, reference_tau_tip(t1, t2, l1, l2, f), name=label, atol=atol, hints=hints)
 
 
-def check_tau_base_function(fn, cases=None, seed=None, n=20, name="tau_base", atol=1e-9):
+def check_tau_base_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "tau_base", atol: float = 1e-9) -> None:
     """``fn(theta1, theta2, l1, l2, F)`` must return τ = JᵀF (2,) for the tip force F = (Fx, Fy) in the base
     frame {0} (Examples 4 and 5)."""
     for t1, t2, l1, l2, F in cases_of(cases, seed, n, angles_case):
@@ -206,7 +214,7 @@ def check_tau_base_function(fn, cases=None, seed=None, n=20, name="tau_base", at
         check_close(got, reference_tau_base(t1, t2, l1, l2, F), name=label, atol=atol, hints=hints)
 
 
-def check_free_direction_function(fn, cases=None, seed=None, n=20, name="free_direction", atol=1e-7):
+def check_free_direction_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "free_direction", atol: float = 1e-7) -> None:
     """``fn(theta1, theta2, l1, l2)`` at a singular pose (θ2 = 0 or π) must return a unit force direction
     u (2,), base frame, that costs no joint torque: Jᵀu = 0 (either sign)."""
     def make(rng):
@@ -236,7 +244,7 @@ def check_free_direction_function(fn, cases=None, seed=None, n=20, name="free_di
                     "(the null space of Jᵀ)")
 
 
-def check_wrench_at_tool_function(fn, cases=None, seed=None, n=20, name="wrench_at_tool", atol=1e-9):
+def check_wrench_at_tool_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "wrench_at_tool", atol: float = 1e-9) -> None:
     """``fn(T_WT, F_W)`` must return the wrench (6,) at O_T in {T}'s axes equivalent to F_W = (f, m) at O_W
     in {W}'s axes, for T_WT the pose of {T} in {W} (4×4). Cases are (T flat 4×4, F_W)."""
     def make(rng):
@@ -271,7 +279,7 @@ def check_wrench_at_tool_function(fn, cases=None, seed=None, n=20, name="wrench_
         check_close(got, reference_wrench_at_tool(T, F), name=label, atol=atol, hints=hints)
 
 
-def check_tip_force_function(fn, cases=None, seed=None, n=20, name="tip_force", atol=1e-7):
+def check_tip_force_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "tip_force", atol: float = 1e-7) -> None:
     """``fn(q, lengths, tau)`` must return the tip force F = (Fx, Fy) (base frame) of a planar 3R arm that
     the joint torques tau (3,) hold, by least squares F = (JJᵀ)⁻¹Jτ (§5.4). Cases are (q, lengths, tau)."""
     def make(rng):

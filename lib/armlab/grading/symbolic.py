@@ -9,6 +9,8 @@ Traceback (most recent call last):
     ...
 AssertionError: x: sin and cos are swapped
 """
+from __future__ import annotations
+
 from ._base import close, fail, fmt, index, maxerr, shape_message
 from ._frozen import (
     SP_NAMESPACE, SP_NUMBER_TYPES, Exception, Random, S, TypeError, ValueError, abs, all, any,
@@ -17,8 +19,13 @@ from ._frozen import (
 )
 from ._plain import transpose
 
+from typing import TYPE_CHECKING
 
-def check_symbols(expr, allowed, name="expression"):
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def check_symbols(expr: Any, allowed: Any, name: str = "expression") -> None:
     """Assert the sympy expression (or matrix) ``expr`` only uses symbols named in ``allowed``."""
     if isinstance(expr, ndarray):
         expr = S.Matrix(ndarray_tolist(expr))
@@ -30,8 +37,8 @@ def check_symbols(expr, allowed, name="expression"):
         fail(name, f"should only depend on {sorted(set(allowed))}, but it also uses {extra}")
 
 
-def check_expr_equal(answer, expected, name="expression", symbols=(), trials=8, atol=1e-8, seed=0,
-                     simplify=True):
+def check_expr_equal(answer: Any, expected: Any, name: str = "expression", symbols: Any = (), trials: int = 8, atol: float = 1e-8, seed: int = 0,
+                     simplify: bool = True) -> None:
     """Assert two sympy expressions (or matrices) are mathematically equal.
 
     ``expected`` may be a string, parsed here with sympy functions captured
@@ -57,7 +64,8 @@ def check_expr_equal(answer, expected, name="expression", symbols=(), trials=8, 
     if simplify and simplifies_to_zero(a, e):
         return
     rng = Random(seed)
-    points, agree, tried = [], True, 0
+    points: list[tuple[Any, Any, Any]] = []
+    agree, tried = True, 0
     while len(points) < trials and tried < 5 * trials:
         tried += 1
         values = {n: rng.uniform(-2.0, 2.0) for n in by_name}
@@ -94,7 +102,7 @@ def check_expr_equal(answer, expected, name="expression", symbols=(), trials=8, 
                f"expected {fmt(ve[k])}")
 
 
-def sym(value, name, names):
+def sym(value: Any, name: str, names: Any) -> Any:
     """value as a sympy object; strings are parsed with the frozen sympy namespace."""
     if isinstance(value, str):
         ns = dict(SP_NAMESPACE)
@@ -117,14 +125,14 @@ def sym(value, name, names):
     fail(name, f"is a {type(value).__name__}, expected a sympy expression")
 
 
-def entries(x):
+def entries(x: Any) -> Any:
     """(shape, flat list of entries); () for a single expression."""
     if isinstance(x, S.MatrixBase):
         return x.shape, list(x)
     return (), [x]
 
 
-def rebuild(e, name):
+def rebuild(e: Any, name: str) -> Any:
     """``e`` re-parsed from its printed form with the frozen namespace, so that the comparison
     only involves genuine sympy objects (a student's Expr subclass whose ``__sub__`` returns 0,
     say, cannot make ``simplify(answer - expected) == 0``)."""
@@ -140,8 +148,8 @@ def rebuild(e, name):
     fail(name, f"could not be read back as a sympy expression: {repr(e)[:80]}")
 
 
-def symbols_by_name(*exprs):
-    out = {}
+def symbols_by_name(*exprs: Any) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
     for ex in exprs:
         for e in ex:
             for s in e.free_symbols:
@@ -149,7 +157,7 @@ def symbols_by_name(*exprs):
     return out
 
 
-def simplifies_to_zero(a, e):
+def simplifies_to_zero(a: Any, e: Any) -> Any:
     """simplify(x − y) == 0 for every pair (skipped for large expressions, and False if sympy fails)."""
     if not all(S.count_ops(x - y) < 300 for x, y in zip(a, e)):
         return False
@@ -159,7 +167,7 @@ def simplifies_to_zero(a, e):
         return False
 
 
-def evaluate(exprs, values):
+def evaluate(exprs: Any, values: Any) -> Any:
     """Expressions at a point given by symbol name -> float; None where not a finite real number."""
     res = []
     for e in exprs:
@@ -174,7 +182,7 @@ def evaluate(exprs, values):
     return res
 
 
-def sin_cos_swapped(va, e, values, atol):
+def sin_cos_swapped(va: Any, e: Any, values: Any, atol: float) -> Any:
     """True if the answer's values ``va`` at ``values`` are those of ``e`` with every sin and cos exchanged."""
     try:
         F = S.Function("_swap_")

@@ -7,6 +7,8 @@ References are re-derived with plain math from a description: a factor is ``("Ro
 >>> reference_transform(("Trans", 1, 2, 3), ("Rot", "z", 90, "deg"))[0]
 [6.123233995736766e-17, -1.0, 0.0, 1.0]
 """
+from __future__ import annotations
+
 from ._base import call, check_finite, close, fail, fmt_shape, read, shape_message
 from ._frozen import (
     ValueError, any, degrees, enumerate, float, freeze, isinstance, len, list, permutations, radians, range,
@@ -14,6 +16,11 @@ from ._frozen import (
 )
 from ._plain import apply, as_nested, product, rot, rot_block, trans, translation, transpose
 from .checks import check_close, check_known_mistakes, diagnose
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 UNIT_MISTAKES = {
     "degrees": "looks like degrees were used where radians were expected (Rot/R take radians: use "
@@ -24,7 +31,7 @@ REVERSED = ("right matrices, wrong composition order: you multiplied them in rev
             "frame multiply on the LEFT (T = Tₙ···T₁); motions about the CURRENT frame on the right (T = T₁···Tₙ)")
 
 
-def factor(f, k, unit_mistake=None):
+def factor(f: Any, k: Any, unit_mistake: Any = None) -> Any:
     """A factor as a flat 4×4. ``unit_mistake`` builds it as a student who mixed up the units would:
     ``"degrees"``, the angle in degrees fed to cos/sin as radians; ``"twice"``, converted to radians again."""
     if isinstance(f, tuple) and f and isinstance(f[0], str):
@@ -47,7 +54,7 @@ def factor(f, k, unit_mistake=None):
     return flat
 
 
-def order_mistakes(mats):
+def order_mistakes(mats: Any) -> Any:
     """{message: product} for the factors multiplied in the reverse and (up to 5 factors) any other order."""
     n = len(mats)
     out = {}
@@ -62,7 +69,7 @@ def order_mistakes(mats):
     return out
 
 
-def unit_mistakes(factors):
+def unit_mistakes(factors: Any) -> Any:
     """{message: product of the factors built with that unit mistake}; empty without a rotation factor."""
     if not any(isinstance(f, tuple) and f and str(f[0]).lower() in ("rot", "r") for f in factors):
         return {}
@@ -70,12 +77,12 @@ def unit_mistakes(factors):
             for kind, message in UNIT_MISTAKES.items()}
 
 
-def reference_transform(*factors):
+def reference_transform(*factors: Any) -> Any:
     """The product of factors (left to right), computed with plain math, as nested lists."""
     return as_nested(product([factor(f, k) for k, f in enumerate(factors)]), (4, 4))
 
 
-def check_transform(answer, factors, name="T", atol=1e-6):
+def check_transform(answer: Any, factors: Any, name: str = "T", atol: float = 1e-6) -> None:
     """Assert ``answer`` = factors[0]·factors[1]···, detecting a wrong composition order.
 
     If the answer equals the product in another order, or with an angle in degrees used as
@@ -95,7 +102,7 @@ def check_transform(answer, factors, name="T", atol=1e-6):
     diagnose(name, shape, a, expected, atol)
 
 
-def check_point(answer, factors, p, name="p", atol=1e-6):
+def check_point(answer: Any, factors: Any, p: Any, name: str = "p", atol: float = 1e-6) -> None:
     """Assert ``answer`` (a 3-vector) = (factors[0]·factors[1]···) · [p, 1], textbook eq. (3.16).
 
     Recognised mistakes: the homogeneous 4-vector, the inverse transform, the
@@ -111,7 +118,7 @@ def check_point(answer, factors, p, name="p", atol=1e-6):
     check_close(answer, expected, name=name, atol=atol, hints=point_mistakes(mats, factors, p))
 
 
-def point_mistakes(mats, factors, p):
+def point_mistakes(mats: Any, factors: Any, p: Any) -> Any:
     """{message: wrong 3-vector} for T·[p, 1] with T = mats[0]·mats[1]···."""
     T = product(mats)
     Rt, t = transpose(rot_block(T, 4), 3), translation(T)
@@ -129,7 +136,7 @@ def point_mistakes(mats, factors, p):
     return hints
 
 
-def check_motion_mistakes(answer, motions, frame, name="T", p=None, atol=1e-6):
+def check_motion_mistakes(answer: Any, motions: Any, frame: str, name: str = "T", p: Any = None, atol: float = 1e-6) -> None:
     """Visible-test screen for a composition of motions: fail, naming the mistake, if ``answer`` is
     one of the usual wrong results; pass otherwise (the hidden tests decide whether it is right).
 
@@ -161,7 +168,7 @@ def check_motion_mistakes(answer, motions, frame, name="T", p=None, atol=1e-6):
         check_known_mistakes(answer, mistakes, name=name, atol=atol)
 
 
-def check_rotation(answer, axis, theta, name="R", deg=False, atol=1e-6):
+def check_rotation(answer: Any, axis: str, theta: float, name: str = "R", deg: bool = False, atol: float = 1e-6) -> None:
     """Assert ``answer`` is the rotation about ``axis`` by ``theta`` (3×3 or 4×4, by answer shape).
 
     The reference is re-derived with plain math (textbook eqs. (3.6)–(3.8),
@@ -180,7 +187,7 @@ def check_rotation(answer, axis, theta, name="R", deg=False, atol=1e-6):
     check_close(answer, as_nested(rot(axis, t, size), (size, size)), name=name, atol=atol, hints=hints)
 
 
-def check_rot_function(fn, name="my_Rot", size=4, angles=(0.0, 0.3, -1.2, 2.5), atol=1e-9):
+def check_rot_function(fn: Callable[..., Any], name: str = "my_Rot", size: int = 4, angles: Any = (0.0, 0.3, -1.2, 2.5), atol: float = 1e-9) -> None:
     """Assert ``fn(axis, θ)`` equals Rot(axis, θ) (size 4) or R(axis, θ) (size 3) for x, y, z and several θ."""
     for axis in "xyz":
         for t in angles:
@@ -192,8 +199,8 @@ def check_rot_function(fn, name="my_Rot", size=4, angles=(0.0, 0.3, -1.2, 2.5), 
             check_rotation(R, axis, t, name=label, atol=atol)
 
 
-def check_trans_function(fn, name="my_Trans", cases=((0.0, 0.0, 0.0), (1.0, -2.0, 0.5), (0.3, 4.0, -7.0)),
-                         atol=1e-9):
+def check_trans_function(fn: Callable[..., Any], name: str = "my_Trans", cases: Any = ((0.0, 0.0, 0.0), (1.0, -2.0, 0.5), (0.3, 4.0, -7.0)),
+                         atol: float = 1e-9) -> None:
     """Assert ``fn(dx, dy, dz)`` equals Trans(dx, dy, dz), textbook eq. (3.18)."""
     for dx, dy, dz in cases:
         T = call(fn, (dx, dy, dz), name)
