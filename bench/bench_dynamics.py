@@ -37,7 +37,7 @@ def once(fn, repeat=3):
 
 def rtb_puma(robot):
     """roboticstoolbox's Puma560 in Corke's frames with our lengths and mass properties, no actuator
-    dynamics; q_Corke = q + (π, π, 0, 0, 0, 0) (tests/test_models_inertia.py checks it equals ours)."""
+    dynamics; q_Corke = q + (π, π, 0, 0, 0, 0) (tests/models/test_models_inertia.py checks it equals ours)."""
     import roboticstoolbox as rtb
 
     from armlab.models import PUMA560, PUMA560_AKB, PUMA560_MOMENT_CORRECTIONS

@@ -4,7 +4,7 @@
 
 Uses the committed nbgrader_config.py (per-cell timeout 10 s unless --timeout is given) on a
 temporary copy of the course, in-process via nbgrader's NbGraderAPI, with the harness and the
-students of tests/test_homework.py (tests/support/nbgrader_harness.py). ``--quick`` grades only
+students of tests/integration/test_homework.py (tests/support/nbgrader_harness.py). ``--quick`` grades only
 the solution submissions.
 """
 from __future__ import annotations

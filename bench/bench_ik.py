@@ -7,7 +7,7 @@ Prints the median µs per call and the ratio RTB / armlab:
 
 * all 8 solutions of one pose: ``robot.ikine_all(T)`` (target ≤ 50 µs) vs RTB ``Puma560.ikine_a``
   called once per configuration (×8, on RTB's Puma560 given our lengths: the same arm, see
-  tests/test_ik_puma.py) and RTB ``analytic_ik().solve`` on our standard-DH table;
+  tests/ik/test_ik_puma.py) and RTB ``analytic_ik().solve`` on our standard-DH table;
 * batched: ``robot.ikine_all(T)`` with T (N, 4, 4) on 100 000 poses (target ≤ 2 µs per pose) vs RTB
   ``ikine_a`` on an (N, 4, 4) trajectory, per pose and configuration.
 """

@@ -2,7 +2,7 @@
 
 Each student is a process of its own, as each student's notebook kernel is. (Threads in one process
 would share one interpreter lock, and the figure would measure that lock, not the simulator.) Used by
-``bench/bench_lab.py`` and ``tests/test_lab_load.py``:
+``bench/bench_lab.py`` and ``tests/integration/test_lab_load.py``:
 
     python bench/lab_clients.py ws://127.0.0.1:9090 --clients 10 --seconds 30
 

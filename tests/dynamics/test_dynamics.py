@@ -2,7 +2,7 @@
 roboticstoolbox on random robots with random valid inertias (both conventions, prismatic joints,
 base, tool, any gravity direction), and the properties every model must have.
 
-Example 3.9 and the other worked examples are in tests/test_textbook_ch6.py.
+Example 3.9 and the other worked examples are in tests/sources/test_textbook_ch6.py.
 """
 from __future__ import annotations
 

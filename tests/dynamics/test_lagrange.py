@@ -3,7 +3,7 @@
 Symbolically for the 2R (every τ entry's difference simplifies to 0), numerically for random arms in
 both conventions with prismatic joints, base transforms and tilted gravity (≤ 1e-9); M symmetric
 positive definite, Ṁ − 2C skew, the D-coefficients against the book's formulas written out
-literally, and the pseudo-inertia matrix. Example 3.9 itself is in tests/test_textbook_ch6.py.
+literally, and the pseudo-inertia matrix. Example 3.9 itself is in tests/sources/test_textbook_ch6.py.
 """
 from __future__ import annotations
 

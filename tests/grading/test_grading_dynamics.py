@@ -160,7 +160,7 @@ def test_spd_names_the_mistake():
 
 def test_references_equal_armlab_dynamics():
     """The plain-math references are Example 3.9 as armlab computes it (gravity (g, 0, 0): θ from the
-    downward vertical, see tests/test_textbook_ch6.py)."""
+    downward vertical, see tests/sources/test_textbook_ch6.py)."""
     rng = np.random.default_rng(8)
     for _ in range(10):
         m1, m2, d1, d2, gg = rng.uniform(0.3, 3, 5)

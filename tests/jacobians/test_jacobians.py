@@ -2,7 +2,7 @@
 with jacob0/jacobe, with central finite differences, with pinocchio and with roboticstoolbox;
 per-link Jacobians, J̇, manipulability, singular sets, resolved rate, and bad input.
 
-Worked examples of the sources (Examples 3.4–3.8, exercises 6–7) are in tests/test_textbook_ch4.py.
+Worked examples of the sources (Examples 3.4–3.8, exercises 6–7) are in tests/sources/test_textbook_ch4.py.
 """
 from __future__ import annotations
 

@@ -73,7 +73,7 @@ def _rtb_puma(moments_of_link3=None):
     return robot
 
 
-RTB_SHIFT = np.array([math.pi, math.pi, 0, 0, 0, 0])  # q_Corke = q + shift (tests/test_ik_puma.py)
+RTB_SHIFT = np.array([math.pi, math.pi, 0, 0, 0, 0])  # q_Corke = q + shift (tests/ik/test_ik_puma.py)
 
 
 def test_puma560_equals_roboticstoolbox_rne_in_corkes_frames():

@@ -1,6 +1,6 @@
 """armlab.sim: integrators, torque inputs, payload, limit events, energy drift and bad input.
 
-The MuJoCo cross-check of the same motions is in tests/test_mujoco.py.
+The MuJoCo cross-check of the same motions is in tests/sim/test_mujoco.py.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Statics (armlab.statics): the inward recursion (5-1)–(5-4) equals τ = JᵀF (5-6) equals pinocchio,
 wrench transforms against the adjoint and power invariance, inverse statics, load envelope, bad input.
 
-The chapter's worked examples (002 Examples 1–6, textbook Example 3.10) are in tests/test_textbook_ch5.py.
+The chapter's worked examples (002 Examples 1–6, textbook Example 3.10) are in tests/sources/test_textbook_ch5.py.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The nbgrader homework pipeline as tests/test_homework.py and bench/bench_grading.py run it.
+"""The nbgrader homework pipeline as tests/integration/test_homework.py and bench/bench_grading.py run it.
 
 A temporary copy of the course, released and autograded in-process with nbgrader's
 ``NbGraderAPI`` (docs/instructor.md, "Testing and benchmarking"). ``SUBMISSIONS`` maps each

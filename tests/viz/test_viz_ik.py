@@ -211,7 +211,7 @@ def test_rejected_pose_leaves_sliders_and_drawing_unchanged(explorer, robot):
 def test_pose_set_from_code_is_kept_exactly(explorer, robot):
     """Sliders keep the exact values set from code, off their step grid: the singular pose stays singular.
 
-    (The browser side of this, no snapped echo after Run All, is tests/test_browser.py.)
+    (The browser side of this, no snapped echo after Run All, is tests/integration/test_browser.py.)
     """
     T_s = robot.fkine(deg([20, -30, 40, 0, 0, 0]))
     explorer.set_current(np.zeros(6))

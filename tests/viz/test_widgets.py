@@ -1,7 +1,7 @@
 """armlab.viz widgets driven programmatically: sliders → callbacks → displayed T and artists.
 
 Runs on the Agg backend; the same callbacks run under ipympl in the notebooks
-(tests/test_notebooks.py) and in a real browser (tests/test_browser.py).
+(tests/integration/test_notebooks.py) and in a real browser (tests/integration/test_browser.py).
 """
 import subprocess
 import sys
