@@ -164,7 +164,7 @@ def maxerr(a: Any, b: Any) -> Any:
     return worst, where
 
 
-def fmt(x: Any) -> Any:
+def fmt(x: Any) -> str:
     return f"{x:.6g}"
 
 

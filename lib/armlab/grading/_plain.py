@@ -19,15 +19,15 @@ AXES = {"x": 0, "y": 1, "z": 2}
 
 
 # --- flat matrices --------------------------------------------------------------------------------
-def identity(n: int) -> Any:
+def identity(n: int) -> list[Any]:
     return [1.0 if i % (n + 1) == 0 else 0.0 for i in range(n * n)]
 
 
-def transpose(flat: Any, n: int) -> Any:
+def transpose(flat: Any, n: int) -> list[Any]:
     return [flat[j * n + i] for i in range(n) for j in range(n)]
 
 
-def matmul(A: Any, B: Any, n: int) -> Any:
+def matmul(A: Any, B: Any, n: int) -> list[Any]:
     """Product of two n×n matrices."""
     return [sum(A[i * n + k] * B[k * n + j] for k in range(n)) for i in range(n) for j in range(n)]
 
@@ -40,28 +40,28 @@ def product(mats: Any, n: int = 4) -> Any:
     return out
 
 
-def apply(T: Any, p: Any) -> Any:
+def apply(T: Any, p: Any) -> list[Any]:
     """The 3-vector T·[p, 1] for a 4×4 T."""
     ph = [float(x) for x in p] + [1.0]
     return [sum(T[i * 4 + j] * ph[j] for j in range(4)) for i in range(3)]
 
 
-def rot_block(flat: Any, n: int) -> Any:
+def rot_block(flat: Any, n: int) -> list[Any]:
     """The upper-left 3×3 block of an n×n matrix."""
     return [flat[i * n + j] for i in range(3) for j in range(3)]
 
 
-def translation(T: Any) -> Any:
+def translation(T: Any) -> list[Any]:
     """The translation column of a 4×4."""
     return [T[3], T[7], T[11]]
 
 
-def matvec(M: Any, v: Any, n: int) -> Any:
+def matvec(M: Any, v: Any, n: int) -> list[Any]:
     """M·v for an n×n M (flat) and an n-vector."""
     return [sum(M[i * n + k] * v[k] for k in range(n)) for i in range(n)]
 
 
-def cross(a: Any, b: Any) -> Any:
+def cross(a: Any, b: Any) -> list[Any]:
     """a × b of two 3-vectors."""
     return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 
@@ -90,7 +90,7 @@ def last_row_ok(T: Any, tol: float) -> Any:
     return all(abs(x - y) <= tol for x, y in zip(T[12:], (0.0, 0.0, 0.0, 1.0)))
 
 
-def is_rotation_like(shape: Any, flat: Any) -> Any:
+def is_rotation_like(shape: Any, flat: Any) -> bool:
     """True for a 3×3 rotation or a 4×4 homogeneous transform with a rotation block."""
     if shape == (3, 3):
         R = flat
@@ -112,18 +112,18 @@ def rot(axis: str, theta: float, size: int = 4) -> Any:
     return M
 
 
-def trans(dx: Any, dy: Any, dz: Any) -> Any:
+def trans(dx: Any, dy: Any, dz: Any) -> list[Any]:
     """Trans(dx, dy, dz), textbook (3.18)."""
     return [1.0, 0.0, 0.0, float(dx), 0.0, 1.0, 0.0, float(dy), 0.0, 0.0, 1.0, float(dz), 0.0, 0.0, 0.0, 1.0]
 
 
-def link_modified(alpha: Any, a: Any, theta: float, d: Any) -> Any:
+def link_modified(alpha: Any, a: Any, theta: float, d: Any) -> list[Any]:
     """Rx(α)·Tx(a)·Rz(θ)·Tz(d), textbook (3.23)."""
     ct, st, ca, sa = cos(theta), sin(theta), cos(alpha), sin(alpha)
     return [ct, -st, 0.0, a, st * ca, ct * ca, -sa, -sa * d, st * sa, ct * sa, ca, ca * d, 0.0, 0.0, 0.0, 1.0]
 
 
-def link_standard(theta: float, d: Any, a: Any, alpha: Any) -> Any:
+def link_standard(theta: float, d: Any, a: Any, alpha: Any) -> list[Any]:
     """Rz(θ)·Tz(d)·Tx(a)·Rx(α), lab report (2.4)."""
     ct, st, ca, sa = cos(theta), sin(theta), cos(alpha), sin(alpha)
     return [ct, -st * ca, st * sa, a * ct, st, ct * ca, -ct * sa, a * st, 0.0, sa, ca, d, 0.0, 0.0, 0.0, 1.0]

@@ -30,7 +30,7 @@ from .ik import cases_of
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any, Callable, Sequence
     from random import Random
 
 __all__ = [
@@ -50,7 +50,7 @@ NO_GRAVITY = "the gravity term is missing: PD + gravity adds G(θ) = m·g·l·co
 
 
 # --- plain-math references -------------------------------------------------------------------------
-def reference_quintic(q0: Any, q1: Any, T: Any, v0: Any = 0.0, v1: Any = 0.0, a0: Any = 0.0, a1: Any = 0.0) -> Any:
+def reference_quintic(q0: float, q1: float, T: float, v0: float = 0.0, v1: float = 0.0, a0: float = 0.0, a1: float = 0.0) -> list[float]:
     """[c0, …, c5] of q(t) = Σ c_k t^k with q, q̇, q̈ = (q0, v0, a0) at t = 0 and (q1, v1, a1) at t = T."""
     h = q1 - q0
     return [q0, v0, 0.5 * a0,
@@ -59,32 +59,32 @@ def reference_quintic(q0: Any, q1: Any, T: Any, v0: Any = 0.0, v1: Any = 0.0, a0
             (12 * h - 6 * (v1 + v0) * T + (a1 - a0) * T * T) / (2 * T ** 5)]
 
 
-def reference_pd_gains(inertia: float, settling_time: float, zeta: float = 0.7) -> Any:
+def reference_pd_gains(inertia: float, settling_time: float, zeta: float = 0.7) -> tuple[float, float]:
     """(Kp, Kd) = (I·ω², 2ζω·I) with ω = 4/(ζ·t_s), the 2 % settling rule t_s ≈ 4/(ζω)."""
     w = 4.0 / (zeta * settling_time)
     return inertia * w * w, 2.0 * zeta * w * inertia
 
 
-def reference_pdg_torque(theta: float, dtheta: float, theta_ref: float, kp: Any, kd: Any, m: float, l: float, g: float = 9.81) -> Any:
+def reference_pdg_torque(theta: float, dtheta: float, theta_ref: float, kp: float, kd: float, m: float, l: float, g: float = 9.81) -> float:
     """τ = Kp·(θ_ref − θ) − Kd·θ̇ + m·g·l·cos θ (θ from the horizontal)."""
     return kp * (theta_ref - theta) - kd * dtheta + m * g * l * cos(theta)
 
 
-def reference_ct_step(M: Any, h: Any, G: Any, q: Any, qd: Any, q_ref: Any, qd_ref: Any, qdd_ref: Any, kp: Any, kd: Any) -> Any:
+def reference_ct_step(M: Sequence[float], h: Sequence[float], G: Sequence[float], q: Sequence[float], qd: Sequence[float], q_ref: Sequence[float], qd_ref: Sequence[float], qdd_ref: Sequence[float], kp: float, kd: float) -> list[float]:
     """τ = M·(q̈_ref + Kd·(q̇_ref − q̇) + Kp·(q_ref − q)) + h + G, M flat n×n."""
     n = len(q)
     v = [a + kp * (r - x) + kd * (rd - xd) for a, r, x, rd, xd in zip(qdd_ref, q_ref, q, qd_ref, qd)]
     return [t + b + c for t, b, c in zip(matvec(M, v, n), h, G)]
 
 
-def paper_fk(q: Any) -> Any:
+def paper_fk(q: Sequence[float]) -> list[float]:
     """The paper arm's tip position: reach r = a2·sin q2 + l3·sin(q2 + q3), height d1 + a2·cos q2 + l3·cos(q2 + q3)."""
     d1, a2, l3 = PAPER_ARM["d1"], PAPER_ARM["a2"], PAPER_ARM["l3"]
     r = a2 * sin(q[1]) + l3 * sin(q[1] + q[2])
     return [r * cos(q[0]), r * sin(q[0]), d1 + a2 * cos(q[1]) + l3 * cos(q[1] + q[2])]
 
 
-def reference_paper_ik(p: Any) -> Any:
+def reference_paper_ik(p: Sequence[float]) -> Any:
     """The four solutions (front/back × elbow) of the paper's arm for the point p, angles in (−π, π]."""
     d1, a2, l3 = PAPER_ARM["d1"], PAPER_ARM["a2"], PAPER_ARM["l3"]
     x, y, z = p
@@ -101,13 +101,13 @@ def reference_paper_ik(p: Any) -> Any:
     return out
 
 
-def motion_cost(q: Any, q_current: Any, k: Any = PAPER_K) -> Any:
+def motion_cost(q: Sequence[float], q_current: Sequence[float], k: Sequence[float] = PAPER_K) -> float:
     """Eq. (12): Σ k_i·|Δθ_i|. The paper's joints turn within −180°…180° and cannot pass ±180°, so Δθ is the plain
     difference of two angles in that range (the long way round if need be), as ``armlab.ik.joint_motion`` has it."""
     return sum(ki * abs(a - b) for a, b, ki in zip(q, q_current, k))
 
 
-def reference_best_solution(p: Any, q_current: Any) -> Any:
+def reference_best_solution(p: Sequence[float], q_current: Sequence[float]) -> Any:
     sols = reference_paper_ik(p)
     return min(sols, key=lambda s: motion_cost(s, q_current))
 

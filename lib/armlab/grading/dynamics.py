@@ -34,7 +34,7 @@ from .statics import add, nested3, neg, random_rotation, vector
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any, Callable, Sequence
     from random import Random
 
 __all__ = [
@@ -49,14 +49,14 @@ GRAVITY_SIGN = ("gravity sign: this is the torque gravity exerts on the joints. 
 
 
 # --- plain-math references ----------------------------------------------------------------------
-def reference_kinetic_energy(q: Any, qd: Any, m1: float, m2: float, d1: float, d2: float) -> Any:
+def reference_kinetic_energy(q: Sequence[float], qd: Sequence[float], m1: float, m2: float, d1: float, d2: float) -> float:
     """(3.103): K = ½(m1 + m2)d1²θ̇1² + ½m2d2²(θ̇1 + θ̇2)² + m2d1d2 cosθ2 (θ̇1² + θ̇1θ̇2)."""
     w1, w2 = qd
     return (0.5 * (m1 + m2) * d1 * d1 * w1 * w1 + 0.5 * m2 * d2 * d2 * (w1 + w2) * (w1 + w2)
             + m2 * d1 * d2 * cos(q[1]) * (w1 * w1 + w1 * w2))
 
 
-def reference_mass_matrix(q: Any, m1: float, m2: float, d1: float, d2: float) -> Any:
+def reference_mass_matrix(q: Sequence[float], m1: float, m2: float, d1: float, d2: float) -> list[float]:
     """[[D11, D12], [D21, D22]] of Example 3.9 (flat 2×2)."""
     c2 = cos(q[1])
     D11 = (m1 + m2) * d1 * d1 + m2 * d2 * d2 + 2.0 * m2 * d1 * d2 * c2
@@ -64,7 +64,7 @@ def reference_mass_matrix(q: Any, m1: float, m2: float, d1: float, d2: float) ->
     return [D11, D12, D12, m2 * d2 * d2]
 
 
-def reference_velocity_torques(q: Any, qd: Any, m1: float, m2: float, d1: float, d2: float) -> Any:
+def reference_velocity_torques(q: Sequence[float], qd: Sequence[float], m1: float, m2: float, d1: float, d2: float) -> list[float]:
     """Σ_jk D_ijk θ̇_j θ̇_k: [D122θ̇2² + (D112 + D121)θ̇1θ̇2, D211θ̇1²] with D122 = D112 = D121 = −m2d1d2 sinθ2,
     D211 = m2d1d2 sinθ2 (the centripetal and Coriolis torques of (3.106)–(3.107))."""
     w1, w2 = qd
@@ -72,13 +72,13 @@ def reference_velocity_torques(q: Any, qd: Any, m1: float, m2: float, d1: float,
     return [-k * (w2 * w2 + 2.0 * w1 * w2), k * w1 * w1]
 
 
-def reference_gravity(q: Any, m1: float, m2: float, d1: float, d2: float, g: float) -> Any:
+def reference_gravity(q: Sequence[float], m1: float, m2: float, d1: float, d2: float, g: float) -> list[float]:
     """D1, D2 of Example 3.9: [(m1 + m2)g d1 sinθ1 + m2 g d2 sin(θ1 + θ2), m2 g d2 sin(θ1 + θ2)]."""
     s12 = sin(q[0] + q[1])
     return [(m1 + m2) * g * d1 * sin(q[0]) + m2 * g * d2 * s12, m2 * g * d2 * s12]
 
 
-def reference_outward_step(R: Any, P: Any, w: Any, wd: Any, vd: Any, qd: Any, qdd: Any) -> Any:
+def reference_outward_step(R: Sequence[float], P: Sequence[float], w: Sequence[float], wd: Sequence[float], vd: Sequence[float], qd: float, qdd: float) -> Any:
     """One outward step of RNE for a revolute joint i+1 (Craig, modified DH), everything in frame {i+1}:
     ω' = Rᵀω + θ̇ẑ, ω̇' = Rᵀω̇ + (Rᵀω) × θ̇ẑ + θ̈ẑ, v̇' = Rᵀ(ω̇ × P + ω × (ω × P) + v̇), with R = ⁱR_{i+1}
     (flat 3×3) and P = ⁱP_{i+1}. Returns the flat 9 numbers (ω', ω̇', v̇')."""
@@ -109,7 +109,7 @@ def ldl_pivots(M: Any, n: int) -> Any:
     return d
 
 
-def reference_is_spd(M: Any, n: int, tol: float = 1e-9) -> Any:
+def reference_is_spd(M: Sequence[float], n: int, tol: float = 1e-9) -> bool:
     """M (flat n×n) is symmetric (to tol·max|M|) and positive definite: every LDLᵀ pivot above
     tol·max|M| (a pivot at rounding level counts as zero)."""
     if not is_symmetric(M, n, tol):
@@ -136,7 +136,7 @@ def scalar_answer(value: Any, label: str) -> Any:
     return flat[0]
 
 
-def arm_label(name: str, q: Any, qd: Any, m1: float, m2: float, d1: float, d2: float, extra: str = "") -> Any:
+def arm_label(name: str, q: Any, qd: Any, m1: float, m2: float, d1: float, d2: float, extra: str = "") -> str:
     rates = "" if qd is None else f", qd={fmt_list(qd)}"
     return f"{name}(q={fmt_list(q)}{rates}, m1={fmt(m1)}, m2={fmt(m2)}, d1={fmt(d1)}, d2={fmt(d2)}{extra})"
 

@@ -31,7 +31,7 @@ PACKAGE_DIR = __file__.rpartition(path_sep)[0] + path_sep
 HANDLED = (AssertionError, NameError, NotImplementedError)
 
 
-def install(shell: Any = None) -> Any:
+def install(shell: Any = None) -> bool:
     """Register :func:`handle` with the running IPython shell (or ``shell``); False outside IPython."""
     if shell is None:
         ipython = modules.get("IPython")
@@ -92,7 +92,7 @@ def in_grader(tb: Any) -> Any:
     return tb.tb_frame.f_code.co_filename.startswith(PACKAGE_DIR)
 
 
-def is_test_cell(tb: Any) -> Any:
+def is_test_cell(tb: Any) -> bool:
     """A cell whose source imports the checkers (every test cell does, in its first lines)."""
     source = "".join(getlines(tb.tb_frame.f_code.co_filename))
     return len(source) > 0 and ("from armlab.grading" in source or "import armlab.grading" in source)

@@ -27,7 +27,7 @@ from .ik import cases_of
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterable
+    from typing import Any, Callable, Iterable, Sequence
 
 __all__ = [
     "check_regressor_function", "check_identify_function", "check_rank_function", "check_2r_counts",
@@ -45,7 +45,7 @@ def sign(x: Any) -> Any:
     return 1.0 if x > 0 else -1.0 if x < 0 else 0.0
 
 
-def reference_regressor_row(q: Any, qd: Any, qdd: Any, g: float) -> Any:
+def reference_regressor_row(q: float, qd: float, qdd: float, g: float) -> list[float]:
     """[q̈, g·sin q, q̇, sign(q̇), 1]: the pendulum's row of ξ̄ in the order of :data:`PARAMETERS`."""
     return [qdd, g * sin(q), qd, sign(qd), 1.0]
 
@@ -68,7 +68,7 @@ def solve(A: Any, b: Any) -> Any:
     return x
 
 
-def reference_least_squares(rows: Any, y: Any) -> Any:
+def reference_least_squares(rows: Sequence[Sequence[float]], y: Sequence[float]) -> Any:
     """The least-squares solution of rows·x ≈ y by the normal equations (well-conditioned small problems)."""
     p = len(rows[0])
     A = [[sum(r[i] * r[j] for r in rows) for j in range(p)] for i in range(p)]
@@ -76,7 +76,7 @@ def reference_least_squares(rows: Any, y: Any) -> Any:
     return solve(A, b)
 
 
-def reference_rank(rows: Any, rtol: float = 1e-9) -> Any:
+def reference_rank(rows: Sequence[Sequence[float]], rtol: float = 1e-9) -> int:
     """Rank of a matrix (nested lists) by elimination with partial pivoting on column-normalised entries:
     a pivot below rtol (relative to 1) counts as zero."""
     m, n = len(rows), len(rows[0])
@@ -131,7 +131,7 @@ def raw_differences(t: Any, q: Any) -> Any:
 
 
 # --- helpers ------------------------------------------------------------------------------------
-def matrix_answer(value: Any, rows: Any, cols: int, label: str) -> Any:
+def matrix_answer(value: Any, rows: Any, cols: int, label: str) -> list[Any]:
     shape, flat = read(value, label)
     if shape == (rows, cols - 1):
         fail(label, f"shape {shape}: one column is missing — the friction offset f_off needs a column of ones "

@@ -56,11 +56,11 @@ def flat_angles(answer: Any, name: str) -> Any:
     return shape, flat
 
 
-def same_angle(a: Any, b: Any, tol: float) -> Any:
+def same_angle(a: Any, b: Any, tol: float) -> bool:
     return abs(wrap(a - b)) <= tol
 
 
-def match_as_set(a: Any, e: Any, tol: float) -> Any:
+def match_as_set(a: Any, e: Any, tol: float) -> bool:
     """True if the angles a and e are equal as multisets modulo 2π."""
     if len(a) != len(e):
         return False
@@ -196,7 +196,7 @@ def check_theta3_function(fn: Callable[..., Any], cases: Any = None, seed: int |
         check_angles(got, reference_theta3(*case), name=label, as_set=True, atol=atol, hints=hints)
 
 
-def as_solution_rows(value: Any, n: int, name: str) -> Any:
+def as_solution_rows(value: Any, n: int, name: str) -> list[Any]:
     """A (k, n) array of solutions as k rows; NaN and other shapes fail with the likely reason."""
     shape, flat = read(value, name)
     if shape == (0,):

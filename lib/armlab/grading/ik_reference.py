@@ -13,7 +13,7 @@ from ._plain import TAU, as_nested, atan2, fk, wrap
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Sequence
     from random import Random
 
 #: Table 3.2 joint ranges (degrees), θ3 corrected: the book prints −45°…225°, which is Fu–Gonzalez–Lee's
@@ -27,7 +27,7 @@ PUMA_ROWS = (("R", 0.0, 0.0, 0.0, 0.0, 0.0), ("R", 0.0, -0.5 * pi, PUMA["d2"], 0
              ("R", 0.0, 0.5 * pi, 0.0, 0.0, 0.0), ("R", 0.0, -0.5 * pi, 0.0, 0.0, 0.0))
 
 
-def plus_minus(phi: float, D: Any, term: Any) -> Any:
+def plus_minus(phi: float, D: Any, term: Any) -> list[Any]:
     """[φ − term(+√D), φ − term(−√D)]: the two roots of the ± in eqs. (3.38) and (3.42); [] when D < 0."""
     if D < 0.0:
         return []
@@ -40,18 +40,18 @@ def theta3_k(px: float, py: float, pz: float, a2: float, a3: float, d2: float, d
     return (px * px + py * py + pz * pz - a2 * a2 - a3 * a3 - d2 * d2 - d4 * d4) / (2.0 * a2)
 
 
-def reference_theta1(px: float, py: float, d2: float) -> Any:
+def reference_theta1(px: float, py: float, d2: float) -> list[float]:
     """Both roots of textbook eq. (3.38), [+ root, − root]; [] when px² + py² < d2²."""
     return plus_minus(atan2(py, px), px * px + py * py - d2 * d2, lambda s: atan2(d2, s))
 
 
-def reference_theta3(px: float, py: float, pz: float, a2: float, a3: float, d2: float, d4: float) -> Any:
+def reference_theta3(px: float, py: float, pz: float, a2: float, a3: float, d2: float, d4: float) -> list[float]:
     """Both roots of eqs. (3.40)–(3.42), [+ root, − root]; [] when a3² + d4² − k² < 0."""
     k = theta3_k(px, py, pz, a2, a3, d2, d4)
     return plus_minus(atan2(a3, d4), a3 * a3 + d4 * d4 - k * k, lambda s: atan2(k, s))
 
 
-def reference_2r(x: Any, y: Any, l1: float, l2: float) -> Any:
+def reference_2r(x: float, y: float, l1: float, l2: float) -> list[Any]:
     """Planar 2R solutions [[θ1, θ2], ...] (elbow with θ2 ≥ 0 first); [] when out of reach."""
     D = (x * x + y * y - l1 * l1 - l2 * l2) / (2.0 * l1 * l2)
     if abs(D) > 1.0:
@@ -60,23 +60,23 @@ def reference_2r(x: Any, y: Any, l1: float, l2: float) -> Any:
     return [[atan2(y, x) - atan2(l2 * sin(t2), l1 + l2 * cos(t2)), t2] for t2 in (atan2(s, D), atan2(-s, D))]
 
 
-def fk2r(q: Any, l1: float, l2: float) -> Any:
+def fk2r(q: Sequence[float], l1: float, l2: float) -> tuple[float, float]:
     """Hand position (x, y) of the planar 2R arm."""
     return (l1 * cos(q[0]) + l2 * cos(q[0] + q[1]), l1 * sin(q[0]) + l2 * sin(q[0] + q[1]))
 
 
-def reference_motion_cost(q: Any, q_current: Any, k: Any) -> Any:
+def reference_motion_cost(q: Sequence[float], q_current: Sequence[float], k: Sequence[float]) -> float:
     """J = Σ kᵢ |wrap(qᵢ − q_currentᵢ)|, paper 003 eq. (12), each Δθ the short way round."""
     return sum(ki * abs(wrap(a - b)) for a, b, ki in zip(q, q_current, k))
 
 
-def reference_choice(solutions: Any, q_current: Any, k: Any) -> Any:
+def reference_choice(solutions: Sequence[Sequence[float]], q_current: Sequence[float], k: Sequence[float]) -> int:
     """Index of the least-J row of ``solutions``."""
     costs = [reference_motion_cost(q, q_current, k) for q in solutions]
     return min(range(len(costs)), key=lambda i: costs[i])
 
 
-def reference_in_range(theta: float, lo: float, hi: float) -> Any:
+def reference_in_range(theta: float, lo: float, hi: float) -> bool:
     """True if some θ + 2πm lies in [lo, hi] (all in radians)."""
     x = lo + (theta - lo) % TAU  # the equivalent of θ in [lo, lo + 2π)
     return x <= hi + 1e-12 or abs(x - TAU - lo) <= 1e-12
@@ -113,7 +113,7 @@ def puma_rows(T: Any, a2: float, a3: float, d2: float, d4: float) -> Any:
     return out
 
 
-def reference_puma_solutions(T: Any, lengths: Any = None) -> Any:
+def reference_puma_solutions(T: Any, lengths: Any = None) -> list[Any]:
     """The 8 PUMA560 solutions of T, angles wrapped to (−π, π] (plain math; T nested or array)."""
     _, flat = read(T, "T")
     L = dict(PUMA, **(lengths or {}))

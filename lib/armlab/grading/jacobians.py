@@ -32,7 +32,7 @@ from .symbolic import entries, evaluate, rebuild, sym
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any, Callable, Sequence
     from random import Random
 
 __all__ = [
@@ -47,11 +47,11 @@ Z = [0.0, 0.0, 1.0]
 
 
 # --- plain-math references -------------------------------------------------------------------------
-def add(a: Any, b: Any) -> Any:
+def add(a: Any, b: Any) -> list[Any]:
     return [x + y for x, y in zip(a, b)]
 
 
-def scale(k: Any, v: Any) -> Any:
+def scale(k: Any, v: Any) -> list[Any]:
     return [k * x for x in v]
 
 
@@ -59,12 +59,12 @@ def norm(v: Any) -> Any:
     return sqrt(sum(x * x for x in v))
 
 
-def reference_jacobian_2r(t1: float, t2: float, l1: float, l2: float) -> Any:
+def reference_jacobian_2r(t1: float, t2: float, l1: float, l2: float) -> list[float]:
     """The planar 2R arm's J, rows (ẋ, ẏ), flat 2×2 (notes 004, exercise 6)."""
     return jacobian_planar([t1, t2], [l1, l2])
 
 
-def reference_propagation_step(R: Any, P: Any, w: Any, v: Any, qd: Any, joint: Any) -> Any:
+def reference_propagation_step(R: Sequence[float], P: Sequence[float], w: Sequence[float], v: Sequence[float], qd: float, joint: str) -> Any:
     """Notes 004, one outward step. R = ⁱR_{i+1} (flat 3×3), P = ⁱP_{i+1}, w = ⁱω_i, v = ⁱv_i in {i}; joint
     i+1 is "R" (rate θ̇) or "P" (rate ḋ). Returns (^{i+1}ω_{i+1}, ^{i+1}v_{i+1}) in {i+1}."""
     Rt = transpose(R, 3)
@@ -77,7 +77,7 @@ def reference_propagation_step(R: Any, P: Any, w: Any, v: Any, qd: Any, joint: A
     return w1, v1
 
 
-def reference_jacobian_planar3(q: Any, lengths: Any) -> Any:
+def reference_jacobian_planar3(q: Sequence[float], lengths: Sequence[float]) -> list[float]:
     """J of a planar 3R arm with rows (vx, vy, ωz), flat 3×3."""
     return jacobian_planar(q, lengths) + [1.0, 1.0, 1.0]
 
@@ -94,7 +94,7 @@ def solve3(A: Any, b: Any) -> Any:
     return out
 
 
-def reference_joint_rates(q: Any, lengths: Any, xdot: Any) -> Any:
+def reference_joint_rates(q: Sequence[float], lengths: Sequence[float], xdot: Sequence[float]) -> Any:
     """q̇ = J⁻¹·ẋ for the planar 3R arm, ẋ = (vx, vy, ωz) of the tip in the base frame."""
     return solve3(reference_jacobian_planar3(q, lengths), xdot)
 
@@ -120,14 +120,14 @@ def nearest_singular_theta2(t2: float) -> Any:
     return min((t2 - wrap(t2), t2 - wrap(t2 - pi)), key=lambda s: abs(s - t2))
 
 
-def reference_singular_pose(q: Any, lengths: Any) -> Any:
+def reference_singular_pose(q: Sequence[float], lengths: Sequence[float]) -> Any:
     """The planar 3R arm (rows vx, vy, ωz) is singular where det J = l1·l2·sin θ2 = 0. The singular pose nearest
     to q that moves θ2 only, and a unit lost direction u (uᵀJ = 0, sign free) there."""
     qs = [q[0], nearest_singular_theta2(q[1]), q[2]]
     return qs, left_null(reference_jacobian_planar3(qs, lengths))
 
 
-def reference_frame_change(J: Any, R: Any, n: int) -> Any:
+def reference_frame_change(J: Sequence[float], R: Sequence[float], n: int) -> list[float]:
     """⁰J = diag(R, R)·ᵀJ for a flat 6×n ᵀJ and R = ⁰R_T (flat 3×3)."""
     out = [0.0] * (6 * n)
     for half in (0, 3):

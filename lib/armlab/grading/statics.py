@@ -28,7 +28,7 @@ from .ik import cases_of
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any, Callable, Sequence
     from random import Random
 
 __all__ = [
@@ -43,11 +43,11 @@ SIGN = ("sign flipped: this balances the force the environment applies to the ti
 
 
 # --- plain-math references -------------------------------------------------------------------------
-def neg(v: Any) -> Any:
+def neg(v: Any) -> list[Any]:
     return [-x for x in v]
 
 
-def add(a: Any, b: Any) -> Any:
+def add(a: Any, b: Any) -> list[Any]:
     return [x + y for x, y in zip(a, b)]
 
 
@@ -57,7 +57,7 @@ def random_rotation(rng: Random) -> Any:
                   rot("x", rng.uniform(-pi, pi), 3), 3)
 
 
-def reference_recursion_step(R: Any, P: Any, f_next: Any, n_next: Any) -> Any:
+def reference_recursion_step(R: Sequence[float], P: Sequence[float], f_next: Sequence[float], n_next: Sequence[float]) -> Any:
     """(5-2): f_i = ⁱR_{i+1}·f_{i+1}, n_i = ⁱR_{i+1}·n_{i+1} + ⁱP_{i+1} × f_i, as (f_i, n_i)."""
     f = matvec(R, f_next, 3)
     return f, add(matvec(R, n_next, 3), cross(P, f))
@@ -80,33 +80,33 @@ def jacobian_2r(t1: float, t2: float, l1: float, l2: float) -> Any:
     return jacobian_planar([t1, t2], [l1, l2])
 
 
-def jt_times(J: Any, F: Any, n: int) -> Any:
+def jt_times(J: Any, F: Any, n: int) -> list[Any]:
     """Jᵀ·F for a flat 2×n J."""
     return [J[k] * F[0] + J[n + k] * F[1] for k in range(n)]
 
 
-def tip_matrix(t2: float, l1: float, l2: float) -> Any:
+def tip_matrix(t2: float, l1: float, l2: float) -> list[Any]:
     """(5-5)'s matrix: τ = [[l1s2, l1c2 + l2], [0, l2]]·f with f in the tip frame {3}."""
     return [l1 * sin(t2), l1 * cos(t2) + l2, 0.0, l2]
 
 
-def reference_tau_tip(t1: float, t2: float, l1: float, l2: float, f: Any) -> Any:
+def reference_tau_tip(t1: float, t2: float, l1: float, l2: float, f: Sequence[float]) -> list[float]:
     """(5-5): the balancing torques for the tip force f = (fx, fy) in the tip frame {3}."""
     M = tip_matrix(t2, l1, l2)
     return [M[0] * f[0] + M[1] * f[1], M[2] * f[0] + M[3] * f[1]]
 
 
-def reference_tau_base(t1: float, t2: float, l1: float, l2: float, F: Any) -> Any:
+def reference_tau_base(t1: float, t2: float, l1: float, l2: float, F: Sequence[float]) -> Any:
     """(5-6), Example 5: τ = JᵀF for the tip force F = (Fx, Fy) in the base frame {0}."""
     return jt_times(jacobian_2r(t1, t2, l1, l2), F, 2)
 
 
-def reference_free_direction(t1: float, t2: float, l1: float, l2: float) -> Any:
+def reference_free_direction(t1: float, t2: float, l1: float, l2: float) -> list[float]:
     """At a singular pose (θ2 = 0 or π) the unit force (base frame) that costs no torque: along the arm."""
     return [cos(t1), sin(t1)]
 
 
-def reference_wrench_at_tool(T: Any, F: Any) -> Any:
+def reference_wrench_at_tool(T: Sequence[float], F: Sequence[float]) -> Any:
     """The wrench F = (f, m) measured at O_W in {W}'s axes, as the equivalent wrench at O_T in {T}'s axes,
     for T = ᵂT_T (the pose of {T} in {W}, flat 4×4): f_T = Rᵀf, m_T = Rᵀ(m − p × f)."""
     Rt = transpose([T[0], T[1], T[2], T[4], T[5], T[6], T[8], T[9], T[10]], 3)
@@ -114,13 +114,13 @@ def reference_wrench_at_tool(T: Any, F: Any) -> Any:
     return matvec(Rt, f, 3) + matvec(Rt, add(m, neg(cross(p, f))), 3)
 
 
-def solve2(A: Any, b: Any) -> Any:
+def solve2(A: Any, b: Any) -> list[Any]:
     """The 2×2 system A·x = b (flat A), by Cramer's rule."""
     det = A[0] * A[3] - A[1] * A[2]
     return [(b[0] * A[3] - A[1] * b[1]) / det, (A[0] * b[1] - A[2] * b[0]) / det]
 
 
-def reference_tip_force_3r(q: Any, lengths: Any, tau: Any) -> Any:
+def reference_tip_force_3r(q: Sequence[float], lengths: Sequence[float], tau: Sequence[float]) -> Any:
     """§5.4: the tip force (base frame) of a planar 3R arm from its joint torques, by the book's least
     squares F = (JJᵀ)⁻¹Jτ (J the 2×3 translational Jacobian: three equations, two unknowns)."""
     J = jacobian_planar(q, lengths)
