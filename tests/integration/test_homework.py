@@ -3,8 +3,10 @@
 Everything runs in-process with ``nbgrader.apps.NbGraderAPI`` on a temporary copy of the
 course (docs/instructor.md, "Testing and benchmarking"). All submissions of every homework are
 graded in one batch by a module-scoped fixture; the tests below assert on its results. The
-course copy, the batch and the students of each homework (``SUBMISSIONS``: add a new homework's
-students there) are in ``tests/support/nbgrader_harness.py``, which bench/bench_grading.py runs too.
+course copy, the batch, the students of each homework (``SUBMISSIONS``: add a new homework's
+students there) and the table of what each must get (``OUTCOMES``: its score and the words of its
+feedback, one row per student) are in ``tests/support/nbgrader_harness.py``, which
+bench/bench_grading.py runs too.
 """
 from __future__ import annotations
 
