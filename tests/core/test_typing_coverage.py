@@ -18,7 +18,6 @@ included, typed if it had at least one annotation. That count is printed too, fo
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[2] / "lib" / "armlab"
