@@ -240,7 +240,7 @@ class IKExplorer(Panel):
         self._changed(None)
         return self.chosen
 
-    def load_preset(self, name):
+    def load_preset(self, name: str) -> IKSolutions | None:
         """Set a preset's target and current configuration (:data:`PRESETS`), then update once."""
         if name not in PRESETS:
             raise ValueError(f"preset must be one of {sorted(PRESETS)}, got {name!r}")
