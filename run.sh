@@ -218,4 +218,7 @@ main() {
     esac
 }
 
-main "$@"
+# (sourced, e.g. by tests/core/test_run_sh.py, it only defines the functions)
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+    main "$@"
+fi
