@@ -264,8 +264,10 @@ def _task(arm):
     """(robot, plan, dt, limits, gravity) of the lab's task."""
     if arm == "paper":
         robot = paper_3r()
-        plan = sim.plan_pick_and_place(robot, PAPER_3R["pick"], PAPER_3R["place"], **sim.PAPER_TASK,
-                                       payload=PAPER_3R["ball_mass"], gravity=PAPER_GRAVITY, weights=ik.PAPER_WEIGHTS)
+        paper: dict[str, Any] = PAPER_3R  # the paper's table: points, masses and the time step side by side
+        times: dict[str, Any] = sim.PAPER_TASK
+        plan = sim.plan_pick_and_place(robot, paper["pick"], paper["place"], **times,
+                                       payload=paper["ball_mass"], gravity=PAPER_GRAVITY, weights=ik.PAPER_WEIGHTS)
         return robot, plan, PAPER_3R["dt"], None, PAPER_GRAVITY
     robot = youbot()
     pick = robot.fkine(np.array([-0.644, -0.56, -1.087, 0.076, 2.498]))
