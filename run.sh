@@ -2,7 +2,7 @@
 # ArmLab quick start.
 #
 #   ./run.sh course   # set up .venv and open the course in JupyterLab
-#   ./run.sh test     # set up .venv (with test extras) and run the test suite
+#   ./run.sh test     # set up .venv (with test extras), run the static checks, then the test suite
 #
 # Both commands create or refresh a local virtualenv in .venv; re-runs skip the
 # pip install step while .venv is newer than pyproject.toml.
@@ -32,10 +32,21 @@ Commands:
   test [ARGS...]     Create/refresh .venv, install the course, lab and test extras,
                      make sure Chromium is available for the browser tests,
                      then run `python -m pytest ARGS...`.
+                     Without ARGS (the full run, and what CI runs through .ci/run) the
+                     static checks below run first, and a failing check stops the run
+                     before pytest. With ARGS (e.g. `./run.sh test tests/ik -q`) only
+                     pytest runs: a developer iterating on some tests gets those tests.
+  check              Create/refresh .venv and run only the static checks:
+                       ruff check          lint (rules in pyproject.toml [tool.ruff])
+                       ruff format --check formatting, without changing any file
+                       mypy                types of lib/armlab (pyproject.toml [tool.mypy])
+                     All three run and every failure is reported.
 
 Environment:
   ARMLAB_PYTHON      Python interpreter used to create .venv (must be >= 3.11).
   ARMLAB_REINSTALL=1 Force the pip install step even if .venv looks up to date.
+  ARMLAB_CHECKS=1|0  Run the static checks before pytest even with ARGS (1), or skip
+                     them on the full run (0). Default: run them only without ARGS.
 EOF
 }
 
@@ -145,11 +156,44 @@ cmd_course() {
     exec "$VENV/bin/jupyter" lab --notebook-dir=. ${lab_args[@]+"${lab_args[@]}"} "$@"
 }
 
+# run_checks: ruff check, ruff format --check and mypy; all run, any failure fails.
+run_checks() {
+    local failed=()
+    say "static check: ruff check"
+    "$VENV/bin/python" -m ruff check || failed+=("ruff check")
+    say "static check: ruff format --check"
+    "$VENV/bin/python" -m ruff format --check || failed+=("ruff format --check (run 'ruff format' to fix)")
+    say "static check: mypy (lib/armlab)"
+    "$VENV/bin/python" -m mypy || failed+=("mypy")
+    if ((${#failed[@]})); then
+        local f
+        for f in "${failed[@]}"; do
+            printf 'FAILED: %s\n' "$f" >&2
+        done
+        return 1
+    fi
+    say "static checks passed"
+}
+
+cmd_check() {
+    ensure_venv
+    ensure_installed course,lab,test
+    activate_venv
+    run_checks || die "static checks failed (see above)"
+}
+
 cmd_test() {
     ensure_venv
     ensure_installed course,lab,test
     ensure_chromium
     activate_venv
+    local checks="${ARMLAB_CHECKS:-}"
+    if [[ -z "$checks" ]]; then
+        checks=$(($# == 0))
+    fi
+    if [[ "$checks" == 1 ]]; then
+        run_checks || die "static checks failed (see above); pytest not run. './run.sh test tests' runs pytest alone."
+    fi
     say "running: python -m pytest $*"
     exec "$VENV/bin/python" -m pytest "$@"
 }
@@ -164,6 +208,7 @@ main() {
     case "$cmd" in
         course) cmd_course "$@" ;;
         test) cmd_test "$@" ;;
+        check) cmd_check "$@" ;;
         -h | --help | help) usage ;;
         *)
             printf 'Unknown command: %s\n\n' "$cmd" >&2
@@ -173,4 +218,7 @@ main() {
     esac
 }
 
-main "$@"
+# (sourced, e.g. by tests/core/test_run_sh.py, it only defines the functions)
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+    main "$@"
+fi

@@ -280,8 +280,6 @@ def _items(panel, kind, k=0):
 
 def test_scene_payload_follows_the_sliders_and_is_small():
     """A slider move sends the moved skeleton (fkine_all of the new q) to the canvas, a few kB of data."""
-    import json
-
     robot = models.puma560()
     panel = viz.arm_viewer(robot, np.radians([90, 0, -90, 0, 0, 0]))
     panel.sliders[1].value = -30.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 PI = math.pi
 TAU = 2.0 * math.pi
@@ -17,7 +18,7 @@ def wrap_scalar(x: float) -> float:
     return r + TAU if r <= -PI else r
 
 
-def wrap_angle(x):
+def wrap_angle(x: float | ArrayLike) -> float | np.ndarray:
     """Angle(s) wrapped to (−π, π].
 
     >>> wrap_angle(np.pi), wrap_angle(-np.pi), round(wrap_angle(3 * np.pi / 2), 6)

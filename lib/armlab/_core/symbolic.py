@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import Any
 
 import numpy as np
 
 
-def sympy():
+def sympy() -> Any:
     """The sympy module, imported on first use."""
     import sympy as sp
 
     return sp
 
 
-def is_symbolic(*values) -> bool:
+def is_symbolic(*values: Any) -> bool:
     """True if any value is (or contains) a sympy object."""
     sp = sys.modules.get("sympy")
     if sp is None:  # nothing can be symbolic before sympy is imported
@@ -37,7 +38,7 @@ def _has_sym(v, sp) -> bool:
     return False
 
 
-def exact_angle(x):
+def exact_angle(x: Any) -> Any:
     """A float angle that is a multiple of pi/12 becomes an exact sympy multiple of pi.
 
     DH tables store angles such as -pi/2 as floats; cos(-pi/2) as a float is
@@ -52,7 +53,7 @@ def exact_angle(x):
     return sp.Float(x)
 
 
-def exact_number(x):
+def exact_number(x: Any) -> Any:
     """A float length for symbolic use: integers stay exact, others stay floats."""
     sp = sympy()
     if isinstance(x, sp.Basic):
@@ -62,7 +63,7 @@ def exact_number(x):
     return sp.Float(x)
 
 
-def exact_entry(x):
+def exact_entry(x: Any) -> Any:
     """A matrix entry for symbolic use: 0, ±1 and ±1/2 become exact, other floats stay Float."""
     sp = sympy()
     if isinstance(x, sp.Basic) and not x.is_Float:
@@ -74,6 +75,6 @@ def exact_entry(x):
     return sp.Float(v)
 
 
-def sym_matrix(M):
+def sym_matrix(M: Any) -> Any:
     """Any matrix (numpy or sympy) as a sympy Matrix with exact simple entries."""
     return sympy().Matrix(M).applyfunc(exact_entry)

@@ -6,8 +6,10 @@ a wrong shape, NaN or infinity, complex numbers, strings. Nothing is silently co
 from __future__ import annotations
 
 import math
+from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .symbolic import is_symbolic, sympy
 
@@ -15,7 +17,7 @@ from .symbolic import is_symbolic, sympy
 RIGID_TOL = 1e-6
 
 
-def as_float_array(value, name: str, shape_tail: tuple = (), allow_batch: bool = True) -> np.ndarray:
+def as_float_array(value: Any, name: str, shape_tail: tuple[int, ...] = (), allow_batch: bool = True) -> np.ndarray:
     """``value`` as a float array, or a clear TypeError/ValueError naming ``name``.
 
     ``shape_tail`` is the required trailing shape, e.g. ``(4, 4)``; leading
@@ -64,13 +66,13 @@ def _numbers_only(arr) -> bool:
         isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) for x in arr.flat)
 
 
-def check_finite(values, name: str) -> None:
+def check_finite(values: np.ndarray, name: str) -> None:
     """Fast NaN/inf check for a short 1-D float array."""
     if not math.isfinite(sum(values.tolist())):
         raise ValueError(f"{name} contains NaN or infinity: {values!r:.120}")
 
 
-def rigid_error(rows):
+def rigid_error(rows: Sequence[Any] | np.ndarray) -> Any:
     """How far a pose is from a rigid transform: orthonormal R with det +1 and last row 0 0 0 1.
 
     ``rows`` are the 4 rows of T: lists of floats for one pose (gives a float), or arrays with the
@@ -91,7 +93,7 @@ def _rigid_message(name, err):
             f"not [0, 0, 0, 1]; error {err:.2g} > {RIGID_TOL:g})")
 
 
-def check_rigid(T, name: str) -> None:
+def check_rigid(T: ArrayLike, name: str) -> None:
     """Raise ValueError unless every pose in T (…, 4, 4) is a rigid transform."""
     T = np.asarray(T, dtype=float)
     err = rigid_error(np.moveaxis(T.reshape(-1, 4, 4), 0, -1))
@@ -100,7 +102,7 @@ def check_rigid(T, name: str) -> None:
         raise ValueError(_rigid_message(name, worst))
 
 
-def check_pose(T, name="T"):
+def check_pose(T: ArrayLike, name: str = "T") -> list[list[float]]:
     """One pose T (4, 4) as a list of 4 rows of floats, or a ValueError naming T (shape, NaN, not rigid)."""
     if not (type(T) is np.ndarray and T.shape == (4, 4) and T.dtype == float):
         T = np.asarray(as_float_array(T, name, (4, 4), allow_batch=False), dtype=float)
@@ -113,7 +115,7 @@ def check_pose(T, name="T"):
     return rows
 
 
-def check_poses(T, name="T", rigid=True):
+def check_poses(T: ArrayLike, name: str = "T", rigid: bool = True) -> np.ndarray:
     """A batch T (N, 4, 4) as a float array, or a ValueError naming T and the first bad pose.
 
     ``rigid=False`` leaves the rigid-transform test to the caller (:func:`rigid_error` on
@@ -127,7 +129,7 @@ def check_poses(T, name="T", rigid=True):
     return T
 
 
-def raise_if_not_rigid(err, name="T"):
+def raise_if_not_rigid(err: np.ndarray, name: str = "T") -> None:
     """Raise a ValueError naming the first pose whose :func:`rigid_error` is too large."""
     bad = np.flatnonzero(err > RIGID_TOL)
     if len(bad):
@@ -135,7 +137,7 @@ def raise_if_not_rigid(err, name="T"):
         raise ValueError(f"{_rigid_message(f'{name}[{i}]', err[i])}; {len(bad)} bad pose(s) in the batch")
 
 
-def joint_vector(q, n: int, name: str = "q", *, symbolic: bool | None = None, batch: bool = True):
+def joint_vector(q: Any, n: int, name: str = "q", *, symbolic: bool | None = None, batch: bool = True) -> Any:
     """The one joint-argument check behind every public entry point.
 
     Numbers give a float array of shape (..., n) (``batch=False``: exactly (n,)); sympy input, or

@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..kinematics import link_transform_modified, link_transform_standard
 from .frames import elementary_motion
 from .scene import ArmView, Triads, frame_content, figure3d, fit_points
 from .text import MatrixDisplay
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+
+if TYPE_CHECKING:
+    from ..robot import DHRobot
 
 __all__ = ["ArmViewer", "arm_viewer", "compare_viewer", "LinkMotionAnimator", "link_motion_animator"]
 
@@ -33,12 +39,11 @@ class ArmViewer(Panel):
     ``.T`` is the T displayed in ``.matrix_widget`` (of the first robot).
     """
 
-    def __init__(self, robots, q=None, titles=None, decimals=3, labels=True, figsize=None, show_axes=False,
-                 floor_z=0.0):
+    def __init__(self, robots: DHRobot | Sequence[DHRobot], q: ArrayLike | None = None,
+                 titles: Sequence[str] | None = None, decimals: int = 3, labels: bool = True,
+                 figsize: tuple[float, float] | None = None, show_axes: bool = False, floor_z: float = 0.0) -> None:
         w = load_widgets()
-        if not isinstance(robots, (list, tuple)):
-            robots = [robots]
-        self.robots = list(robots)
+        self.robots: list[DHRobot] = list(robots) if isinstance(robots, Sequence) else [robots]
         n = {r.n for r in self.robots}
         if len(n) != 1:
             raise ValueError("robots shown together must have the same number of joints")
@@ -83,24 +88,28 @@ class ArmViewer(Panel):
         self.note.value = "<small>" + "<br>".join(html.escape(n) for n in notes) + "</small>"
 
     @property
-    def T(self):
+    def T(self) -> np.ndarray:
+        """The end-effector T shown (of the first robot)."""
         return self.view.T
 
     @property
-    def q(self):
+    def q(self) -> np.ndarray:
+        """The joint values (rad/m)."""
         return self.joints.q
 
-    def set_q(self, q):
+    def set_q(self, q: ArrayLike) -> np.ndarray:
+        """Move the sliders to ``q`` (one update); returns the end-effector T."""
         self.joints.set_q(q)
         return self.T
 
 
-def arm_viewer(robot, q=None, **kwargs) -> ArmViewer:
+def arm_viewer(robot: DHRobot, q: ArrayLike | None = None, **kwargs: Any) -> ArmViewer:
     """Arm viewer for one robot: one slider per joint, live 3-D arm, live T (see :class:`ArmViewer`)."""
     return ArmViewer(robot, q=q, **kwargs)
 
 
-def compare_viewer(robots, q=None, titles=None, **kwargs) -> ArmViewer:
+def compare_viewer(robots: Sequence[DHRobot], q: ArrayLike | None = None, titles: Sequence[str] | None = None,
+                   **kwargs: Any) -> ArmViewer:
     """Several robots with the same joints side by side, driven by one slider panel."""
     return ArmViewer(list(robots), q=q, titles=titles, **kwargs)
 
@@ -118,8 +127,8 @@ class LinkMotionAnimator(Panel):
 
     STEPS_PER_MOTION = 20
 
-    def __init__(self, alpha=30.0, a=0.3, theta=45.0, d=0.2, convention="modified", figsize=(4.6, 4.4),
-                 decimals=3):
+    def __init__(self, alpha: float = 30.0, a: float = 0.3, theta: float = 45.0, d: float = 0.2,
+                 convention: str = "modified", figsize: tuple[float, float] = (4.6, 4.4), decimals: int = 3) -> None:
         w = load_widgets()
         if convention not in ("modified", "standard"):
             raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
@@ -167,7 +176,7 @@ class LinkMotionAnimator(Panel):
         p = {k: s.value for k, s in self.param_sliders.items()}
         return math.radians(p["alpha"]), p["a"], math.radians(p["theta"]), p["d"]
 
-    def motions(self):
+    def motions(self) -> list[tuple[str, str, str, float]]:
         """[(name, kind, axis, value)] of the four motions, in the order applied (value in rad / m)."""
         al, a, th, d = self._parameters()
         sub = "ᵢ₋₁" if self.convention == "modified" else "ᵢ"
@@ -176,7 +185,7 @@ class LinkMotionAnimator(Panel):
         order = ("alpha", "a", "theta", "d") if self.convention == "modified" else ("theta", "d", "a", "alpha")
         return [m[k] for k in order]
 
-    def transform_at(self, step):
+    def transform_at(self, step: float) -> np.ndarray:
         """Frame after ``step`` ∈ [0, 4] motions (fractional: the current motion part-way)."""
         step = float(np.clip(step, 0.0, 4.0))
         T = np.eye(4)
@@ -187,7 +196,7 @@ class LinkMotionAnimator(Panel):
             T = T @ elementary_motion(kind, axis, frac * value)  # about the current frame: right-multiply
         return T
 
-    def link_transform(self):
+    def link_transform(self) -> np.ndarray:
         """The link transform of the current parameters, from eq. (3.23) or (2.4)."""
         al, a, th, d = self._parameters()
         if self.convention == "modified":
@@ -195,10 +204,12 @@ class LinkMotionAnimator(Panel):
         return link_transform_standard(th, d, a, al)
 
     @property
-    def T(self):
+    def T(self) -> np.ndarray:
+        """The frame after the current step."""
         return self._T
 
-    def set_step(self, step):
+    def set_step(self, step: float) -> np.ndarray:
+        """Move to ``step`` ∈ [0, 4]; returns the frame there."""
         self.step_slider.value = float(step)
         return self.T
 
@@ -232,6 +243,7 @@ class LinkMotionAnimator(Panel):
         self._T = T
 
 
-def link_motion_animator(alpha=30.0, a=0.3, theta=45.0, d=0.2, convention="modified", **kwargs):
+def link_motion_animator(alpha: float = 30.0, a: float = 0.3, theta: float = 45.0, d: float = 0.2,
+                         convention: str = "modified", **kwargs: Any) -> LinkMotionAnimator:
     """Four-motions animator of one DH link (see :class:`LinkMotionAnimator`); angles in degrees."""
     return LinkMotionAnimator(alpha, a, theta, d, convention, **kwargs)

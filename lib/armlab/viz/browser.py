@@ -21,10 +21,20 @@ import functools
 import json
 import math
 from pathlib import Path
+from typing import Any, TypeAlias
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-__all__ = ["set_arrows", "set_screen_offset", "set_fit", "axes_payload", "widget_classes", "SceneView"]
+__all__ = ["set_arrows", "set_screen_offset", "set_fit", "axes_payload", "widget_classes", "SceneView",
+           "Axes3D", "Figure", "Artist", "Widget"]
+
+# matplotlib objects and widgets flow through viz as these names: matplotlib's 3-D toolkit is only partly
+# typed, and ipywidgets/anywidget are imported on first use, so their types are not available here.
+Axes3D: TypeAlias = Any  #: a matplotlib 3-D axes (mpl_toolkits.mplot3d.axes3d.Axes3D)
+Figure: TypeAlias = Any  #: a matplotlib Figure
+Artist: TypeAlias = Any  #: a matplotlib artist: Line3D, Text, Line3DCollection
+Widget: TypeAlias = Any  #: an ipywidgets or anywidget widget
 
 STATIC = Path(__file__).with_name("static")
 _DASHES = {"-": None, "solid": None, "--": [7, 4], "dashed": [7, 4], ":": [2, 3], "dotted": [2, 3],
@@ -33,19 +43,19 @@ _MARKERS = {"o": "o", ".": "o", "*": "*"}
 _PT = 96 / 72  # a matplotlib point in CSS pixels
 
 
-def set_arrows(line, head=9.0):
+def set_arrows(line: Artist, head: float = 9.0) -> Artist:
     """Draw an arrowhead (``head`` px) at the end of every segment of ``line`` in the browser."""
     line._armlab_arrow = float(head)
     return line
 
 
-def set_screen_offset(text, dx, dy):
+def set_screen_offset(text: Artist, dx: float, dy: float) -> Artist:
     """Move a 3-D text by (dx, dy) screen pixels in the browser (dy upwards)."""
     text._armlab_offset = (float(dx), float(dy))
     return text
 
 
-def set_fit(ax, points):
+def set_fit(ax: Axes3D, points: ArrayLike) -> None:
     """The points (m, 3) that the browser's starting view must hold: its scale and centre come from them.
 
     Give the corners of the region a moving arm can reach (its reach sphere above the floor): the scale
@@ -57,7 +67,7 @@ def set_fit(ax, points):
     ax._armlab_fit = np.round(pts, 6)
 
 
-_HEX = {}
+_HEX: dict[Any, tuple[str, float]] = {}
 
 
 def _hex(color):
@@ -133,7 +143,7 @@ def _text(text):
 def _spread_labels(items):
     """Texts at the same point with the same offset (frames that share an origin, e.g. PUMA {4}, {5}, {6},
     or {A} and the first partial frame) are set one beside the other instead of on top of each other."""
-    taken = {}
+    taken: dict[tuple, float] = {}
     for item in items:
         if item["t"] != "text":
             continue
@@ -145,7 +155,7 @@ def _spread_labels(items):
             item["dx"] += -shift if item["ha"] == "right" else shift
 
 
-def axes_payload(ax) -> dict:
+def axes_payload(ax: Axes3D) -> dict[str, Any]:
     """The scene of one 3-D axes as plain data: limits, the sphere to keep in view, visible artists."""
     limits = np.array([ax.get_xlim3d(), ax.get_ylim3d(), ax.get_zlim3d()], dtype=float)
     ranges = limits[:, 1] - limits[:, 0]
@@ -183,7 +193,7 @@ def axes_payload(ax) -> dict:
 
 
 @functools.cache
-def widget_classes():
+def widget_classes() -> tuple[type, type]:
     """(SceneCanvas, Slider): the anywidget classes, defined on first use (this imports ipywidgets)."""
     import anywidget
     import traitlets as t
@@ -245,7 +255,7 @@ class SceneView:
     """One 3-D axes shown by a :class:`SceneCanvas`; :meth:`sync` sends the axes' artists as they are now
     (``.payload``: the scene last sent, as a dict)."""
 
-    def __init__(self, ax, width=440, height=420):
+    def __init__(self, ax: Axes3D, width: int = 440, height: int = 420) -> None:
         self.ax = ax
         SceneCanvas, _ = widget_classes()
         elev, azim = ax.elev, ax.azim
@@ -254,7 +264,7 @@ class SceneView:
         self.widget.add_class("armlab-scene-widget")
         self.sync()
 
-    def sync(self):
+    def sync(self) -> dict[str, Any]:
         payload = axes_payload(self.ax)
         view = {"elev": float(self.ax.elev), "azim": float(self.ax.azim), "zoom": 1.0}
         if view != self.widget.view:

@@ -16,13 +16,20 @@ from __future__ import annotations
 import html
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import control, ik, sim
+from .._core.constants import GRAVITY
 from ..models import PAPER_3R, PAPER_GRAVITY, YOUBOT_ACTUATORS, paper_3r, youbot
 from .scene import ArmView, figure3d, strided_path, trace_stride
+from .browser import Artist, Widget
 from .widgets import Panel, load_widgets, panel_layout, side_column, slider
+
+if TYPE_CHECKING:
+    from ..robot import DHRobot
 
 __all__ = ["svg_plot", "TaskPlayer", "task_player", "ControlLab", "control_lab", "CONTROLLERS", "JOINT_COLORS"]
 
@@ -31,8 +38,10 @@ CONTROLLERS = ("computed torque", "PD + gravity", "PID", "PID cascade (lab repor
 BALL_COLOR = "#d62728"
 
 
-def svg_plot(x, series, *, labels=None, colors=JOINT_COLORS, ylabel="", xlabel="time step", width=380, height=150,
-             hlines=(), vlines=(), max_points=300):
+def svg_plot(x: ArrayLike, series: ArrayLike, *, labels: Sequence[str] | None = None,
+             colors: Sequence[str] = JOINT_COLORS, ylabel: str = "", xlabel: str = "time step", width: int = 380,
+             height: int = 150, hlines: Sequence[float] = (), vlines: Sequence[float] = (),
+             max_points: int = 300) -> str:
     """An inline SVG line plot of ``series`` (m, N) against ``x`` (N,), with dashed horizontal lines at
     ``hlines`` (e.g. ± effort limits) and dotted vertical ones at ``vlines`` (e.g. the pick and the place)."""
     x = np.asarray(x, dtype=float)
@@ -93,7 +102,10 @@ def svg_plot(x, series, *, labels=None, colors=JOINT_COLORS, ylabel="", xlabel="
 class _Animated(Panel):
     """An arm and its payload in a 3-D scene, shown at step k of a :class:`~armlab.sim.TaskResult`."""
 
-    def _scene(self, robot, q0, figsize):
+    result: Any  # the sim.TaskResult shown
+    frame: Widget  # the step's readout
+
+    def _scene(self, robot: DHRobot, q0: ArrayLike, figsize: tuple[float, float]) -> Artist:
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         self.redraws = 0
         self.robot = robot
@@ -102,7 +114,7 @@ class _Animated(Panel):
         self.ball, = ax.plot([], [], [], ls="", marker="o", ms=9, color=BALL_COLOR)
         return ax
 
-    def show(self, k, draw=True):
+    def show(self, k: int, draw: bool = True) -> None:
         """Show step ``k``: the arm, the tool's path so far, the ball."""
         r = self.result
         k = int(np.clip(k, 0, len(r.t) - 1))
@@ -115,7 +127,8 @@ class _Animated(Panel):
         if draw:
             self.redraw()
 
-    def frame_text(self, k):
+    def frame_text(self, k: int) -> None:
+        """Write step ``k``'s time, phase, q and τ into the readout."""
         r = self.result
         phase = "approach" if k < r.pick_step else "carrying the ball" if k < r.place_step else "ball released"
         self.frame.value = (f"<small>step {k} (t = {r.t[k]:.3f} s), {phase}<br>θ = "
@@ -125,7 +138,7 @@ class _Animated(Panel):
 class TaskPlayer(_Animated):
     """Play a simulated pick-and-place: ``Play`` steps through it every ``every`` steps; the slider picks a step."""
 
-    def __init__(self, robot, result, every=5, figsize=(4.6, 4.4)):
+    def __init__(self, robot: DHRobot, result: Any, every: int = 5, figsize: tuple[float, float] = (4.6, 4.4)) -> None:
         w = load_widgets()
         self._scene(robot, result.q[0], figsize)
         self.result = result
@@ -139,7 +152,7 @@ class TaskPlayer(_Animated):
         self.widget = panel_layout(side_column([self.play, self.step, self.frame]), self._figure_widget())
 
 
-def task_player(robot, result, **kwargs) -> TaskPlayer:
+def task_player(robot: DHRobot, result: Any, **kwargs: Any) -> TaskPlayer:
     """An animation of a simulated task (see :class:`TaskPlayer`)."""
     return TaskPlayer(robot, result, **kwargs)
 
@@ -156,8 +169,9 @@ class ControlLab(_Animated):
     last update took in the kernel.
     """
 
-    def __init__(self, arm="paper", controller="computed torque", omega=20.0, zeta=1.0, ki=1.0, payload=None,
-                 error=0.0, informed=True, figsize=(4.4, 4.2)):
+    def __init__(self, arm: str = "paper", controller: str = "computed torque", omega: float = 20.0,
+                 zeta: float = 1.0, ki: float = 1.0, payload: float | None = None, error: float = 0.0,
+                 informed: bool = True, figsize: tuple[float, float] = (4.4, 4.2)) -> None:
         w = load_widgets()
         if arm not in ("paper", "youbot"):
             raise ValueError(f"arm must be 'paper' or 'youbot', got {arm!r}")
@@ -191,14 +205,14 @@ class ControlLab(_Animated):
         plots = w.VBox([self.error_plot, self.torque_plot])
         self.widget = panel_layout(side, self._figure_widget(), plots)
 
-    def model(self, error_percent):
+    def model(self, error_percent: float) -> DHRobot:
         """The controller's model with ±``error_percent`` % inertial error (one per value, kernels reused)."""
         key = round(float(error_percent), 6)
         if key not in self._models:
             self._models[key] = control.perturbed(self.robot, key / 100.0, seed=8)
         return self._models[key]
 
-    def make_controller(self):
+    def make_controller(self) -> control.Controller:
         """The selected controller with the sliders' gains, its model and limits."""
         kind, w, z = self.choice.value, self.omega.value, self.zeta.value
         model = self.model(self.error.value)
@@ -213,7 +227,7 @@ class ControlLab(_Animated):
         # the cascade: position P then velocity PI; equal to the PD above when Ki = 0 and the lag is 0
         return control.PID.cascade(kp / kd, kd, kd * self.ki.value, current_lag=1e-3, **common)
 
-    def update(self, draw=True):
+    def update(self, draw: bool = True) -> None:
         """Re-run the task with the controls' values and redraw everything."""
         t0 = time.perf_counter()
         plan = replace(self.plan, payload=float(self.payload.value))
@@ -250,17 +264,19 @@ def _task(arm):
     """(robot, plan, dt, limits, gravity) of the lab's task."""
     if arm == "paper":
         robot = paper_3r()
-        plan = sim.plan_pick_and_place(robot, PAPER_3R["pick"], PAPER_3R["place"], **sim.PAPER_TASK,
-                                       payload=PAPER_3R["ball_mass"], gravity=PAPER_GRAVITY, weights=ik.PAPER_WEIGHTS)
+        paper: dict[str, Any] = PAPER_3R  # the paper's table: points, masses and the time step side by side
+        times: dict[str, Any] = sim.PAPER_TASK
+        plan = sim.plan_pick_and_place(robot, paper["pick"], paper["place"], **times,
+                                       payload=paper["ball_mass"], gravity=PAPER_GRAVITY, weights=ik.PAPER_WEIGHTS)
         return robot, plan, PAPER_3R["dt"], None, PAPER_GRAVITY
     robot = youbot()
     pick = robot.fkine(np.array([-0.644, -0.56, -1.087, 0.076, 2.498]))
     place = robot.fkine(np.array([0.9, -0.3, -1.3, 0.4, 2.0]))
     plan = sim.plan_pick_and_place(robot, pick, place, t_pick=1.0, t_place=2.0, t_end=2.4, payload=0.5,
                                    q_start=np.array([0.0, 0.0, 0.0, 0.5, 0.0]))
-    return robot, plan, 4e-3, YOUBOT_ACTUATORS["effort"], (0.0, 0.0, -9.81)
+    return robot, plan, 4e-3, YOUBOT_ACTUATORS["effort"], GRAVITY
 
 
-def control_lab(arm="paper", **kwargs) -> ControlLab:
+def control_lab(arm: str = "paper", **kwargs: Any) -> ControlLab:
     """The closed-loop control lab (see :class:`ControlLab`)."""
     return ControlLab(arm, **kwargs)

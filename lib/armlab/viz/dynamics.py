@@ -19,15 +19,21 @@ True
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import dynamics
+from .._core.constants import GRAVITY
 from ..models import planar2r
 from .browser import set_arrows
 from .ik import GhostArm
 from .scene import TRACE_POINTS, ArmView, figure3d, fit_points, reach, strided_path, trace_stride
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+
+if TYPE_CHECKING:
+    from ..robot import DHRobot
 
 __all__ = ["TERM_COLORS", "split_bars", "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer",
            "trajectory_player"]
@@ -35,15 +41,18 @@ __all__ = ["TERM_COLORS", "split_bars", "TorqueSplit", "torque_split_explorer", 
 #: One colour per term of :data:`armlab.dynamics.TERMS` (inertia blues, velocity terms warm, gravity grey).
 TERM_COLORS = ("#1f77b4", "#9ecae1", "#ff7f0e", "#d62728", "#7f7f7f")
 BAR_PX = 240  # width of one joint's bar; zero torque in the middle
+#: Gravity for the planar arms drawn here: they move in the x–y plane of frame {0}, held vertical, so standard
+#: gravity (:data:`armlab._core.constants.GRAVITY`, along −z of the world) points along −y0.
+PLANE_GRAVITY = (0.0, GRAVITY[2], 0.0)
 
 
-def nice_ceiling(x):
+def nice_ceiling(x: float) -> float:
     """The smallest of 1, 2, 5 × 10^k that is ≥ x (x > 0)."""
     k = np.floor(np.log10(x))
     return float(next(m * 10**k for m in (1, 2, 5, 10) if m * 10**k >= x * (1 - 1e-12)))
 
 
-def split_bars(split, scale, labels=None, unit="N·m"):
+def split_bars(split: ArrayLike, scale: float, labels: Sequence[str] | None = None, unit: str = "N·m") -> str:
     """HTML: one stacked bar per joint, positive terms stacked right of the middle, negative ones left,
     ``scale`` (N·m) at either end; the total τ as a black tick and a number."""
     split = np.asarray(split, dtype=float)
@@ -87,14 +96,15 @@ class TorqueSplit(Panel):
     largest term's name per joint) hold what is shown; :meth:`set_state` moves several sliders at once.
     """
 
-    def __init__(self, robot=None, q=None, qd=None, qdd=None, max_rate=6.0, max_accel=20.0, scale=None,
-                 figsize=(4.0, 4.0)):
+    def __init__(self, robot: DHRobot | None = None, q: ArrayLike | None = None, qd: ArrayLike | None = None,
+                 qdd: ArrayLike | None = None, max_rate: float = 6.0, max_accel: float = 20.0,
+                 scale: float | None = None, figsize: tuple[float, float] = (4.0, 4.0)) -> None:
         w = load_widgets()
         self.robot = robot if robot is not None else planar2r(0.8, 0.6, 1.5, 0.7)
         n = self.robot.n
         if not all(link.revolute for link in self.robot.links):
             raise ValueError("TorqueSplit draws arms with revolute joints only")
-        self.gravity = (0.0, -9.81, 0.0)
+        self.gravity = PLANE_GRAVITY
         self.model = dynamics.lagrange(self.robot, self.gravity)
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         ax.view_init(90.0, -90.0)
@@ -147,18 +157,22 @@ class TorqueSplit(Panel):
             self.redraw()
 
     @property
-    def q(self):
+    def q(self) -> np.ndarray:
+        """The joint angles (rad)."""
         return self.joints.q
 
     @property
-    def qd(self):
+    def qd(self) -> np.ndarray:
+        """The joint rates (rad/s)."""
         return np.array([s.value for s in self.rates])
 
     @property
-    def qdd(self):
+    def qdd(self) -> np.ndarray:
+        """The joint accelerations (rad/s²)."""
         return np.array([s.value for s in self.accels])
 
-    def set_state(self, q=None, qd=None, qdd=None):
+    def set_state(self, q: ArrayLike | None = None, qd: Sequence[float] | None = None,
+                  qdd: Sequence[float] | None = None) -> np.ndarray:
         """Set any of q (rad), q̇ (rad/s), q̈ (rad/s²); one update. Returns the split (n, 5)."""
         self._hold = True
         try:
@@ -174,7 +188,8 @@ class TorqueSplit(Panel):
         return self.split
 
 
-def torque_split_explorer(robot=None, q=None, qd=None, qdd=None, **kwargs) -> TorqueSplit:
+def torque_split_explorer(robot: DHRobot | None = None, q: ArrayLike | None = None, qd: ArrayLike | None = None,
+                          qdd: ArrayLike | None = None, **kwargs: Any) -> TorqueSplit:
     """A planar arm with sliders for q, q̇, q̈ and each joint's torque split into its terms (:class:`TorqueSplit`)."""
     return TorqueSplit(robot, q, qd, qdd, **kwargs)
 
@@ -192,7 +207,9 @@ class TrajectoryPlayer(Panel):
     COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
     TRACE_POINTS = TRACE_POINTS
 
-    def __init__(self, robot, runs, energy=None, view=None, figsize=(4.4, 4.2), interval=40):
+    def __init__(self, robot: DHRobot, runs: Mapping[str, Any], energy: Mapping[str, ArrayLike] | None = None,
+                 view: tuple[float, float] | None = None, figsize: tuple[float, float] = (4.4, 4.2),
+                 interval: int = 40) -> None:
         w = load_widgets()
         self.robot, self.runs = robot, dict(runs)
         self.energy = dict(energy or {})
@@ -202,12 +219,15 @@ class TrajectoryPlayer(Panel):
         if view is not None:
             ax.view_init(*view)
         self.redraws = 0
-        self.arms, self.traces = [], []
+        self.arms: list[ArmView] = []
+        self.traces = []
         for k, (name, run) in enumerate(self.runs.items()):
-            arm = ArmView(robot, ax, run.q[0], frames=False) if k == 0 else GhostArm(robot, ax, run.q[0])
-            if k:
-                arm.set_style(self.COLORS[k % len(self.COLORS)], 0.9, dashed=True)
-            self.arms.append(arm)
+            if k == 0:
+                self.arms.append(ArmView(robot, ax, run.q[0], frames=False))
+            else:
+                ghost = GhostArm(robot, ax, run.q[0])
+                ghost.set_style(self.COLORS[k % len(self.COLORS)], 0.9, dashed=True)
+                self.arms.append(ghost)
             self.traces.append(ax.plot([], [], [], color=self.COLORS[k % len(self.COLORS)], lw=1)[0])
         steps = len(self.t)
         self.time = slider(0.0, 0.0, float(self.t[-1]), float(self.t[1] - self.t[0]) if steps > 1 else 1.0, "t (s)",
@@ -226,7 +246,7 @@ class TrajectoryPlayer(Panel):
         self.widget = panel_layout(side_column([self.play, self.time, self.readout, w.HTML(f"<small>{legend}</small>")]),
                                    self._figure_widget())
 
-    def show(self, k, draw=True):
+    def show(self, k: int, draw: bool = True) -> None:
         """Show sample ``k`` of every run."""
         k = int(np.clip(k, 0, len(self.t) - 1))
         lines = [f"t = {self.t[k]:.3f} s"]
@@ -244,6 +264,6 @@ class TrajectoryPlayer(Panel):
             self.redraw()
 
 
-def trajectory_player(robot, runs, **kwargs) -> TrajectoryPlayer:
+def trajectory_player(robot: DHRobot, runs: Mapping[str, Any], **kwargs: Any) -> TrajectoryPlayer:
     """Replay simulated motions of one robot in one view (see :class:`TrajectoryPlayer`)."""
     return TrajectoryPlayer(robot, runs, **kwargs)

@@ -7,8 +7,10 @@ array([0., 1., 0.])
 from __future__ import annotations
 
 import html
+from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..transforms import Rot, Trans, compose
 from .scene import Triads, frame_content, figure3d, fit_points
@@ -20,7 +22,7 @@ __all__ = ["elementary_motion", "FramePlayground", "frame_playground"]
 _AXES = ("x", "y", "z")
 
 
-def elementary_motion(kind, axis, value, deg=False):
+def elementary_motion(kind: str, axis: str, value: float, deg: bool = False) -> np.ndarray:
     """The 4×4 of one elementary motion: ``kind`` "rot" is Rot(axis, value) (radians, or degrees
     with ``deg=True``), "trans" a translation by ``value`` along ``axis``."""
     if axis not in _AXES:
@@ -51,9 +53,10 @@ class FramePlayground(Panel):
     where it lands in {A}.
     """
 
-    def __init__(self, steps=(("rot", "z", 45.0), ("rot", "x", 60.0), ("rot", "y", 30.0)),
-                 frame="fixed", point=None, trans_range=(-5.0, 5.0), extent=None, decimals=3,
-                 figsize=(4.6, 4.4)):
+    def __init__(self, steps: Sequence[tuple[str, str, float]] = (("rot", "z", 45.0), ("rot", "x", 60.0),
+                                                                ("rot", "y", 30.0)),
+                 frame: str = "fixed", point: ArrayLike | None = None, trans_range: tuple[float, float] = (-5.0, 5.0),
+                 extent: float | None = None, decimals: int = 3, figsize: tuple[float, float] = (4.6, 4.4)) -> None:
         w = load_widgets()
         if frame not in ("fixed", "current"):
             raise ValueError(f"frame must be 'fixed' or 'current', got {frame!r}")
@@ -105,20 +108,21 @@ class FramePlayground(Panel):
         self.widget = panel_layout(side, self._figure_widget())
 
     @property
-    def frame(self):
+    def frame(self) -> str:
+        """"fixed" or "current": the toggle's value."""
         return self.frame_toggle.value
 
     @property
-    def matrices(self):
+    def matrices(self) -> list[np.ndarray]:
         """The 4×4 of each motion, in the order applied."""
         return [elementary_motion(kind, axis, s.value, deg=True) for (kind, axis), s in zip(self.steps, self.sliders)]
 
     @property
-    def T(self):
+    def T(self) -> np.ndarray:
         """Composite transform ^A_B T = compose(M₁, …, Mₖ, frame=toggle)."""
         return compose(*self.matrices, frame=self.frame)
 
-    def partial_products(self):
+    def partial_products(self) -> np.ndarray:
         """(k, 4, 4): the frame after motions 1..j, for j = 1..k."""
         out, T = [], np.eye(4)
         for M in self.matrices:
@@ -126,7 +130,8 @@ class FramePlayground(Panel):
             out.append(T)
         return np.array(out)
 
-    def formula(self):
+    def formula(self) -> str:
+        """The product as text, in the order it multiplies (e.g. "T = Rot(y, 30°) · Rot(x, 60°)")."""
         names = [_motion_name(kind, axis, s.value) for (kind, axis), s in zip(self.steps, self.sliders)]
         order = names[::-1] if self.frame == "fixed" else names
         return "T = " + " · ".join(order)
@@ -150,7 +155,7 @@ class FramePlayground(Panel):
             self.point_widget.value = (f"<code>P in {{B}} = {np.round(self.point[:3], 3).tolist()}<br>"
                                        f"P in {{A}} = T·P = {np.round(AP[:3], 3).tolist()}</code>")
 
-    def set(self, values=None, frame=None):
+    def set(self, values: Sequence[float] | None = None, frame: str | None = None) -> np.ndarray:
         """Set the slider values (degrees / units) and/or the frame toggle, then redraw once."""
         if values is not None:
             for s, v in zip(self.sliders, values):
@@ -164,6 +169,8 @@ class FramePlayground(Panel):
         return self.T
 
 
-def frame_playground(steps=(("rot", "z", 45.0), ("rot", "x", 60.0), ("rot", "y", 30.0)), **kwargs):
+def frame_playground(steps: Sequence[tuple[str, str, float]] = (("rot", "z", 45.0), ("rot", "x", 60.0),
+                                                                ("rot", "y", 30.0)),
+                     **kwargs: Any) -> FramePlayground:
     """Frame-composition playground (see :class:`FramePlayground`)."""
     return FramePlayground(steps, **kwargs)

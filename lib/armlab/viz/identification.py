@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import html
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -35,7 +36,7 @@ TRUE_FRICTION = np.array([[0.02, 0.30, 0.065, 0.02], [0.03, 0.30, 0.065, -0.02],
                           [0.005, 0.05, 0.039, 0.0], [0.004, 0.02, 0.313, 0.0]])
 
 
-def error_bars(errors, names, width=400, cap=1.0):
+def error_bars(errors: np.ndarray, names: Sequence[str], width: int = 400, cap: float = 1.0) -> str:
     """HTML bars of |relative error| per parameter in two columns, on a log scale from 1e-6 to ``cap`` (green
     < 1 %, amber < 10 %, red beyond)."""
     track = width // 2 - 100
@@ -58,7 +59,8 @@ class ExcitationExplorer(Panel):
 
     RATE, SEED = 100.0, 3
 
-    def __init__(self, harmonics=3, amplitude=0.8, noise=0.02, f0=0.1, figsize=(3.6, 3.6)):
+    def __init__(self, harmonics: int = 3, amplitude: float = 0.8, noise: float = 0.02, f0: float = 0.1,
+                 figsize: tuple[float, float] = (3.6, 3.6)) -> None:
         self.robot = youbot()
         self.truth = np.concatenate([dynamics.dynamic_params(self.robot).reshape(5, 10), TRUE_FRICTION], axis=1).ravel()
         self.f0 = f0
@@ -69,7 +71,7 @@ class ExcitationExplorer(Panel):
         self.updates = 0
         self.harmonics, self.amplitude, self.noise = int(harmonics), float(amplitude), float(noise)
         self._params = dynamics.base_parameters(self.robot, True)
-        self._trajectories = {}
+        self._trajectories: dict[tuple, dict[str, Any]] = {}
         self._fresh = self._samples(self._excitation(4, 0.8, self._pattern[::-1, :, ::-1])[0])  # validation motion
         self.widget = None
         self._compute()
@@ -143,7 +145,7 @@ class ExcitationExplorer(Panel):
         tau2 = tau2 + self.noise * self._noise[1, :len(q2)]
         self.validation_rms = self.result.validate(q2, qd2, qdd2, tau2, regressor=Y2)
 
-    def set(self, harmonics=None, amplitude=None, noise=None):
+    def set(self, harmonics: int | None = None, amplitude: float | None = None, noise: float | None = None) -> None:
         """Change any setting and recompute (what the sliders do)."""
         if harmonics is not None:
             self.harmonics = int(round(harmonics))
@@ -186,7 +188,7 @@ class ExcitationExplorer(Panel):
                  f"{len(self.t)} samples)",
                  "peak |q̇| / limit: " + ", ".join(f"{v:.0%}" for v in p["qd_max"] / YOUBOT_ACTUATORS["max_speed"]),
                  "peak |τ| / limit: " + ", ".join(f"{v:.0%}" for v in p["tau_max"] / YOUBOT_ACTUATORS["effort"])]
-        if self.result is None:
+        if self.result is None or self.errors is None or self.validation_rms is None:
             lines.append(f"<span style='color:#d62728'>{html.escape(self.failure)}</span>")
             self.bars.value = ""
         else:
@@ -200,6 +202,6 @@ class ExcitationExplorer(Panel):
         return f"ExcitationExplorer(harmonics={self.harmonics}, amplitude={self.amplitude}, cond={self.cond:.3g})"
 
 
-def excitation_explorer(harmonics=3, amplitude=0.8, noise=0.02):
+def excitation_explorer(harmonics: int = 3, amplitude: float = 0.8, noise: float = 0.02) -> ExcitationExplorer:
     """The youBot's excitation, its condition number and what identification recovers (see the module)."""
     return ExcitationExplorer(harmonics, amplitude, noise)

@@ -21,14 +21,20 @@ The pose explorer built from these is :mod:`armlab.viz.pose_explorer`.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..ik import PUMA_LABELS, solver_for
 from ..kinematics import joint_axis_frames
-from .browser import set_screen_offset
+from .browser import Artist, Axes3D, set_screen_offset
 from .scene import VIEW, ArmView, Triads, figure3d, fit_points, reach
 from .widgets import Panel, load_widgets
+
+if TYPE_CHECKING:
+    from ..ik import IKSolutions
+    from ..robot import DHRobot
 
 __all__ = ["OUTSIDE_COLOR", "slot_of", "arm_label", "wrist_label", "closed_form", "floor_height", "GhostArm",
            "SolutionArms", "WristInset", "solutions_table", "SolutionsFigure", "show_solutions"]
@@ -44,7 +50,7 @@ _SLOTS = {"puma560": 8, "youbot": 4, "planar2r": 2, "planar3r": 2}  # solutions 
 _PUMA_WRIST_JOINT = 4  # joint 5 (0-based 4): its axis reverses when the wrist flips
 
 
-def slot_of(label, fallback):
+def slot_of(label: str, fallback: int) -> int:
     """The fixed slot of a branch label: PUMA slots in PUMA_LABELS order, youBot I–IV, planar up/down.
 
     Labels the function does not know keep ``fallback`` (their position in the result).
@@ -59,7 +65,7 @@ def slot_of(label, fallback):
     return fallback
 
 
-def arm_label(label):
+def arm_label(label: str) -> str:
     """The part of a label that names the arm (links 1–3), without the wrist: 'left-up-flip' → 'left-up'."""
     for wrist in ("-noflip", "-flip"):
         if label.endswith(wrist):
@@ -67,17 +73,17 @@ def arm_label(label):
     return label
 
 
-def wrist_label(label):
+def wrist_label(label: str) -> str:
     """The wrist part of a PUMA label ('noflip' or 'flip'), '' for other robots."""
     return label.rsplit("-", 1)[1] if label.endswith(("-noflip", "-flip")) else ""
 
 
-def closed_form(robot):
+def closed_form(robot: DHRobot) -> str:
     """The name of the closed-form solver that ``robot.ikine_all`` uses ("" for the numeric one)."""
     return getattr(solver_for(robot), "method", "")
 
 
-def floor_height(robot):
+def floor_height(robot: DHRobot) -> float:
     """Height of the floor grid: the PUMA's frame {0} sits at the shoulder, so put its floor 0.6 reach lower."""
     if closed_form(robot) == "puma560":
         return -round(0.6 * reach(robot), 1)
@@ -90,7 +96,8 @@ class GhostArm(ArmView):
     ``set_style(color, alpha, dashed)`` restyles it in place; ``set_visible`` shows or hides it.
     """
 
-    def __init__(self, robot, ax, q=None, color="0.5", linewidth=2.5, floor_z=0.0):
+    def __init__(self, robot: DHRobot, ax: Axes3D, q: ArrayLike | None = None, color: str = "0.5",
+                 linewidth: float = 2.5, floor_z: float = 0.0) -> None:
         before = list(ax.lines)
         super().__init__(robot, ax, q=q, frames=False, labels=False, color=color, floor=False, floor_z=floor_z)
         for artist in list(ax.lines):  # the pedestal: the solid view (or the floor view) already has one
@@ -103,12 +110,13 @@ class GhostArm(ArmView):
         self.line.set_linewidth(linewidth)
         self.line.set_marker("None")
 
-    def set_style(self, color, alpha, dashed=False):
+    def set_style(self, color: str, alpha: float, dashed: bool = False) -> None:
+        """Restyle the line in place: colour, opacity, dashed or solid."""
         self.line.set_color(color)
         self.line.set_alpha(alpha)
         self.line.set_linestyle("--" if dashed else "-")
 
-    def set_visible(self, visible):
+    def set_visible(self, visible: bool) -> None:
         self.line.set_visible(visible)
 
 
@@ -130,7 +138,8 @@ class SolutionArms:
     IN_ALPHA = 0.6
     OUT_ALPHA = 0.3
 
-    def __init__(self, robot, ax, slots=None, wrist="auto", text=True, stub_length=None, stub_width=4.0):
+    def __init__(self, robot: DHRobot, ax: Axes3D, slots: int | None = None, wrist: int | str | None = "auto",
+                 text: bool = True, stub_length: float | None = None, stub_width: float = 4.0) -> None:
         self.robot = robot
         self.ax = ax
         method = closed_form(robot)
@@ -156,7 +165,7 @@ class SolutionArms:
         self.labels = [""] * self.count
         self.hide()
 
-    def hide(self):
+    def hide(self) -> None:
         for g in self.ghosts:
             g.set_visible(False)
         if self.stubs is not None:
@@ -168,7 +177,7 @@ class SolutionArms:
         self.q[:] = np.nan
         self.labels = [""] * self.count
 
-    def slots(self, labels):
+    def slots(self, labels: Sequence[str]) -> list[int]:
         """The slot of each label, in order: :func:`slot_of`, or the next free slot for unknown labels."""
         out = []
         for k, label in enumerate(labels):
@@ -178,7 +187,7 @@ class SolutionArms:
             out.append(s)
         return out
 
-    def update(self, sols):
+    def update(self, sols: IKSolutions) -> np.ndarray:
         """Draw the solutions of ``sols`` (an :class:`armlab.ik.IKSolutions`); hide the other slots."""
         self.hide()
         for s, q, label, ok in zip(self.slots(sols.labels), sols.q, sols.labels, sols.within_limits):
@@ -214,7 +223,7 @@ class SolutionArms:
         self.stubs.set_alpha([self.IN_ALPHA if self.highlighted[s] else self.OUT_ALPHA for s in shown])
         self.stubs.set_visible(True)
 
-    def stub_segments(self):
+    def stub_segments(self) -> dict[int, np.ndarray]:
         """{slot: (2, 3) wrist stub as drawn} for the shown slots (empty without a wrist stub)."""
         if self.stubs is None or not self.stubs.get_visible():
             return {}
@@ -247,17 +256,19 @@ class WristInset:
     colour (dark: noflip, light: flip). The view follows the wrist centre (``radius`` around it).
     """
 
-    def __init__(self, robot, ax, radius=0.14):
+    def __init__(self, robot: DHRobot, ax: Axes3D, radius: float = 0.14) -> None:
         self.ax = ax
         self.radius = float(radius)
         self.arms = SolutionArms(robot, ax, text=False, stub_length=0.55 * radius, stub_width=5.0)
         for g in self.arms.ghosts:
             g.line.set_linewidth(3.5)
-        self.texts = [ax.text(0, 0, 0, "", fontsize=8, color=c, weight="bold", ha="center") for c in self.arms.colors]
+        self.texts: list[Artist] = [ax.text(0, 0, 0, "", fontsize=8, color=c, weight="bold", ha="center")
+                                    for c in self.arms.colors]
         self.centre = np.zeros(3)
         ax.set_title("close-up of the wrist centre", fontsize=8)
 
-    def update(self, sols):
+    def update(self, sols: IKSolutions) -> None:
+        """Zoom onto the wrist centre of ``sols`` and label each wrist."""
         arms = self.arms
         arms.update(sols)
         for t in self.texts:
@@ -276,7 +287,8 @@ class WristInset:
             t.set_visible(True)
 
 
-def solutions_table(sols, colors, slots, J=None, chosen=None):
+def solutions_table(sols: IKSolutions, colors: Sequence[str], slots: Sequence[int], J: np.ndarray | None = None,
+                    chosen: int | None = None) -> str:
     """HTML table of ``sols``: colour of its slot, label, q in degrees, limits, singular, J.
 
     ``colors`` is the colour of each slot, ``slots`` the slot of each solution
@@ -298,7 +310,9 @@ def solutions_table(sols, colors, slots, J=None, chosen=None):
 class SolutionsFigure(Panel):
     """A static figure of all solutions of one pose (see :func:`show_solutions`)."""
 
-    def __init__(self, robot, sols=None, T=None, title=None, figsize=(4.6, 4.4), ax=None, elev=None, azim=None):
+    def __init__(self, robot: DHRobot, sols: IKSolutions | None = None, T: ArrayLike | None = None,
+                 title: str | None = None, figsize: tuple[float, float] = (4.6, 4.4), ax: Axes3D | None = None,
+                 elev: float | None = None, azim: float | None = None) -> None:
         w = load_widgets()
         if ax is None:
             self.fig, (ax,) = figure3d(1, figsize, [title] if title else None, show_axes=False)
@@ -318,7 +332,8 @@ class SolutionsFigure(Panel):
             self.update(sols, T)
         self.widget = w.VBox([self._figure_widget(), self.caption])
 
-    def update(self, sols, T=None):
+    def update(self, sols: IKSolutions, T: ArrayLike | None = None) -> SolutionsFigure:
+        """Draw ``sols`` (and the target ``T``; by default the pose of the first solution)."""
         self.arms.update(sols)
         if T is None and len(sols):
             T = self.robot.fkine(sols.q[0])
@@ -334,6 +349,7 @@ class SolutionsFigure(Panel):
         return self
 
 
-def show_solutions(robot, sols, T=None, title=None, **kwargs) -> SolutionsFigure:
+def show_solutions(robot: DHRobot, sols: IKSolutions, T: ArrayLike | None = None, title: str | None = None,
+                   **kwargs: Any) -> SolutionsFigure:
     """Draw every solution in ``sols`` on one 3-D axes (colour: within limits; grey dashed: outside)."""
     return SolutionsFigure(robot, sols, T, title, **kwargs)

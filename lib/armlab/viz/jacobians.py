@@ -20,12 +20,17 @@ from __future__ import annotations
 
 import html
 import math
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import jacobians as jb
 from .scene import ArmView, figure3d, reach
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+
+if TYPE_CHECKING:
+    from ..robot import DHRobot
 
 __all__ = ["NEAR", "JacobianExplorer", "jacobian_explorer", "ellipsoid_rings", "RatePlayer", "rate_player"]
 
@@ -43,7 +48,8 @@ def _planar_rows(robot):
     return [0, 1, 5][:robot.n] if planar else None
 
 
-def ellipsoid_rings(centre, lengths, U, clip=np.inf, count=RING_POINTS):
+def ellipsoid_rings(centre: ArrayLike, lengths: ArrayLike, U: ArrayLike, clip: float = np.inf,
+                    count: int = RING_POINTS) -> np.ndarray:
     """(m, 3) points of an ellipsoid's principal rings (a planar ellipse for 2 axes), NaN between rings.
 
     ``lengths`` are the half-axes along the columns of ``U`` (as :func:`armlab.jacobians.ellipsoid`
@@ -95,7 +101,8 @@ class JacobianExplorer(Panel):
     ``snap(kind)`` (one button per kind) jumps to the nearest singular pose of that kind.
     """
 
-    def __init__(self, robot, q=None, velocity_scale=None, force_scale=None, figsize=(4.8, 4.6)):
+    def __init__(self, robot: DHRobot, q: ArrayLike | None = None, velocity_scale: float | None = None,
+                 force_scale: float | None = None, figsize: tuple[float, float] = (4.8, 4.6)) -> None:
         w = load_widgets()
         self.robot = robot
         self.rows = _planar_rows(robot)
@@ -137,14 +144,14 @@ class JacobianExplorer(Panel):
         self.widget = panel_layout(side, self._figure_widget())
 
     # --- the numbers ---------------------------------------------------------------------------------
-    def measures(self, q):
+    def measures(self, q: ArrayLike) -> tuple[dict[str, Any], np.ndarray]:
         """The readout's values at q (see the class docstring)."""
         J0 = self.robot.jacob0(q)
         J = J0[self.rows] if self.rows is not None else J0
         s = jb.singular_values(J)
         rank = int(jb.jacobian_rank(J))
         square = J.shape[0] == J.shape[1]
-        out = {
+        out: dict[str, Any] = {
             "det": float(np.linalg.det(J)) if square else None,
             "sigma_min": float(s[-1]),  # the smallest of min(rows, n): the youBot's 6×5 J has 5
             "manipulability": float(jb.manipulability_of_J(J0, "trans")),
@@ -192,14 +199,16 @@ class JacobianExplorer(Panel):
 
     # --- driving it ----------------------------------------------------------------------------------
     @property
-    def q(self):
+    def q(self) -> np.ndarray:
+        """The joint values shown (rad/m)."""
         return self.view.q
 
-    def set_q(self, q):
+    def set_q(self, q: ArrayLike) -> dict[str, Any]:
+        """Move the sliders to ``q`` (one update); returns the readings."""
         self.joints.set_q(q)
         return self.readings
 
-    def snap(self, kind):
+    def snap(self, kind: str) -> np.ndarray | None:
         """Move to the nearest singular pose of ``kind`` (one joint moves); returns its q, or None with a message."""
         try:
             q = jb.snap_to_singularity(self.robot, self.joints.q, kind)
@@ -211,7 +220,7 @@ class JacobianExplorer(Panel):
         return q
 
 
-def jacobian_explorer(robot, q=None, **kwargs) -> JacobianExplorer:
+def jacobian_explorer(robot: DHRobot, q: ArrayLike | None = None, **kwargs: Any) -> JacobianExplorer:
     """The Jacobian explorer for a PUMA560, youBot or planar arm (see :class:`JacobianExplorer`)."""
     return JacobianExplorer(robot, q, **kwargs)
 
@@ -224,7 +233,8 @@ class RatePlayer(Panel):
     traced; the readout gives, per run, t, the largest |q̇| and σ_min at that step.
     """
 
-    def __init__(self, robot, runs, path=None, figsize=None):
+    def __init__(self, robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None = None,
+                 figsize: tuple[float, float] | None = None) -> None:
         w = load_widgets()
         self.robot, self.runs = robot, dict(runs)
         names = list(self.runs)
@@ -249,7 +259,7 @@ class RatePlayer(Panel):
         side = side_column([self.play, self.time, self.readout])
         self.widget = panel_layout(side, self._figure_widget())
 
-    def show(self, k, draw=True):
+    def show(self, k: int, draw: bool = True) -> None:
         """Show step ``k`` of every run."""
         k = int(np.clip(k, 0, self.steps - 1))
         lines = []
@@ -265,6 +275,7 @@ class RatePlayer(Panel):
             self.redraw()
 
 
-def rate_player(robot, runs, path=None, **kwargs) -> RatePlayer:
+def rate_player(robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None = None,
+                **kwargs: Any) -> RatePlayer:
     """Play resolved-rate runs of one robot side by side (see :class:`RatePlayer`)."""
     return RatePlayer(robot, runs, path, **kwargs)

@@ -18,8 +18,10 @@ from __future__ import annotations
 import html
 import math
 import time
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..ik import joint_motion, select, solver_for
 from ..models import puma560
@@ -28,6 +30,9 @@ from ..transforms import R_to_rpy, Trans, rpy_to_R
 from .ik import SolutionArms, WristInset, closed_form, floor_height, slot_of, solutions_table
 from .scene import ArmView, Triads, figure3d, reach
 from .widgets import Panel, load_widgets, panel_layout, side_column, slider
+
+if TYPE_CHECKING:
+    from ..ik import IKSolutions
 
 __all__ = ["IKExplorer", "ik_explorer", "PRESETS"]
 
@@ -160,12 +165,12 @@ class IKExplorer(Panel):
         if self.inset is not None:
             main = self.scenes
             figures.append(self._figure_widget(self.inset_fig.axes))
-            self.scenes = main + self.scenes
+            self.scenes = [*main, *self.scenes]
         self.widget = w.VBox([panel_layout(controls, *figures), self.table])
 
     # --- pose <-> sliders ---------------------------------------------------------------------
     @property
-    def ik_robot(self):
+    def ik_robot(self) -> DHRobot:
         """The robot whose last frame the target sets: with the tool when ``.use_tool`` is on."""
         return self.tool_robot if self.use_tool.value and self.tool_robot is not None else self.robot
 
@@ -176,12 +181,12 @@ class IKExplorer(Panel):
         return [*T[:3, 3], *rpy]
 
     @property
-    def pose(self):
+    def pose(self) -> np.ndarray:
         """(x, y, z, roll°, pitch°, yaw°) of the target, as set on the sliders (exactly: no echo rounds them)."""
         return np.array([s.value for s in self.sliders])
 
     @property
-    def T(self):
+    def T(self) -> np.ndarray:
         """Target pose T = Trans(x, y, z)·rpy_to_R(roll, pitch, yaw)."""
         x, y, z, roll, pitch, yaw = self.pose
         T = Trans(x, y, z)
@@ -189,7 +194,7 @@ class IKExplorer(Panel):
         return T
 
     @property
-    def weights(self):
+    def weights(self) -> np.ndarray:
         """The weights k parsed from ``.weights_text`` (a ValueError names the text when malformed)."""
         try:
             k = np.array([float(v) for v in self.weights_text.value.replace(";", ",").split(",") if v.strip()])
@@ -215,13 +220,14 @@ class IKExplorer(Panel):
         finally:
             self._hold = False
 
-    def set_pose(self, x, y, z, roll=0.0, pitch=0.0, yaw=0.0):
+    def set_pose(self, x: float, y: float, z: float, roll: float = 0.0, pitch: float = 0.0,
+                 yaw: float = 0.0) -> IKSolutions | None:
         """Move the sliders (metres, degrees) and update once; returns the chosen solution (or empty)."""
         self._set_values([x, y, z, roll, pitch, yaw])
         self._changed(None)
         return self.chosen
 
-    def set_T(self, T):
+    def set_T(self, T: ArrayLike) -> IKSolutions | None:
         """Move the sliders to the pose T (4×4) and update once."""
         return self.set_pose(*self._pose_of(T))
 
@@ -234,7 +240,7 @@ class IKExplorer(Panel):
         self._changed(None)
         return self.chosen
 
-    def load_preset(self, name):
+    def load_preset(self, name: str) -> IKSolutions | None:
         """Set a preset's target and current configuration (:data:`PRESETS`), then update once."""
         if name not in PRESETS:
             raise ValueError(f"preset must be one of {sorted(PRESETS)}, got {name!r}")
@@ -318,6 +324,6 @@ class IKExplorer(Panel):
         self.update_times.append(self.last_update_s)
 
 
-def ik_explorer(robot=None, **kwargs) -> IKExplorer:
+def ik_explorer(robot: DHRobot | None = None, **kwargs: Any) -> IKExplorer:
     """Inverse-kinematics explorer (see :class:`IKExplorer`); PUMA560 by default."""
     return IKExplorer(robot, **kwargs)

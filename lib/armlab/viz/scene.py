@@ -20,11 +20,16 @@ array([0.033, 0.   , 0.655])
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .browser import set_arrows, set_fit, set_screen_offset
+from .browser import Artist, Axes3D, Figure, set_arrows, set_fit, set_screen_offset
 from .widgets import Panel, load_widgets
+
+if TYPE_CHECKING:
+    from ..robot import DHRobot
 
 __all__ = ["AXIS_COLORS", "VIEW", "figure3d", "set_cube", "fit_points", "frame_content", "Triads", "frames_figure", "FigureView",
            "shown", "reach", "arm_region", "strided_path", "trace_stride", "TRACE_POINTS", "ArmView"]
@@ -35,7 +40,8 @@ AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a han
 VIEW = (24.0, -37.5)
 
 
-def figure3d(ncols=1, figsize=None, titles=None, show_axes=True):
+def figure3d(ncols: int = 1, figsize: tuple[float, float] | None = None, titles: Sequence[str] | None = None,
+             show_axes: bool = True) -> tuple[Figure, list[Axes3D]]:
     """A figure with ``ncols`` 3-D axes, drawn by Agg and not tracked by pyplot (nothing is shown twice).
 
     The browser draws its artists (:class:`~armlab.viz.widgets.Panel`); Agg draws the still image.
@@ -72,7 +78,7 @@ def _light_axes(ax):
     ax.set_zlabel("z", fontsize=8, labelpad=2)
 
 
-def set_cube(ax, centre, half, zoom=1.0):
+def set_cube(ax: Axes3D, centre: Sequence[float], half: float, zoom: float = 1.0) -> None:
     """Show the cube of half-width ``half`` around ``centre`` with equal scales on all three axes."""
     cx, cy, cz = centre
     ax.set_xlim(cx - half, cx + half)
@@ -81,7 +87,7 @@ def set_cube(ax, centre, half, zoom=1.0):
     ax.set_box_aspect((1, 1, 1), zoom=zoom)
 
 
-def fit_points(ax, points, margin=0.08):
+def fit_points(ax: Axes3D, points: ArrayLike, margin: float = 0.08) -> float:
     """Fit the axes to ``points`` (m, 3): limits just around them (``margin`` of their size added on each
     side, every axis at least a fifth of the largest), equal scales, and the browser's starting view holds
     them (:func:`~armlab.viz.browser.set_fit`). Returns the half-width of the largest axis."""
@@ -119,8 +125,10 @@ class Triads:
 
     LABEL_PX = (-5.0, -9.0)  # a frame's label: below left of its origin, where its own axes rarely are
 
-    def __init__(self, ax, Ts=None, length=0.1, linewidth=2.0, alpha=1.0, labels=None, count=None,
-                 label_offset=(0.0, 0.0, 0.0), axis_labels=None, fontsize=8):
+    def __init__(self, ax: Axes3D, Ts: ArrayLike | None = None, length: float = 0.1, linewidth: float = 2.0,
+                 alpha: float = 1.0, labels: Sequence[object] | None = None, count: int | None = None,
+                 label_offset: ArrayLike = (0.0, 0.0, 0.0), axis_labels: Sequence[str] | None = None,
+                 fontsize: float = 8) -> None:
         self.ax = ax
         self.length = float(length)
         self.label_offset = np.asarray(label_offset, dtype=float) * self.length
@@ -130,17 +138,18 @@ class Triads:
         self.count = len(Ts)
         self.lines = [set_arrows(ax.plot([], [], [], color=c, lw=linewidth, alpha=alpha, solid_capstyle="round")[0],
                                  head=5.0 + 2.0 * linewidth) for c in AXIS_COLORS]
-        self.labels = []
+        self.labels: list[Artist] = []
         self.names = [str(s) for s in labels] if labels is not None else []
         if labels is not None:
             self.labels = [ax.text(0, 0, 0, name, fontsize=fontsize, color="0.15", ha="right") for name in self.names]
-        self.axis_texts = []
+        self.axis_texts: list[list[Artist]] = []
         if axis_labels:
             self.axis_texts = [[ax.text(0, 0, 0, name, fontsize=fontsize, color=c, weight="bold", ha="center")
                                 for name, c in zip(axis_labels, AXIS_COLORS)] for _ in range(self.count)]
         self.update(Ts)
 
-    def update(self, Ts):
+    def update(self, Ts: ArrayLike) -> None:
+        """Move the triads to the frames ``Ts`` (k, 4, 4)."""
         Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
         if len(Ts) != self.count:
             raise ValueError(f"Ts must hold {self.count} frames, got {len(Ts)}")
@@ -155,19 +164,20 @@ class Triads:
                 text.set_position_3d(T[:3, 3] + 1.22 * self.length * T[:3, k])
         self.Ts = Ts
 
-    def set_visible(self, visible):
+    def set_visible(self, visible: bool) -> None:
         for artist in self.lines + self.labels + [t for ts in self.axis_texts for t in ts]:
             artist.set_visible(visible)
 
 
-def frame_content(Ts, length):
+def frame_content(Ts: ArrayLike, length: float) -> np.ndarray:
     """Origins and axis tips of frames (k, 4, 4): what a frame view must hold."""
     Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
     tips = Ts[:, None, :3, 3] + 1.3 * length * np.swapaxes(Ts[:, :3, :3], 1, 2)
     return np.vstack([Ts[:, :3, 3], tips.reshape(-1, 3)])
 
 
-def frames_figure(Ts, labels=None, axis_names=None, length=None, figsize=(3.6, 3.4)):
+def frames_figure(Ts: ArrayLike, labels: Sequence[str | None] | None = None, axis_names: str | None = None,
+                  length: float | None = None, figsize: tuple[float, float] = (3.6, 3.4)) -> Figure:
     """A small static 3-D figure of some frames (k, 4, 4), the first drawn faint, limits fitted to them.
 
     ``axis_names`` (e.g. "noa") labels the axis tips of the last frame.
@@ -178,7 +188,7 @@ def frames_figure(Ts, labels=None, axis_names=None, length=None, figsize=(3.6, 3
     spread = float(np.ptp(origins, axis=0).max()) if len(Ts) > 1 else 0.0
     length = length or max(0.45 * spread, 0.1)
     fig, (ax,) = figure3d(figsize=figsize)
-    names = list(labels) if labels is not None else [None] * len(Ts)
+    names: list[str | None] = list(labels) if labels is not None else [None] * len(Ts)
     for k, T in enumerate(Ts):
         last = k == len(Ts) - 1
         Triads(ax, T[None], length=length, linewidth=1.5 if k == 0 else 3.0, alpha=0.5 if k == 0 else 1.0,
@@ -191,13 +201,13 @@ def frames_figure(Ts, labels=None, axis_names=None, length=None, figsize=(3.6, 3
 class FigureView(Panel):
     """A figure's 3-D axes drawn in the browser (no controls): what :func:`shown` returns for a 3-D figure."""
 
-    def __init__(self, fig):
+    def __init__(self, fig: Figure) -> None:
         self.fig = fig
         self.redraws = 0
         self.widget = self._figure_widget()
 
 
-def shown(fig):
+def shown(fig: Figure) -> Any:
     """What to leave as a cell's last value to show ``fig``.
 
     A figure with 3-D axes is drawn in the browser (:class:`FigureView`, with a still image for exported
@@ -215,7 +225,7 @@ def shown(fig):
     return fig.canvas if isinstance(fig.canvas, w.DOMWidget) else fig
 
 
-def reach(robot) -> float:
+def reach(robot: DHRobot) -> float:
     """Upper bound of the distance from the base to any frame (for fixed axis limits), in metres."""
     total = 0.0
     for link, (lo, hi) in zip(robot.links, robot.qlim):
@@ -231,18 +241,18 @@ def reach(robot) -> float:
 TRACE_POINTS = 400
 
 
-def trace_stride(count):
+def trace_stride(count: int) -> int:
     """The stride that draws a path of ``count`` samples through at most :data:`TRACE_POINTS` of them."""
     return max(1, -(-count // TRACE_POINTS))
 
 
-def strided_path(points, k, stride):
+def strided_path(points: np.ndarray, k: int, stride: int) -> np.ndarray:
     """Points 0, stride, 2·stride, … up to sample k, and sample k itself: a path drawn to k with few points."""
     path = points[:k + 1:stride]
     return path if k % stride == 0 else np.concatenate([path, points[k:k + 1]])
 
 
-def arm_region(size, floor_z=0.0, count=16):
+def arm_region(size: float, floor_z: float = 0.0, count: int = 16) -> np.ndarray:
     """Points (m, 3) around what an arm of reach ``size`` can sweep above ``floor_z``: its reach sphere cut
     by the floor (the widest circle, the circle on the floor, the top) and the floor grid's corners."""
     t = np.linspace(0.0, 2 * np.pi, count, endpoint=False)
@@ -273,8 +283,9 @@ class ArmView:
     and stores ``.q``, ``.T``, ``.frames``; it does not redraw (the panels do).
     """
 
-    def __init__(self, robot, ax=None, q=None, frames=True, labels=True, triad_length=None,
-                 color="0.35", title=None, floor=None, floor_z=0.0):
+    def __init__(self, robot: DHRobot, ax: Axes3D | None = None, q: ArrayLike | None = None, frames: bool = True,
+                 labels: bool = True, triad_length: float | None = None, color: str = "0.35",
+                 title: str | None = None, floor: bool | None = None, floor_z: float = 0.0) -> None:
         if ax is None:
             _, (ax,) = figure3d(titles=[title] if title else None, show_axes=False)
         if floor is None:  # a floor grid stands in for hidden axes
@@ -308,7 +319,7 @@ class ArmView:
         self.ax.plot(*_nan_segments(np.array(starts), np.array(ends)), color="0.85", lw=0.6)
         self.ax.text(half, -half, z, "grid 0.1 m", fontsize=7, color="0.5")
 
-    def skeleton(self, frames):
+    def skeleton(self, frames: np.ndarray) -> np.ndarray:
         """(m, 3) points of the skeleton for link frames ``frames`` (n+1, 4, 4)."""
         pts = [frames[0, :3, 3]]
         for i, link in enumerate(self.robot.links, start=1):
@@ -320,7 +331,8 @@ class ArmView:
             pts += [corner, cur[:3, 3]]
         return np.array(pts)
 
-    def update(self, q):
+    def update(self, q: ArrayLike) -> np.ndarray:
+        """Move the arm to ``q``; returns the end-effector T (tool included). Does not redraw."""
         q = np.asarray(q, dtype=float)
         frames = self.robot.fkine_all(q)
         T = self.robot.fkine(q)
@@ -337,13 +349,13 @@ class ArmView:
         self.q, self.T, self.frames = q, T, frames
         return T
 
-    def set_visible(self, visible):
+    def set_visible(self, visible: bool) -> None:
         """Show or hide the whole arm: skeleton, tip marker and frame triads (the floor stays)."""
         self.line.set_visible(visible)
         self.tip.set_visible(visible)
         if self.triads is not None:
             self.triads.set_visible(visible)
 
-    def line_data(self):
+    def line_data(self) -> np.ndarray:
         """The skeleton's current (3, m) data, as drawn."""
         return np.array(self.line.get_data_3d())

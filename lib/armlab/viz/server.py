@@ -15,6 +15,8 @@ Only the jupyter server imports this module.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 
 __all__ = ["NoDelayKernelConnection", "SERVER_OPTION"]
@@ -25,6 +27,6 @@ SERVER_OPTION = "--ServerApp.kernel_websocket_connection_class=armlab.viz.server
 class NoDelayKernelConnection(ZMQChannelsWebsocketConnection):
     """jupyter_server's kernel websocket connection with TCP_NODELAY set on the browser's socket."""
 
-    def connect(self):
+    def connect(self) -> Any:
         self.websocket_handler.set_nodelay(True)  # small messages go out at once, not after the last ACK
         return super().connect()

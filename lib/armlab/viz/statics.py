@@ -23,13 +23,17 @@ from __future__ import annotations
 
 import html
 from contextlib import contextmanager
+from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import jacobians as jb
 from .. import statics
+from .._core.constants import GRAVITY
 from ..models import YOUBOT_ACTUATORS, planar2r, youbot
 from ..transforms import Rot, Trans, wrench_transform
+from ..robot import DHRobot
 from .browser import set_arrows
 from .jacobians import ellipsoid_rings
 from .scene import ArmView, Triads, figure3d, fit_points, reach
@@ -42,12 +46,12 @@ FORCE_COLOR, MOMENT_COLOR, ELLIPSE_COLOR = "#ff7f0e", "#9467bd", "#17becf"  # cl
 LEVELS = ((0.7, "#2ca02c"), (0.9, "#e6a100"), (1.0, "#ff7f0e"), (np.inf, "#d62728"))  # fraction of the limit
 
 
-def load_color(fraction):
+def load_color(fraction: float) -> str:
     """Green below 70 % of the limit, amber to 90 %, orange to 100 %, red beyond."""
     return next(color for level, color in LEVELS if fraction < level)
 
 
-def torque_bars(tau, limits, labels=None, unit="N·m"):
+def torque_bars(tau: ArrayLike, limits: ArrayLike, labels: Sequence[str] | None = None, unit: str = "N·m") -> str:
     """HTML bars, one per joint: |τ_i| against ``limits``[i] (full width = the limit), coloured by
     :func:`load_color`; the signed value and the percentage beside each."""
     rows = []
@@ -148,10 +152,12 @@ class TipForce2R(Panel, _Holding):
             self.redraw()
 
     @property
-    def q(self):
+    def q(self) -> np.ndarray:
+        """The joint angles (rad)."""
         return self.joints.q
 
-    def set_state(self, q=None, magnitude=None, direction=None):
+    def set_state(self, q: ArrayLike | None = None, magnitude: float | None = None,
+                  direction: float | None = None) -> np.ndarray:
         """Set any of the joint angles (rad), |F| (N) and its direction (degrees); one update."""
         with self._holding():
             if q is not None:
@@ -163,7 +169,7 @@ class TipForce2R(Panel, _Holding):
         self._update()
         return self.tau
 
-    def fig_5_7(self):
+    def fig_5_7(self) -> np.ndarray:
         """Fig. 5.7: θ2 = 0 and the largest force along the arm: a huge force, no joint torque."""
         q = self.joints.q.copy()
         q[1] = 0.0
@@ -171,7 +177,7 @@ class TipForce2R(Panel, _Holding):
         return self.set_state(q, self.magnitude.max, along)
 
 
-def tip_force_explorer(robot=None, q=None, **kwargs) -> TipForce2R:
+def tip_force_explorer(robot: DHRobot | None = None, q: ArrayLike | None = None, **kwargs: Any) -> TipForce2R:
     """A 2R arm with a tip force, joint torque bars and the force ellipse (see :class:`TipForce2R`)."""
     return TipForce2R(robot, q, **kwargs)
 
@@ -185,17 +191,19 @@ class PayloadExplorer(Panel, _Holding):
     (:func:`armlab.statics.max_payload`) and the joint that limits it. ``tau``, ``readings`` hold the numbers.
     """
 
-    def __init__(self, robot=None, q=None, mass=0.3, max_mass=2.0, effort=None, figsize=(4.6, 4.4)):
+    def __init__(self, robot: DHRobot | None = None, q: ArrayLike | None = None, mass: float = 0.3,
+                 max_mass: float = 2.0, effort: ArrayLike | None = None,
+                 figsize: tuple[float, float] = (4.6, 4.4)) -> None:
         w = load_widgets()
         self.robot = robot if robot is not None else youbot()
         self.effort = np.asarray(YOUBOT_ACTUATORS["effort"] if effort is None else effort, dtype=float)
-        self.g = np.array([0.0, 0.0, -9.81])
+        self.g = np.array(GRAVITY)
         if q is None:
             q = np.clip(np.radians([0.0, 30.0, 40.0, 60.0, 0.0]), self.robot.qlim[:, 0], self.robot.qlim[:, 1])
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         self.redraws = 0
         self.view = ArmView(self.robot, ax, q, frames=False)
-        self.weight_scale = 0.4 * reach(self.robot) / 9.81  # 1 kg: 0.4 of the reach
+        self.weight_scale = 0.4 * reach(self.robot) / float(np.linalg.norm(self.g))  # 1 kg: 0.4 of the reach
         self.load, = ax.plot([], [], [], ls="", marker="o", ms=8, color="0.25")
         self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=10.0)
         self.joints = JointSliders(self.robot, q)
@@ -204,7 +212,7 @@ class PayloadExplorer(Panel, _Holding):
         self.bars, self.readout = w.HTML(), w.HTML()
         bands = ("&lt;&nbsp;70&nbsp;%", "&lt;&nbsp;90&nbsp;%", "&lt;&nbsp;100&nbsp;%", "over")
         swatch = " ".join(f"<span style='color:{c}'>■</span>&nbsp;{t}" for (_, c), t in zip(LEVELS, bands))
-        legend = (f"<small>bars: |τ| of each joint against its effort limit ("
+        legend = ("<small>bars: |τ| of each joint against its effort limit ("
                   + ", ".join(f"{e:g}" for e in self.effort) + f" N·m): {swatch}<br>"
                   f"<span style='color:{FORCE_COLOR}'>➜</span> the payload's weight</small>")
         side = side_column([self.joints.box, self.mass, self.bars, self.readout, w.HTML(legend)])
@@ -256,10 +264,11 @@ class PayloadExplorer(Panel, _Holding):
         return int(np.argmin(room)) + 1
 
     @property
-    def q(self):
+    def q(self) -> np.ndarray:
+        """The joint angles (rad)."""
         return self.joints.q
 
-    def set_state(self, q=None, mass=None):
+    def set_state(self, q: ArrayLike | None = None, mass: float | None = None) -> np.ndarray:
         """Set the joint angles (rad) and/or the payload (kg); one update."""
         with self._holding():
             if q is not None:
@@ -270,7 +279,7 @@ class PayloadExplorer(Panel, _Holding):
         return self.tau
 
 
-def payload_explorer(robot=None, q=None, **kwargs) -> PayloadExplorer:
+def payload_explorer(robot: DHRobot | None = None, q: ArrayLike | None = None, **kwargs: Any) -> PayloadExplorer:
     """The youBot with a payload against its joints' effort limits (see :class:`PayloadExplorer`)."""
     return PayloadExplorer(robot, q, **kwargs)
 
@@ -285,8 +294,9 @@ class WristSensor(Panel, _Holding):
     chapter's Example 6 as printed, R·S(P) instead of S(P)·R (docs/errata.md).
     """
 
-    def __init__(self, force=(0.0, 5.0, -15.0), moment_z=0.2, length=0.18, bend=30.0, max_force=20.0,
-                 max_moment=3.0, figsize=(4.4, 4.2)):
+    def __init__(self, force: Sequence[float] = (0.0, 5.0, -15.0), moment_z: float = 0.2, length: float = 0.18,
+                 bend: float = 30.0, max_force: float = 20.0, max_moment: float = 3.0,
+                 figsize: tuple[float, float] = (4.4, 4.2)) -> None:
         w = load_widgets()
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         self.redraws = 0
@@ -342,13 +352,14 @@ class WristSensor(Panel, _Holding):
 
     @staticmethod
     def _arrows(line, starts, vectors, scale):
-        pts = []
+        rows = []
         for s, v in zip(starts, vectors):
-            pts += [s, s + scale * np.asarray(v), np.full(3, np.nan)]
-        pts = np.array(pts[:-1])
+            rows += [s, s + scale * np.asarray(v), np.full(3, np.nan)]
+        pts = np.array(rows[:-1])
         line.set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
 
-    def set_state(self, force=None, moment_z=None, length=None, bend=None):
+    def set_state(self, force: Sequence[float] | None = None, moment_z: float | None = None, length: float | None = None,
+                  bend: float | None = None) -> np.ndarray:
         """Set the measured force (N, in {W}), m_z, the tool length (m) and bend (degrees); one update."""
         with self._holding():
             if force is not None:
@@ -364,6 +375,6 @@ class WristSensor(Panel, _Holding):
         return self.F_T
 
 
-def wrist_sensor_demo(**kwargs) -> WristSensor:
+def wrist_sensor_demo(**kwargs: Any) -> WristSensor:
     """Example 6's wrist force sensor and tool tip (see :class:`WristSensor`)."""
     return WristSensor(**kwargs)

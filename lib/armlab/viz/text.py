@@ -11,17 +11,22 @@ from __future__ import annotations
 import html
 import math
 import re
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .widgets import in_ipython, load_widgets
+
+if TYPE_CHECKING:
+    from ..robot import DHRobot
 
 __all__ = ["format_matrix", "parse_matrix", "MatrixDisplay", "dh_table", "trig_shorthand", "latex",
            "show_math"]
 
 
 # --- matrices -------------------------------------------------------------------------
-def format_matrix(T, decimals=3) -> str:
+def format_matrix(T: ArrayLike, decimals: int = 3) -> str:
     """A matrix as fixed-decimal text, one row a line (−0.000 shown as 0.000).
 
     >>> print(format_matrix(np.eye(2), 2))
@@ -37,7 +42,7 @@ def format_matrix(T, decimals=3) -> str:
 _NUMBER = re.compile(r"[-+]?\d+\.\d+")
 
 
-def parse_matrix(text, shape=(4, 4)) -> np.ndarray:
+def parse_matrix(text: str, shape: tuple[int, ...] = (4, 4)) -> np.ndarray:
     """Read back the numbers of :func:`format_matrix` (tags and titles are ignored).
 
     Only numbers with a decimal point count, so a title such as "⁰T₆" does not.
@@ -60,7 +65,7 @@ class MatrixDisplay:
     ``.text`` is the plain text shown; :func:`parse_matrix` reads it back.
     """
 
-    def __init__(self, T=None, title="T", decimals=3):
+    def __init__(self, T: ArrayLike | None = None, title: str = "T", decimals: int = 3) -> None:
         self.title = title
         self.decimals = decimals
         self.text = ""
@@ -69,7 +74,8 @@ class MatrixDisplay:
         if T is not None:
             self.update(T)
 
-    def update(self, T, title=None):
+    def update(self, T: ArrayLike, title: str | None = None) -> str:
+        """Show ``T`` (and a new ``title``); returns the text shown."""
         if title is not None:
             self.title = title
         self.text = format_matrix(T, self.decimals)
@@ -91,7 +97,7 @@ def _fmt_angle(v):
     return f"{math.degrees(v):g}°" if isinstance(v, (int, float)) else str(v)
 
 
-def dh_table(robot, unit="mm"):
+def dh_table(robot: DHRobot, unit: str = "mm") -> Any:
     """The robot's DH table as HTML, in its own convention's column order.
 
     Modified: i, α_{i−1}, a_{i−1}, d_i, θ_i (textbook Table 3.2); standard: i, a_i, α_i, d_i, θ_i
@@ -120,7 +126,7 @@ def dh_table(robot, unit="mm"):
         a, al = _fmt_len(link.a, unit), _fmt_angle(link.alpha)
         cells = (i, al, a, d, th, rng) if robot.modified else (i, a, al, d, th, rng)
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-    head = (("i", "α<sub>i−1</sub>", f"a<sub>i−1</sub> ({unit})", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>")
+    head: tuple[str, ...] = (("i", "α<sub>i−1</sub>", f"a<sub>i−1</sub> ({unit})", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>")
             if robot.modified else
             ("i", f"a<sub>i</sub> ({unit})", "α<sub>i</sub>", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>"))
     head += ("joint range",)
@@ -130,7 +136,7 @@ def dh_table(robot, unit="mm"):
 
 
 # --- symbolic display -----------------------------------------------------------------
-def trig_shorthand(expr, q):
+def trig_shorthand(expr: Any, q: Sequence[Any]) -> Any:
     """Rewrite sin(qᵢ), cos(qᵢ), sin(qᵢ+qⱼ)… as the book's sᵢ, cᵢ, s₂₃… symbols.
 
     >>> import sympy as sp
@@ -159,7 +165,7 @@ def _sympy_of(obj):
     return sp.Matrix(obj) if isinstance(obj, np.ndarray) else obj
 
 
-def latex(obj) -> str:
+def latex(obj: Any) -> str:
     r"""LaTeX of a sympy expression, matrix or equation (``sp.Eq``), a numpy array, or a list/tuple of them.
 
     A list is set one item a line, a tuple on one line separated by a quad; a ``str`` is taken to
@@ -194,7 +200,7 @@ def _plain(obj) -> str:
     return sp.pretty(_sympy_of(obj), use_unicode=True)
 
 
-def show_math(obj):
+def show_math(obj: Any) -> None:
     """Display ``obj`` (see :func:`latex`) as typeset math in a notebook; print it as text elsewhere.
 
     >>> import sympy as sp

@@ -10,17 +10,22 @@ from __future__ import annotations
 import base64
 import io
 import math
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .browser import SceneView, widget_classes
+from .browser import Axes3D, Figure, SceneView, Widget, widget_classes
+
+if TYPE_CHECKING:
+    from ..robot import DHRobot
 
 __all__ = ["load_widgets", "in_ipython", "slider", "side_column", "panel_layout", "Panel", "JointSliders"]
 
 SIDE_WIDTH = "380px"  # the controls column: wide enough for a 150 px track beside label and readout
 
 
-def load_widgets():
+def load_widgets() -> Any:
     """The ``ipywidgets`` module, imported on first use."""
     import ipywidgets
 
@@ -36,7 +41,8 @@ def in_ipython() -> bool:
     return get_ipython() is not None
 
 
-def slider(value, lo, hi, step, description, readout_format=".1f", description_width="70px"):
+def slider(value: float, lo: float, hi: float, step: float, description: str, readout_format: str = ".1f",
+           description_width: str = "70px") -> Widget:
     """A float slider from ``lo`` to ``hi`` (keys: ``step``, Shift: step/10) that never echoes code's values."""
     _, Slider = widget_classes()
     s = Slider(min=float(lo), max=float(hi), step=float(step), description=description,
@@ -46,7 +52,7 @@ def slider(value, lo, hi, step, description, readout_format=".1f", description_w
     return s
 
 
-def side_column(children, width=SIDE_WIDTH):
+def side_column(children: Sequence[Widget], width: str = SIDE_WIDTH) -> Widget:
     """The controls of a panel, one a row, in a column of fixed width (it never squeezes the sliders)."""
     w = load_widgets()
     box = w.VBox(children, layout=w.Layout(width=width, min_width=width, flex="0 0 auto"))
@@ -54,7 +60,7 @@ def side_column(children, width=SIDE_WIDTH):
     return box
 
 
-def panel_layout(*children):
+def panel_layout(*children: Widget) -> Widget:
     """Controls and figures side by side when there is room; a figure wraps below when there is not."""
     w = load_widgets()
     box = w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
@@ -72,11 +78,12 @@ class Panel:
     widget plus a PNG of the figure, which frontends without widgets (exported HTML) show instead.
     """
 
-    fig = None
-    widget = None
-    scenes = ()
+    fig: Figure = None
+    widget: Widget = None
+    scenes: Sequence[SceneView] = ()
+    redraws: int = 0
 
-    def _figure_widget(self, axes=None):
+    def _figure_widget(self, axes: Sequence[Axes3D] | None = None) -> Widget:
         """The canvas widget(s) of the figure's 3-D axes (several wrap onto the next line when narrow)."""
         w = load_widgets()
         axes = [ax for ax in (axes or self.fig.axes) if ax.name == "3d"]
@@ -87,18 +94,19 @@ class Panel:
             return self.scenes[0].widget
         return w.HBox([s.widget for s in self.scenes], layout=w.Layout(flex_flow="row wrap"))
 
-    def redraw(self):
+    def redraw(self) -> None:
+        """Send every 3-D axes' scene to its canvas (counted in ``.redraws``)."""
         self.redraws += 1
         for scene in self.scenes:
             scene.sync()
 
-    def static_png(self, dpi=80) -> bytes:
+    def static_png(self, dpi: float = 80) -> bytes:
         """The figure drawn by Agg: the still image of the panel."""
         buf = io.BytesIO()
         self.fig.savefig(buf, format="png", dpi=dpi)
         return buf.getvalue()
 
-    def _repr_mimebundle_(self, **kwargs):
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         data = self.widget._repr_mimebundle_(**kwargs)
         if isinstance(data, tuple):
             data = data[0]
@@ -122,7 +130,8 @@ class JointSliders:
     moves several sliders and still calls back only once.
     """
 
-    def __init__(self, robot, q=None, step_deg=0.5, step_m=0.005, names=None):
+    def __init__(self, robot: DHRobot, q: ArrayLike | None = None, step_deg: float = 0.5, step_m: float = 0.005,
+                 names: Sequence[str] | None = None) -> None:
         w = load_widgets()
         self.robot = robot
         self.revolute = np.array([link.revolute for link in robot.links])
@@ -146,7 +155,7 @@ class JointSliders:
             for s, v in zip(self.sliders, self.from_q(q, self.revolute)):
                 s.min, s.max = min(s.min, float(v)), max(s.max, float(v))
         self.box = w.VBox(self.sliders, layout=w.Layout(width="100%"))
-        self._callbacks = []
+        self._callbacks: list[Callable[[np.ndarray], Any]] = []
         self._hold = False
         for s in self.sliders:
             s.observe(self._changed, names="value")
@@ -154,26 +163,28 @@ class JointSliders:
             self.set_q(q)
 
     @staticmethod
-    def to_q(values, revolute):
+    def to_q(values: ArrayLike, revolute: ArrayLike) -> np.ndarray:
         """Slider values → joint values: degrees → radians where revolute, metres unchanged."""
         values = np.asarray(values, dtype=float)
         return np.where(revolute, np.radians(values), values)
 
     @staticmethod
-    def from_q(q, revolute):
+    def from_q(q: ArrayLike, revolute: ArrayLike) -> np.ndarray:
         """Joint values → slider values (radians → degrees where revolute)."""
         q = np.asarray(q, dtype=float)
         return np.where(revolute, np.degrees(q), q)
 
     @property
-    def values(self):
+    def values(self) -> np.ndarray:
+        """The sliders' values as shown: degrees for revolute joints, metres for prismatic."""
         return np.array([s.value for s in self.sliders])
 
     @property
-    def q(self):
+    def q(self) -> np.ndarray:
+        """The joint values in radians/metres."""
         return self.to_q(self.values, self.revolute)
 
-    def set_q(self, q, notify=True):
+    def set_q(self, q: ArrayLike, notify: bool = True) -> None:
         """Move the sliders to ``q``; call back once, or not at all with ``notify=False``."""
         values = self.from_q(q, self.revolute)
         if values.shape != (len(self.sliders),):
@@ -187,7 +198,8 @@ class JointSliders:
         if notify:
             self._notify()
 
-    def observe(self, callback):
+    def observe(self, callback: Callable[[np.ndarray], Any]) -> None:
+        """Call ``callback(q)`` once per change of the joint values."""
         self._callbacks.append(callback)
 
     def _changed(self, change):
