@@ -7,16 +7,18 @@ The table is compiled once, when the robot is built, into straight-line kernels
 """
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 
 from ._core.constants import GRAVITY
 from ._core.codegen import run_kernel
-from ._core.symbolic import is_symbolic, sym_matrix, sympy
+from ._core.symbolic import is_symbolic, sympy
 from ._core.validation import as_float_array, check_finite, check_rigid
 from .kinematics.chain import compile_chain
 from .kinematics.frames import axis_frames
 from .kinematics.links import CONVENTIONS, DHLink, link_matrix
+from .kinematics.scalar import SympyBackend, forward, geometric_columns, to_matrix, to_transform
 
 __all__ = ["DHRobot"]
 
@@ -234,28 +236,18 @@ class DHRobot:
             raise ValueError(f"i must be a link number from 1 to {self.n}, got {i!r}")
         return link_matrix(self.links[i - 1], qi, self.modified)
 
-    def _fkine_sym(self, q):
-        """List of base, every link frame and (if any) the tool frame, as sympy matrices."""
-        sp = sympy()
-        q = self._sym_q(q)
-        T = sp.eye(4) if self.base is None else sym_matrix(self.base)
-        frames = [T]
-        for link, qi in zip(self.links, q):
-            T = T * link_matrix(link, qi, self.modified)
-            frames.append(T)
-        if self.tool is not None:
-            frames.append(T * sym_matrix(self.tool))
-        return frames
+    def _fkine_sym(self, q: Any) -> list:
+        """Base, every link frame and (if any) the tool frame, as sympy matrices: the scalar forward
+        recursion (:func:`armlab.kinematics.scalar.forward`) run on exact sympy scalars."""
+        frames, end = self._forward_sym(q)
+        out = [to_transform(F, True) for F in frames]
+        return out + [to_transform(end, True)] if self.tool is not None else out
 
-    def _jacob0_sym(self, q):
-        sp = sympy()
-        frames = self._fkine_sym(q)
-        pe = frames[-1][:3, 3]
-        F = axis_frames(frames[:self.n + 1], self.modified)
-        cols = []
-        for link, Fi in zip(self.links, F):
-            z, o = Fi[:3, 2], Fi[:3, 3]
-            cols.append(sp.Matrix.vstack(z.cross(pe - o), z) if link.revolute
-                        else sp.Matrix.vstack(z, sp.zeros(3, 1)))
-        return sp.Matrix.hstack(*cols)
+    def _forward_sym(self, q):
+        return forward(self.links, self.modified, self._sym_q(q), SympyBackend, self.base, self.tool)
 
+    def _jacob0_sym(self, q: Any) -> Any:
+        """jacob0 on sympy scalars: the one geometric Jacobian (:func:`armlab.kinematics.scalar.geometric_columns`)."""
+        frames, end = self._forward_sym(q)
+        cols = geometric_columns(self.links, axis_frames(frames, self.modified), end[1])
+        return to_matrix([[c[r] for c in cols] for r in range(6)], True)
