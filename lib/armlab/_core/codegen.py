@@ -228,8 +228,8 @@ class Tracer(Emitter):
     def kernel(self, name: str, args: str, outputs):
         """Compile the traced code into ``name(args, cos, sin)`` returning the flat list ``outputs``, or,
         for a tuple of lists of outputs, a tuple of those lists."""
-        groups = outputs if isinstance(outputs, tuple) else (outputs,)
-        groups = [[repr(o) if isinstance(o, Var) else _num(o) for o in g] for g in groups]
+        groups = [[repr(o) if isinstance(o, Var) else _num(o) for o in g]
+                  for g in (outputs if isinstance(outputs, tuple) else (outputs,))]
         flat = [o for g in groups for o in g]
         lines = _inline(_needed(self.lines, flat), flat)
         body = "\n".join(lines) or "    pass"
