@@ -14,7 +14,7 @@ import numpy as np
 from ._core.constants import GRAVITY
 from ._core.codegen import run_kernel
 from ._core.symbolic import is_symbolic, sympy
-from ._core.validation import as_float_array, check_finite, check_rigid
+from ._core.validation import as_float_array, check_finite, check_rigid, joint_vector
 from .kinematics.chain import compile_chain
 from .kinematics.frames import axis_frames
 from .kinematics.links import CONVENTIONS, DHLink, link_matrix
@@ -105,7 +105,7 @@ class DHRobot:
             raise ValueError(f"q must have {self.n} joint values (shape (..., {self.n})), got shape {q.shape}")
         return q
 
-    def fkine(self, q):
+    def fkine(self, q: Any) -> Any:
         """End-effector pose T = base · A₁···Aₙ · tool.
 
         q (n,) → (4, 4); q (N, n) → (N, 4, 4); sympy symbols → sympy Matrix.
@@ -121,7 +121,7 @@ class DHRobot:
             return q
         return self._check_q(q)
 
-    def fkine_all(self, q):
+    def fkine_all(self, q: Any) -> Any:
         """Base frame and every link frame: (..., n+1, 4, 4), base first.
 
         Frame i is link i's DH frame (without the tool transform).
@@ -134,7 +134,7 @@ class DHRobot:
         bottom = np.broadcast_to([0.0, 0.0, 0.0, 1.0], F.shape[:-2] + (1, 4))
         return np.concatenate([F, bottom], axis=-2)
 
-    def jacob0(self, q):
+    def jacob0(self, q: Any) -> Any:
         """Geometric Jacobian (6×n) in the base (world) frame, rows (vx, vy, vz, ωx, ωy, ωz).
 
         Column i is [zᵢ × (p_e − pᵢ); zᵢ] for a revolute joint and [zᵢ; 0] for a
@@ -146,7 +146,7 @@ class DHRobot:
             return self._jacob0_sym(q)
         return run_kernel(self._jac, self._fast_q(q), (6, self.n))
 
-    def jacobe(self, q):
+    def jacobe(self, q: Any) -> Any:
         """Geometric Jacobian (6×n) in the end-effector frame: diag(Rᵀ, Rᵀ)·J₀."""
         J0 = self.jacob0(q)
         T = self.fkine(q)
@@ -157,8 +157,9 @@ class DHRobot:
         Rt = np.swapaxes(T[..., :3, :3], -1, -2)
         return np.concatenate([Rt @ J0[..., :3, :], Rt @ J0[..., 3:, :]], axis=-2)
 
-    def manipulability(self, q, part="trans"):
-        """Yoshikawa's manipulability of jacob0's ``part``, "trans" or "rot". See armlab.jacobians."""
+    def manipulability(self, q: Any, part: str = "trans") -> np.ndarray:
+        """Yoshikawa's manipulability √det(J·Jᵀ) of jacob0's ``part``, "trans" or "rot":
+        :func:`armlab.jacobians.manipulability` (of a Jacobian: ``jacobians.manipulability_of_J``)."""
         from . import jacobians
 
         return jacobians.manipulability(self, q, part)
@@ -220,14 +221,10 @@ class DHRobot:
         return ik.ikine_numeric(self, T, q0, **kw)
 
     # --- symbolic ----------------------------------------------------------------
-    def _sym_q(self, q):
-        sp = sympy()
-        q = list(q)
-        if len(q) != self.n:
-            raise ValueError(f"q must have {self.n} joint values, got {len(q)}")
-        return [sp.sympify(x) for x in q]
+    def _sym_q(self, q: Any) -> list:
+        return joint_vector(q, self.n, "q", symbolic=True)
 
-    def link_transform(self, i, qi):
+    def link_transform(self, i: int, qi: Any) -> Any:
         """Link transform of link i (1-based) at joint value qi: ^{i-1}_iT (3.23) or A_i (2.4).
 
         Numeric for a number, a sympy Matrix for a symbol.

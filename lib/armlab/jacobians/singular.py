@@ -55,9 +55,9 @@ def _conditions(robot):
             "elbow": (lambda q: a3 * math.sin(q[2]) + d4 * math.cos(q[2]), 2),
             "shoulder": (lambda q: a2 * math.cos(q[1]) + a3 * math.cos(q[1] + q[2]) - d4 * math.sin(q[1] + q[2]), 1),
         }
-    g = youbot_geometry(robot)
-    if g is not None:
-        off = g["offsets"]
+    yb = youbot_geometry(robot)
+    if yb is not None:
+        off = yb["offsets"]
 
         def rho(q):
             T = robot.fkine(np.asarray(q, float))

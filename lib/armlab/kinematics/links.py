@@ -55,7 +55,7 @@ def link_transform_modified(alpha: Any, a: Any, theta: Any, d: Any) -> Any:
     return _link_transform(theta, d, a, alpha, True)
 
 
-def _link_transform(theta, d, a, alpha, modified):
+def _link_transform(theta: Any, d: Any, a: Any, alpha: Any, modified: bool) -> Any:
     if is_symbolic(theta, d, a, alpha):
         sp = sympy()
         theta, d, a, alpha = (sp.sympify(v) for v in (theta, d, a, alpha))
@@ -131,7 +131,7 @@ class DHLink:
         return self.theta, q + self.offset
 
 
-def check_inertia(I, tol=1e-9):
+def check_inertia(I: np.ndarray, tol: float = 1e-9) -> None:  # noqa: E741
     """Raise ValueError unless I (3×3, about the centre of mass) is a physical inertia: symmetric,
     positive semi-definite, and its principal moments satisfy the triangle inequality
     I1 ≤ I2 + I3 (a real body's do; some published tables violate it)."""
