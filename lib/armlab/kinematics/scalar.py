@@ -188,6 +188,7 @@ def geometric_columns(links: Sequence[LinkLike], axes: Sequence[Frame], point: l
 
 
 def backend_for(symbolic: bool) -> Any:
+    """The backend for exact symbols (:class:`SympyBackend`) or numbers (:class:`NumpyBackend`)."""
     return SympyBackend if symbolic else NumpyBackend
 
 
