@@ -39,6 +39,14 @@ def test_eq_2_4_printed_matrix_symbolically():
     assert link_transform_standard(th, d, a, al) == printed  # entry by entry, not just equal after simplify
 
 
+def test_eq_3_23_printed_matrix_symbolically():
+    al, a, th, d = sp.symbols("alpha a theta d")
+    ct, st, ca, sa = sp.cos(th), sp.sin(th), sp.cos(al), sp.sin(al)
+    printed = sp.Matrix([[ct, -st, 0, a], [st * ca, ct * ca, -sa, -sa * d],
+                         [st * sa, ct * sa, ca, ca * d], [0, 0, 0, 1]])
+    assert link_transform_modified(al, a, th, d) == printed
+
+
 def test_link_transforms_broadcast_a_batch_of_joint_values():
     theta = RNG.uniform(-3, 3, 7)
     A = link_transform_standard(theta, 0.2, 0.3, np.pi / 2)

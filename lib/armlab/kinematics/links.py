@@ -6,6 +6,11 @@
 
 In the modified convention a link's ``a`` and ``alpha`` are the row's a_{i-1},
 α_{i-1} as printed in the textbook's tables.
+
+:func:`link_transform_standard` and :func:`link_transform_modified` are the teaching formulas and
+the library's one link transform at once: both (and :func:`link_matrix`, ``robot.link_transform``,
+``fkine``, ``jacob0``) evaluate :func:`armlab.kinematics.scalar.dh_link`. The tests check it entry by
+entry against the printed (2.4)/(3.23) and against the elementary products (2.1)/(3.22).
 """
 from __future__ import annotations
 
