@@ -7,16 +7,18 @@ The table is compiled once, when the robot is built, into straight-line kernels
 """
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 
 from ._core.constants import GRAVITY
 from ._core.codegen import run_kernel
-from ._core.symbolic import is_symbolic, sym_matrix, sympy
-from ._core.validation import as_float_array, check_finite, check_rigid
+from ._core.symbolic import is_symbolic, sympy
+from ._core.validation import as_float_array, check_finite, check_rigid, joint_vector
 from .kinematics.chain import compile_chain
 from .kinematics.frames import axis_frames
 from .kinematics.links import CONVENTIONS, DHLink, link_matrix
+from .kinematics.scalar import SympyBackend, forward, geometric_columns, to_matrix, to_transform
 
 __all__ = ["DHRobot"]
 
@@ -103,7 +105,7 @@ class DHRobot:
             raise ValueError(f"q must have {self.n} joint values (shape (..., {self.n})), got shape {q.shape}")
         return q
 
-    def fkine(self, q):
+    def fkine(self, q: Any) -> Any:
         """End-effector pose T = base · A₁···Aₙ · tool.
 
         q (n,) → (4, 4); q (N, n) → (N, 4, 4); sympy symbols → sympy Matrix.
@@ -119,7 +121,7 @@ class DHRobot:
             return q
         return self._check_q(q)
 
-    def fkine_all(self, q):
+    def fkine_all(self, q: Any) -> Any:
         """Base frame and every link frame: (..., n+1, 4, 4), base first.
 
         Frame i is link i's DH frame (without the tool transform).
@@ -132,7 +134,7 @@ class DHRobot:
         bottom = np.broadcast_to([0.0, 0.0, 0.0, 1.0], F.shape[:-2] + (1, 4))
         return np.concatenate([F, bottom], axis=-2)
 
-    def jacob0(self, q):
+    def jacob0(self, q: Any) -> Any:
         """Geometric Jacobian (6×n) in the base (world) frame, rows (vx, vy, vz, ωx, ωy, ωz).
 
         Column i is [zᵢ × (p_e − pᵢ); zᵢ] for a revolute joint and [zᵢ; 0] for a
@@ -144,7 +146,7 @@ class DHRobot:
             return self._jacob0_sym(q)
         return run_kernel(self._jac, self._fast_q(q), (6, self.n))
 
-    def jacobe(self, q):
+    def jacobe(self, q: Any) -> Any:
         """Geometric Jacobian (6×n) in the end-effector frame: diag(Rᵀ, Rᵀ)·J₀."""
         J0 = self.jacob0(q)
         T = self.fkine(q)
@@ -155,8 +157,9 @@ class DHRobot:
         Rt = np.swapaxes(T[..., :3, :3], -1, -2)
         return np.concatenate([Rt @ J0[..., :3, :], Rt @ J0[..., 3:, :]], axis=-2)
 
-    def manipulability(self, q, part="trans"):
-        """Yoshikawa's manipulability of jacob0's ``part``, "trans" or "rot". See armlab.jacobians."""
+    def manipulability(self, q: Any, part: str = "trans") -> np.ndarray:
+        """Yoshikawa's manipulability √det(J·Jᵀ) of jacob0's ``part``, "trans" or "rot":
+        :func:`armlab.jacobians.manipulability` (of a Jacobian: ``jacobians.manipulability_of_J``)."""
         from . import jacobians
 
         return jacobians.manipulability(self, q, part)
@@ -218,14 +221,10 @@ class DHRobot:
         return ik.ikine_numeric(self, T, q0, **kw)
 
     # --- symbolic ----------------------------------------------------------------
-    def _sym_q(self, q):
-        sp = sympy()
-        q = list(q)
-        if len(q) != self.n:
-            raise ValueError(f"q must have {self.n} joint values, got {len(q)}")
-        return [sp.sympify(x) for x in q]
+    def _sym_q(self, q: Any) -> list:
+        return joint_vector(q, self.n, "q", symbolic=True)
 
-    def link_transform(self, i, qi):
+    def link_transform(self, i: int, qi: Any) -> Any:
         """Link transform of link i (1-based) at joint value qi: ^{i-1}_iT (3.23) or A_i (2.4).
 
         Numeric for a number, a sympy Matrix for a symbol.
@@ -234,28 +233,18 @@ class DHRobot:
             raise ValueError(f"i must be a link number from 1 to {self.n}, got {i!r}")
         return link_matrix(self.links[i - 1], qi, self.modified)
 
-    def _fkine_sym(self, q):
-        """List of base, every link frame and (if any) the tool frame, as sympy matrices."""
-        sp = sympy()
-        q = self._sym_q(q)
-        T = sp.eye(4) if self.base is None else sym_matrix(self.base)
-        frames = [T]
-        for link, qi in zip(self.links, q):
-            T = T * link_matrix(link, qi, self.modified)
-            frames.append(T)
-        if self.tool is not None:
-            frames.append(T * sym_matrix(self.tool))
-        return frames
+    def _fkine_sym(self, q: Any) -> list:
+        """Base, every link frame and (if any) the tool frame, as sympy matrices: the scalar forward
+        recursion (:func:`armlab.kinematics.scalar.forward`) run on exact sympy scalars."""
+        frames, end = self._forward_sym(q)
+        out = [to_transform(F, True) for F in frames]
+        return out + [to_transform(end, True)] if self.tool is not None else out
 
-    def _jacob0_sym(self, q):
-        sp = sympy()
-        frames = self._fkine_sym(q)
-        pe = frames[-1][:3, 3]
-        F = axis_frames(frames[:self.n + 1], self.modified)
-        cols = []
-        for link, Fi in zip(self.links, F):
-            z, o = Fi[:3, 2], Fi[:3, 3]
-            cols.append(sp.Matrix.vstack(z.cross(pe - o), z) if link.revolute
-                        else sp.Matrix.vstack(z, sp.zeros(3, 1)))
-        return sp.Matrix.hstack(*cols)
+    def _forward_sym(self, q):
+        return forward(self.links, self.modified, self._sym_q(q), SympyBackend, self.base, self.tool)
 
+    def _jacob0_sym(self, q: Any) -> Any:
+        """jacob0 on sympy scalars: the one geometric Jacobian (:func:`armlab.kinematics.scalar.geometric_columns`)."""
+        frames, end = self._forward_sym(q)
+        cols = geometric_columns(self.links, axis_frames(frames, self.modified), end[1])
+        return to_matrix([[c[r] for c in cols] for r in range(6)], True)

@@ -260,11 +260,11 @@ def test_resolved_rate_reports_when_it_gives_up():
     robot = armlab.models.planar2r()
     res = jb.resolved_rate(robot, [0.0, 0.5], lambda t, q: np.array([1.0, 0, 0, 0, 0, 0]), 5.0, 0.01,
                            part="all")
-    assert res.gave_up and "cannot follow" in res.reason
+    assert not res.ok and "cannot follow" in res.reason
     assert np.isfinite(res.q).all() and res.steps < 500
     limited = armlab.DHRobot([armlab.DHLink(a=1.0, qlim=(-0.1, 0.1)), armlab.DHLink(a=1.0, qlim=(-0.1, 0.1))])
     res = jb.resolved_rate(limited, [0.0, 0.05], lambda t, q: np.array([0.0, 1.0, 0.0]), 2.0, 0.01, part="trans")
-    assert res.gave_up and "limits" in res.reason
+    assert not res.ok and "limits" in res.reason
     assert np.all(res.q <= 0.1 + 1e-12)
 
 

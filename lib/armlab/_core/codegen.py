@@ -1,14 +1,17 @@
-"""The one straight-line code emitter behind every compiled kernel (FK, Jacobian, IK, RNE).
+"""The one straight-line code generator behind every compiled kernel (FK, Jacobian, IK, RNE).
 
 A 4×4 numpy matmul costs microseconds, so the fast paths are written out once per robot as
-elementary float operations with the robot's constants folded in. :class:`Emitter` builds such
-code with constant folding; :func:`make_function` turns generated source into a function.
+elementary float operations with the robot's constants folded in. A scalar algorithm written once
+(:mod:`armlab.kinematics.scalar`, :mod:`armlab._core.smallmat`) is run on :class:`Var` scalars of a
+:class:`Tracer`, which records it as such code (constants folded, common subexpressions shared);
+:meth:`Tracer.kernel` compiles it and :func:`make_function` turns generated source into a function.
 """
 from __future__ import annotations
 
 import math
 import re
 import weakref
+from typing import Any, Callable, Union
 
 import numpy as np
 
@@ -25,9 +28,9 @@ def snap(x: float) -> float:
 
 
 class Emitter:
-    """Straight-line code with constant folding. Values are floats or variable names."""
+    """The lines of straight-line code being generated, each ``vN = expression``."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lines: list[str] = []
         self.count = 0
 
@@ -37,46 +40,8 @@ class Emitter:
         self.lines.append(f"    {name} = {expr}")
         return name
 
-    def lin(self, *terms):
-        """Σ sign·x·y over terms (x, y) or (x, y, sign), folded."""
-        const, parts = 0.0, []
-        for term in terms:
-            x, y, sign = term if len(term) == 3 else (*term, 1.0)
-            if isinstance(x, float) and isinstance(y, float):
-                const += sign * x * y
-                continue
-            if isinstance(x, float):
-                x, y = y, x
-            if isinstance(y, float):
-                k = sign * y
-                if k == 0.0:
-                    continue
-                parts.append(x if k == 1.0 else f"-{x}" if k == -1.0 else f"{k!r}*{x}")
-            else:
-                parts.append(f"{x}*{y}" if sign == 1.0 else f"-{x}*{y}")
-        const = snap(const)
-        if not parts:
-            return const
-        if const:
-            parts.append(repr(const))
-        if len(parts) == 1 and parts[0].isidentifier():
-            return parts[0]
-        return self.var(" + ".join(parts))
 
-    def angle(self, value):
-        """(cos, sin) of a constant angle or of an emitted expression."""
-        if isinstance(value, float):
-            return snap(math.cos(value)), snap(math.sin(value))
-        return self.var(f"cos({value})"), self.var(f"sin({value})")
-
-    def function(self, name: str, args: str, outputs, env=None):
-        """A function ``name(args)`` returning the list ``outputs``, with only the lines they need."""
-        body = "\n".join(_needed(self.lines, outputs)) or "    pass"
-        src = f"def {name}({args}):\n{body}\n    return [{', '.join(map(str, outputs))}]\n"
-        return make_function(name, src, env)
-
-
-def _needed(lines, outputs):
+def _needed(lines: list[str], outputs: list[Any]) -> list[str]:
     """Drop the lines whose results the outputs do not use (several kernels share one emitter)."""
     need = {v for o in outputs if isinstance(o, str) for v in _NAME.findall(o)}  # outputs may be "-v7"
     kept = []
@@ -87,6 +52,10 @@ def _needed(lines, outputs):
         need.update(_NAME.findall(expr))
         kept.append(line)
     return kept[::-1]
+
+
+#: A traced scalar: a :class:`Var` or a folded constant.
+Scalar = Union["Var", float]
 
 
 class Var:
@@ -100,43 +69,43 @@ class Var:
     __slots__ = ("em", "name", "neg")
     __array_ufunc__ = None  # numpy defers to our operators
 
-    def __init__(self, em, name, neg=False):
+    def __init__(self, em: Tracer, name: str, neg: bool = False) -> None:
         self.em, self.name, self.neg = em, name, neg
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"-{self.name}" if self.neg else self.name
 
-    def __add__(self, other):
+    def __add__(self, other: Any) -> Any:
         if not isinstance(other, (Var, int, float)):
             return NotImplemented  # e.g. a dual number built on Vars: its own operators apply
         return self.em.add(self, other)
 
     __radd__ = __add__
 
-    def __sub__(self, other):
+    def __sub__(self, other: Any) -> Any:
         if not isinstance(other, (Var, int, float)):
             return NotImplemented
         return self.em.add(self, -other)
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: Any) -> Any:
         return self.em.add(-self, other)
 
-    def __mul__(self, other):
+    def __mul__(self, other: Any) -> Any:
         if not isinstance(other, (Var, int, float)):
             return NotImplemented
         return self.em.mul(self, other)
 
     __rmul__ = __mul__
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: Any) -> Any:
         if not isinstance(other, (Var, int, float)):
             return NotImplemented
         return self.em.div(self, other)
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other: Any) -> Any:
         return self.em.div(other, self)
 
-    def __neg__(self):
+    def __neg__(self) -> Var:
         return Var(self.em, self.name, not self.neg)
 
 
@@ -147,7 +116,7 @@ class Tracer(Emitter):
     :meth:`kernel` inlines temporaries used only once, so the compiled code has few statements.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._memo: dict[str, str] = {}
         self._scaled: dict[str, tuple[float, str]] = {}  # name of a k·x line -> (k, x): k1·(k2·x) is (k1·k2)·x
@@ -158,7 +127,7 @@ class Tracer(Emitter):
             name = self._memo[expr] = self.var(expr)
         return Var(self, name, neg)
 
-    def add(self, a, b):
+    def add(self, a: Any, b: Any) -> Scalar:
         a, b = _num(a), _num(b)
         if isinstance(a, float) and isinstance(b, float):
             return snap(a + b)
@@ -181,7 +150,7 @@ class Tracer(Emitter):
             return self.new(f"{b.name} - {a.name}", True)
         return self.new(f"{a.name} - {b.name}")
 
-    def mul(self, a, b):
+    def mul(self, a: Any, b: Any) -> Scalar:
         a, b = _num(a), _num(b)
         if isinstance(a, float) and isinstance(b, float):
             return snap(a * b)
@@ -202,7 +171,7 @@ class Tracer(Emitter):
             return out
         return self.new("{}*{}".format(*sorted((a.name, b.name))), a.neg != b.neg)
 
-    def div(self, a, b):
+    def div(self, a: Any, b: Any) -> Scalar:
         a, b = _num(a), _num(b)
         if isinstance(b, float):
             return self.mul(a, 1.0 / b)
@@ -213,23 +182,23 @@ class Tracer(Emitter):
             return self.new(f"{abs(k)!r}/{b.name}", k < 0)
         return self.new(f"{a.name}/{b.name}", a.neg != b.neg)
 
-    def cos(self, x):
+    def cos(self, x: Scalar) -> Scalar:
         return snap(math.cos(x)) if isinstance(x, float) else self.new(f"cos({x.name})")
 
-    def sin(self, x):
+    def sin(self, x: Scalar) -> Scalar:
         return snap(math.sin(x)) if isinstance(x, float) else self.new(f"sin({x.name})", x.neg)
 
-    def inputs(self, name: str, n: int):
+    def inputs(self, name: str, n: int) -> list[Var]:
         """Vars for the n entries of the argument ``name`` (unpacked in the first line)."""
         names = [f"{name}{i}" for i in range(n)]
         self.lines.append(f"    {', '.join(names)}{',' if n == 1 else ''} = {name}")
         return [Var(self, v) for v in names]
 
-    def kernel(self, name: str, args: str, outputs):
+    def kernel(self, name: str, args: str, outputs: list[Any] | tuple[list[Any], ...]) -> Callable[..., Any]:
         """Compile the traced code into ``name(args, cos, sin)`` returning the flat list ``outputs``, or,
         for a tuple of lists of outputs, a tuple of those lists."""
-        groups = outputs if isinstance(outputs, tuple) else (outputs,)
-        groups = [[repr(o) if isinstance(o, Var) else _num(o) for o in g] for g in groups]
+        groups = [[repr(o) if isinstance(o, Var) else _num(o) for o in g]
+                  for g in (outputs if isinstance(outputs, tuple) else (outputs,))]
         flat = [o for g in groups for o in g]
         lines = _inline(_needed(self.lines, flat), flat)
         body = "\n".join(lines) or "    pass"
@@ -241,7 +210,7 @@ class Tracer(Emitter):
 _MAX_DEPTH = 12  # nesting of inlined expressions (the parser and the compiler have depth limits)
 
 
-def _inline(lines, outputs):
+def _inline(lines: list[str], outputs: list[Any]) -> list[str]:
     """Substitute temporaries used exactly once into their one use: fewer statements, and numpy
     temporaries freed as soon as they are used."""
     uses: dict[str, int] = {}
@@ -275,12 +244,12 @@ def _inline(lines, outputs):
     return kept
 
 
-def _num(x):
+def _num(x: Any) -> Any:
     """Plain floats for numbers (numpy scalars print as np.float64(...) in generated code)."""
     return float(x) if isinstance(x, (int, float)) else x
 
 
-def run_kernel(kernel, q, shape, *args):
+def run_kernel(kernel: Callable[..., Any], q: np.ndarray, shape: tuple[int, ...], *args: np.ndarray) -> np.ndarray:
     """Run a compiled kernel on one configuration (Python floats) or a batch (numpy columns).
 
     ``q`` is (n,) or (..., n); extra ``args`` are arrays of the same layout. Returns (..., *shape).
@@ -327,7 +296,7 @@ MATH_ENV = {"atan2": math.atan2, "cos": math.cos, "sin": math.sin, "sqrt": math.
             "rem": math.remainder, "math": math, "inf": math.inf}
 
 
-def make_function(name: str, source: str, env=None):
+def make_function(name: str, source: str, env: dict[str, Any] | None = None) -> Callable[..., Any]:
     """Compile generated ``source`` (which defines ``name``) and return that function.
 
     The source is kept on the function as ``.source`` for inspection and tests.

@@ -6,32 +6,40 @@ and the lab report's per-link Jacobians (2.37)–(2.45).
   :func:`velocity_propagation` for the steps) and :func:`jacob_geometric`; per-link
   :func:`link_jacobians`;
 * differential motion (3.59)–(3.87): :mod:`armlab.jacobians.differential`;
-* analysis: :func:`manipulability` (Yoshikawa, translational and rotational parts apart),
+* analysis: :func:`manipulability` of a robot at q and :func:`manipulability_of_J` of a Jacobian
+  (Yoshikawa's √det(J·Jᵀ), translational and rotational parts apart),
   singular values, rank, condition number, :func:`lost_directions`, :func:`ellipsoid`,
   :func:`frame_change`, :func:`analytic_jacobian`, :func:`jdot`;
 * closed-form singular sets of the PUMA560, youBot and planar arms: :func:`singularity_conditions`,
   :func:`snap_to_singularity`;
 * resolved-rate motion control with damped least squares: :func:`resolved_rate`.
 """
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.protocol import RobotLike
+from .._core.validation import joint_vector
 from . import differential
 from .analysis import (analytic_jacobian, condition_number, ellipsoid, frame_change, jacobian_rank, jdot,
-                       lost_directions, rpy_rate_matrix, singular_values)
-from .analysis import manipulability as manipulability_of_J
+                       lost_directions, manipulability_of_J, rpy_rate_matrix, singular_values)
 from .methods import (FRAMES, jacob_differential, jacob_geometric, jacob_velocity, link_jacobians,
                       velocity_propagation)
 from .resolved_rate import RateResult, damping, dls_rates, resolved_rate
 from .singular import puma560_det, singularity_conditions, snap_to_singularity
 
 
-def manipulability(robot, q, part="trans"):
-    """Yoshikawa's manipulability √det(J_p·J_pᵀ) of the base-frame Jacobian's ``part`` ("trans" or "rot").
+def manipulability(robot: RobotLike, q: ArrayLike, part: str = "trans") -> np.ndarray:
+    """Yoshikawa's manipulability √det(J_p·J_pᵀ) of the base-frame Jacobian's ``part`` ("trans" or "rot"),
+    at q (n,) → a number or q (..., n) → (...). Of a Jacobian you already have: :func:`manipulability_of_J`.
 
     >>> import armlab, numpy as np
     >>> arm = armlab.models.planar2r(0.5, 0.5)
     >>> bool(np.isclose(manipulability(arm, [0.3, 1.0]), 0.25 * np.sin(1.0)))   # |l1·l2·sin θ2|
     True
     """
-    return manipulability_of_J(robot.jacob0(q), part)
+    return manipulability_of_J(robot.jacob0(joint_vector(q, robot.n, "q", symbolic=False)), part)
 
 
 __all__ = [

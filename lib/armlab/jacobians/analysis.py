@@ -7,18 +7,22 @@ depends on the unit of length and is not offered.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._core.protocol import RobotLike
 from .._core.symbolic import is_symbolic, sympy
-from .._core.validation import as_float_array
+from .._core.validation import as_float_array, joint_vector
 
-__all__ = ["PARTS", "part_of", "manipulability", "singular_values", "condition_number", "jacobian_rank",
+__all__ = ["PARTS", "part_of", "manipulability_of_J", "singular_values", "condition_number", "jacobian_rank",
            "lost_directions", "ellipsoid", "frame_change", "rpy_rate_matrix", "analytic_jacobian", "jdot"]
 
 PARTS = {"trans": slice(0, 3), "rot": slice(3, 6)}
 
 
-def part_of(J, part):
+def part_of(J: Any, part: str) -> Any:
     """Rows of J for ``part`` "trans" (v) or "rot" (ω); "all" gives J itself."""
     if part == "all":
         return J
@@ -34,8 +38,9 @@ def _J(J, name="J"):
     return J
 
 
-def manipulability(J, part="trans"):
-    """Yoshikawa's measure w = √det(J_p·J_pᵀ) of the rows ``part`` (the product of their singular values).
+def manipulability_of_J(J: ArrayLike, part: str = "trans") -> np.ndarray:
+    """Yoshikawa's measure w = √det(J_p·J_pᵀ) of the rows ``part`` of a Jacobian J you already have
+    (the product of their singular values). From a robot and q: :func:`armlab.jacobians.manipulability`.
 
     With fewer joints than rows (a planar 2R arm's 3×2 J_trans) the product of the n singular values,
     √det(J_pᵀ·J_p), is used, so the 2R arm gets the classic |l1·l2·sin θ2|. Batched: (..., 6, n) → (...).
@@ -62,25 +67,25 @@ def _det(A):
     return np.linalg.det(A)
 
 
-def singular_values(J, part="all"):
+def singular_values(J: ArrayLike, part: str = "all") -> np.ndarray:
     """Singular values of J (or of its ``part``), largest first."""
     return np.linalg.svd(part_of(_J(J), part), compute_uv=False)
 
 
-def condition_number(J, part="all"):
+def condition_number(J: ArrayLike, part: str = "all") -> np.ndarray:
     """σ_max / σ_min (∞ at a singularity)."""
     s = singular_values(J, part)
     with np.errstate(divide="ignore"):
         return np.where(s[..., -1] > 0, s[..., 0] / np.where(s[..., -1] > 0, s[..., -1], 1.0), np.inf)
 
 
-def jacobian_rank(J, part="all", tol=1e-9):
+def jacobian_rank(J: ArrayLike, part: str = "all", tol: float = 1e-9) -> np.ndarray:
     """Number of singular values above ``tol``·σ_max."""
     s = singular_values(J, part)
     return (s > tol * np.maximum(s[..., :1], 1e-300)).sum(axis=-1)
 
 
-def lost_directions(J, part="all", tol=1e-9):
+def lost_directions(J: ArrayLike, part: str = "all", tol: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
     """At a (near-)singular pose: (null, lost) — joint motions that move nothing (columns of ``null``,
     n×k) and task directions no joint motion produces (columns of ``lost``, rows×m). One pose only."""
     Jp = part_of(_J(J), part)
@@ -92,7 +97,8 @@ def lost_directions(J, part="all", tol=1e-9):
     return Vt[r:].T, U[:, r:]
 
 
-def ellipsoid(J, part="trans", kind="velocity", tol=1e-12):
+def ellipsoid(J: ArrayLike, part: str = "trans", kind: str = "velocity", tol: float = 1e-12
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Axes of the velocity or force ellipsoid of J's ``part`` for unit joint rates / torques.
 
     Returns (lengths, directions): direction k (a column) has half-axis length σ_k for velocity
@@ -111,7 +117,7 @@ def ellipsoid(J, part="trans", kind="velocity", tol=1e-12):
     return s, U
 
 
-def frame_change(J, R):
+def frame_change(J: Any, R: Any) -> Any:
     """^AJ = diag(R, R)·^BJ, notes 004: a Jacobian expressed in {B} re-expressed in {A}, R = ^A_BR."""
     if is_symbolic(J, R):
         sp = sympy()
@@ -124,7 +130,7 @@ def frame_change(J, R):
     return np.concatenate([R @ J[..., :3, :], R @ J[..., 3:, :]], axis=-2)
 
 
-def rpy_rate_matrix(rpy):
+def rpy_rate_matrix(rpy: ArrayLike) -> np.ndarray:
     """E with ω = E·(roll̇, pitcḣ, yaẇ) for R = Rz(yaw)·Ry(pitch)·Rx(roll) (transforms.rpy_to_R).
     Singular at pitch = ±90° (det E = cos pitch)."""
     rpy = as_float_array(rpy, "rpy", (3,))
@@ -137,7 +143,7 @@ def rpy_rate_matrix(rpy):
     return E
 
 
-def analytic_jacobian(J0, rpy):
+def analytic_jacobian(J0: Any, rpy: ArrayLike) -> np.ndarray:
     """J_a with (ṗ, roll̇, pitcḣ, yaẇ) = J_a·q̇, from the base-frame J0 and the tool's RPY angles:
     J_a = diag(I, E⁻¹)·J0. Raises ValueError at the RPY singularity (pitch = ±90°)."""
     J0 = _J(J0, "J0")
@@ -148,7 +154,7 @@ def analytic_jacobian(J0, rpy):
     return np.concatenate([J0[..., :3, :], np.linalg.solve(E, J0[..., 3:, :])], axis=-2)
 
 
-def jdot(robot, q, qd):
+def jdot(robot: RobotLike, q: Any, qd: Any) -> np.ndarray:
     """J̇ = dJ0/dt (…, 6, n) at joint rates qd, for the base-frame geometric Jacobian.
 
     Column i of J0 is [z_i × (p − o_i); z_i] (revolute) or [z_i; 0]: the axis z_i and point o_i move
@@ -157,8 +163,8 @@ def jdot(robot, q, qd):
     """
     from ..kinematics.frames import joint_axis_frames
 
-    q = as_float_array(q, "q", (robot.n,))
-    qd = as_float_array(qd, "qd", (robot.n,))
+    q = joint_vector(q, robot.n, "q", symbolic=False)
+    qd = joint_vector(qd, robot.n, "qd", symbolic=False)
     F = joint_axis_frames(robot, robot.fkine_all(q))
     z, o = F[..., :3, 2], F[..., :3, 3]  # (..., n, 3)
     p = robot.fkine(q)[..., :3, 3]
@@ -178,3 +184,15 @@ def jdot(robot, q, qd):
     Jv = np.where(rev[:, None], np.cross(zd, p[..., None, :] - o) + np.cross(z, pd[..., None, :] - od), zd)
     Jw = np.where(rev[:, None], zd, 0.0)
     return np.concatenate([np.swapaxes(Jv, -1, -2), np.swapaxes(Jw, -1, -2)], axis=-2)
+
+
+def __getattr__(name: str) -> Any:
+    # The old name of manipulability_of_J (it clashed with jacobians.manipulability(robot, q)).
+    if name == "manipulability":
+        import warnings
+
+        warnings.warn("armlab.jacobians.analysis.manipulability(J, part) is now manipulability_of_J(J, part); "
+                      "armlab.jacobians.manipulability(robot, q, part) takes a robot and q",
+                      DeprecationWarning, stacklevel=2)
+        return manipulability_of_J
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

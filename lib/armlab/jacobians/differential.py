@@ -19,6 +19,8 @@ array([[ 0. ,  0.2,  0. ,  0.8],
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._core.symbolic import is_symbolic, sympy
@@ -53,7 +55,7 @@ def _skew4(d, delta):
     return D
 
 
-def diff_rot(delta):
+def diff_rot(delta: Any) -> Any:
     """Rot(k, dθ) for a small rotation δ = (δx, δy, δz), to first order: textbook (3.65).
 
     >>> diff_rot([0.05, 0.1, 0.05])[:3, :3]          # Example 3.5
@@ -67,19 +69,19 @@ def diff_rot(delta):
     return D + np.eye(4)
 
 
-def delta_operator(d, delta):
+def delta_operator(d: Any, delta: Any) -> Any:
     """The differential operator Δ about the base frame, textbook (3.69): [[S(δ), d], [0, 0]]."""
     return _skew4(d, delta)
 
 
-def differential_change(T, d, delta):
+def differential_change(T: Any, d: Any, delta: Any) -> Any:
     """dT = Δ·T, textbook (3.67): how a small motion (d, δ) about the base frame changes T."""
     if is_symbolic(T, d, delta):
         return delta_operator(d, delta) * sympy().Matrix(T)
     return delta_operator(d, delta) @ _pose(T)
 
 
-def operator_in_frame(T, Delta):
+def operator_in_frame(T: Any, Delta: Any) -> Any:
     """^TΔ = T⁻¹·Δ·T, textbook (3.71): the same differential operator taken about the frame T."""
     if is_symbolic(T, Delta):
         T = sympy().Matrix(T)
@@ -88,7 +90,7 @@ def operator_in_frame(T, Delta):
     return np.linalg.inv(T) @ as_float_array(Delta, "Delta", (4, 4)) @ T
 
 
-def motion_in_frame(T, d, delta):
+def motion_in_frame(T: Any, d: Any, delta: Any) -> tuple[Any, Any]:
     """(^Td, ^Tδ): a motion about the base frame, taken about frame T, textbook (3.83)–(3.84):
     ^Td = (n·(δ×p + d), o·(δ×p + d), a·(δ×p + d)), ^Tδ = (n·δ, o·δ, a·δ)."""
     if is_symbolic(T, d, delta):
@@ -103,7 +105,7 @@ def motion_in_frame(T, d, delta):
     return (Rt @ (np.cross(delta, p) + d)[..., None])[..., 0], (Rt @ delta[..., None])[..., 0]
 
 
-def motion_map(T):
+def motion_map(T: Any) -> Any:
     """The 6×6 matrix of textbook (3.82)/(3.85), [^Td; ^Tδ] = [[Rᵀ, −Rᵀ·S(p)], [0, Rᵀ]]·[d; δ].
 
     It takes Paul's base-frame Jacobian (rows: the motion (d, δ) about the base frame, d being the

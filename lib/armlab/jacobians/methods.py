@@ -6,6 +6,11 @@
   ^{i+1}ω_{i+1} = ^{i+1}_iR·^iω_i + θ̇_{i+1}·ẑ,  ^{i+1}v_{i+1} = ^{i+1}_iR·(^iv_i + ^iω_i × ^iP_{i+1}),
   for a prismatic joint ḋ_{i+1}·ẑ is added to v instead; :func:`velocity_propagation` shows each step.
 * :func:`jacob_geometric` — z_{i} × (p_n − p_{i}) from the forward frames (lab report (2.37)–(2.45)).
+  This one is the library's own algorithm (:func:`armlab.kinematics.scalar.geometric_columns`, which
+  ``robot.jacob0`` compiles), offered here in either frame.
+
+The differential and velocity methods are separate derivations on purpose: the tests check them
+against ``robot.jacob0`` / ``robot.jacobe``, and the library never computes a Jacobian with them.
 
 Each is one scalar recursion over the chain (:mod:`armlab.kinematics.scalar`). On sympy input it
 runs on symbols; on numbers it is traced once per robot into straight-line code that runs on one
@@ -23,14 +28,18 @@ True
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core import smallmat as sm
 from .._core.codegen import Tracer, cached_kernel, run_kernel
+from .._core.protocol import RobotLike
 from .._core.symbolic import is_symbolic, sympy
-from .._core.validation import as_float_array
+from .._core.validation import as_float_array, joint_vector
 from ..kinematics.frames import axis_frames
-from ..kinematics.scalar import TracerBackend, backend_for, chain, compose, to_matrix
+from ..kinematics.scalar import TracerBackend, backend_for, chain, compose, forward, geometric_columns, to_matrix
 
 __all__ = ["jacob_differential", "jacob_velocity", "jacob_geometric", "link_jacobians",
            "velocity_propagation", "FRAMES"]
@@ -44,7 +53,7 @@ def _differential(robot, q, B):
     """^T J by differential transforms: column i from U = (frame of joint i) → tool, (3.92)–(3.93)."""
     _, links, tool = chain(robot, q, B)
     n = len(links)
-    after = [None] * (n + 1)  # after[k] = links k+1 … n, then the tool: ^{k}T_tool
+    after: list[Any] = [None] * (n + 1)  # after[k] = links k+1 … n, then the tool: ^{k}T_tool
     after[n] = tool
     for k in range(n - 1, -1, -1):
         after[k] = compose(links[k], after[k + 1])
@@ -98,47 +107,30 @@ def _velocity(robot, q, B, frame):
 
 
 def _forward(robot, q, B):
-    """World (R, p) of the base and every link frame, and of the tool."""
-    base, links, tool = chain(robot, q, B)
-    frames = [base]
-    for L in links:
-        frames.append(compose(frames[-1], L))
-    return frames, compose(frames[-1], tool)
+    """World (R, p) of the base and every link frame, and of the tool: the library's one recursion."""
+    return forward(robot.links, robot.modified, q, B, robot.base, robot.tool)
 
 
 def _geometric(robot, q, B, frame):
+    """The geometric method is the library's own Jacobian (lab report (2.37)–(2.45)); "tool" rotates
+    it into the tool frame. It is checked against the two independent derivations above."""
     frames, (Re, pe) = _forward(robot, q, B)
-    cols = []
-    for link, (R, p) in zip(robot.links, axis_frames(frames, robot.modified)):
-        z = [R[0][2], R[1][2], R[2][2]]
-        if link.revolute:
-            col = sm.cross(z, sm.sub(pe, p)) + z
-        else:
-            col = z + [0, 0, 0]
-        if frame == "tool":
-            col = sm.mtv(Re, col[:3]) + sm.mtv(Re, col[3:])
-        cols.append(col)
+    cols = geometric_columns(robot.links, axis_frames(frames, robot.modified), pe)
+    if frame == "tool":
+        cols = [sm.mtv(Re, col[:3]) + sm.mtv(Re, col[3:]) for col in cols]
     return cols
 
 
 def _link_jacobians(robot, q, B, points):
-    """Per link k, the columns (J_v; J_ω) of the point ``points[k]`` (link frame k), in the world."""
+    """Per link k, the columns (J_v; J_ω) of the point ``points[k]`` (link frame k), in the world:
+    the geometric Jacobian of that point over joints 1..k, zero for the joints beyond k."""
     frames, _ = _forward(robot, q, B)
     axes = axis_frames(frames, robot.modified)
     out = []
     for k in range(robot.n):
         Rk, pk = frames[k + 1]
         c = sm.add(sm.mv(Rk, points[k]), pk)
-        cols = []
-        for j, (link, (R, p)) in enumerate(zip(robot.links, axes)):
-            z = [R[0][2], R[1][2], R[2][2]]
-            if j > k:  # joint j does not move link k
-                cols.append([0] * 6)
-            elif link.revolute:
-                cols.append(sm.cross(z, sm.sub(c, p)) + z)
-            else:
-                cols.append(z + [0, 0, 0])
-        out.append(cols)
+        out.append(geometric_columns(robot.links[:k + 1], axes[:k + 1], c) + [[0] * 6] * (robot.n - k - 1))
     return out
 
 
@@ -147,16 +139,8 @@ def _link_jacobians(robot, q, B, points):
 def _check(robot, q, frame=None):
     if frame is not None and frame not in FRAMES:
         raise ValueError(f"frame must be 'base' or 'tool', got {frame!r}")
-    symbolic = robot.symbolic or is_symbolic(q)
-    if symbolic:
-        q = [sympy().sympify(x) for x in q]
-        if len(q) != robot.n:
-            raise ValueError(f"q must have {robot.n} joint values, got {len(q)}")
-        return q, True
-    q = as_float_array(q, "q")
-    if q.ndim == 0 or q.shape[-1] != robot.n:
-        raise ValueError(f"q must have {robot.n} joint values (shape (..., {robot.n})), got shape {q.shape}")
-    return q, False
+    q = joint_vector(q, robot.n, "q", symbolic=True if robot.symbolic else None)
+    return q, isinstance(q, list)
 
 
 def _columns_to_J(cols, symbolic):
@@ -178,7 +162,7 @@ def _evaluate(name, algorithm, robot, q, *extra):
     return run_kernel(kernel, q, (6, robot.n))
 
 
-def jacob_differential(robot, q):
+def jacob_differential(robot: RobotLike, q: Any) -> Any:
     """^T J, the Jacobian in the tool frame, by differential transforms: textbook (3.88)–(3.93).
 
     Equals ``robot.jacobe(q)``. q (n,) → (6, n); (..., n) → (..., 6, n); sympy → Matrix.
@@ -186,7 +170,7 @@ def jacob_differential(robot, q):
     return _evaluate("jacob_differential", _differential, robot, q)
 
 
-def jacob_velocity(robot, q, frame="base"):
+def jacob_velocity(robot: RobotLike, q: Any, frame: str = "base") -> Any:
     """The Jacobian by outward ω/v propagation (Craig; notes 004), in the ``frame`` "base" or "tool".
 
     Equals ``robot.jacob0(q)`` ("base") and ``robot.jacobe(q)`` ("tool").
@@ -194,12 +178,12 @@ def jacob_velocity(robot, q, frame="base"):
     return _evaluate("jacob_velocity", _velocity, robot, q, frame)
 
 
-def jacob_geometric(robot, q, frame="base"):
+def jacob_geometric(robot: RobotLike, q: Any, frame: str = "base") -> Any:
     """The Jacobian from columns z_i × (p_n − p_i) (revolute) or z_i (prismatic), lab report (2.37)–(2.45)."""
     return _evaluate("jacob_geometric", _geometric, robot, q, frame)
 
 
-def link_jacobians(robot, q, points=None):
+def link_jacobians(robot: RobotLike, q: Any, points: ArrayLike | None = None) -> Any:
     """(J_vi; J_ωi) of a point on every link, in the base frame: (..., n, 6, n); sympy: list of Matrices.
 
     ``points`` (n, 3): the point of link k in link frame k (e.g. its centre of mass, lab report
@@ -210,7 +194,7 @@ def link_jacobians(robot, q, points=None):
     if symbolic:
         pts = [[0, 0, 0]] * n if points is None else [list(p) for p in sympy().Matrix(points).tolist()]
         return [_columns_to_J(cols, True) for cols in _link_jacobians(robot, q, backend_for(True), pts)]
-    pts = np.zeros((n, 3)) if points is None else as_float_array(points, "points", (n, 3), allow_batch=False)
+    arr = np.zeros((n, 3)) if points is None else as_float_array(points, "points", (n, 3), allow_batch=False)
 
     def build(robot):
         tr = Tracer()
@@ -219,11 +203,11 @@ def link_jacobians(robot, q, points=None):
         return tr.kernel("link_jacobians", "q, r", [c[row] for cols in per_link for row in range(6) for c in cols])
 
     kernel = cached_kernel(robot, "link_jacobians", build)
-    r = np.broadcast_to(pts.reshape(-1), q.shape[:-1] + (3 * n,))
+    r = np.broadcast_to(arr.reshape(-1), q.shape[:-1] + (3 * n,))
     return run_kernel(kernel, q, (n, 6, n), np.ascontiguousarray(r))
 
 
-def velocity_propagation(robot, q, qd):
+def velocity_propagation(robot: RobotLike, q: Any, qd: Any) -> list[tuple[int | str, Any, Any]]:
     """Each step of the outward recursion for joint rates ``qd``: a list of (i, ^iω_i, ^iv_i).
 
     i runs over the base (0), the link frames 1..n and the tool ("tool"); each vector is in frame
@@ -231,14 +215,8 @@ def velocity_propagation(robot, q, qd):
     (notes 004's 2R example: ^1ω_1, ^1v_1, ^2ω_2, ^2v_2, ...).
     """
     symbolic = robot.symbolic or is_symbolic(q, qd)
-    if symbolic:
-        sp = sympy()
-        q, qd = [sp.sympify(x) for x in q], [sp.sympify(x) for x in qd]
-    else:
-        q = as_float_array(q, "q", (robot.n,), allow_batch=False)
-        qd = as_float_array(qd, "qd", (robot.n,), allow_batch=False)
-    if len(q) != robot.n or len(qd) != robot.n:
-        raise ValueError(f"q and qd must have {robot.n} joint values each")
+    q = joint_vector(q, robot.n, "q", symbolic=symbolic, batch=False)
+    qd = joint_vector(qd, robot.n, "qd", symbolic=symbolic, batch=False)
     steps, _ = _propagate(robot, list(q), backend_for(symbolic), [[x] for x in qd])
     labels = list(range(robot.n + 1)) + ["tool"]
     vec = (lambda x: sympy().Matrix(x).applyfunc(sympy().trigsimp)) if symbolic else np.array

@@ -15,22 +15,25 @@ whole q̇ is scaled down (direction kept) if a joint exceeds ``qd_max``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._core.validation import as_float_array
+from .._core.protocol import RobotLike
+from .._core.validation import as_float_array, joint_vector
 from .analysis import part_of
 
 __all__ = ["damping", "dls_rates", "resolved_rate", "RateResult"]
 
 
-def damping(sigma_min, eps=0.04, lam_max=0.04):
+def damping(sigma_min: ArrayLike, eps: float = 0.04, lam_max: float = 0.04) -> np.ndarray:
     """λ of the damped least squares for the smallest singular value σ_min (see the module docstring)."""
     s = np.asarray(sigma_min, float)
     return np.where(s >= eps, 0.0, lam_max * np.sqrt(np.clip(1.0 - (s / eps) ** 2, 0.0, 1.0)))
 
 
-def dls_rates(J, xdot, lam=0.0):
+def dls_rates(J: ArrayLike, xdot: ArrayLike, lam: float = 0.0) -> np.ndarray:
     """q̇ = Jᵀ(JJᵀ + λ²I)⁻¹·ẋ (λ = 0: the minimum-norm pseudo-inverse solution, via lstsq)."""
     J = np.asarray(J, float)
     xdot = np.asarray(xdot, float)
@@ -41,7 +44,11 @@ def dls_rates(J, xdot, lam=0.0):
 
 @dataclass
 class RateResult:
-    """A resolved-rate run: time, joint values and rates, the tool pose, and what happened."""
+    """A resolved-rate run: time, joint values and rates, the tool pose, and what happened.
+
+    ``ok`` is True when the run covered the whole time span; otherwise ``reason`` says why it stopped
+    early (``gave_up``, the older name, is ``not ok``).
+    """
 
     t: np.ndarray
     q: np.ndarray
@@ -54,25 +61,30 @@ class RateResult:
     gave_up: bool = False
     reason: str = ""
     steps: int = field(init=False)
+    ok: bool = field(init=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.steps = len(self.t) - 1
+        self.ok = not self.gave_up
 
 
-def resolved_rate(robot, q0, velocity, t_end, dt, *, damped=True, eps=0.04, lam_max=0.04, qd_max=None,
-                  part="all", joint_limits=True, give_up_error=0.5, max_steps=100_000):
+def resolved_rate(robot: RobotLike, q0: ArrayLike, velocity: Callable[[float, np.ndarray], ArrayLike],
+                  t_end: float, dt: float, *, damped: bool = True, eps: float = 0.04, lam_max: float = 0.04,
+                  qd_max: float | None = None, part: str = "all", joint_limits: bool = True,
+                  give_up_error: float = 0.5, max_steps: int = 100_000) -> RateResult:
     """Integrate q̇ = J⁺ẋ from q0 for ``t_end`` seconds with step ``dt``.
 
     ``velocity(t, q)`` gives the desired base-frame ẋ: 6 entries (v, ω) for ``part="all"``, 3 for
     "trans" or "rot". ``damped=False`` uses the plain pseudo-inverse (to see the blow-up).
-    It gives up — returns what it has, with ``gave_up`` and a ``reason`` — when the achieved task
+    It gives up — returns what it has, with ``ok`` False and a ``reason`` — when the achieved task
     velocity misses the desired one by more than ``give_up_error``·‖ẋ‖ (e.g. every useful joint at
     a limit), or when a rate is not finite. It never returns NaN.
     """
-    q = as_float_array(q0, "q0", (robot.n,), allow_batch=False).copy()
-    for name, v in (("t_end", t_end), ("dt", dt)):
-        if not (isinstance(v, (int, float)) and np.isfinite(v) and v > 0):
-            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+    q = joint_vector(q0, robot.n, "q0", symbolic=False, batch=False).copy()
+    v: Any
+    for name, span in (("t_end", t_end), ("dt", dt)):
+        if not (isinstance(span, (int, float)) and np.isfinite(span) and span > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {span!r}")
     if qd_max is not None and not (np.isfinite(qd_max) and qd_max > 0):
         raise ValueError(f"qd_max must be a positive number, got {qd_max!r}")
     steps = int(round(t_end / dt))
@@ -82,7 +94,7 @@ def resolved_rate(robot, q0, velocity, t_end, dt, *, damped=True, eps=0.04, lam_
     rows = {"all": 6, "trans": 3, "rot": 3}.get(part)
     if rows is None:
         raise ValueError(f"part must be 'all', 'trans' or 'rot', got {part!r}")
-    out = {k: [] for k in ("q", "qd", "T", "s", "lam", "clamped", "err")}
+    out: dict[str, list[Any]] = {k: [] for k in ("q", "qd", "T", "s", "lam", "clamped", "err")}
     t = [0.0]
     reason = ""
     for k in range(steps):
@@ -114,7 +126,7 @@ def resolved_rate(robot, q0, velocity, t_end, dt, *, damped=True, eps=0.04, lam_
         for key, v in (("q", q.copy()), ("qd", qd), ("T", robot.fkine(q)), ("s", smin), ("lam", lam),
                        ("clamped", clamped), ("err", err)):
             out[key].append(v)
-        if err > give_up_error * max(np.linalg.norm(xd), 1e-12) and np.linalg.norm(xd) > 0:
+        if err > give_up_error * max(float(np.linalg.norm(xd)), 1e-12) and np.linalg.norm(xd) > 0:
             near = smin < eps
             why = ("near a singularity (σ_min = %.3g), the rates it needs would cross joint limits" % smin
                    if near and clamped else "near a singularity (σ_min = %.3g)" % smin if near

@@ -26,16 +26,19 @@ Planar 2R/3R: ``elbow`` s2 = 0.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._core.validation import as_float_array
+from .._core.protocol import RobotLike
+from .._core.validation import joint_vector
 from ..kinematics.structure import puma560_geometry, youbot_geometry
 
 __all__ = ["singularity_conditions", "snap_to_singularity", "puma560_det"]
 
 
-def puma560_det(q, a2, a3, d4):
+def puma560_det(q: ArrayLike, a2: float, a3: float, d4: float) -> Any:
     """det J of the PUMA560 in closed form (the sign of ^TJ in the textbook's frames)."""
     _, q2, q3, _, q5, _ = np.moveaxis(np.asarray(q, float), -1, 0)
     return -a2 * (a3 * np.sin(q3) + d4 * np.cos(q3)) * \
@@ -52,9 +55,9 @@ def _conditions(robot):
             "elbow": (lambda q: a3 * math.sin(q[2]) + d4 * math.cos(q[2]), 2),
             "shoulder": (lambda q: a2 * math.cos(q[1]) + a3 * math.cos(q[1] + q[2]) - d4 * math.sin(q[1] + q[2]), 1),
         }
-    g = youbot_geometry(robot)
-    if g is not None:
-        off = g["offsets"]
+    yb = youbot_geometry(robot)
+    if yb is not None:
+        off = yb["offsets"]
 
         def rho(q):
             T = robot.fkine(np.asarray(q, float))
@@ -68,13 +71,14 @@ def _conditions(robot):
                               "(PUMA560, youBot and planar 2R/3R arms have them); use jacobians.lost_directions")
 
 
-def singularity_conditions(robot, q):
+def singularity_conditions(robot: RobotLike, q: ArrayLike) -> dict[str, float]:
     """{kind: value} at q; a value of 0 means q lies on that singular set (see the module docstring)."""
-    q = as_float_array(q, "q", (robot.n,), allow_batch=False).tolist()
-    return {kind: f(q) for kind, (f, _) in _conditions(robot).items()}
+    values = joint_vector(q, robot.n, "q", symbolic=False, batch=False).tolist()
+    return {kind: f(values) for kind, (f, _) in _conditions(robot).items()}
 
 
-def snap_to_singularity(robot, q, kind, tol=1e-12, max_iter=60):
+def snap_to_singularity(robot: RobotLike, q: ArrayLike, kind: str, tol: float = 1e-12, max_iter: int = 60
+                        ) -> np.ndarray:
     """The singular pose of ``kind`` nearest to q, moving only the joint that controls it.
 
     Newton's method on that joint (from q, bounded to ``max_iter`` steps). Raises ValueError when
@@ -85,7 +89,7 @@ def snap_to_singularity(robot, q, kind, tol=1e-12, max_iter=60):
     if kind not in conds:
         raise ValueError(f"kind must be one of {sorted(conds)} for {robot.name or 'this robot'!r}, got {kind!r}")
     f, j = conds[kind]
-    q = as_float_array(q, "q", (robot.n,), allow_batch=False).copy()
+    q = np.array(joint_vector(q, robot.n, "q", symbolic=False, batch=False))
     h = 1e-7
     for _ in range(max_iter):
         value = f(q)

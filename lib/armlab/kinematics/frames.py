@@ -2,19 +2,22 @@
 base and tool transforms wrap a DH chain. Jacobians, statics and RNE iterate over these."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from .._core.protocol import RobotLike
 from ..transforms import Tinv
 
 
-def axis_frames(frames, modified: bool):
+def axis_frames(frames: Any, modified: bool) -> Any:
     """From the n+1 frames base, 1..n (a list or an array's leading axis), the n frames whose
     z axis and origin are joint i's: frame i in the modified convention (textbook (3.22)), frame
     i−1 in the standard one (lab report (2.1))."""
     return frames[1:] if modified else frames[:-1]
 
 
-def joint_axis_frames(robot, frames):
+def joint_axis_frames(robot: RobotLike, frames: Any) -> Any:
     """The (…, n, 4, 4) frames of the joint axes, from ``robot.fkine_all(q)`` (…, n+1, 4, 4).
 
     >>> import armlab
@@ -28,7 +31,7 @@ def joint_axis_frames(robot, frames):
     return frames[..., 1:, :, :] if robot.modified else frames[..., :-1, :, :]
 
 
-def strip_base_tool(robot, T):
+def strip_base_tool(robot: RobotLike, T: Any) -> Any:
     """The pose of the last DH frame: base⁻¹ · T · tool⁻¹, for one pose (4, 4) or a batch (N, 4, 4).
 
     Row lists in give row lists out (the single-pose IK solvers work on Python floats).

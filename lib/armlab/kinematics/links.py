@@ -6,16 +6,23 @@
 
 In the modified convention a link's ``a`` and ``alpha`` are the row's a_{i-1},
 α_{i-1} as printed in the textbook's tables.
+
+:func:`link_transform_standard` and :func:`link_transform_modified` are the teaching formulas and
+the library's one link transform at once: both (and :func:`link_matrix`, ``robot.link_transform``,
+``fkine``, ``jacob0``) evaluate :func:`armlab.kinematics.scalar.dh_link`. The tests check it entry by
+entry against the printed (2.4)/(3.23) and against the elementary products (2.1)/(3.22).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from .._core.symbolic import exact_angle, exact_number, is_symbolic, sympy
+from .._core.symbolic import is_symbolic, sympy
 from .._core.validation import as_float_array
+from .scalar import IDENTITY, NumpyBackend, SympyBackend, dh_link, link_Rp, to_transform
 
 __all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "link_matrix", "check_inertia",
            "CONVENTIONS"]
@@ -23,8 +30,11 @@ __all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "link
 CONVENTIONS = ("standard", "modified")
 
 
-def link_transform_standard(theta, d, a, alpha):
+def link_transform_standard(theta: Any, d: Any, a: Any, alpha: Any) -> Any:
     """Standard DH link matrix A = Rz(θ)·Tz(d)·Tx(a)·Rx(α), lab report eq. (2.4).
+
+    Numbers (or arrays that broadcast) give a numpy array (…, 4, 4), sympy values a sympy Matrix.
+    The entries come from the library's one link transform, :func:`armlab.kinematics.scalar.dh_link`.
 
     >>> link_transform_standard(0.0, 0.147, 0.033, np.pi / 2).round(3) + 0.0  # + 0.0 drops the sign of -0.
     array([[ 1.   ,  0.   ,  0.   ,  0.033],
@@ -32,20 +42,14 @@ def link_transform_standard(theta, d, a, alpha):
            [ 0.   ,  1.   ,  0.   ,  0.147],
            [ 0.   ,  0.   ,  0.   ,  1.   ]])
     """
-    if is_symbolic(theta, d, a, alpha):
-        sp = sympy()
-        ct, st, ca, sa = sp.cos(theta), sp.sin(theta), sp.cos(alpha), sp.sin(alpha)
-        return sp.Matrix([[ct, -st * ca, st * sa, a * ct],
-                          [st, ct * ca, -ct * sa, a * st],
-                          [0, sa, ca, d],
-                          [0, 0, 0, 1]])
-    return _numeric_link(theta, d, a, alpha, _standard_entries)
+    return _link_transform(theta, d, a, alpha, False)
 
 
-def link_transform_modified(alpha, a, theta, d):
-    """Modified (Craig) DH link matrix ^{i-1}_iT, textbook eq. (3.23).
+def link_transform_modified(alpha: Any, a: Any, theta: Any, d: Any) -> Any:
+    """Modified (Craig) DH link matrix ^{i-1}_iT = Rx(α)·Tx(a)·Rz(θ)·Tz(d), textbook eq. (3.23).
 
-    Arguments in the textbook's order: α_{i-1}, a_{i-1}, θ_i, d_i.
+    Arguments in the textbook's order: α_{i-1}, a_{i-1}, θ_i, d_i. Numbers give a numpy array,
+    sympy values a sympy Matrix (see :func:`link_transform_standard`).
 
     >>> link_transform_modified(-np.pi / 2, 0.0, 0.0, 0.14909).round(3) + 0.0
     array([[ 1.   ,  0.   ,  0.   ,  0.   ],
@@ -53,40 +57,22 @@ def link_transform_modified(alpha, a, theta, d):
            [ 0.   , -1.   ,  0.   ,  0.   ],
            [ 0.   ,  0.   ,  0.   ,  1.   ]])
     """
+    return _link_transform(theta, d, a, alpha, True)
+
+
+def _link_transform(theta: Any, d: Any, a: Any, alpha: Any, modified: bool) -> Any:
     if is_symbolic(theta, d, a, alpha):
         sp = sympy()
-        ct, st, ca, sa = sp.cos(theta), sp.sin(theta), sp.cos(alpha), sp.sin(alpha)
-        return sp.Matrix([[ct, -st, 0, a],
-                          [st * ca, ct * ca, -sa, -sa * d],
-                          [st * sa, ct * sa, ca, ca * d],
-                          [0, 0, 0, 1]])
-    return _numeric_link(theta, d, a, alpha, _modified_entries)
-
-
-def _standard_entries(ct, st, d, a, ca, sa):
-    return {(0, 0): ct, (0, 1): -st * ca, (0, 2): st * sa, (0, 3): a * ct,
-            (1, 0): st, (1, 1): ct * ca, (1, 2): -ct * sa, (1, 3): a * st,
-            (2, 1): sa, (2, 2): ca, (2, 3): d}
-
-
-def _modified_entries(ct, st, d, a, ca, sa):
-    return {(0, 0): ct, (0, 1): -st, (0, 3): a,
-            (1, 0): st * ca, (1, 1): ct * ca, (1, 2): -sa, (1, 3): -sa * d,
-            (2, 0): st * sa, (2, 1): ct * sa, (2, 2): ca, (2, 3): ca * d}
-
-
-def _numeric_link(theta, d, a, alpha, entries):
+        theta, d, a, alpha = (sp.sympify(v) for v in (theta, d, a, alpha))
+        return to_transform(dh_link(IDENTITY, theta, d, a, alpha, modified, sp.cos, sp.sin), True)
     args = [as_float_array(v, n) for v, n in ((theta, "theta"), (d, "d"), (a, "a"), (alpha, "alpha"))]
     try:
-        theta, d, a, alpha = np.broadcast_arrays(*args)
+        np.broadcast_shapes(*(v.shape for v in args))
     except ValueError:
         shapes = ", ".join(f"{n} {v.shape}" for n, v in zip(("theta", "d", "a", "alpha"), args))
         raise ValueError(f"theta, d, a and alpha must broadcast to one shape, got {shapes}") from None
-    A = np.zeros(theta.shape + (4, 4))
-    A[..., 3, 3] = 1.0
-    for (i, j), v in entries(np.cos(theta), np.sin(theta), d, a, np.cos(alpha), np.sin(alpha)).items():
-        A[..., i, j] = v
-    return A
+    theta, d, a, alpha = (v if v.ndim else float(v) for v in args)
+    return to_transform(dh_link(IDENTITY, theta, d, a, alpha, modified, np.cos, np.sin), False)
 
 
 @dataclass
@@ -150,7 +136,7 @@ class DHLink:
         return self.theta, q + self.offset
 
 
-def check_inertia(I, tol=1e-9):
+def check_inertia(I: np.ndarray, tol: float = 1e-9) -> None:  # noqa: E741
     """Raise ValueError unless I (3×3, about the centre of mass) is a physical inertia: symmetric,
     positive semi-definite, and its principal moments satisfy the triangle inequality
     I1 ≤ I2 + I3 (a real body's do; some published tables violate it)."""
@@ -165,23 +151,12 @@ def check_inertia(I, tol=1e-9):
                          "I_max <= I_1 + I_2: no real body has this inertia")
 
 
-def link_matrix(link, qi, modified):
+def link_matrix(link: DHLink, qi: Any, modified: bool) -> Any:
     """The link transform of ``link`` at joint value ``qi``: (3.23) if ``modified`` else (2.4).
 
     A sympy ``qi`` (or a symbolic link) gives a sympy Matrix with exact constants
-    (−π/2 stays exact, so no 6e-17 terms appear); numbers give a numpy array.
+    (−π/2 stays exact, so no 6e-17 terms appear); numbers give a numpy array (…, 4, 4).
     """
     if link.symbolic or is_symbolic(qi):
-        sp = sympy()
-        qi = sp.sympify(qi)
-        if link.revolute:
-            th, d = qi + exact_angle(link.offset), exact_number(link.d)
-        else:
-            th, d = exact_angle(link.theta), qi + exact_number(link.offset)
-        a, alpha = exact_number(link.a), exact_angle(link.alpha)
-    else:
-        th, d = link.theta_d(as_float_array(qi, "qi"))
-        a, alpha = link.a, link.alpha
-    if modified:
-        return link_transform_modified(alpha, a, th, d)
-    return link_transform_standard(th, d, a, alpha)
+        return to_transform(link_Rp(link, sympy().sympify(qi), modified, SympyBackend), True)
+    return to_transform(link_Rp(link, as_float_array(qi, "qi"), modified, NumpyBackend), False)

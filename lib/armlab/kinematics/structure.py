@@ -7,6 +7,9 @@ answers it.
 from __future__ import annotations
 
 import math
+from typing import Any
+
+from .._core.protocol import RobotLike
 
 #: α_{i-1} of textbook Table 3.2 (degrees), the PUMA560 structure. In standard DH link i carries
 #: the next modified row's α (models.puma560_standard), so that column is this one shifted.
@@ -20,7 +23,7 @@ def _close(x, y):
     return abs(x - y) < 1e-12
 
 
-def puma560_geometry(robot):
+def puma560_geometry(robot: RobotLike) -> dict[str, float] | None:
     """{'a2', 'a3', 'd2', 'd4', 'd6'} of a PUMA560-type robot (either DH convention), else None.
 
     d6 is the length written in the table after θ6 (0 in Table 3.2, where {6} is the wrist centre).
@@ -46,7 +49,7 @@ def puma560_geometry(robot):
     return g if g["a2"] > 0.0 else None
 
 
-def youbot_geometry(robot):
+def youbot_geometry(robot: RobotLike) -> dict[str, Any] | None:
     """{'a1', 'd1', 'a2', 'a3', 'd5', 'offsets'} of a youBot-type arm (standard DH, lab report
     Table 2.1's structure with any lengths and offsets), else None."""
     L = robot.links
@@ -59,7 +62,7 @@ def youbot_geometry(robot):
     return dict(a1=L[0].a, d1=L[0].d, a2=L[1].a, a3=L[2].a, d5=L[4].d, offsets=[link.offset for link in L])
 
 
-def elbow3r_geometry(robot):
+def elbow3r_geometry(robot: RobotLike) -> dict[str, Any] | None:
     """{'d1', 'a2', 'l3', 'offsets'} of an articulated 3-R arm — a vertical base joint, then two parallel
     pitch joints (standard DH: α = (−90°, 0, 0), a1 = 0, d2 = d3 = 0) — else None. ``l3`` is a3 plus a
     tool that extends the last link along x3 (the simulation paper's gripper); other tools don't fit."""
