@@ -7,6 +7,8 @@ One vocabulary for notebooks, homework and the lab (the package layout: docs/arc
 >>> robot.fkine([0, 0, 0, 0, 0, 0]).shape
 (4, 4)
 """
+from typing import Any
+
 from . import models
 from .kinematics.links import DHLink, link_transform_modified, link_transform_standard
 from .robot import DHRobot
@@ -22,7 +24,7 @@ _LAZY = ("ik", "jacobians", "dynamics", "statics", "sim", "control", "export", "
          "transforms")
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 

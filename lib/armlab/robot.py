@@ -9,7 +9,7 @@ new one: :meth:`DHRobot.replace`, :meth:`DHRobot.replace_link`, :meth:`DHLink.re
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
@@ -81,6 +81,11 @@ class DHRobot:
     tool: Any
     symbolic: bool
     description_key: Hashable
+    _hash: int
+    _kernels: Any  # this description's entry in the one kernel cache (_core.codegen)
+    _fk: Callable[..., Any]  # the compiled chain (kinematics.chain), resolved once
+    _fk_all: Callable[..., Any]
+    _jac: Callable[..., Any]
 
     def __init__(self, links: Iterable[DHLink], convention: str = "standard", base: ArrayLike | None = None,
                  tool: ArrayLike | None = None, name: str = "") -> None:
@@ -146,7 +151,7 @@ class DHRobot:
         return (type(self)._rebuild, (tuple(self.links), self.convention, self.base, self.tool, self.name))
 
     @classmethod
-    def _rebuild(cls, links: Sequence[DHLink], convention: str, base: Any, tool: Any, name: str) -> DHRobot:
+    def _rebuild(cls, links: Iterable[DHLink], convention: str, base: Any, tool: Any, name: str) -> DHRobot:
         return cls(links, convention, base=base, tool=tool, name=name)
 
     def replace(self, *, links: Iterable[DHLink] = _UNCHANGED, base: ArrayLike | None = _UNCHANGED,

@@ -8,6 +8,7 @@ import numpy as np
 
 from .._core.angles import TAU, wrap_scalar
 from .._core.codegen import cached_kernel
+from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, check_joint_batch, check_poses
 from .results import IKBatch
 
@@ -46,13 +47,13 @@ def register(cls):
     return cls
 
 
-def solver_for(robot):
+def solver_for(robot: RobotLike) -> Solver | None:
     """The closed-form solver that fits this robot's DH table, or None (built once per robot description,
     in :func:`armlab._core.codegen.cached_kernel`: an edited robot is a new description, with its own)."""
     return cached_kernel(robot, "ik.solver", _match)
 
 
-def _match(robot):
+def _match(robot: RobotLike) -> Solver | None:
     if robot.symbolic:
         return None
     for cls in _SOLVERS:

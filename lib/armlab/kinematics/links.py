@@ -29,7 +29,7 @@ __all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "Immu
 CONVENTIONS = ("standard", "modified")
 
 
-def link_transform_standard(theta, d, a, alpha):
+def link_transform_standard(theta: Any, d: Any, a: Any, alpha: Any) -> Any:
     """Standard DH link matrix A = Rz(θ)·Tz(d)·Tx(a)·Rx(α), lab report eq. (2.4).
 
     >>> link_transform_standard(0.0, 0.147, 0.033, np.pi / 2).round(3) + 0.0  # + 0.0 drops the sign of -0.
@@ -48,7 +48,7 @@ def link_transform_standard(theta, d, a, alpha):
     return _numeric_link(theta, d, a, alpha, _standard_entries)
 
 
-def link_transform_modified(alpha, a, theta, d):
+def link_transform_modified(alpha: Any, a: Any, theta: Any, d: Any) -> Any:
     """Modified (Craig) DH link matrix ^{i-1}_iT, textbook eq. (3.23).
 
     Arguments in the textbook's order: α_{i-1}, a_{i-1}, θ_i, d_i.
@@ -268,7 +268,7 @@ setattr(DHLink, "__delattr__", _link_delattr)
 FIELDS = tuple(f.name for f in fields(DHLink) if f.init)
 
 
-def check_inertia(I, tol=1e-9):
+def check_inertia(I: np.ndarray, tol: float = 1e-9) -> None:
     """Raise ValueError unless I (3×3, about the centre of mass) is a physical inertia: symmetric,
     positive semi-definite, and its principal moments satisfy the triangle inequality
     I1 ≤ I2 + I3 (a real body's do; some published tables violate it)."""
@@ -283,7 +283,7 @@ def check_inertia(I, tol=1e-9):
                          "I_max <= I_1 + I_2: no real body has this inertia")
 
 
-def link_matrix(link, qi, modified):
+def link_matrix(link: DHLink, qi: Any, modified: bool) -> Any:
     """The link transform of ``link`` at joint value ``qi``: (3.23) if ``modified`` else (2.4).
 
     A sympy ``qi`` (or a symbolic link) gives a sympy Matrix with exact constants
