@@ -227,7 +227,7 @@ def test_workspace_boundary_double_roots(where):
     T = ROBOT.fkine(q)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        sols = ROBOT.ikine_all(T, q_current=q)
+        sols = ROBOT.ikine_all(T, q0=q)
     assert len(sols) == 8 and np.isfinite(sols.q).all()
     assert max_err(ROBOT, sols.q, T) <= 1e-9
     assert contains(sols.q, q, tol=1e-6)

@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 
 from ._core.codegen import cached_kernel, kernel_entry, run_kernel
 from ._core.constants import GRAVITY
+from ._core.deprecation import renamed_kwargs
 from ._core.protocol import RobotLike, make_description_key
 from ._core.symbolic import is_symbolic, sym_matrix, sympy
 from ._core.validation import as_float_array, check_finite, check_rigid, joint_vector
@@ -336,18 +337,23 @@ class DHRobot:
         return dynamics.fdyn(self, q, qd, tau, gravity, **kw)
 
     # --- inverse kinematics (armlab.ik) --------------------------------------------
-    def ikine_all(self, T: ArrayLike, q_current: ArrayLike | None = None, **kw: Any) -> Any:
-        """All closed-form IK solutions of T (4×4) → IKSolutions; T (N, 4, 4) → IKBatch. See armlab.ik."""
+    @renamed_kwargs(q_current="q0")
+    def ikine_all(self, T: ArrayLike, q0: ArrayLike | None = None, **kw: Any) -> Any:
+        """All closed-form IK solutions of T (4×4) → IKSolutions; T (N, 4, 4) → IKBatch. See armlab.ik.
+
+        ``q0``, the start pose (formerly ``q_current``), orders the solutions and fixes free joints.
+        """
         from . import ik
 
-        return ik.ikine_all(self, T, q_current, **kw)
+        return ik.ikine_all(self, T, q0, **kw)
 
-    def ikine(self, T: ArrayLike, q_current: ArrayLike | None = None, weights: ArrayLike | None = None,
-              **kw: Any) -> Any:
-        """One closed-form IK solution: least weighted joint motion Σ kᵢ|Δθᵢ| from q_current. See armlab.ik."""
+    @renamed_kwargs(q_current="q0")
+    def ikine(self, T: ArrayLike, q0: ArrayLike | None = None, weights: ArrayLike | None = None, **kw: Any) -> Any:
+        """One closed-form IK solution: least weighted joint motion Σ kᵢ|Δθᵢ| from the start pose ``q0``
+        (formerly ``q_current``). See armlab.ik."""
         from . import ik
 
-        return ik.ikine(self, T, q_current, weights, **kw)
+        return ik.ikine(self, T, q0, weights, **kw)
 
     def ikine_numeric(self, T: ArrayLike, q0: ArrayLike | None = None, **kw: Any) -> Any:
         """Damped-least-squares IK for any robot (mask, limits, restarts). See armlab.ik_numeric."""
