@@ -370,7 +370,10 @@ def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any]) -> Any
     kept besides (a small LRU of strong references). A DHRobot finds its entry in O(1), without hashing
     its description; other robot-like objects are described on every call.
     """
-    entry = _entry_of(robot)
+    try:
+        entry = robot._kernels  # a DHRobot's own entry, resolved when it was built (the hot path: inlined)
+    except AttributeError:
+        entry = _entry_of(robot)
     try:
         return entry[key]
     except KeyError:

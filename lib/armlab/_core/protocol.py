@@ -62,7 +62,8 @@ class LinkLike(Protocol):
 
 @runtime_checkable
 class RobotLike(Protocol):
-    """A serial DH robot: its links, convention, fixed base/tool, and kinematics.
+    """A serial DH robot: its links, convention, fixed base/tool, kinematics, and the dynamics and IK
+    methods that hand off to the algorithm packages; ``replace``/``replace_link`` make changed copies.
 
     ``base`` and ``tool`` are (4, 4) arrays (sympy matrices in a symbolic model) or None. ``fkine``,
     ``fkine_all``, ``jacob0`` and ``jacobe`` take q (n,) or a batch (..., n), or sympy symbols.
@@ -102,6 +103,19 @@ class RobotLike(Protocol):
     def jacob0(self, q: Any) -> Any: ...
 
     def jacobe(self, q: Any) -> Any: ...
+
+    # dynamics and inverse kinematics, as DHRobot's methods (which hand off to armlab.dynamics / armlab.ik)
+    def rne(self, q: Any, qd: Any, qdd: Any, gravity: Any = ..., f_tip: Any = ...) -> Any: ...
+
+    def inertia(self, q: Any) -> Any: ...
+
+    def coriolis(self, q: Any, qd: Any) -> Any: ...
+
+    def gravload(self, q: Any, gravity: Any = ...) -> Any: ...
+
+    def ikine_all(self, T: Any, q0: Any = ..., **kw: Any) -> Any: ...
+
+    def ikine(self, T: Any, q0: Any = ..., weights: Any = ..., **kw: Any) -> Any: ...
 
     def replace(self, *, links: Any = ..., base: Any = ..., tool: Any = ..., name: str = ...,
                 convention: str = ...) -> Any:
