@@ -10,7 +10,7 @@ One vocabulary for notebooks, homework and the lab (the package layout: docs/arc
 from typing import Any
 
 from . import models
-from .kinematics.links import DHLink, link_transform_modified, link_transform_standard
+from .kinematics.links import DHLink, ImmutableError, link_transform_modified, link_transform_standard
 from .robot import DHRobot
 from .transforms import (
     R, Rot, Tinv, Trans, R_to_axis_angle, R_to_euler, R_to_rpy, axis_angle_to_R, compose,
@@ -32,7 +32,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "models", "DHLink", "DHRobot", "link_transform_standard", "link_transform_modified",
+    "models", "DHLink", "DHRobot", "ImmutableError", "link_transform_standard", "link_transform_modified",
     "R", "Rot", "Trans", "Tinv", "homogeneous", "point", "vector", "compose",
     "rpy_to_R", "R_to_rpy", "euler_to_R", "R_to_euler", "axis_angle_to_R", "R_to_axis_angle",
     "skew", "unskew", "is_rotation",
