@@ -12,14 +12,17 @@ mass and principal moments and axes (from I, about the centre of mass, in the li
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from ._core.constants import GRAVITY
 from ._core.protocol import RobotLike
 from ._core.validation import as_float_array
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["to_mjcf"]
 

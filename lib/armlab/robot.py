@@ -13,7 +13,6 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from ._core.codegen import cached_kernel, kernel_entry, run_kernel
 from ._core.constants import GRAVITY
@@ -24,6 +23,9 @@ from ._core.validation import as_float_array, check_finite, check_rigid, joint_v
 from .kinematics.chain import compile_chain
 from .kinematics.frames import axis_frames
 from .kinematics.links import CONVENTIONS, DHLink, ImmutableError, link_matrix
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["DHRobot", "Links", "ImmutableError"]
 

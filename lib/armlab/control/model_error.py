@@ -2,13 +2,15 @@
 by ±``error`` (signs drawn once per seed), as identified parameters would be."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["perturbed"]
 

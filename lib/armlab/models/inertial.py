@@ -9,13 +9,15 @@ frame S and our link frame F are known in the world at one configuration, X = Fâ
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from .._core.inertia import shift_inertia
 from ..robot import DHRobot
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["Body", "lump", "move_bodies", "with_bodies"]
 

@@ -4,13 +4,16 @@ shared/docs/youbot-interface.md)."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from ..kinematics.links import DHLink
 from ..robot import DHRobot
 from .inertial import Body, lump, move_bodies, with_bodies
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: youBot driver facts (shared/docs/youbot-interface.md): limits and the candle pose, driver radians.
 YOUBOT_DRIVER = {

@@ -1,14 +1,16 @@
 """A payload held at the tool, as part of the last link for a run."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from .._core.inertia import shift_inertia
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["with_payload"]
 
