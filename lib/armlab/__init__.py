@@ -7,9 +7,11 @@ One vocabulary for notebooks, homework and the lab (the package layout: docs/arc
 >>> robot.fkine([0, 0, 0, 0, 0, 0]).shape
 (4, 4)
 """
+from typing import Any
+
 from . import models
 from ._core.deprecation import install_moved_modules
-from .kinematics.links import DHLink, link_transform_modified, link_transform_standard
+from .kinematics.links import DHLink, ImmutableError, link_transform_modified, link_transform_standard
 from .robot import DHRobot
 from .transforms import (
     R, Rot, Tinv, Trans, R_to_axis_angle, R_to_euler, R_to_rpy, axis_angle_to_R, compose,
@@ -25,7 +27,7 @@ _LAZY = ("ik", "jacobians", "dynamics", "statics", "sim", "control", "export", "
          "transforms")
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
@@ -33,7 +35,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "models", "DHLink", "DHRobot", "link_transform_standard", "link_transform_modified",
+    "models", "DHLink", "DHRobot", "ImmutableError", "link_transform_standard", "link_transform_modified",
     "R", "Rot", "Trans", "Tinv", "homogeneous", "point", "vector", "compose",
     "rpy_to_R", "R_to_rpy", "euler_to_R", "R_to_euler", "axis_angle_to_R", "R_to_axis_angle",
     "skew", "unskew", "is_rotation",

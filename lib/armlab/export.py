@@ -12,19 +12,26 @@ mass and principal moments and axes (from I, about the centre of mass, in the li
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
+from ._core.constants import GRAVITY
+from ._core.protocol import RobotLike
 from ._core.validation import as_float_array
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["to_mjcf"]
 
 INTEGRATORS = ("Euler", "RK4", "implicit", "implicitfast")
 
 
-def to_mjcf(robot, *, gravity=(0.0, 0.0, -9.81), timestep=1e-3, integrator="RK4", armature=None,
-            min_inertia=None, joint_limits=False, name=None):
+def to_mjcf(robot: RobotLike, *, gravity: ArrayLike = GRAVITY, timestep: float = 1e-3, integrator: str = "RK4",
+            armature: ArrayLike | None = None, min_inertia: float | None = None, joint_limits: bool = False,
+            name: str | None = None) -> str:
     """The robot as an MJCF XML string (one body per link, hinge/slide joints, no contacts, no damping).
 
     ``gravity`` is in the world frame (the frame the robot's base transform is given in), as in
@@ -124,8 +131,8 @@ def _quat(R):
         q = [0.0] * 4
         q[0] = (R[k, j] - R[j, k]) / s
         q[1 + i], q[1 + j], q[1 + k] = s / 4, (R[j, i] + R[i, j]) / s, (R[k, i] + R[i, k]) / s
-    q = np.array(q)
-    return q / np.linalg.norm(q)
+    quat = np.array(q)
+    return quat / np.linalg.norm(quat)
 
 
 def _num(x):

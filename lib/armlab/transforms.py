@@ -7,10 +7,15 @@ function takes ``deg=True``.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ._core.symbolic import is_symbolic, sym_matrix, sympy
 from ._core.validation import as_float_array, check_rigid
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "R", "Rot", "Trans", "homogeneous", "Tinv", "point", "vector", "compose",
@@ -52,7 +57,7 @@ def _elementary(axis, theta, deg, size):
     return M
 
 
-def R(axis, theta, deg=False):
+def R(axis: str | int, theta: Any, deg: bool = False) -> Any:
     """3×3 rotation R(axis, θ) about x, y or z, textbook eqs. (3.6)–(3.8).
 
     >>> R("z", np.pi / 2).round(3)
@@ -63,7 +68,7 @@ def R(axis, theta, deg=False):
     return _elementary(axis, theta, deg, 3)
 
 
-def Rot(axis, theta, deg=False):
+def Rot(axis: str | int, theta: Any, deg: bool = False) -> Any:
     """4×4 homogeneous rotation Rot(axis, θ), textbook eqs. (3.19)–(3.21).
 
     >>> Rot("x", 30, deg=True)[1:3, 1:3].round(3)
@@ -73,7 +78,7 @@ def Rot(axis, theta, deg=False):
     return _elementary(axis, theta, deg, 4)
 
 
-def Trans(dx, dy=None, dz=None):
+def Trans(dx: Any, dy: Any = None, dz: Any = None) -> Any:
     """4×4 pure translation Trans(dx, dy, dz), textbook eq. (3.18).
 
     Also accepts one vector ``Trans(p)`` with ``p`` of shape ``(..., 3)``.
@@ -101,7 +106,7 @@ def Trans(dx, dy=None, dz=None):
     return T
 
 
-def homogeneous(R_, p):
+def homogeneous(R_: Any, p: Any) -> Any:
     """The 4×4 transform [[R, p], [0, 1]] of textbook eq. (3.17).
 
     >>> homogeneous(np.eye(3), [1, 2, 3])[:3, 3]
@@ -123,7 +128,7 @@ def homogeneous(R_, p):
     return T
 
 
-def Tinv(T):
+def Tinv(T: Any) -> Any:
     """Inverse of a homogeneous transform, [[Rᵀ, −Rᵀp], [0, 1]] (textbook eq. (3.72)).
 
     Cheaper and more accurate than a general matrix inverse.
@@ -164,7 +169,7 @@ def _coords(x, y, z, what):
     return np.stack(np.broadcast_arrays(*(as_float_array(c, n) for c, n in zip((x, y, z), "xyz"))), -1)
 
 
-def point(x, y=None, z=None):
+def point(x: Any, y: Any = None, z: Any = None) -> Any:
     """A point in homogeneous coordinates [x, y, z, 1] (textbook §3.1.5).
 
     >>> point(4, 8, 0)
@@ -173,7 +178,7 @@ def point(x, y=None, z=None):
     return _homog(_coords(x, y, z, "point"), 1, "point")
 
 
-def vector(x, y=None, z=None):
+def vector(x: Any, y: Any = None, z: Any = None) -> Any:
     """A free vector (direction) in homogeneous coordinates [x, y, z, 0].
 
     Translations do not move it: ``Trans(1, 2, 3) @ vector(1, 0, 0)`` is ``[1, 0, 0, 0]``.
@@ -181,7 +186,7 @@ def vector(x, y=None, z=None):
     return _homog(_coords(x, y, z, "vector"), 0, "vector")
 
 
-def compose(*transforms, frame="fixed"):
+def compose(*transforms: Any, frame: str = "fixed") -> Any:
     """Compose transforms applied one after another.
 
     ``frame="fixed"``: each motion is about the fixed (reference) frame, so it
@@ -213,7 +218,7 @@ def compose(*transforms, frame="fixed"):
     return out
 
 
-def rpy_to_R(roll, pitch, yaw):
+def rpy_to_R(roll: Any, pitch: Any, yaw: Any) -> Any:
     """Rotation from roll–pitch–yaw angles: R = R(z, yaw)·R(y, pitch)·R(x, roll).
 
     Roll about x, then pitch about the fixed y, then yaw about the fixed z
@@ -226,7 +231,7 @@ def rpy_to_R(roll, pitch, yaw):
     return compose(R("x", roll), R("y", pitch), R("z", yaw), frame="fixed")
 
 
-def euler_to_R(phi, theta, psi):
+def euler_to_R(phi: Any, theta: Any, psi: Any) -> Any:
     """Rotation from ZYZ Euler angles: R = R(z, φ)·R(y, θ)·R(z, ψ)."""
     if is_symbolic(phi, theta, psi):
         phi, theta, psi = sympy().sympify((phi, theta, psi))
@@ -235,7 +240,7 @@ def euler_to_R(phi, theta, psi):
     return compose(R("z", phi), R("y", theta), R("z", psi), frame="current")
 
 
-def R_to_rpy(R_, tol=1e-9):
+def R_to_rpy(R_: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     """Roll, pitch, yaw (last axis of size 3) with R = R(z,yaw)·R(y,pitch)·R(x,roll).
 
     Pitch is in [−π/2, π/2]. At pitch = ±π/2 (gimbal lock) yaw is set to 0.
@@ -250,7 +255,7 @@ def R_to_rpy(R_, tol=1e-9):
     return np.stack([roll, pitch, yaw], axis=-1)
 
 
-def R_to_euler(R_, tol=1e-9):
+def R_to_euler(R_: ArrayLike, tol: float = 1e-9) -> np.ndarray:
     """ZYZ Euler angles (φ, θ, ψ) with θ in [0, π]; at θ = 0 or π, φ is set to 0."""
     R_ = as_float_array(R_, "R", (3, 3))
     r = lambda i, j: R_[..., i, j]  # noqa: E731
@@ -262,7 +267,7 @@ def R_to_euler(R_, tol=1e-9):
     return np.stack([phi, theta, psi], axis=-1)
 
 
-def skew(p):
+def skew(p: Any) -> Any:
     """Skew-symmetric matrix S(p) with S(p)·v = p × v, textbook eq. (3.87).
 
     >>> skew([1, 2, 3]) @ np.array([4, 5, 6]), np.cross([1, 2, 3], [4, 5, 6])
@@ -280,7 +285,7 @@ def skew(p):
     return S
 
 
-def unskew(S):
+def unskew(S: Any) -> Any:
     """The vector p of a skew-symmetric matrix S(p) (the antisymmetric part is used)."""
     if is_symbolic(S):
         S = sympy().Matrix(S)
@@ -290,7 +295,7 @@ def unskew(S):
                            S[..., 1, 0] - S[..., 0, 1]], axis=-1)
 
 
-def axis_angle_to_R(axis, theta):
+def axis_angle_to_R(axis: Any, theta: Any) -> Any:
     """Rotation Rot(k, θ) about a unit axis k (Rodrigues): I + sinθ·S(k) + (1−cosθ)·S(k)²."""
     if is_symbolic(axis, theta):
         sp = sympy()
@@ -307,7 +312,7 @@ def axis_angle_to_R(axis, theta):
     return np.eye(3) + s * K + (1 - c) * (K @ K)
 
 
-def R_to_axis_angle(R_):
+def R_to_axis_angle(R_: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Unit axis (…, 3) and angle θ in [0, π] with R = Rot(axis, θ).
 
     θ = atan2(|sinθ·k|, cosθ) stays accurate near 0 and π, where arccos does not.
@@ -332,7 +337,7 @@ def R_to_axis_angle(R_):
     return axis, theta
 
 
-def is_rotation(R_, tol=1e-9) -> bool:
+def is_rotation(R_: Any, tol: float = 1e-9) -> bool:
     """True if R is orthonormal with det = +1 (all of a batch)."""
     R_ = as_float_array(R_, "R", (3, 3))
     eye = np.swapaxes(R_, -1, -2) @ R_
@@ -350,7 +355,7 @@ def _R_p(T):
     return T[..., :3, :3], T[..., :3, 3], False
 
 
-def twist_transform(T_AB):
+def twist_transform(T_AB: Any) -> Any:
     """6×6 map of a twist (v, ω) given at {B}'s origin in {B}'s axes to {A}: [[R, S(p)R], [0, R]] (the adjoint).
 
     v_A = R·v_B + p × (R·ω_B), ω_A = R·ω_B, for T_AB = [[R, p], [0, 1]].
@@ -360,7 +365,7 @@ def twist_transform(T_AB):
     return _block(R_, SR, 0 * R_, R_, sym)
 
 
-def wrench_transform(T_AB, wrench_B=None):
+def wrench_transform(T_AB: Any, wrench_B: Any = None) -> Any:
     """A wrench (f, m) acting at {B}'s origin, in {B}'s axes, as the equivalent wrench at {A}'s origin in {A}.
 
     f_A = R·f_B, m_A = R·m_B + p × f_A — the moment of the force moves with the reference point, a free
@@ -382,7 +387,7 @@ def wrench_transform(T_AB, wrench_B=None):
     return (W @ as_float_array(wrench_B, "wrench_B", (6,))[..., None])[..., 0]
 
 
-def wrench_in_frame(T, wrench):
+def wrench_in_frame(T: Any, wrench: Any) -> Any:
     """Textbook §3.5.1 (3.169)–(3.170): a wrench F = (f, m) given in {A} (at A's origin) as seen in the
     frame T = ^A T_B (n, o, a, p its columns): ^B f = (n·f, o·f, a·f), ^B m = (n·(f×p + m), o·(f×p + m),
     a·(f×p + m)). The inverse of :func:`wrench_transform`.

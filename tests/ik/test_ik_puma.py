@@ -227,7 +227,7 @@ def test_workspace_boundary_double_roots(where):
     T = ROBOT.fkine(q)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        sols = ROBOT.ikine_all(T, q_current=q)
+        sols = ROBOT.ikine_all(T, q0=q)
     assert len(sols) == 8 and np.isfinite(sols.q).all()
     assert max_err(ROBOT, sols.q, T) <= 1e-9
     assert contains(sols.q, q, tol=1e-6)
@@ -310,9 +310,7 @@ def test_variants_are_recognised_and_round_trip(make):
 
 
 def test_d6_in_the_dh_table_is_handled_as_a_tool():
-    links = armlab.models.puma560().links
-    links = links[:5] + [armlab.DHLink(alpha=-math.pi / 2, d=P["d6"], qlim=links[5].qlim)]
-    robot = armlab.DHRobot(links, "modified")
+    robot = armlab.models.puma560().replace_link(5, d=P["d6"])  # link 6 (index 5) with d6 in the table
     q = np.array([0.3, -0.5, 0.4, 0.2, 0.6, -0.1])
     T = robot.fkine(q)
     assert np.allclose(T, armlab.models.puma560(flange=True).fkine(q))

@@ -145,7 +145,7 @@ def test_link_jacobians_of_coms_match_finite_differences_of_the_point():
             assert np.all(J[k, :, k + 1:] == 0)  # later joints do not move link k
         # the origin of the last frame without a tool is the end of jacob0's chain
         assert np.allclose(jb.link_jacobians(robot, q)[-1][:, :], jb.jacob_geometric(
-            armlab.DHRobot(robot.links, robot.convention, base=robot.base), q), atol=1e-12)
+            robot.replace(tool=None), q), atol=1e-12)
         assert frames.shape == (robot.n + 1, 4, 4)
 
 

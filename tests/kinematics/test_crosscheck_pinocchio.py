@@ -71,11 +71,9 @@ def test_course_model_matches_pinocchio(name):
 
 def test_crosscheck_detects_a_convention_mixup():
     """The comparison has teeth: the same table read in the other convention must not match."""
-    from armlab import DHRobot
-
     rng = np.random.default_rng(5)
     robot = random_robots(55, 1, conventions=("standard",), n_range=(4, 4))[0]
-    other = DHRobot(robot.links, convention="modified", base=robot.base, tool=robot.tool)
+    other = robot.replace(convention="modified")
     model, ee, _ = to_pin(other)
     q = random_q(rng, robot)
     T, J, _ = pin_kinematics(model, model.createData(), q, ee)

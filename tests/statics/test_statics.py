@@ -111,7 +111,7 @@ def test_inverse_statics_cases():
 
 def test_max_payload_and_tip_force_meet_the_limit_exactly():
     arm = random_inertial(np.random.default_rng(6), armlab.models.planar3r())
-    arm = armlab.DHRobot(arm.links, base=armlab.Rot("x", np.pi / 2))  # the arm's plane vertical
+    arm = arm.replace(base=armlab.Rot("x", np.pi / 2))  # the arm's plane vertical
     q, tau_max = np.array([0.3, 0.5, -0.4]), np.array([200.0, 100.0, 40.0])
     assert statics.max_payload(arm, q, tau_max / 10) == 0.0  # cannot even hold itself
     m = statics.max_payload(arm, q, tau_max)

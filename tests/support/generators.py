@@ -100,7 +100,5 @@ def random_inertial(rng, robot):
         a, b = rng.uniform(0.01, 0.1, 2)
         c = rng.uniform(abs(a - b) + 1e-3, a + b)  # triangle inequality on the principal moments
         Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
-        links.append(DHLink(a=L.a, alpha=L.alpha, d=L.d, theta=L.theta, offset=L.offset, joint=L.joint,
-                            qlim=L.qlim, m=rng.uniform(0.5, 3.0), r=tuple(rng.uniform(-0.2, 0.2, 3)),
-                            I=Q @ np.diag([a, b, c]) @ Q.T))
-    return DHRobot(links, robot.convention, base=robot.base, tool=robot.tool, name=robot.name)
+        links.append(L.replace(m=rng.uniform(0.5, 3.0), r=tuple(rng.uniform(-0.2, 0.2, 3)), I=Q @ np.diag([a, b, c]) @ Q.T))
+    return robot.replace(links=links)

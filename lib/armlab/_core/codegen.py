@@ -11,9 +11,14 @@ from __future__ import annotations
 import math
 import re
 import weakref
-from typing import Any, Callable, Union
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from types import MappingProxyType
+from typing import Any, Union
 
 import numpy as np
+
+from .protocol import description_key
 
 _SNAP = 1e-15
 _NAME = re.compile(r"\bv\d+\b")
@@ -280,15 +285,79 @@ def run_kernel(kernel: Callable[..., Any], q: np.ndarray, shape: tuple[int, ...]
 CHUNK = 4096
 
 
-_KERNELS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+class _Kernels(dict):
+    """One robot description's compiled kernels, by namespaced key (a dict subclass: weak-referenceable)."""
+
+    __slots__ = ("__weakref__",)
 
 
-def cached_kernel(robot, key, build):
-    """``build(robot)`` once per robot and key (a robot's table never changes after it is built)."""
-    per_robot = _KERNELS.setdefault(robot, {})
-    if key not in per_robot:
-        per_robot[key] = build(robot)
-    return per_robot[key]
+#: Every live description's kernels: an entry lives while a robot of that description holds it
+#: (each DHRobot holds its own entry from construction on), and no longer.
+_LIVE: weakref.WeakValueDictionary[Hashable, _Kernels] = weakref.WeakValueDictionary()
+#: The most recently built descriptions, kept even without a robot (least recently built dropped first), so
+#: that building the same model again (``puma560()`` in every cell or test) compiles nothing.
+_RECENT: OrderedDict[Hashable, _Kernels] = OrderedDict()
+#: How many descriptions :data:`_RECENT` keeps beyond the live ones.
+RECENT_DESCRIPTIONS = 16
+
+
+def kernel_entry(description: Hashable) -> _Kernels:
+    """The kernels of ``description`` (a robot's hashable description key), created empty if new.
+
+    A DHRobot calls this once, when it is built, and keeps the entry: its kernel lookups never hash
+    the description again.
+    """
+    entry = _LIVE.get(description)
+    if entry is None:
+        entry = _LIVE[description] = _Kernels()
+    _RECENT[description] = entry
+    _RECENT.move_to_end(description)
+    while len(_RECENT) > RECENT_DESCRIPTIONS:
+        _RECENT.popitem(last=False)
+    return entry
+
+
+def _entry_of(robot: Any) -> _Kernels:
+    try:
+        return robot._kernels  # a DHRobot's own entry, resolved when it was built
+    except AttributeError:  # any other robot-like object: described afresh (it may have changed)
+        return kernel_entry(description_key(robot))
+
+
+def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any]) -> Any:
+    """``build(robot)``, once per robot description and ``key``: the one cache of compiled code.
+
+    ``key`` is namespaced by the module that builds it: ``"dynamics.rne"``, ``("control.pd_gravity", g)``.
+    Kernels belong to the robot's immutable description (:func:`armlab._core.protocol.description_key`:
+    convention, every link's parameters, limits and inertia, base, tool), not to the robot object: two
+    robots built equal share them, and a robot made by ``robot.replace(...)`` with other values gets its
+    own. What ``build`` returns must therefore depend on the description only (not on the name).
+
+    Memory is bounded: an entry lives while a robot of its description does (a weak-value map; each
+    DHRobot holds its entry), and the :data:`RECENT_DESCRIPTIONS` most recently built descriptions are
+    kept besides (a small LRU of strong references). A DHRobot finds its entry in O(1), without hashing
+    its description; other robot-like objects are described on every call.
+    """
+    try:
+        entry = robot._kernels  # a DHRobot's own entry, resolved when it was built (the hot path: inlined)
+    except AttributeError:
+        entry = _entry_of(robot)
+    try:
+        return entry[key]
+    except KeyError:
+        pass
+    value = entry[key] = build(robot)
+    return value
+
+
+def cached_kernels(robot: Any) -> Mapping[Hashable, Any]:
+    """The kernels compiled so far for ``robot``'s description, by key (a read-only view).
+
+    >>> from armlab.models import planar2r
+    >>> "kinematics.chain" in cached_kernels(planar2r())
+    True
+    """
+    return MappingProxyType(_entry_of(robot))
 
 
 #: Names every generated function may use.

@@ -16,7 +16,6 @@ sympy input runs the recursion on symbols.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import numpy as np
 
@@ -87,8 +86,8 @@ class _Regrouped:
         for link in robot.links:
             R = _rotx(link.alpha)
             I = None if link.I is None else R @ np.asarray(link.I, dtype=float) @ R.T  # noqa: E741
-            self.links.append(replace(link, alpha=prev.alpha if prev else 0.0, a=prev.a if prev else 0.0,
-                                      r=tuple(R @ np.asarray(link.r, dtype=float) + [link.a, 0.0, 0.0]), I=I))
+            self.links.append(link.replace(alpha=prev.alpha if prev else 0.0, a=prev.a if prev else 0.0,
+                                           r=tuple(R @ np.asarray(link.r, dtype=float) + [link.a, 0.0, 0.0]), I=I))
             prev = link
         last = np.eye(4)
         last[:3, :3], last[0, 3] = _rotx(prev.alpha), prev.a

@@ -3,11 +3,12 @@ joint-range fitting of solutions, and solving a batch pose by pose."""
 from __future__ import annotations
 
 import math
-import weakref
 
 import numpy as np
 
 from .._core.angles import TAU, wrap_scalar
+from .._core.codegen import cached_kernel
+from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, check_joint_batch, check_poses
 from .results import IKBatch
 
@@ -17,7 +18,6 @@ __all__ = ["LIMIT_TOL", "Solver", "register", "solver_for", "limit_table", "fit_
 LIMIT_TOL = 1e-9
 
 _SOLVERS: list = []
-_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 class Solver:
@@ -47,23 +47,20 @@ def register(cls):
     return cls
 
 
-def solver_for(robot):
-    """The closed-form solver that fits this robot's DH table, or None (cached per robot).
+def solver_for(robot: RobotLike) -> Solver | None:
+    """The closed-form solver that fits this robot's DH table, or None (built once per robot description,
+    in :func:`armlab._core.codegen.cached_kernel`: an edited robot is a new description, with its own)."""
+    return cached_kernel(robot, "ik.solver", _match)
 
-    A DHRobot's table is compiled once and never edited in place, so the robot itself is the key.
-    """
-    try:
-        return _CACHE[robot]
-    except KeyError:
-        pass
-    solver = None
-    if not robot.symbolic:
-        for cls in _SOLVERS:
-            solver = cls.match(robot)
-            if solver is not None:
-                break
-    _CACHE[robot] = solver
-    return solver
+
+def _match(robot: RobotLike) -> Solver | None:
+    if robot.symbolic:
+        return None
+    for cls in _SOLVERS:
+        solver = cls.match(robot)
+        if solver is not None:
+            return solver
+    return None
 
 
 def limit_table(robot):

@@ -30,6 +30,7 @@ taken as one uniform 1.0 m rod of 2 kg. The base (9 kg) does not move and has no
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from ..transforms import Trans
 __all__ = ["paper_3r", "PAPER_3R", "PAPER_GRAVITY"]
 
 #: The paper's numbers (SI units).
-PAPER_3R = {"base_height": 0.1, "lengths": (0.9, 1.0, 0.8), "gripper": 0.2, "radius": 0.04,
+PAPER_3R: dict[str, Any] = {"base_height": 0.1, "lengths": (0.9, 1.0, 0.8), "gripper": 0.2, "radius": 0.04,
             "masses": (2.0, 2.0, 2.0), "base_mass": 9.0, "ball_mass": 1.0, "ball_diameter": 0.03,
             "pick": (1.0, 0.0, 0.0), "place": (1.0, 1.0, 1.0), "start_tip": (0.0, 0.0, 3.0), "dt": 0.002}
 #: g = 9.8 m/s² (§5.1), in the world frame.
@@ -54,7 +55,7 @@ def _rod(m, length, radius, axis):
     return np.diag(I)
 
 
-def paper_3r():
+def paper_3r() -> DHRobot:
     """The paper's 3-R arm with inertia (see the module docstring for the sources and choices).
 
     >>> arm = paper_3r()

@@ -5,10 +5,11 @@ import math
 
 import numpy as np
 
+from .._core.protocol import Scalar
 from ..kinematics.links import DHLink
 from ..robot import DHRobot
 
-def planar2r(l1=1.0, l2=1.0, m1=1.0, m2=1.0):
+def planar2r(l1: Scalar = 1.0, l2: Scalar = 1.0, m1: Scalar = 1.0, m2: Scalar = 1.0) -> DHRobot:
     """Planar 2R arm with point masses at the link ends (textbook Example 3.9, statics ch. 5).
 
     Standard DH: a = (l1, l2), α = 0. Link frame i sits at the end of link i, so
@@ -19,7 +20,8 @@ def planar2r(l1=1.0, l2=1.0, m1=1.0, m2=1.0):
     return DHRobot(links, convention="standard", name="planar 2R")
 
 
-def planar3r(l1=1.0, l2=1.0, l3=0.5, m1=1.0, m2=1.0, m3=0.5, radius=0.02):
+def planar3r(l1: float = 1.0, l2: float = 1.0, l3: float = 0.5, m1: float = 1.0, m2: float = 1.0, m3: float = 0.5,
+             radius: float = 0.02) -> DHRobot:
     """Planar 3R arm, standard DH with a = (l1, l2, l3), α = 0, joint limits ±π.
 
     Mass properties (a course choice; no source gives any): each link a uniform solid rod (cylinder of

@@ -67,7 +67,7 @@ def _corke_frames(q):
     return paul.fkine_all(np.asarray(q, dtype=float))[1:]
 
 
-def puma560_bodies():
+def puma560_bodies() -> list[Body]:
     """The AKB/Corke link bodies (with :data:`PUMA560_MOMENT_CORRECTIONS`) in Corke's frames."""
     return [Body(m, r, PUMA560_MOMENT_CORRECTIONS.get(k, moments)) for k, (m, r, moments) in enumerate(PUMA560_AKB)]
 
@@ -77,7 +77,7 @@ def _with_inertia(robot):
     return with_bodies(robot, move_bodies(robot, q0, _corke_frames(q0), puma560_bodies()))
 
 
-def puma560(symbolic=False, flange=False):
+def puma560(symbolic: bool = False, flange: bool = False) -> DHRobot:
     """PUMA560 in the modified (Craig) convention, exactly as textbook Table 3.2.
 
     ====  ========  =======  ====  ====  ===============
@@ -124,7 +124,7 @@ def puma560(symbolic=False, flange=False):
     return robot if symbolic else _with_inertia(robot)
 
 
-def puma560_standard(symbolic=False, flange=False):
+def puma560_standard(symbolic: bool = False, flange: bool = False) -> DHRobot:
     """The same PUMA560 as :func:`puma560`, written in the standard DH convention.
 
     A modified row i carries (α_{i-1}, a_{i-1}); in the standard convention

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import math
 
+from .._core.protocol import Scalar
 from ..kinematics.links import DHLink
 from ..robot import DHRobot
 
 deg = math.pi / 180
 
-def stanford_arm(d2=0.154, d6=0.263, convention="modified"):
+def stanford_arm(d2: Scalar = 0.154, d6: Scalar = 0.263, convention: str = "modified") -> DHRobot:
     """Stanford arm (RRPRRR), textbook ch. 3 exercises 3–4, Fig. 3.17.
 
     Modified DH (the textbook's convention), rows α_{i-1}, a_{i-1}, d_i, θ_i:
@@ -31,7 +32,7 @@ def stanford_arm(d2=0.154, d6=0.263, convention="modified"):
     return DHRobot(links, convention=convention, name="Stanford arm")
 
 
-def rpr(L1=0.5, L2=0.3):
+def rpr(L1: Scalar = 0.5, L2: Scalar = 0.3) -> DHRobot:
     """RPR manipulator of textbook ch. 3 exercise 5 (Fig. 3.18, Table 3.5), modified DH.
 
     Rows α_{i-1}, a_{i-1}, d_i, θ_i: (0, 0, L1, θ1), (90°, 0, d2, 0) with d2

@@ -4,12 +4,16 @@ shared/docs/youbot-interface.md)."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..kinematics.links import DHLink
 from ..robot import DHRobot
 from .inertial import Body, lump, move_bodies, with_bodies
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: youBot driver facts (shared/docs/youbot-interface.md): limits and the candle pose, driver radians.
 YOUBOT_DRIVER = {
@@ -21,7 +25,7 @@ YOUBOT_DRIVER = {
 _YOUBOT_Q_CANDLE = np.array([0.0, 0.0, 0.0, math.pi / 2, 0.0])
 
 
-def youbot_driver_to_q(q_driver):
+def youbot_driver_to_q(q_driver: ArrayLike) -> np.ndarray:
     """Driver joint angles → DH joint values q of :func:`youbot` (θ = q + offset).
 
     Every driver axis turns opposite to the report's DH axis, and the candle
@@ -30,7 +34,7 @@ def youbot_driver_to_q(q_driver):
     return _YOUBOT_Q_CANDLE - (np.asarray(q_driver, dtype=float) - YOUBOT_DRIVER["candle"])
 
 
-def youbot_q_to_driver(q):
+def youbot_q_to_driver(q: ArrayLike) -> np.ndarray:
     """DH joint values q of :func:`youbot` → driver joint angles (inverse of youbot_driver_to_q)."""
     return YOUBOT_DRIVER["candle"] - (np.asarray(q, dtype=float) - _YOUBOT_Q_CANDLE)
 
@@ -65,7 +69,7 @@ YOUBOT_STORE = {
 YOUBOT_WRIST = {"joint5_above_joint4": 0.1136, "gripper_above_joint5": 0.05716}
 
 
-def youbot_store_frames(robot):
+def youbot_store_frames(robot: DHRobot) -> list[np.ndarray]:
     """World poses (4×4) of the store frames of links 1–5 in the candle pose q_c = (0, 0, 0, π/2, 0).
 
     The assumptions, all about the candle pose:
@@ -88,7 +92,7 @@ def youbot_store_frames(robot):
     return frames
 
 
-def youbot_bodies(robot):
+def youbot_bodies(robot: DHRobot) -> list[Body]:
     """The store's bodies moved into ``robot``'s DH link frames, the gripper lumped into link 5.
 
     Each body is first written in the base frame at the candle pose (frames from
@@ -108,7 +112,7 @@ def youbot_bodies(robot):
     return move_bodies(robot, _YOUBOT_Q_CANDLE, [np.eye(4)] * 5, base)
 
 
-def youbot(d5=0.218):
+def youbot(d5: float = 0.218) -> DHRobot:
     """KUKA youBot arm, standard DH, lab report Table 2.1.
 
     ===  ======  =====  =====  ====================

@@ -25,7 +25,6 @@ from numpy.typing import ArrayLike
 
 from ..ik import joint_motion, select, solver_for
 from ..models import puma560
-from ..robot import DHRobot
 from ..transforms import R_to_rpy, Trans, rpy_to_R
 from .ik import SolutionArms, WristInset, closed_form, floor_height, slot_of, solutions_table
 from .scene import ArmView, Triads, figure3d, reach
@@ -57,7 +56,7 @@ FOLLOW_HELP = (
 def _with_tool(robot, length):
     """``robot`` with a tool ``length`` metres further along the last frame's z (after its own tool, if any)."""
     tool = (robot.tool if robot.tool is not None else np.eye(4)) @ Trans(0.0, 0.0, length)
-    return DHRobot(robot.links, convention=robot.convention, base=robot.base, tool=tool, name=robot.name)
+    return robot.replace(tool=tool)
 
 
 class IKExplorer(Panel):
