@@ -486,23 +486,39 @@ def test_rtb_analytic_ik_on_our_standard_table_gives_the_same_set():
             assert d.min(axis=1).max() < 1e-8 and d.min(axis=0).max() < 1e-8
 
 
-def test_compiled_solver_equals_the_readable_solve_rows():
-    """PumaSolver runs compile_single (straight-line code); ik_puma.solve_rows is the textbook-literal form."""
+def test_closed_form_is_written_once_and_compiled_for_single_poses_and_batches():
+    """ik.puma560.closed_form holds (3.38)–(3.53) once. Run as written on Python floats (FloatOps), as the
+    straight-line single-pose function and as the numpy batch function (both compiled from one trace),
+    it gives the same angles, flags and reachability, wrist-singular and unreachable poses included."""
     from armlab._core.validation import check_pose
     from armlab.ik import puma560 as ik_puma
-    from armlab.ik.solver import fit_row
 
     solver = ik.solver_for(ROBOT)
+    # one trace: the single-pose source is the batch source with where/lt/le/and_/or_ written as syntax
+    assert len(solver.single.source.splitlines()) == len(solver.batch.source.splitlines())
+    assert "where(" in solver.batch.source and "where(" not in solver.single.source
     rng = np.random.default_rng(8)
+    xs, refs = [], []
     for i in range(300):
         q = rng.uniform(-4, 4, 6)
         if i % 5 == 0:
-            q[4] = 0.0
-        rows = check_pose(ROBOT.fkine(q))
-        sols, sing = ik_puma.solve_rows(rows, A2, A3, D2, D4, solver.eps2, 0.3, q[3])
-        flat, ok, sing2 = solver.solve_one(rows, 0.3, q[3])
-        fitted = [fit_row(row, solver.lims) for row in sols]
-        assert np.allclose(np.array(flat).reshape(8, 6), [f[0] for f in fitted], atol=1e-8)
-        assert ok == [f[1] for f in fitted] and sing2 == sing
-    assert ik_puma.solve_rows(check_pose(armlab.Trans(2, 0, 0)), A2, A3, D2, D4).startswith("unreachable")
-    assert solver.solve_one(check_pose(armlab.Trans(2, 0, 0)), 0.0, 0.0) == 3
+            q[4] = 0.0  # wrist singular
+        r = check_pose(ROBOT.fkine(q))
+        if i % 7 == 0:
+            r[0][3] = 2.0 if i % 2 else 0.01  # out of reach (3.42) / inside the shoulder offset (3.38)
+        x = [r[0][0], r[0][2], r[0][3], r[1][0], r[1][2], r[1][3], r[2][0], r[2][2], r[2][3], 0.3, q[3]]
+        ref = ik_puma.closed_form(x, A2, A3, D2, D4, solver.eps2, solver.lims, ik_puma.FloatOps)
+        one = solver.single(x, math.atan2, math.sqrt, math.cos, math.sin)
+        assert np.abs(wrap_angle(np.subtract(one[0], ref[0]))).max() <= 1e-9
+        assert [bool(v) for v in one[1]] == [bool(v) for v in ref[1]] and one[2] == ref[2]
+        assert one[3][:2] == ref[3][:2]
+        xs.append(x)
+        refs.append(ref)
+    assert sum(bool(r[3][0]) for r in refs) > 0 and sum(bool(r[3][1]) for r in refs) > 0
+    assert sum(any(r[2]) for r in refs) >= 50
+    cols = [np.array(c) for c in zip(*xs)]
+    q, inside, sing, status = solver.batch(cols, *ik_puma.NUMPY_OPS)
+    assert np.abs(wrap_angle(np.array(q).T - [r[0] for r in refs])).max() <= 1e-9
+    assert (np.array(inside, bool).T == [r[1] for r in refs]).all()
+    assert (np.array(sing).T == [r[2] for r in refs]).all()
+    assert (np.array(status[:2]).T == [r[3][:2] for r in refs]).all()
