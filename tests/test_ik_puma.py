@@ -120,7 +120,7 @@ def test_eq_3_49_inverse_of_T04_as_printed():
 @given(q=q_in_limits)
 def test_ikine_all_contains_q_and_reproduces_T(q):
     T = ROBOT.fkine(q)
-    sols = ROBOT.ikine_all(T, q_current=q)  # q_current fixes θ4 if the wrist is singular
+    sols = ROBOT.ikine_all(T, q0=q)  # q0 fixes θ4 if the wrist is singular
     assert sols.q.shape == (8, 6) and sols.success and sols.reason == ""
     assert np.isfinite(sols.q).all()
     assert max_err(ROBOT, sols.q, T) <= 1e-9
@@ -182,10 +182,10 @@ def test_example_3_3_check_pose_is_a_wrist_singularity():
     assert np.array_equal(sols.q[2], sols.q[3])
     assert max_err(ROBOT, sols.q, T) <= 1e-12
     assert contains(sols.q, q)
-    assert np.allclose(sols.q[sols.singular, 3], 0.0)  # θ4 = 0 without q_current
-    # with q_current, θ4 keeps its current value and θ6 compensates
+    assert np.allclose(sols.q[sols.singular, 3], 0.0)  # θ4 = 0 without q0
+    # with q0, θ4 keeps its value in q0 and θ6 compensates
     qc = deg([80, 5, -85, 40, 3, 0])
-    s2 = ROBOT.ikine_all(T, q_current=qc)
+    s2 = ROBOT.ikine_all(T, q0=qc)
     assert np.allclose(s2.q[s2.singular, 3], qc[3])
     assert max_err(ROBOT, s2.q, T) <= 1e-12
     k = s2.labels.index("left-down-noflip")
@@ -204,7 +204,7 @@ def test_table_3_2_check_pose_is_within_the_theta3_range_in_this_tables_theta3()
 def test_wrist_singularity_flags_and_valid_solutions():
     q = np.array([0.5, -1.0, 0.6, 1.2, 0.0, -0.7])
     T = ROBOT.fkine(q)
-    sols = ROBOT.ikine_all(T, q_current=q)
+    sols = ROBOT.ikine_all(T, q0=q)
     assert sols.singular.sum() == 2 and max_err(ROBOT, sols.q, T) <= 1e-12
     assert contains(sols.q, q)
     near = q.copy()
@@ -227,7 +227,7 @@ def test_workspace_boundary_double_roots(where):
     T = ROBOT.fkine(q)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        sols = ROBOT.ikine_all(T, q_current=q)
+        sols = ROBOT.ikine_all(T, q0=q)
     assert len(sols) == 8 and np.isfinite(sols.q).all()
     assert max_err(ROBOT, sols.q, T) <= 1e-9
     assert contains(sols.q, q, tol=1e-6)
@@ -245,7 +245,7 @@ def test_unreachable_gives_empty_result_with_reason(T, words):
         sols = ROBOT.ikine_all(T)
     assert sols.q.shape == (0, 6) and not sols.success and not sols.reachable
     assert all(w in sols.reason for w in words), sols.reason
-    one = ROBOT.ikine(T, q_current=np.zeros(6))
+    one = ROBOT.ikine(T, q0=np.zeros(6))
     assert one.q.shape == (0, 6) and one.reason == sols.reason
 
 
@@ -305,7 +305,7 @@ def test_variants_are_recognised_and_round_trip(make):
     for _ in range(20):
         q = rng.uniform(QLIM[:, 0], QLIM[:, 1])
         T = robot.fkine(q)
-        sols = robot.ikine_all(T, q_current=q)
+        sols = robot.ikine_all(T, q0=q)
         assert len(sols) == 8 and max_err(robot, sols.q, T) <= 1e-9 and contains(sols.q, q)
 
 
@@ -332,7 +332,7 @@ def test_angles_moved_into_ranges_outside_minus_pi_pi():
     # θ6 = 250° ≡ −110°: −110° is already in (−π, π] and within ±266°, so the wrapped value stays
     assert sols.q[i, 5] == pytest.approx(math.radians(-110))
     # ikine moves it to the equivalent nearest to the current configuration
-    best = ROBOT.ikine(ROBOT.fkine(q), q_current=q)
+    best = ROBOT.ikine(ROBOT.fkine(q), q0=q)
     assert np.allclose(best.q[0], q) and best.cost == pytest.approx(0, abs=1e-9)
 
 
@@ -342,7 +342,7 @@ def test_ikine_never_picks_a_solution_outside_limits_when_one_inside_exists():
         q = rng.uniform(QLIM[:, 0], QLIM[:, 1])
         T = ROBOT.fkine(q)
         qc = rng.uniform(-math.pi, math.pi, 6)  # anywhere, even outside limits
-        best = ROBOT.ikine(T, q_current=qc, weights=[6, 5, 4, 3, 2, 1])
+        best = ROBOT.ikine(T, q0=qc, weights=[6, 5, 4, 3, 2, 1])
         assert len(best) == 1 and best.within_limits[0] and ROBOT.within_limits(best.q[0])
         assert np.abs(ROBOT.fkine(best.q[0]) - T).max() <= 1e-9
         sols = ROBOT.ikine_all(T)
@@ -359,7 +359,7 @@ def test_eq_12_weighted_joint_motion_selects_the_cheaper_branch():
     T = ROBOT.fkine(deg([20, -60, -10, 50, -60, 250]))
     q_now = deg([-70, -30, -40, 150, 50, -60])
     k6 = list(ik.PAPER_WEIGHTS) + [1, 1, 1]
-    nearest, weighted = ROBOT.ikine(T, q_current=q_now), ROBOT.ikine(T, q_current=q_now, weights=k6)
+    nearest, weighted = ROBOT.ikine(T, q0=q_now), ROBOT.ikine(T, q0=q_now, weights=k6)
     assert nearest.labels == ["right-down-noflip"] and weighted.labels == ["left-up-flip"]
     assert nearest.within_limits[0] and weighted.within_limits[0]
     # J by hand from the chosen angles (neither pair crosses ±180° here, so |Δθ| is the plain difference)
@@ -392,12 +392,12 @@ def test_batched_equals_looped_including_unreachable_and_singular():
     T = ROBOT.fkine(Q)
     T[5, :3, 3] = [2.0, 0.0, 0.0]  # out of reach
     T[9, :3, 3] = [0.0, 0.0, 0.2]  # on the axis of joint 1
-    batch = ROBOT.ikine_all(T, q_current=Q)
+    batch = ROBOT.ikine_all(T, q0=Q)
     assert batch.q.shape == (300, 8, 6) and batch.valid.shape == (300, 8)
     assert batch.labels == list(PUMA_LABELS)
     assert np.isfinite(batch.q).all()
     for i in range(300):
-        one = ROBOT.ikine_all(T[i], q_current=Q[i])
+        one = ROBOT.ikine_all(T[i], q0=Q[i])
         if len(one) == 0:
             assert not batch.valid[i].any() and batch.reason[i].startswith("unreachable")
             continue

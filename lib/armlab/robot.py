@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._core.constants import GRAVITY
+from ._core.deprecation import renamed_kwargs
 from ._core.codegen import run_kernel
 from ._core.symbolic import is_symbolic, sym_matrix, sympy
 from ._core.validation import as_float_array, check_finite, check_rigid
@@ -199,17 +200,19 @@ class DHRobot:
         return dynamics.fdyn(self, q, qd, tau, gravity, **kw)
 
     # --- inverse kinematics (armlab.ik) --------------------------------------------
-    def ikine_all(self, T, q_current=None, **kw):
+    @renamed_kwargs(q_current="q0")
+    def ikine_all(self, T, q0=None, **kw):
         """All closed-form IK solutions of T (4×4) → IKSolutions; T (N, 4, 4) → IKBatch. See armlab.ik."""
         from . import ik
 
-        return ik.ikine_all(self, T, q_current, **kw)
+        return ik.ikine_all(self, T, q0, **kw)
 
-    def ikine(self, T, q_current=None, weights=None, **kw):
-        """One closed-form IK solution: least weighted joint motion Σ kᵢ|Δθᵢ| from q_current. See armlab.ik."""
+    @renamed_kwargs(q_current="q0")
+    def ikine(self, T, q0=None, weights=None, **kw):
+        """One closed-form IK solution: least weighted joint motion Σ kᵢ|Δθᵢ| from the start pose q0. See armlab.ik."""
         from . import ik
 
-        return ik.ikine(self, T, q_current, weights, **kw)
+        return ik.ikine(self, T, q0, weights, **kw)
 
     def ikine_numeric(self, T, q0=None, **kw):
         """Damped-least-squares IK for any robot (mask, limits, restarts). See armlab.ik_numeric."""

@@ -280,19 +280,18 @@ class _TraceOps:
     def le(self, a, b):
         return a <= b if isinstance(a, float) and isinstance(b, float) else self._call("le", a, b)
 
+    def _logic(self, fn: str, a: Any, b: Any, neutral: bool) -> Any:
+        """a and b (neutral True) or a or b (neutral False), folded where one operand is a constant."""
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, bool):
+                return y if x == neutral else x
+        return self._call(fn, a, b)
+
     def and_(self, a, b):
-        if isinstance(a, bool):
-            return b if a else False
-        if isinstance(b, bool):
-            return a if b else False
-        return self._call("and_", a, b)
+        return self._logic("and_", a, b, True)
 
     def or_(self, a, b):
-        if isinstance(a, bool):
-            return True if a else b
-        if isinstance(b, bool):
-            return True if b else a
-        return self._call("or_", a, b)
+        return self._logic("or_", a, b, False)
 
 
 # the operations that become Python syntax in the single-pose function (their numpy forms are functions)

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import math
 import weakref
+from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.angles import TAU, wrap_scalar
+from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, check_joint_batch, check_poses
-from .results import IKBatch
+from .results import IKBatch, IKSolutions
 
 __all__ = ["LIMIT_TOL", "Solver", "register", "solver_for", "limit_table", "fit_row", "loop_batch"]
 
 #: Tolerance on joint limits (rad / m): a solution exactly on a limit is within it.
 LIMIT_TOL = 1e-9
 
-_SOLVERS: list = []
+_SOLVERS: list[type[Solver]] = []
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -24,12 +27,14 @@ class Solver:
     """Base of the closed-form solvers. A subclass sets ``method`` and implements
 
     * ``match(robot)`` (classmethod): a solver for this robot's DH table, or None;
-    * ``solve(T, q_current=None, **kw)`` → IKSolutions, ``solve_batch(T, q_current=None, fill=0.0, **kw)`` → IKBatch.
+    * ``solve(T, q0=None, **kw)`` → IKSolutions, ``solve_batch(T, q0=None, fill=0.0, **kw)`` → IKBatch
+      (q0: the start pose, which fixes the free joint at a singularity).
     """
 
     method = ""
+    position_only = False
 
-    def __init__(self, robot):
+    def __init__(self, robot: RobotLike):
         self.robot = robot
         self.n = robot.n
         self.lims = limit_table(robot)
@@ -37,17 +42,23 @@ class Solver:
         self.revolute = np.array([link.revolute for link in robot.links])
 
     @classmethod
-    def match(cls, robot):
+    def match(cls, robot: RobotLike) -> Solver | None:
+        raise NotImplementedError
+
+    def solve(self, T: Any, q0: ArrayLike | None = None) -> IKSolutions:
+        raise NotImplementedError
+
+    def solve_batch(self, T: Any, q0: ArrayLike | None = None, fill: float = 0.0) -> IKBatch:
         raise NotImplementedError
 
 
-def register(cls):
+def register(cls: type[Solver]) -> type[Solver]:
     """Class decorator: try ``cls.match`` when a robot's solver is looked up (in registration order)."""
     _SOLVERS.append(cls)
     return cls
 
 
-def solver_for(robot):
+def solver_for(robot: RobotLike) -> Any:  # a Solver, or None (Any: callers use its fields after a None check)
     """The closed-form solver that fits this robot's DH table, or None (cached per robot).
 
     A DHRobot's table is compiled once and never edited in place, so the robot itself is the key.
@@ -66,7 +77,7 @@ def solver_for(robot):
     return solver
 
 
-def limit_table(robot):
+def limit_table(robot: RobotLike) -> list[tuple[float, float, bool]]:
     """[(lo, hi, revolute)] per joint, limits widened by LIMIT_TOL (±inf without limits)."""
     out = []
     for link in robot.links:
@@ -75,7 +86,7 @@ def limit_table(robot):
     return out
 
 
-def fit_row(row, lims):
+def fit_row(row: Sequence[float], lims: Sequence[tuple[float, float, bool]]) -> tuple[list[float], bool]:
     """Wrap a row of angles to (−π, π], then move each by ±2π into its range when that is possible.
 
     Returns (row, within_limits). The ±2π move is for joints whose range is wider than
@@ -99,24 +110,25 @@ def fit_row(row, lims):
     return out, ok
 
 
-def loop_batch(solver, T, q_current, slots, labels, fill=0.0, **kw):
+def loop_batch(solver: Solver, T: ArrayLike, q0: ArrayLike | None, slots: int, labels: Sequence[str],
+               fill: float = 0.0, **kw: Any) -> IKBatch:
     """An :class:`IKBatch` by solving pose after pose (robots without a vectorised solver).
 
     Solutions go to the slot of their label (labels in slot order); ``kw`` go to ``solver.solve``.
     """
-    if getattr(solver, "position_only", False) and np.shape(T)[-1:] == (3,):
-        T = as_float_array(T, "T", (3,))  # points (N, 3)
+    if solver.position_only and np.shape(T)[-1:] == (3,):
+        targets = as_float_array(T, "T", (3,))  # points (N, 3)
     else:
-        T = check_poses(T)
-    N, n = len(T), solver.n
+        targets = check_poses(T)
+    N, n = len(targets), solver.n
     q = np.full((N, slots, n), fill, dtype=float)
     valid = np.zeros((N, slots), bool)
     ok = np.zeros((N, slots), bool)
     sing = np.zeros((N, slots), bool)
     reason = np.full(N, "", dtype=object)
-    qc = check_joint_batch(q_current, N, n)
+    qc = check_joint_batch(q0, N, n)
     for i in range(N):
-        s = solver.solve(T[i], None if qc is None else qc[i], **kw)
+        s = solver.solve(targets[i], None if qc is None else qc[i], **kw)
         reason[i] = s.reason
         for j, lab in enumerate(s.labels):
             k = labels.index(lab.split(":")[0])
