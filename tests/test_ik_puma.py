@@ -506,18 +506,24 @@ def test_closed_form_is_written_once_and_compiled_for_single_poses_and_batches()
         r = check_pose(ROBOT.fkine(q))
         if i % 7 == 0:
             r[0][3] = 2.0 if i % 2 else 0.01  # out of reach (3.42) / inside the shoulder offset (3.38)
-        x = [r[0][0], r[0][2], r[0][3], r[1][0], r[1][2], r[1][3], r[2][0], r[2][2], r[2][3], 0.3, q[3]]
+        free = [math.cos(0.3), math.sin(0.3), math.cos(q[3]), math.sin(q[3])]
+        x = [r[0][0], r[0][2], r[0][3], r[1][0], r[1][2], r[1][3], r[2][0], r[2][2], r[2][3], *free]
         ref = ik_puma.closed_form(x, A2, A3, D2, D4, solver.eps2, solver.lims, ik_puma.FloatOps)
-        one = solver.single(x, math.atan2, math.sqrt, math.cos, math.sin)
+        one = solver.single(r, *free, math.atan2, math.sqrt, math.cos, math.sin)
         assert np.abs(wrap_angle(np.subtract(one[0], ref[0]))).max() <= 1e-9
         assert [bool(v) for v in one[1]] == [bool(v) for v in ref[1]] and one[2] == ref[2]
         assert one[3][:2] == ref[3][:2]
-        xs.append(x)
+        xs.append(r)
         refs.append(ref)
     assert sum(bool(r[3][0]) for r in refs) > 0 and sum(bool(r[3][1]) for r in refs) > 0
     assert sum(any(r[2]) for r in refs) >= 50
-    cols = [np.array(c) for c in zip(*xs)]
-    q, inside, sing, status = solver.batch(cols, *ik_puma.NUMPY_OPS)
+    cols = np.array(xs).transpose(1, 2, 0).copy()  # (4, 4, N)
+    qs = rng.uniform(-4, 4, (2, 300))
+    free = np.cos(qs[0]), np.sin(qs[0]), np.cos(qs[1]), np.sin(qs[1])
+    refs = [ik_puma.closed_form([*x[:9], *f], A2, A3, D2, D4, solver.eps2, solver.lims, ik_puma.FloatOps)
+            for x, f in zip(([r[0][0], r[0][2], r[0][3], r[1][0], r[1][2], r[1][3], r[2][0], r[2][2], r[2][3]]
+                             for r in xs), zip(*free))]
+    q, inside, sing, status = solver.batch(cols, *free, *ik_puma.NUMPY_OPS)
     assert np.abs(wrap_angle(np.array(q).T - [r[0] for r in refs])).max() <= 1e-9
     assert (np.array(inside, bool).T == [r[1] for r in refs]).all()
     assert (np.array(sing).T == [r[2] for r in refs]).all()

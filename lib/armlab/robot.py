@@ -205,14 +205,14 @@ class DHRobot:
         """All closed-form IK solutions of T (4×4) → IKSolutions; T (N, 4, 4) → IKBatch. See armlab.ik."""
         from . import ik
 
-        return ik.ikine_all(self, T, q0, **kw)
+        return ik.ikine_all.__wrapped__(self, T, q0, **kw)  # type: ignore[attr-defined]  # old names: done above
 
     @renamed_kwargs(q_current="q0")
     def ikine(self, T, q0=None, weights=None, **kw):
         """One closed-form IK solution: least weighted joint motion Σ kᵢ|Δθᵢ| from the start pose q0. See armlab.ik."""
         from . import ik
 
-        return ik.ikine(self, T, q0, weights, **kw)
+        return ik.ikine.__wrapped__(self, T, q0, weights, **kw)  # type: ignore[attr-defined]  # (one check)
 
     def ikine_numeric(self, T, q0=None, **kw):
         """Damped-least-squares IK for any robot (mask, limits, restarts). See armlab.ik_numeric."""

@@ -108,4 +108,4 @@ def ikine(robot: RobotLike, T: ArrayLike, q0: ArrayLike | None = None, weights: 
     sols = _ikine_all(robot, T, q0, **kw)
     solver = solver_for(robot)
     assert solver is not None  # _ikine_all raised otherwise
-    return select(sols, q0, weights, solver.qlim, solver.revolute)
+    return select.__wrapped__(sols, q0, weights, solver.qlim, solver.revolute)  # type: ignore[attr-defined]

@@ -104,7 +104,7 @@ def ikine_numeric(robot: RobotLike, T: ArrayLike, q0: ArrayLike | None = None, *
     span_lo = np.where(np.isfinite(lo), lo, -math.pi)
     span_hi = np.where(np.isfinite(hi), hi, math.pi)
 
-    def residual(e):
+    def residual(e: np.ndarray) -> tuple[float, float]:
         return (float(np.linalg.norm(e[:3][Wp])), float(np.linalg.norm(e[3:][Wr])))
 
     best = (math.inf, q.copy(), (math.inf, math.inf))

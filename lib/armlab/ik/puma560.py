@@ -83,8 +83,9 @@ SINGULAR_TOL = 1e-10
 #: (a slightly negative radicand is taken as 0 and the double root collapses).
 BOUNDARY_TOL = 1e-10
 
-#: The inputs of :func:`closed_form`: the n, a and p columns of T06, and the free joint angles.
-INPUTS = ("nx", "ax", "px", "ny", "ay", "py", "nz", "az", "pz", "q1_free", "q4_free")
+#: The inputs of :func:`closed_form`: the n, a and p columns of T06, and cos/sin of the free joint angles
+#: (θ1 where the wrist centre is on axis 1, θ4 at the wrist singularity: their values in q0, else 0).
+INPUTS = ("nx", "ax", "px", "ny", "ay", "py", "nz", "az", "pz", "c1_free", "s1_free", "c4_free", "s4_free")
 
 #: Poses per chunk of the batched kernel: every temporary stays in cache.
 CHUNK = 4096
@@ -99,7 +100,7 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
     """The PUMA560 closed form, eqs. (3.38)–(3.53), on scalars: the one place these equations are written.
 
     ``x`` holds the :data:`INPUTS`; ``ops`` supplies the elementary operations (``sqrt``, ``atan2``,
-    ``cos``, ``sin``, ``where(c, a, b)``, ``lt``, ``le``, ``and_``, ``or_``). :class:`FloatOps` runs it
+    ``where(c, a, b)``, ``lt``, ``le``, ``and_``, ``or_``). :class:`FloatOps` runs it
     on Python floats as written; :func:`compile_kernels` runs it once per robot on tracer variables
     and compiles the trace into a single-pose function (floats) and a batch function (numpy columns).
 
@@ -118,22 +119,26 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
     * c23, s23: the two fractions above (3.46), whose common denominator is u² + pz²
     * θ2 = atan2(s23·c3 − c23·s3, c23·c3 + s23·s3) (3.47): θ23 − θ3 as an atan2, nothing to wrap.
     """
-    nx, ax, px, ny, ay, py, nz, az, pz, q1_free, q4_free = x
-    sqrt, atan2, cos, sin = ops.sqrt, ops.atan2, ops.cos, ops.sin
+    nx, ax, px, ny, ay, py, nz, az, pz, c1f, s1f, c4f, s4f = x
+    sqrt, atan2 = ops.sqrt, ops.atan2
     where, lt, le, and_, or_ = ops.where, ops.lt, ops.le, ops.and_, ops.or_
 
-    def fit(angle, lim):
-        """An atan2 result wrapped to (−π, π], moved ±2π into [lo, hi] where possible; and whether it is inside."""
+    def fit(angle: Any, lim: tuple[float, float, bool]) -> tuple[Any, Any]:
+        """An atan2 result wrapped to (−π, π], moved ±2π into [lo, hi] where possible; and whether it is inside.
+
+        The tests that cannot fail for x in (−π, π] are left out (θ6's ±266° needs none)."""
         lo, hi, _ = lim
         angle = where(le(angle, -PI), angle + TAU, angle)
-        if lo < -PI:  # e.g. θ2, θ3: −225°…45°
-            angle = where(and_(lt(hi, angle), le(lo + TAU, angle)), angle - TAU, angle)
-        if hi > PI:  # e.g. θ6: ±266°
-            angle = where(and_(lt(angle, lo), le(angle, hi - TAU)), angle + TAU, angle)
+        if lo < -PI and hi < PI:  # e.g. θ2, θ3 (−225°…45°): x > hi with x − 2π ≥ lo moves down
+            down = le(lo + TAU, angle) if lo + TAU > hi else lt(hi, angle)
+            angle = where(down, angle - TAU, angle)
+        if hi > PI and lo > -PI:  # a range above π: x < lo with x + 2π ≤ hi moves up
+            up = le(angle, hi - TAU) if hi - TAU < lo else lt(angle, lo)
+            angle = where(up, angle + TAU, angle)
         inside: Any = True
-        if not math.isinf(lo):
+        if lo > -PI:  # else x ≥ lo: from (−π, π], or moved down only as far as lo
             inside = le(lo, angle)
-        if not math.isinf(hi):
+        if hi < PI:
             inside = and_(inside, le(angle, hi))
         return angle, inside
 
@@ -145,7 +150,6 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
     s_1 = sqrt(u2)
     shoulder = le(rho2, eps2)  # wrist centre on axis 1 (only possible when d2 = 0): θ1 is free
     inv_rho2 = 1.0 / where(lt(0.0, rho2), rho2, 1.0)
-    c1f, s1f = cos(q1_free), sin(q1_free)
     roots1 = {}
     for i1 in (1.0, -1.0):
         u = i1 * s_1  # = c1·px + s1·py for this root
@@ -168,7 +172,6 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
 
     D = u2 + pz * pz  # u² + pz², the denominator of s23 and c23
     inv_D = 1.0 / where(lt(0.0, D), D, 1.0)
-    c4f, s4f = cos(q4_free), sin(q4_free)
     q: list = []
     inside: list = []
     singular: list = []
@@ -183,7 +186,7 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
         th2, ok2 = fit(atan2(s23 * c3 - c23 * s3, c23 * c3 + s23 * s3), lims[1])
         arm = and_(and_(ok1, ok2), ok3)
         # θ4, eq. (3.48): atan2(s4·s5, c4·s5); both ≈ 0 is the wrist singularity s5 ≈ 0, where θ4 is
-        # free (it keeps q4_free) and θ6 compensates
+        # free (it keeps its value in q0) and θ6 compensates
         m1 = c1 * c23
         m2 = s1 * c23
         X = az * s23 - ax * m1 - ay * m2  # c4·s5
@@ -223,8 +226,6 @@ class FloatOps:
 
     sqrt = staticmethod(math.sqrt)
     atan2 = staticmethod(math.atan2)
-    cos = staticmethod(math.cos)
-    sin = staticmethod(math.sin)
 
     @staticmethod
     def where(c: bool, a: float, b: float) -> float:
@@ -257,27 +258,21 @@ class _TraceOps:
     def _call(self, fn: str, *args: Any) -> Var:
         return self.tr.new(f"{fn}({', '.join(map(repr, args))})")
 
-    def sqrt(self, x):
+    def sqrt(self, x: Any) -> Any:
         return math.sqrt(x) if isinstance(x, float) else self._call("sqrt", x)
 
-    def atan2(self, y, x):
+    def atan2(self, y: Any, x: Any) -> Any:
         return math.atan2(y, x) if isinstance(y, float) and isinstance(x, float) else self._call("atan2", y, x)
 
-    def cos(self, x):
-        return self.tr.cos(x)
-
-    def sin(self, x):
-        return self.tr.sin(x)
-
-    def where(self, c, a, b):
+    def where(self, c: Any, a: Any, b: Any) -> Any:
         if isinstance(c, bool):
             return a if c else b
         return self._call("where", c, a, b)
 
-    def lt(self, a, b):
+    def lt(self, a: Any, b: Any) -> Any:
         return a < b if isinstance(a, float) and isinstance(b, float) else self._call("lt", a, b)
 
-    def le(self, a, b):
+    def le(self, a: Any, b: Any) -> Any:
         return a <= b if isinstance(a, float) and isinstance(b, float) else self._call("le", a, b)
 
     def _logic(self, fn: str, a: Any, b: Any, neutral: bool) -> Any:
@@ -287,10 +282,10 @@ class _TraceOps:
                 return y if x == neutral else x
         return self._call(fn, a, b)
 
-    def and_(self, a, b):
+    def and_(self, a: Any, b: Any) -> Any:
         return self._logic("and_", a, b, True)
 
-    def or_(self, a, b):
+    def or_(self, a: Any, b: Any) -> Any:
         return self._logic("or_", a, b, False)
 
 
@@ -298,7 +293,7 @@ class _TraceOps:
 _COMPARE: dict[str, type[ast.cmpop]] = {"lt": ast.Lt, "le": ast.LtE}
 _BOOL: dict[str, type[ast.boolop]] = {"and_": ast.And, "or_": ast.Or}
 _SYNTAX = {"where", *_COMPARE, *_BOOL}
-_BATCH_ARGS = "x, atan2, sqrt, where, lt, le, and_, or_"
+_BATCH_ARGS = "rows, c1_free, s1_free, c4_free, s4_free, atan2, sqrt, where, lt, le, and_, or_"
 
 
 class _ToSyntax(ast.NodeTransformer):
@@ -314,6 +309,10 @@ class _ToSyntax(ast.NodeTransformer):
             return ast.IfExp(test=a[0], body=a[1], orelse=a[2])
         if name in _COMPARE:
             return ast.Compare(left=a[0], ops=[_COMPARE[name]()], comparators=[a[1]])
+        x, y = a
+        if (name == "and_" and isinstance(x, ast.Compare) and isinstance(y, ast.Compare) and len(x.ops) == 1
+                and ast.dump(x.comparators[0]) == ast.dump(y.left) and isinstance(y.left, ast.Name)):
+            return ast.Compare(left=x.left, ops=x.ops + y.ops, comparators=x.comparators + y.comparators)  # a <= x <= b
         return ast.BoolOp(op=_BOOL[name](), values=list(a))
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
@@ -327,15 +326,17 @@ def compile_kernels(a2: float, a3: float, d2: float, d4: float, eps2: float,
     """:func:`closed_form` traced once with these lengths and joint ranges folded in, compiled twice from
     the one trace:
 
-    * ``single(x, atan2, sqrt, cos, sin)`` on Python floats (``where``/``lt``/``and_`` become Python
-      conditionals, comparisons and ``and``: no calls, and the branch not taken is not computed);
-    * ``batch(x, atan2, sqrt, where, lt, le, and_, or_, cos, sin)`` on numpy columns (pass
-      :data:`NUMPY_OPS`).
+    * ``single(rows, c1_free, s1_free, c4_free, s4_free, atan2, sqrt, cos, sin)`` on the rows of T06 as
+      Python floats (``where``/``lt``/``and_`` become Python conditionals, comparisons and ``and``: no
+      calls, and the branch not taken is not computed);
+    * ``batch(rows, c1_free, s1_free, c4_free, s4_free, *NUMPY_OPS)`` on the (4, 4, N) columns of a batch.
 
     Both return the lists of :func:`closed_form`.
     """
     tr = Tracer()
-    x = tr.inputs("x", len(INPUTS))
+    # T06 comes in as its rows (lists of floats, or the (4, 4, N) columns of a batch), unpacked in line one
+    tr.lines.append("    (nx, _, ax, px), (ny, _, ay, py), (nz, _, az, pz), _ = rows")
+    x = [Var(tr, name) for name in INPUTS]
     g = [float(v) for v in (a2, a3, d2, d4, eps2)]
     folded = [(float(lo), float(hi), rev) for lo, hi, rev in lims]
     outputs = closed_form(x, g[0], g[1], g[2], g[3], g[4], folded, _TraceOps(tr))
@@ -354,6 +355,7 @@ def _np_where(c, a, b):
 NUMPY_OPS = (np.arctan2, np.sqrt, _np_where, np.less, np.less_equal, np.logical_and, np.logical_or,
              np.cos, np.sin)
 _FLOAT_OPS = (math.atan2, math.sqrt, math.cos, math.sin)
+_NO_FREE = (1.0, 0.0, 1.0, 0.0)  # cos/sin of the free angles without q0: θ1 = θ4 = 0
 
 
 def _reach_text(a2: float, a3: float, d2: float, d4: float) -> str:
@@ -406,15 +408,14 @@ class PumaSolver(Solver):
         rows = check_pose(T)
         if self.strip:
             rows = self._t06(rows)
-        q1_free = q4_free = 0.0
-        if q0 is not None:
+        if q0 is None:
+            free = _NO_FREE
+        else:
             qc = check_joint_values(q0, 6)
-            q1_free, q4_free = qc[0], qc[3]
-        r0, r1, r2 = rows[0], rows[1], rows[2]
-        x = [r0[0], r0[2], r0[3], r1[0], r1[2], r1[3], r2[0], r2[2], r2[3], q1_free, q4_free]
-        q, ok, sing, (bad1, bad3, rho2, k) = self.single(x, *_FLOAT_OPS)
+            free = (math.cos(qc[0]), math.sin(qc[0]), math.cos(qc[3]), math.sin(qc[3]))
+        q, ok, sing, (bad1, bad3, rho2, k) = self.single(rows, *free, *_FLOAT_OPS)
         if bad1 or bad3:
-            return IKSolutions.empty(6, self._reason(bad1, rho2, r2[3], k), self.method)
+            return IKSolutions.empty(6, self._reason(bad1, rho2, rows[2][3], k), self.method)
         return IKSolutions(np.array(q).reshape(8, 6), self.labels[:], np.array(ok, dtype=bool),
                            np.array(sing, dtype=bool), method=self.method)
 
@@ -449,9 +450,12 @@ class PumaSolver(Solver):
                 # contiguous copies: arithmetic on strided columns of T is ~10× slower
                 cols = np.ascontiguousarray(poses[lo:hi].transpose(1, 2, 0))  # (4 rows, n/o/a/p, poses)
                 err[lo:hi] = rigid_error(cols)
-                (nx, _, ax, px), (ny, _, ay, py), (nz, _, az, pz), _ = cols
-                free = (0.0, 0.0) if qc is None else (qc[lo:hi, 0], qc[lo:hi, 3])
-                q, ok, sg, (b1, b3, _, _) = self.batch([nx, ax, px, ny, ay, py, nz, az, pz, *free], *NUMPY_OPS)
+                if qc is None:
+                    free: tuple = _NO_FREE
+                else:
+                    q1, q4 = qc[lo:hi, 0], qc[lo:hi, 3]
+                    free = (np.cos(q1), np.sin(q1), np.cos(q4), np.sin(q4))
+                q, ok, sg, (b1, b3, _, _) = self.batch(cols, *free, *NUMPY_OPS)
                 for j, v in enumerate(q):
                     Q[j, lo:hi] = v
                 for j in range(8):

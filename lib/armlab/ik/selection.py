@@ -108,11 +108,6 @@ def select(sols: IKSolutions, q0: ArrayLike | None = None, weights: ArrayLike | 
     are the equivalents nearest to q0 (see :func:`joint_motion`), else they are left as
     given; ``cost`` holds J.
     """
-    return _select(sols, q0, weights, qlim, revolute)
-
-
-def _select(sols: IKSolutions, q0: Any, weights: Any, qlim: Any, revolute: Any) -> IKSolutions:
-    """:func:`select` without the check for old keyword names (the hot path of ``ikine``)."""
     if len(sols) == 0:
         return sols
     J, moved = _joint_motion(sols.q, q0, weights, qlim, revolute)
