@@ -123,12 +123,15 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
     sqrt, atan2 = ops.sqrt, ops.atan2
     where, lt, le, and_, or_ = ops.where, ops.lt, ops.le, ops.and_, ops.or_
 
+    def wrap(angle: Any) -> Any:
+        """An angle in [−π, π] (an atan2 result) in (−π, π]."""
+        return where(le(angle, -PI), angle + TAU, angle)
+
     def fit(angle: Any, lim: tuple[float, float, bool]) -> tuple[Any, Any]:
-        """An atan2 result wrapped to (−π, π], moved ±2π into [lo, hi] where possible; and whether it is inside.
+        """An angle in (−π, π] moved ±2π into [lo, hi] where possible; and whether it is inside.
 
         The tests that cannot fail for x in (−π, π] are left out (θ6's ±266° needs none)."""
         lo, hi, _ = lim
-        angle = where(le(angle, -PI), angle + TAU, angle)
         if lo < -PI and hi < PI:  # e.g. θ2, θ3 (−225°…45°): x > hi with x − 2π ≥ lo moves down
             down = le(lo + TAU, angle) if lo + TAU > hi else lt(hi, angle)
             angle = where(down, angle - TAU, angle)
@@ -155,7 +158,7 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
         u = i1 * s_1  # = c1·px + s1·py for this root
         c1 = where(shoulder, i1 * c1f, (px * u + py * d2) * inv_rho2)
         s1 = where(shoulder, i1 * s1f, (py * u - px * d2) * inv_rho2)
-        roots1[i1] = (u, c1, s1, *fit(atan2(s1, c1), lims[0]))
+        roots1[i1] = (u, c1, s1, *fit(wrap(atan2(s1, c1)), lims[0]))
 
     # θ3, eqs. (3.40)–(3.42): a3·c3 − d4·s3 = k, two roots v = ±√(a3² + d4² − k²)
     k = (rho2 + pz * pz - (a2 * a2 + a3 * a3 + d2 * d2 + d4 * d4)) / (2.0 * a2)
@@ -168,7 +171,7 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
         v = i3 * s_3
         c3 = (d4 * v + a3 * k) / mm
         s3 = (a3 * v - d4 * k) / mm
-        roots3[i3] = (c3, s3, *fit(atan2(s3, c3), lims[2]))
+        roots3[i3] = (c3, s3, *fit(wrap(atan2(s3, c3)), lims[2]))
 
     D = u2 + pz * pz  # u² + pz², the denominator of s23 and c23
     inv_D = 1.0 / where(lt(0.0, D), D, 1.0)
@@ -183,7 +186,7 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
         B = d4 - a2 * s3
         c23 = (u * A - pz * B) * inv_D
         s23 = (-(u * B) - pz * A) * inv_D
-        th2, ok2 = fit(atan2(s23 * c3 - c23 * s3, c23 * c3 + s23 * s3), lims[1])
+        th2, ok2 = fit(wrap(atan2(s23 * c3 - c23 * s3, c23 * c3 + s23 * s3)), lims[1])
         arm = and_(and_(ok1, ok2), ok3)
         # θ4, eq. (3.48): atan2(s4·s5, c4·s5); both ≈ 0 is the wrist singularity s5 ≈ 0, where θ4 is
         # free (it keeps its value in q0) and θ6 compensates
@@ -196,21 +199,22 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
         inv_h = 1.0 / sqrt(where(wrist_singular, 1.0, h2))
         c4 = where(wrist_singular, c4f, X * inv_h)
         s4 = where(wrist_singular, s4f, Y * inv_h)
-        th4 = atan2(s4, c4)
+        th4 = wrap(atan2(s4, c4))
         # θ5, eqs. (3.50)–(3.51)
         e1 = m1 * c4 + s1 * s4
         e2 = m2 * c4 - c1 * s4
         e3 = s23 * c4
         s5 = az * e3 - ax * e1 - ay * e2
         c5 = -(s23 * (ax * c1 + ay * s1) + az * c23)
-        th5 = atan2(s5, c5)
+        th5 = wrap(atan2(s5, c5))
         # θ6, eqs. (3.52)–(3.53)
         s6 = nz * s23 * s4 - nx * (m1 * s4 - s1 * c4) - ny * (m2 * s4 + c1 * c4)
         c6 = nx * (e1 * c5 - c1 * s23 * s5) + ny * (e2 * c5 - s1 * s23 * s5) - nz * (e3 * c5 + c23 * s5)
-        th6 = atan2(s6, c6)
+        th6 = wrap(atan2(s6, c6))
         # the flipped wrist (θ4 ± π, −θ5, θ6 ± π) gives the same T06; where singular it is the same wrist
+        # (θ ± π of a θ in (−π, π] is in (−π, π] again; −θ5 is −π for θ5 = π)
         f4 = where(wrist_singular, th4, where(lt(0.0, th4), th4 - PI, th4 + PI))
-        f5 = where(wrist_singular, th5, -th5)
+        f5 = where(wrist_singular, th5, wrap(-th5))
         f6 = where(wrist_singular, th6, where(lt(0.0, th6), th6 - PI, th6 + PI))
         flag = or_(wrist_singular, shoulder)
         for wrist in ((th4, th5, th6), (f4, f5, f6)):
@@ -356,6 +360,7 @@ NUMPY_OPS = (np.arctan2, np.sqrt, _np_where, np.less, np.less_equal, np.logical_
              np.cos, np.sin)
 _FLOAT_OPS = (math.atan2, math.sqrt, math.cos, math.sin)
 _NO_FREE = (1.0, 0.0, 1.0, 0.0)  # cos/sin of the free angles without q0: θ1 = θ4 = 0
+_NO_FREE_FLOAT_OPS = _NO_FREE + _FLOAT_OPS
 
 
 def _reach_text(a2: float, a3: float, d2: float, d4: float) -> str:
@@ -409,11 +414,11 @@ class PumaSolver(Solver):
         if self.strip:
             rows = self._t06(rows)
         if q0 is None:
-            free = _NO_FREE
+            args = _NO_FREE_FLOAT_OPS
         else:
             qc = check_joint_values(q0, 6)
-            free = (math.cos(qc[0]), math.sin(qc[0]), math.cos(qc[3]), math.sin(qc[3]))
-        q, ok, sing, (bad1, bad3, rho2, k) = self.single(rows, *free, *_FLOAT_OPS)
+            args = (math.cos(qc[0]), math.sin(qc[0]), math.cos(qc[3]), math.sin(qc[3]), *_FLOAT_OPS)
+        q, ok, sing, (bad1, bad3, rho2, k) = self.single(rows, *args)
         if bad1 or bad3:
             return IKSolutions.empty(6, self._reason(bad1, rho2, rows[2][3], k), self.method)
         return IKSolutions(np.array(q).reshape(8, 6), self.labels[:], np.array(ok, dtype=bool),
