@@ -132,11 +132,15 @@ def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, ep
 
         The tests that cannot fail for x in (−π, π] are left out (θ6's ±266° needs none)."""
         lo, hi, _ = lim
-        if lo < -PI and hi < PI:  # e.g. θ2, θ3 (−225°…45°): x > hi with x − 2π ≥ lo moves down
+        if lo < -PI and hi < PI:  # e.g. θ2, θ3 (−225°…45°): x > hi with lo ≤ x − 2π ≤ hi moves down
             down = le(lo + TAU, angle) if lo + TAU > hi else lt(hi, angle)
+            if hi <= -PI:  # a range below −π: x − 2π may overshoot it
+                down = and_(down, le(angle, hi + TAU))
             angle = where(down, angle - TAU, angle)
-        if hi > PI and lo > -PI:  # a range above π: x < lo with x + 2π ≤ hi moves up
+        if hi > PI and lo > -PI:  # a range above π: x < lo with lo ≤ x + 2π ≤ hi moves up
             up = le(angle, hi - TAU) if hi - TAU < lo else lt(angle, lo)
+            if lo >= PI:
+                up = and_(up, le(lo - TAU, angle))
             angle = where(up, angle + TAU, angle)
         inside: Any = True
         if lo > -PI:  # else x ≥ lo: from (−π, π], or moved down only as far as lo

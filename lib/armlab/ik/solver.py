@@ -98,12 +98,12 @@ def fit_row(row: Sequence[float], lims: Sequence[tuple[float, float, bool]]) -> 
         if rev:
             x = wrap_scalar(x)
             if not lo <= x <= hi:
-                if x < lo and x + TAU <= hi:
+                if x < lo and lo <= x + TAU <= hi:
                     x += TAU
-                elif x > hi and x - TAU >= lo:
+                elif x > hi and lo <= x - TAU <= hi:
                     x -= TAU
                 else:
-                    ok = False
+                    ok = False  # moved by ±2π only where that lands inside (a range may lie beyond ±π)
         elif not lo <= x <= hi:
             ok = False
         out.append(x)
