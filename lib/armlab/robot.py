@@ -349,7 +349,7 @@ class DHRobot:
         """
         from . import ik
 
-        return ik.ikine_all(self, T, q0, **kw)
+        return ik.ikine_all.__wrapped__(self, T, q0, **kw)  # type: ignore[attr-defined]  # old names: done above
 
     @renamed_kwargs(q_current="q0")
     def ikine(self, T: ArrayLike, q0: ArrayLike | None = None, weights: ArrayLike | None = None, **kw: Any) -> Any:
@@ -357,7 +357,7 @@ class DHRobot:
         (formerly ``q_current``). See armlab.ik."""
         from . import ik
 
-        return ik.ikine(self, T, q0, weights, **kw)
+        return ik.ikine.__wrapped__(self, T, q0, weights, **kw)  # type: ignore[attr-defined]  # (one check)
 
     def ikine_numeric(self, T: ArrayLike, q0: ArrayLike | None = None, **kw: Any) -> Any:
         """Damped-least-squares IK for any robot (mask, limits, restarts). See armlab.ik_numeric."""

@@ -48,7 +48,7 @@ def test_puma560_converges_from_random_starts_within_limits():
         assert np.abs(robot.fkine(sol.q[0]) - T).max() < 1e-9
         assert robot.within_limits(sol.q[0]) and sol.within_limits[0]
         # it is one of the closed-form solutions
-        closed = robot.ikine_all(T, q_current=sol.q[0])
+        closed = robot.ikine_all(T, q0=sol.q[0])
         assert np.abs(wrap_angle(closed.q - sol.q[0])).max(axis=1).min() < 1e-6
 
 

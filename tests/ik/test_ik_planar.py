@@ -86,7 +86,7 @@ def test_boundary_stretched_arm_double_root():
 
 def test_folded_arm_at_the_base_is_singular_theta1_free():
     robot = armlab.models.planar2r(1.0, 1.0)
-    sols = robot.ikine_all(robot.fkine([0.3, math.pi]), q_current=[0.3, 0.0])
+    sols = robot.ikine_all(robot.fkine([0.3, math.pi]), q0=[0.3, 0.0])
     assert sols.singular.all() and np.allclose(sols.q[:, 0], 0.3) and np.allclose(np.abs(sols.q[:, 1]), math.pi)
     assert np.allclose(robot.fkine(sols.q[0]), robot.fkine([0.3, math.pi]))
 
@@ -115,15 +115,15 @@ def test_eq_12_paper_weights_on_a_3_joint_arm():
     differ = 0
     for t in np.stack(np.meshgrid(*[np.linspace(0, 1, 5)] * 3), -1).reshape(-1, 3):
         qc = a + t * (b - a)
-        w = R3.ikine(T, q_current=qc, weights=PAPER_WEIGHTS)
-        u = R3.ikine(T, q_current=qc)
+        w = R3.ikine(T, q0=qc, weights=PAPER_WEIGHTS)
+        u = R3.ikine(T, q0=qc)
         J3, _ = ik.joint_motion(sols.q, qc, PAPER_WEIGHTS, R3.qlim)
         J1, _ = ik.joint_motion(sols.q, qc, None, R3.qlim)
         assert w.cost == pytest.approx(J3.min()) and u.cost == pytest.approx(J1.min())
         differ += w.labels != u.labels
     assert differ > 0
     with pytest.raises(ValueError, match="weights"):
-        R3.ikine(T, q_current=qc, weights=[1, -1, 1])
+        R3.ikine(T, q0=qc, weights=[1, -1, 1])
 
 
 def test_eq_12_as_extracted_and_intended_readings_choose_differently():

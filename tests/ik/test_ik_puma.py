@@ -120,7 +120,7 @@ def test_eq_3_49_inverse_of_T04_as_printed():
 @given(q=q_in_limits)
 def test_ikine_all_contains_q_and_reproduces_T(q):
     T = ROBOT.fkine(q)
-    sols = ROBOT.ikine_all(T, q_current=q)  # q_current fixes θ4 if the wrist is singular
+    sols = ROBOT.ikine_all(T, q0=q)  # q0 fixes θ4 if the wrist is singular
     assert sols.q.shape == (8, 6) and sols.success and sols.reason == ""
     assert np.isfinite(sols.q).all()
     assert max_err(ROBOT, sols.q, T) <= 1e-9
@@ -182,10 +182,10 @@ def test_example_3_3_check_pose_is_a_wrist_singularity():
     assert np.array_equal(sols.q[2], sols.q[3])
     assert max_err(ROBOT, sols.q, T) <= 1e-12
     assert contains(sols.q, q)
-    assert np.allclose(sols.q[sols.singular, 3], 0.0)  # θ4 = 0 without q_current
-    # with q_current, θ4 keeps its current value and θ6 compensates
+    assert np.allclose(sols.q[sols.singular, 3], 0.0)  # θ4 = 0 without q0
+    # with q0, θ4 keeps its value in q0 and θ6 compensates
     qc = deg([80, 5, -85, 40, 3, 0])
-    s2 = ROBOT.ikine_all(T, q_current=qc)
+    s2 = ROBOT.ikine_all(T, q0=qc)
     assert np.allclose(s2.q[s2.singular, 3], qc[3])
     assert max_err(ROBOT, s2.q, T) <= 1e-12
     k = s2.labels.index("left-down-noflip")
@@ -204,7 +204,7 @@ def test_table_3_2_check_pose_is_within_the_theta3_range_in_this_tables_theta3()
 def test_wrist_singularity_flags_and_valid_solutions():
     q = np.array([0.5, -1.0, 0.6, 1.2, 0.0, -0.7])
     T = ROBOT.fkine(q)
-    sols = ROBOT.ikine_all(T, q_current=q)
+    sols = ROBOT.ikine_all(T, q0=q)
     assert sols.singular.sum() == 2 and max_err(ROBOT, sols.q, T) <= 1e-12
     assert contains(sols.q, q)
     near = q.copy()
@@ -245,7 +245,7 @@ def test_unreachable_gives_empty_result_with_reason(T, words):
         sols = ROBOT.ikine_all(T)
     assert sols.q.shape == (0, 6) and not sols.success and not sols.reachable
     assert all(w in sols.reason for w in words), sols.reason
-    one = ROBOT.ikine(T, q_current=np.zeros(6))
+    one = ROBOT.ikine(T, q0=np.zeros(6))
     assert one.q.shape == (0, 6) and one.reason == sols.reason
 
 
@@ -305,7 +305,7 @@ def test_variants_are_recognised_and_round_trip(make):
     for _ in range(20):
         q = rng.uniform(QLIM[:, 0], QLIM[:, 1])
         T = robot.fkine(q)
-        sols = robot.ikine_all(T, q_current=q)
+        sols = robot.ikine_all(T, q0=q)
         assert len(sols) == 8 and max_err(robot, sols.q, T) <= 1e-9 and contains(sols.q, q)
 
 
@@ -330,7 +330,7 @@ def test_angles_moved_into_ranges_outside_minus_pi_pi():
     # θ6 = 250° ≡ −110°: −110° is already in (−π, π] and within ±266°, so the wrapped value stays
     assert sols.q[i, 5] == pytest.approx(math.radians(-110))
     # ikine moves it to the equivalent nearest to the current configuration
-    best = ROBOT.ikine(ROBOT.fkine(q), q_current=q)
+    best = ROBOT.ikine(ROBOT.fkine(q), q0=q)
     assert np.allclose(best.q[0], q) and best.cost == pytest.approx(0, abs=1e-9)
 
 
@@ -340,7 +340,7 @@ def test_ikine_never_picks_a_solution_outside_limits_when_one_inside_exists():
         q = rng.uniform(QLIM[:, 0], QLIM[:, 1])
         T = ROBOT.fkine(q)
         qc = rng.uniform(-math.pi, math.pi, 6)  # anywhere, even outside limits
-        best = ROBOT.ikine(T, q_current=qc, weights=[6, 5, 4, 3, 2, 1])
+        best = ROBOT.ikine(T, q0=qc, weights=[6, 5, 4, 3, 2, 1])
         assert len(best) == 1 and best.within_limits[0] and ROBOT.within_limits(best.q[0])
         assert np.abs(ROBOT.fkine(best.q[0]) - T).max() <= 1e-9
         sols = ROBOT.ikine_all(T)
@@ -357,7 +357,7 @@ def test_eq_12_weighted_joint_motion_selects_the_cheaper_branch():
     T = ROBOT.fkine(deg([20, -60, -10, 50, -60, 250]))
     q_now = deg([-70, -30, -40, 150, 50, -60])
     k6 = list(ik.PAPER_WEIGHTS) + [1, 1, 1]
-    nearest, weighted = ROBOT.ikine(T, q_current=q_now), ROBOT.ikine(T, q_current=q_now, weights=k6)
+    nearest, weighted = ROBOT.ikine(T, q0=q_now), ROBOT.ikine(T, q0=q_now, weights=k6)
     assert nearest.labels == ["right-down-noflip"] and weighted.labels == ["left-up-flip"]
     assert nearest.within_limits[0] and weighted.within_limits[0]
     # J by hand from the chosen angles (neither pair crosses ±180° here, so |Δθ| is the plain difference)
@@ -390,12 +390,12 @@ def test_batched_equals_looped_including_unreachable_and_singular():
     T = ROBOT.fkine(Q)
     T[5, :3, 3] = [2.0, 0.0, 0.0]  # out of reach
     T[9, :3, 3] = [0.0, 0.0, 0.2]  # on the axis of joint 1
-    batch = ROBOT.ikine_all(T, q_current=Q)
+    batch = ROBOT.ikine_all(T, q0=Q)
     assert batch.q.shape == (300, 8, 6) and batch.valid.shape == (300, 8)
     assert batch.labels == list(PUMA_LABELS)
     assert np.isfinite(batch.q).all()
     for i in range(300):
-        one = ROBOT.ikine_all(T[i], q_current=Q[i])
+        one = ROBOT.ikine_all(T[i], q0=Q[i])
         if len(one) == 0:
             assert not batch.valid[i].any() and batch.reason[i].startswith("unreachable")
             continue
@@ -484,23 +484,45 @@ def test_rtb_analytic_ik_on_our_standard_table_gives_the_same_set():
             assert d.min(axis=1).max() < 1e-8 and d.min(axis=0).max() < 1e-8
 
 
-def test_compiled_solver_equals_the_readable_solve_rows():
-    """PumaSolver runs compile_single (straight-line code); ik_puma.solve_rows is the textbook-literal form."""
+def test_closed_form_is_written_once_and_compiled_for_single_poses_and_batches():
+    """ik.puma560.closed_form holds (3.38)–(3.53) once. Run as written on Python floats (FloatOps), as the
+    straight-line single-pose function and as the numpy batch function (both compiled from one trace),
+    it gives the same angles, flags and reachability, wrist-singular and unreachable poses included."""
     from armlab._core.validation import check_pose
     from armlab.ik import puma560 as ik_puma
-    from armlab.ik.solver import fit_row
 
     solver = ik.solver_for(ROBOT)
+    # one trace: the single-pose source is the batch source with where/lt/le/and_/or_ written as syntax
+    assert len(solver.single.source.splitlines()) == len(solver.batch.source.splitlines())
+    assert "where(" in solver.batch.source and "where(" not in solver.single.source
     rng = np.random.default_rng(8)
+    xs, refs = [], []
     for i in range(300):
         q = rng.uniform(-4, 4, 6)
         if i % 5 == 0:
-            q[4] = 0.0
-        rows = check_pose(ROBOT.fkine(q))
-        sols, sing = ik_puma.solve_rows(rows, A2, A3, D2, D4, solver.eps2, 0.3, q[3])
-        flat, ok, sing2 = solver.solve_one(rows, 0.3, q[3])
-        fitted = [fit_row(row, solver.lims) for row in sols]
-        assert np.allclose(np.array(flat).reshape(8, 6), [f[0] for f in fitted], atol=1e-8)
-        assert ok == [f[1] for f in fitted] and sing2 == sing
-    assert ik_puma.solve_rows(check_pose(armlab.Trans(2, 0, 0)), A2, A3, D2, D4).startswith("unreachable")
-    assert solver.solve_one(check_pose(armlab.Trans(2, 0, 0)), 0.0, 0.0) == 3
+            q[4] = 0.0  # wrist singular
+        r = check_pose(ROBOT.fkine(q))
+        if i % 7 == 0:
+            r[0][3] = 2.0 if i % 2 else 0.01  # out of reach (3.42) / inside the shoulder offset (3.38)
+        free = [math.cos(0.3), math.sin(0.3), math.cos(q[3]), math.sin(q[3])]
+        x = [r[0][0], r[0][2], r[0][3], r[1][0], r[1][2], r[1][3], r[2][0], r[2][2], r[2][3], *free]
+        ref = ik_puma.closed_form(x, A2, A3, D2, D4, solver.eps2, solver.lims, ik_puma.FloatOps)
+        one = solver.single(r, *free, math.atan2, math.sqrt, math.cos, math.sin)
+        assert np.abs(wrap_angle(np.subtract(one[0], ref[0]))).max() <= 1e-9
+        assert [bool(v) for v in one[1]] == [bool(v) for v in ref[1]] and one[2] == ref[2]
+        assert one[3][:2] == ref[3][:2]
+        xs.append(r)
+        refs.append(ref)
+    assert sum(bool(r[3][0]) for r in refs) > 0 and sum(bool(r[3][1]) for r in refs) > 0
+    assert sum(any(r[2]) for r in refs) >= 50
+    cols = np.array(xs).transpose(1, 2, 0).copy()  # (4, 4, N)
+    qs = rng.uniform(-4, 4, (2, 300))
+    free = np.cos(qs[0]), np.sin(qs[0]), np.cos(qs[1]), np.sin(qs[1])
+    refs = [ik_puma.closed_form([*x[:9], *f], A2, A3, D2, D4, solver.eps2, solver.lims, ik_puma.FloatOps)
+            for x, f in zip(([r[0][0], r[0][2], r[0][3], r[1][0], r[1][2], r[1][3], r[2][0], r[2][2], r[2][3]]
+                             for r in xs), zip(*free))]
+    q, inside, sing, status = solver.batch(cols, *free, *ik_puma.NUMPY_OPS)
+    assert np.abs(wrap_angle(np.array(q).T - [r[0] for r in refs])).max() <= 1e-9
+    assert (np.array(inside, bool).T == [r[1] for r in refs]).all()
+    assert (np.array(sing).T == [r[2] for r in refs]).all()
+    assert (np.array(status[:2]).T == [r[3][:2] for r in refs]).all()

@@ -59,14 +59,14 @@ def test_check_pose_eq_2_7_comes_back():
     # θ1ᴵᴵ would need the wrist point 0.297 m from joint 2 > a2 + a3 = 0.29 m
     assert sols.labels[0].startswith("I:") and sols.labels[1].startswith("II:")
     assert np.allclose(sols.q[0], sols.q[1]) and len(sols) == 2
-    assert "θ1ᴵᴵ" in sols.reason and "(2.20)" in sols.reason
+    assert sols.ok and sols.reason == "" and "θ1ᴵᴵ" in sols.note and "(2.20)" in sols.note
 
 
 @PROPS
 @given(q=q_in_limits)
 def test_random_reachable_poses_round_trip(q):
     T = ROBOT.fkine(q)
-    sols = ROBOT.ikine_all(T, q_current=q)
+    sols = ROBOT.ikine_all(T, q0=q)
     assert sols.success and sols.reachable and np.isfinite(sols.q).all()
     assert max_err(sols.q, T) <= 1e-9
     assert dist(sols.q, q) < 1e-7
@@ -154,9 +154,9 @@ def test_target_on_the_base_axis():
     assert np.allclose(wrap_angle(sols.q[0, 0] - 0.7), 0)  # θ1 from the approach axis
     up = np.eye(4)
     up[:3, 3] = [0.0, 0.0, 0.6]
-    sols = ROBOT.ikine_all(up, q_current=np.array([0.3, 0, 0, 0, 0]))
+    sols = ROBOT.ikine_all(up, q0=np.array([0.3, 0, 0, 0, 0]))
     assert sols.success and sols.singular.all() and max_err(sols.q, up) < 1e-12
-    assert sols.labels[0].startswith("I:") and np.allclose(sols.q[0, 0], 0.3)  # θ1 kept at q_current
+    assert sols.labels[0].startswith("I:") and np.allclose(sols.q[0, 0], 0.3)  # θ1 kept at q0
 
 
 def test_ikine_selects_nearest_and_batch_loops():
@@ -164,7 +164,7 @@ def test_ikine_selects_nearest_and_batch_loops():
     Q = rng.uniform(QLIM[:, 0], QLIM[:, 1], (20, 5))
     T = ROBOT.fkine(Q)
     for q, Ti in zip(Q, T):
-        best = ROBOT.ikine(Ti, q_current=q)
+        best = ROBOT.ikine(Ti, q0=q)
         assert np.allclose(best.q[0], q, atol=1e-9) and best.cost < 1e-8
     batch = ROBOT.ikine_all(T)
     assert batch.q.shape == (20, 4, 5) and batch.labels == ["I", "II", "III", "IV"]
@@ -174,12 +174,16 @@ def test_ikine_selects_nearest_and_batch_loops():
         assert np.allclose(got.q, one.q) and got.labels == [lab.split(":")[0] for lab in one.labels]
 
 
-def test_batch_q_current_of_the_wrong_shape_is_named():
+def test_q0_of_the_wrong_shape_or_not_numbers_is_named():
     T = ROBOT.fkine(np.zeros((3, 5)))
-    with pytest.raises(ValueError, match=r"q_current must have shape \(5,\) or \(3, 5\)"):
-        ROBOT.ikine_all(T, q_current=np.zeros(4))
-    with pytest.raises(ValueError, match="q_current must be 5 finite"):
-        ROBOT.ikine_all(T[0], q_current=[0.0, "a", 0, 0, 0])
+    with pytest.raises(ValueError, match=r"q0 must have 5 joint values"):
+        ROBOT.ikine_all(T, q0=np.zeros(4))
+    with pytest.raises(ValueError, match=r"q0 must have shape \(5,\) or \(3, 5\)"):
+        ROBOT.ikine_all(T, q0=np.zeros((2, 5)))
+    with pytest.raises(TypeError, match="q0 must be a number or an array of numbers"):
+        ROBOT.ikine_all(T[0], q0=[0.0, "a", 0, 0, 0])
+    with pytest.raises(TypeError, match="q0 must be real numbers"):
+        ROBOT.ikine_all(T[0], q0=[0.0, 1j, 0, 0, 0])
 
 
 def test_batch_project_solves_each_nearest_pose():

@@ -173,12 +173,12 @@ def joint_vector(q: Any, n: int, name: str = "q", *, symbolic: bool | None = Non
     return arr
 
 
-def check_joint_values(values, n, name="q_current"):
+def check_joint_values(values, n, name="q0"):
     """``values`` as a list of n finite floats, or an error naming the argument (see :func:`joint_vector`)."""
     return joint_vector(values, n, name, symbolic=False, batch=False).tolist()
 
 
-def check_joint_batch(values, N, n, name="q_current"):
+def check_joint_batch(values, N, n, name="q0"):
     """None, or ``values`` ((n,) for every pose, or (N, n)) as an (N, n) array; else an error naming it."""
     if values is None:
         return None

@@ -17,13 +17,16 @@ target on the shoulder (possible when a2 equals the last link with its gripper, 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, check_joint_values, check_pose
 from ..kinematics.structure import elbow3r_geometry
 from .planar import two_link
-from .results import IKSolutions
+from .results import IKBatch, IKSolutions
 from .solver import Solver, fit_row, loop_batch, register
 
 LABELS = ("front-up", "front-down", "back-up", "back-down")
@@ -36,16 +39,16 @@ class Elbow3RSolver(Solver):
     method = "elbow3r"
     position_only = True
 
-    def __init__(self, robot, g):
+    def __init__(self, robot: RobotLike, g: dict[str, Any]):
         super().__init__(robot)
         self.d1, self.a2, self.l3, self.offsets = g["d1"], g["a2"], g["l3"], g["offsets"]
 
     @classmethod
-    def match(cls, robot):
+    def match(cls, robot: RobotLike) -> Elbow3RSolver | None:
         g = elbow3r_geometry(robot)
         return None if g is None else cls(robot, g)
 
-    def _point(self, target):
+    def _point(self, target: Any) -> list[float]:
         """The target point in the base frame of the DH chain: from a 4×4 pose (its position) or a 3-vector."""
         if np.shape(target) == (3,):
             p = as_float_array(target, "point", (3,), allow_batch=False)
@@ -56,12 +59,12 @@ class Elbow3RSolver(Solver):
             p = B[:3, :3].T @ (p - B[:3, 3])
         return p.tolist()
 
-    def solve(self, T, q_current=None):
+    def solve(self, T: Any, q0: ArrayLike | None = None) -> IKSolutions:
         """All (up to 4) solutions reaching the position of T (4×4) or the point T (3,)."""
         px, py, pz = self._point(T)
         rho = math.hypot(px, py)
         on_axis = rho <= 1e-12 * max(1.0, self.a2 + self.l3)
-        now = [a + b for a, b in zip(check_joint_values(q_current, 3), self.offsets)] if q_current is not None \
+        now = [a + b for a, b in zip(check_joint_values(q0, 3), self.offsets)] if q0 is not None \
             else [0.0, self.offsets[1], 0.0]
         phi = now[0] if on_axis else math.atan2(py, px)
         out = []
@@ -91,5 +94,5 @@ class Elbow3RSolver(Solver):
         return IKSolutions(np.array(q)[order], [labels[i] for i in order], np.array(ok)[order],
                            np.array(sing)[order], method=self.method)
 
-    def solve_batch(self, T, q_current=None, fill=0.0):
-        return loop_batch(self, T, q_current, 4, list(LABELS), fill)
+    def solve_batch(self, T: Any, q0: ArrayLike | None = None, fill: float = 0.0) -> IKBatch:
+        return loop_batch(self, T, q0, 4, list(LABELS), fill)

@@ -26,15 +26,18 @@ up to ``restarts`` times. Same q0 and seed, same answer.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._core.validation import as_float_array, check_pose
+from .._core.protocol import RobotLike
+from .._core.validation import as_float_array, check_pose, joint_vector
 from .results import IKSolutions
 from .solver import fit_row, limit_table
 
 
-def pose_error(T, T_target):
+def pose_error(T: np.ndarray, T_target: np.ndarray) -> np.ndarray:
     """6-vector [p* − p; ω] of T against T_target, ω = axis·angle of R*·Rᵀ (base frame)."""
     dp = T_target[:3, 3] - T[:3, 3]
     Re = T_target[:3, :3] @ T[:3, :3].T
@@ -57,8 +60,9 @@ def pose_error(T, T_target):
     return np.concatenate([dp, w])
 
 
-def ikine_numeric(robot, T, q0=None, *, mask=None, tol=1e-10, max_iter=100, restarts=20, seed=0,
-                  lam=1e-3, joint_limits=True):
+def ikine_numeric(robot: RobotLike, T: ArrayLike, q0: ArrayLike | None = None, *, mask: ArrayLike | None = None,
+                  tol: float = 1e-10, max_iter: int = 100, restarts: int = 20, seed: Any = 0, lam: float = 1e-3,
+                  joint_limits: bool = True) -> IKSolutions:
     """One solution of T by damped least squares / Levenberg–Marquardt on ``robot.jacob0``.
 
     Parameters
@@ -74,7 +78,7 @@ def ikine_numeric(robot, T, q0=None, *, mask=None, tol=1e-10, max_iter=100, rest
     lam : initial damping λ; joint_limits : clamp every step to the joint limits
 
     Returns an :class:`~armlab.ik.IKSolutions` with k = 1: ``q`` (1, n) (the best found, also on
-    failure), ``success``, ``iterations`` (total), ``searches``, ``residual`` = (position error m,
+    failure), ``success`` (= ``ok``), ``iterations`` (total), ``searches``, ``residual`` = (position error m,
     orientation error rad) over the masked rows, ``reason`` ('' on success), ``within_limits``.
     """
     rows = check_pose(T)
@@ -90,7 +94,7 @@ def ikine_numeric(robot, T, q0=None, *, mask=None, tol=1e-10, max_iter=100, rest
         q = np.zeros(n)
         q[finite] = 0.5 * (lo[finite] + hi[finite])  # mid-range; 0 for unlimited joints
     else:
-        q = as_float_array(q0, "q0", (n,), allow_batch=False).copy()
+        q = joint_vector(q0, n, "q0", symbolic=False, batch=False).copy()
     for name, v in (("max_iter", max_iter), ("restarts", restarts)):
         if not isinstance(v, (int, np.integer)) or v < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
@@ -100,7 +104,7 @@ def ikine_numeric(robot, T, q0=None, *, mask=None, tol=1e-10, max_iter=100, rest
     span_lo = np.where(np.isfinite(lo), lo, -math.pi)
     span_hi = np.where(np.isfinite(hi), hi, math.pi)
 
-    def residual(e):
+    def residual(e: np.ndarray) -> tuple[float, float]:
         return (float(np.linalg.norm(e[:3][Wp])), float(np.linalg.norm(e[3:][Wr])))
 
     best = (math.inf, q.copy(), (math.inf, math.inf))
@@ -163,7 +167,8 @@ def ikine_numeric(robot, T, q0=None, *, mask=None, tol=1e-10, max_iter=100, rest
                        method="numeric", success=True, iterations=iterations, searches=searches, residual=res)
 
 
-def _free_joints(J, W, e, q, lo, hi):
+def _free_joints(J: np.ndarray, W: np.ndarray, e: np.ndarray, q: np.ndarray, lo: np.ndarray,
+                 hi: np.ndarray) -> np.ndarray:
     """1 for joints that may move, 0 for those on a limit that the descent direction pushes out."""
     g = (J.T * W) @ e  # steepest-descent direction of ½‖W e‖²
     at_lo = (q <= lo + 1e-12) & (g < 0)
@@ -171,7 +176,7 @@ def _free_joints(J, W, e, q, lo, hi):
     return np.where(at_lo | at_hi, 0.0, 1.0)
 
 
-def _mask(robot, mask):
+def _mask(robot: RobotLike, mask: ArrayLike | None) -> np.ndarray:
     if mask is not None:
         W = as_float_array(mask, "mask", (6,), allow_batch=False)
         if np.any(W < 0) or not np.any(W > 0):

@@ -3,11 +3,15 @@ paper (003) eq. (12)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.angles import TAU, wrap_angle, wrap_scalar
-from .._core.validation import as_float_array
+from .._core.deprecation import renamed_kwargs
+from .._core.validation import as_float_array, joint_vector
+from .results import IKSolutions
 from .solver import LIMIT_TOL
 
 __all__ = ["PAPER_WEIGHTS", "joint_motion", "select"]
@@ -16,11 +20,13 @@ __all__ = ["PAPER_WEIGHTS", "joint_motion", "select"]
 PAPER_WEIGHTS = (3.0, 2.0, 1.0)
 
 
-def joint_motion(q, q_current, weights=None, qlim=None, revolute=None):
-    """Weighted joint motion J = Σ kᵢ|Δθᵢ| from q_current to each row of q, paper 003 eq. (12).
+@renamed_kwargs(q_current="q0")
+def joint_motion(q: ArrayLike, q0: ArrayLike | None, weights: ArrayLike | None = None, qlim: ArrayLike | None = None,
+                 revolute: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted joint motion J = Σ kᵢ|Δθᵢ| from the start pose q0 to each row of q, paper 003 eq. (12).
 
     The paper prints J = k1|Δθ1| + k2|Δθ3| + k3|Δθ3|; the middle term is k2|Δθ2| (erratum),
-    with k = (3, 2, 1) (:data:`PAPER_WEIGHTS`) for its 3-joint arm. weights None means all 1.
+    with k = (3, 2, 1) (:data:`PAPER_WEIGHTS`) for its 3-joint arm. weights None means all 1, q0 None zeros.
 
     Returns (J (k,), q_moved (k, n)). For a revolute joint the target angle is replaced by the
     equivalent angle θ + 2πm nearest to the current one that lies inside the joint range
@@ -32,9 +38,13 @@ def joint_motion(q, q_current, weights=None, qlim=None, revolute=None):
     >>> round(float(J[0]), 6)   # 3·0.1 + 2·0.2 + 1·0.3
     1.0
     """
+    return _joint_motion(q, q0, weights, qlim, revolute)
+
+
+def _joint_motion(q: Any, q0: Any, weights: Any, qlim: Any, revolute: Any) -> tuple[np.ndarray, np.ndarray]:
     q = np.atleast_2d(np.asarray(q, dtype=float))
     k, n = q.shape
-    qc = np.zeros(n) if q_current is None else as_float_array(q_current, "q_current", (n,), allow_batch=False)
+    qc = np.zeros(n) if q0 is None else joint_vector(q0, n, "q0", symbolic=False, batch=False)
     w = np.ones(n) if weights is None else as_float_array(weights, "weights", (n,), allow_batch=False)
     if (w < 0).any():
         raise ValueError(f"weights must be >= 0, got {w}")
@@ -60,7 +70,8 @@ def joint_motion(q, q_current, weights=None, qlim=None, revolute=None):
     return np.abs(moved - qc) @ w, moved
 
 
-def _joint_motion_floats(q, qc, w, lo, hi, rev):
+def _joint_motion_floats(q: np.ndarray, qc: np.ndarray, w: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                         rev: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`joint_motion` on Python floats (same rules, same order of candidates)."""
     qc_, w_, lo_, hi_, rev_ = qc.tolist(), w.tolist(), lo.tolist(), hi.tolist(), rev.tolist()
     J, moved = [], []
@@ -87,17 +98,19 @@ def _joint_motion_floats(q, qc, w, lo, hi, rev):
     return np.array(J), np.array(moved)
 
 
-def select(sols, q_current=None, weights=None, qlim=None, revolute=None):
-    """The one solution with least weighted joint motion (paper 003 eq. (12)) from q_current.
+@renamed_kwargs(q_current="q0")
+def select(sols: IKSolutions, q0: ArrayLike | None = None, weights: ArrayLike | None = None,
+           qlim: ArrayLike | None = None, revolute: ArrayLike | None = None) -> IKSolutions:
+    """The one solution with least weighted joint motion (paper 003 eq. (12)) from the start pose q0.
 
     A solution outside the joint limits is never chosen if any within-limit one exists.
-    q_current None means the zero configuration. If the chosen solution is within limits its angles
-    are the equivalents nearest to q_current (see :func:`joint_motion`), else they are left as
+    q0 None means the zero configuration. If the chosen solution is within limits its angles
+    are the equivalents nearest to q0 (see :func:`joint_motion`), else they are left as
     given; ``cost`` holds J.
     """
     if len(sols) == 0:
         return sols
-    J, moved = joint_motion(sols.q, q_current, weights, qlim, revolute)
+    J, moved = _joint_motion(sols.q, q0, weights, qlim, revolute)
     pool = sols.within_limits if sols.within_limits.any() else np.ones(len(J), bool)
     i = int(np.argmin(np.where(pool, J, np.inf)))
     out = sols.take([i])

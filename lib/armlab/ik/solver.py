@@ -3,33 +3,37 @@ joint-range fitting of solutions, and solving a batch pose by pose."""
 from __future__ import annotations
 
 import math
+from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.angles import TAU, wrap_scalar
 from .._core.codegen import cached_kernel
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, check_joint_batch, check_poses
-from .results import IKBatch
+from .results import IKBatch, IKSolutions
 
 __all__ = ["LIMIT_TOL", "Solver", "register", "solver_for", "limit_table", "fit_row", "loop_batch"]
 
 #: Tolerance on joint limits (rad / m): a solution exactly on a limit is within it.
 LIMIT_TOL = 1e-9
 
-_SOLVERS: list = []
+_SOLVERS: list[type[Solver]] = []
 
 
 class Solver:
     """Base of the closed-form solvers. A subclass sets ``method`` and implements
 
     * ``match(robot)`` (classmethod): a solver for this robot's DH table, or None;
-    * ``solve(T, q_current=None, **kw)`` → IKSolutions, ``solve_batch(T, q_current=None, fill=0.0, **kw)`` → IKBatch.
+    * ``solve(T, q0=None, **kw)`` → IKSolutions, ``solve_batch(T, q0=None, fill=0.0, **kw)`` → IKBatch
+      (q0: the start pose, which fixes the free joint at a singularity).
     """
 
     method = ""
+    position_only = False
 
-    def __init__(self, robot):
+    def __init__(self, robot: RobotLike):
         self.robot = robot
         self.n = robot.n
         self.lims = limit_table(robot)
@@ -37,17 +41,23 @@ class Solver:
         self.revolute = np.array([link.revolute for link in robot.links])
 
     @classmethod
-    def match(cls, robot):
+    def match(cls, robot: RobotLike) -> Solver | None:
+        raise NotImplementedError
+
+    def solve(self, T: Any, q0: ArrayLike | None = None) -> IKSolutions:
+        raise NotImplementedError
+
+    def solve_batch(self, T: Any, q0: ArrayLike | None = None, fill: float = 0.0) -> IKBatch:
         raise NotImplementedError
 
 
-def register(cls):
+def register(cls: type[Solver]) -> type[Solver]:
     """Class decorator: try ``cls.match`` when a robot's solver is looked up (in registration order)."""
     _SOLVERS.append(cls)
     return cls
 
 
-def solver_for(robot: RobotLike) -> Solver | None:
+def solver_for(robot: RobotLike) -> Any:  # a Solver, or None (Any: callers use a subclass's fields)
     """The closed-form solver that fits this robot's DH table, or None (built once per robot description,
     in :func:`armlab._core.codegen.cached_kernel`: an edited robot is a new description, with its own)."""
     return cached_kernel(robot, "ik.solver", _match)
@@ -63,7 +73,7 @@ def _match(robot: RobotLike) -> Solver | None:
     return None
 
 
-def limit_table(robot):
+def limit_table(robot: RobotLike) -> list[tuple[float, float, bool]]:
     """[(lo, hi, revolute)] per joint, limits widened by LIMIT_TOL (±inf without limits)."""
     out = []
     for link in robot.links:
@@ -72,7 +82,7 @@ def limit_table(robot):
     return out
 
 
-def fit_row(row, lims):
+def fit_row(row: Sequence[float], lims: Sequence[tuple[float, float, bool]]) -> tuple[list[float], bool]:
     """Wrap a row of angles to (−π, π], then move each by ±2π into its range when that is possible.
 
     Returns (row, within_limits). The ±2π move is for joints whose range is wider than
@@ -84,36 +94,37 @@ def fit_row(row, lims):
         if rev:
             x = wrap_scalar(x)
             if not lo <= x <= hi:
-                if x < lo and x + TAU <= hi:
+                if x < lo and lo <= x + TAU <= hi:
                     x += TAU
-                elif x > hi and x - TAU >= lo:
+                elif x > hi and lo <= x - TAU <= hi:
                     x -= TAU
                 else:
-                    ok = False
+                    ok = False  # moved by ±2π only where that lands inside (a range may lie beyond ±π)
         elif not lo <= x <= hi:
             ok = False
         out.append(x)
     return out, ok
 
 
-def loop_batch(solver, T, q_current, slots, labels, fill=0.0, **kw):
+def loop_batch(solver: Solver, T: ArrayLike, q0: ArrayLike | None, slots: int, labels: Sequence[str],
+               fill: float = 0.0, **kw: Any) -> IKBatch:
     """An :class:`IKBatch` by solving pose after pose (robots without a vectorised solver).
 
     Solutions go to the slot of their label (labels in slot order); ``kw`` go to ``solver.solve``.
     """
-    if getattr(solver, "position_only", False) and np.shape(T)[-1:] == (3,):
-        T = as_float_array(T, "T", (3,))  # points (N, 3)
+    if solver.position_only and np.shape(T)[-1:] == (3,):
+        targets = as_float_array(T, "T", (3,))  # points (N, 3)
     else:
-        T = check_poses(T)
-    N, n = len(T), solver.n
+        targets = check_poses(T)
+    N, n = len(targets), solver.n
     q = np.full((N, slots, n), fill, dtype=float)
     valid = np.zeros((N, slots), bool)
     ok = np.zeros((N, slots), bool)
     sing = np.zeros((N, slots), bool)
     reason = np.full(N, "", dtype=object)
-    qc = check_joint_batch(q_current, N, n)
+    qc = check_joint_batch(q0, N, n)
     for i in range(N):
-        s = solver.solve(T[i], None if qc is None else qc[i], **kw)
+        s = solver.solve(targets[i], None if qc is None else qc[i], **kw)
         reason[i] = s.reason
         for j, lab in enumerate(s.labels):
             k = labels.index(lab.split(":")[0])

@@ -33,14 +33,17 @@ to the wrist point, seen with the wrist point in front).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._core.protocol import RobotLike
 from .._core.validation import check_joint_values, check_pose
 from ..kinematics.frames import strip_base_tool
 from ..kinematics.structure import youbot_geometry
 from ..transforms import axis_angle_to_R
-from .results import IKSolutions
+from .results import IKBatch, IKSolutions
 from .solver import Solver, fit_row, loop_batch, register
 
 #: approach axis may leave the arm's plane by this much (rad) and still count as reachable.
@@ -57,17 +60,17 @@ class YoubotSolver(Solver):
 
     method = "youbot"
 
-    def __init__(self, robot):
+    def __init__(self, robot: RobotLike):
         super().__init__(robot)
         L = robot.links
         self.a1, self.d1, self.a2, self.a3, self.d5 = L[0].a, L[0].d, L[1].a, L[2].a, L[4].d
         self.offsets = [l.offset for l in L]
 
     @classmethod
-    def match(cls, robot):
+    def match(cls, robot: RobotLike) -> YoubotSolver | None:
         return cls(robot) if youbot_geometry(robot) is not None else None
 
-    def solve(self, T, q_current=None, project=False):
+    def solve(self, T: Any, q0: ArrayLike | None = None, project: bool = False) -> IKSolutions:
         """All (up to 4) configurations of T; see the module docstring.
 
         If the orientation of T cannot be reached by the 5-DOF arm the result is empty with
@@ -75,7 +78,7 @@ class YoubotSolver(Solver):
         of ``nearest_T`` are returned instead (still ``reachable=False``).
         """
         rows = strip_base_tool(self.robot, check_pose(T))
-        free = 0.0 if q_current is None else check_joint_values(q_current, 5)[0] + self.offsets[0]
+        free = 0.0 if q0 is None else check_joint_values(q0, 5)[0] + self.offsets[0]
         R = [r[:3] for r in rows[:3]]
         px, py, pz = rows[0][3], rows[1][3], rows[2][3]
         r13, r23, r33 = R[0][2], R[1][2], R[2][2]
@@ -97,7 +100,7 @@ class YoubotSolver(Solver):
                       "(2.11)–(2.12), r13·s1 − r23·c1, must be 0); nearest_T is the nearest reachable pose")
             if not project:
                 return IKSolutions.empty(5, reason, self.method, nearest_T=T_near)
-            sols = self.solve(T_near, q_current)
+            sols = self.solve(T_near, q0)
             sols.reachable, sols.success, sols.nearest_T = False, False, T_near
             sols.reason = reason + (" — q solves nearest_T" if len(sols) else "; " + sols.reason)
             return sols
@@ -135,9 +138,9 @@ class YoubotSolver(Solver):
         if not q:
             return IKSolutions.empty(5, "unreachable: " + "; ".join(why), self.method)
         return IKSolutions(np.array(q), labels, np.array(ok), np.array(sing), method=self.method,
-                           reason="; ".join(why))
+                           note="; ".join(why))
 
-    def nearest_pose(self, rows, th1):
+    def nearest_pose(self, rows: list, th1: float) -> np.ndarray:
         """T with its approach axis rotated, by the smallest rotation, into the arm's vertical plane."""
         T = np.array(rows)
         a = T[:3, 2]
@@ -157,5 +160,5 @@ class YoubotSolver(Solver):
             T = T @ self.robot.tool
         return T
 
-    def solve_batch(self, T, q_current=None, fill=0.0, project=False):
-        return loop_batch(self, T, q_current, 4, list(_ROMAN), fill, project=project)
+    def solve_batch(self, T: Any, q0: ArrayLike | None = None, fill: float = 0.0, project: bool = False) -> IKBatch:
+        return loop_batch(self, T, q0, 4, list(_ROMAN), fill, project=project)

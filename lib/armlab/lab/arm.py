@@ -305,7 +305,7 @@ class YoubotArm:
     def move_pose(self, T, speed=0.5, weights=None, **kw):
         """Move the tool to pose T (4×4, base frame, metres) through IK, choosing the solution with the least
         weighted joint motion from the measured q; SafetyError if no solution is inside the limits."""
-        sols = self.robot.ikine(np.asarray(T, dtype=float), q_current=self.state().q, weights=weights)
+        sols = self.robot.ikine(np.asarray(T, dtype=float), q0=self.state().q, weights=weights)
         if len(sols) == 0:
             raise SafetyError(f"no inverse-kinematics solution within the joint limits for this pose "
                               f"({getattr(sols, 'reason', '')}); nothing was sent")

@@ -68,8 +68,8 @@ class PickAndPlace:
 
 
 def _target(robot, target, q_from, weights, what):
-    sols = robot.ikine_all(target, q_current=q_from)
-    best = robot.ikine(target, q_current=q_from, weights=weights)
+    sols = robot.ikine_all(target, q0=q_from)
+    best = robot.ikine(target, q0=q_from, weights=weights)
     if len(best) == 0:
         raise ValueError(f"the {what} {np.round(np.asarray(target), 6).tolist()} is out of reach"
                          + (f": {best.reason}" if best.reason else ""))

@@ -427,7 +427,7 @@ def _branch(robot, points, label, q_ref):
     """IK of each point (N, 3) on the branch ``label``, each angle the 2π-equivalent nearest q_ref."""
     out = np.empty((len(points), robot.n))
     for k, p in enumerate(points):
-        sols = robot.ikine_all(p, q_current=q_ref)
+        sols = robot.ikine_all(p, q0=q_ref)
         if label not in sols.labels:
             raise ValueError(f"the path leaves the workspace of branch {label!r} at p = {np.round(p, 6).tolist()}"
                              + (f" ({sols.reason})" if sols.reason else ""))
@@ -449,7 +449,7 @@ def cartesian_line(robot, p0, p1, T, *, q_start=None, t0=0.0, min_sigma=1e-2, sa
     p0 = as_float_array(p0, "p0", (3,), allow_batch=False)
     p1 = as_float_array(p1, "p1", (3,), allow_batch=False)
     T = _duration(T)
-    sols = robot.ikine_all(p0, q_current=q_start)
+    sols = robot.ikine_all(p0, q0=q_start)
     if len(sols) == 0:
         raise ValueError(f"p0 = {p0.tolist()} is out of reach ({sols.reason})")
     if q_start is None:
