@@ -55,6 +55,7 @@ class RosbridgeClient:
         self.malformed = 0  # frames received that were not valid rosbridge JSON
         self.on_reconnect: list = []
         self.on_disconnect: list = []
+        self.on_status: list = []  # callables(frame) for each "status" op (the gate's refusals)
         self._ws = None
         self._send_lock = threading.Lock()
         self._state_lock = threading.Lock()
@@ -257,3 +258,8 @@ class RosbridgeClient:
                 slot[0].set()
         elif op == "status":
             logger.info("rosbridge status: %s", frame.get("msg"))
+            for hook in list(self.on_status):
+                try:
+                    hook(frame)
+                except Exception as e:  # a hook's bug must not kill the reader
+                    logger.exception("status hook failed: %s", e)
