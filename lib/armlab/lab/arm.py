@@ -464,12 +464,12 @@ class YoubotArm:
 
     # --- lifetime -----------------------------------------------------------------------
     def close(self) -> None:
-        """Hold (if still connected), then close the connection and the log."""
+        """Hold (if still connected and this client commanded the arm), then close the connection and the log."""
         try:
             self._abort.set()
             self._stop_worker()
-            if self.connected and self._state is not None:
-                self.hold()
+            if self.connected and self._state is not None and self._q_cmd is not None:
+                self.hold()  # (a client that never commanded the arm, a watcher, has nothing to hold)
         except (NotConnectedError, SafetyError):
             pass
         finally:
