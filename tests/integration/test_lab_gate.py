@@ -317,3 +317,19 @@ def test_the_workspace_box_keeps_the_tool_point_in(tmp_path):
             p_now = robot.fkine(youbot_driver_to_q(sim.joint_positions()))[:3, 3]
             assert np.all(p_now >= np.array(box[0]) - 0.002) and np.all(p_now <= np.array(box[1]) + 0.002)
             assert any("workspace box" in e["why"] for e in audit(gate) if e["event"] == "refuse")
+
+
+def test_the_notebooks_connect_cell_says_real_robot_and_claims_at_the_gate(rig, capsys, monkeypatch):
+    from armlab.lab.notebook import close_session, connect
+    monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
+    sim, gate = rig
+    arm, no_sim = connect(gate.url, log=False, name="group 3")
+    try:
+        out = capsys.readouterr().out
+        assert no_sim is None and f"REAL ROBOT at {gate.url}" in out and "you hold the arm" in out
+        assert arm.claimed and gate.commander is not None and gate.commander.name == "group 3"
+    finally:
+        close_session(arm, no_sim)
+    time.sleep(0.2)
+    assert gate.commander is None
+    assert [e["why"] for e in audit(gate) if e["event"] == "release"] == ["asked"]

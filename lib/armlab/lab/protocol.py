@@ -1,7 +1,7 @@
 """rosbridge v2 frames for the youBot arm: what goes on the wire, and nothing else.
 
 Pure functions shared by the client and the simulator server, so both speak the frames of
-``shared/docs/youbot-interface.md`` exactly:
+``docs/youbot-interface.md`` exactly:
 
 * brics_actuator messages carry only ``joint_uri``, ``unit``, ``value`` — no stamps, because
   rosbridge drops a whole message with an unknown field (ROS 1 and ROS 2 name the stamps differently);
