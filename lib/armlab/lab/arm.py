@@ -176,8 +176,8 @@ class YoubotArm:
     def _on_state(self, msg: dict, t_rx: float) -> None:
         try:
             stamp, seq, joints = parse_joint_state(msg)
-        except ProtocolError as e:
-            self._log_error(f"bad JointState: {e}", str(msg)[:200])
+        except ProtocolError as err:
+            self._log_error(f"bad JointState: {err}", str(msg)[:200])
             raise
         if not all(j in joints for j in ARM_JOINTS):
             return  # a base-only message: /joint_states carries the base's joints too
@@ -209,6 +209,7 @@ class YoubotArm:
         with self._cond:
             if not self._cond.wait_for(lambda: self._state is not None and self._state.received > after, timeout):
                 raise StaleStateError(f"no /joint_states from {self.url} within {timeout} s")
+            assert self._state is not None
             return self._state
 
     @property
@@ -480,9 +481,8 @@ class YoubotArm:
     def __enter__(self) -> YoubotArm:
         return self
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        return False
 
     def __repr__(self) -> str:
         return f"YoubotArm({self.url!r}, {'connected' if self.connected else 'disconnected'}, fault={self.fault!r})"

@@ -498,7 +498,8 @@ class Gate:
 
     async def _service(self, c: _Client, frame: dict) -> None:
         name = frame.get("service")
-        args = frame.get("args") if isinstance(frame.get("args"), dict) else {}
+        raw_args = frame.get("args")
+        args: dict = raw_args if isinstance(raw_args, dict) else {}
         if name == CLAIM:
             await self._claim(c, frame, args)
         elif name == RELEASE:

@@ -213,10 +213,11 @@ class TeachPendant(Panel):
 
     def close(self) -> None:
         """Stop following the arm and grey the controls out (the arm itself stays connected)."""
-        for hooks, fn in ((self.arm.on_state, self._live), (self.arm.on_fault, self._faulted),
-                          (self.arm.client.on_disconnect, self._disconnected)):
-            if fn in hooks:
-                hooks.remove(fn)
+        hooks: list[tuple[list[Any], Any]] = [(self.arm.on_state, self._live), (self.arm.on_fault, self._faulted),
+                                             (self.arm.client.on_disconnect, self._disconnected)]
+        for callbacks, fn in hooks:
+            if fn in callbacks:
+                callbacks.remove(fn)
         self.closed = True
         for s in [*self.joints.sliders, self.gripper, self.hold_button, self.resume_button]:
             s.disabled = True
