@@ -147,7 +147,10 @@ class YoubotArm:
         """A status frame: the gate refused one of our frames (or told us something); a refusal holds."""
         msg = str(frame.get("msg", ""))
         self._event(f"status from {self.url}: {msg}")
-        if frame.get("level") == "error" and msg.startswith("armlab gate"):
+        # a refused service call is answered (and raised) by call_service; a refused command, a take-over,
+        # a lost lease or the deadman stop this client's motion
+        if frame.get("level") == "error" and msg.startswith("armlab gate") \
+                and not msg.startswith("armlab gate: refused call_service"):
             self.gate_status = msg
             if "lost the arm" in msg or "took over" in msg:
                 self.claimed = False

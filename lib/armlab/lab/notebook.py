@@ -78,8 +78,11 @@ def connect(url: str | None = None, *, log: Any = None, claim: bool | None = Non
             if claim:
                 arm.close()
                 raise
-            print(f"WARNING: the arm was not claimed: {e}\n(no gate in front of this robot? Every connection can "
-                  "then command it; see docs/lab.md)", file=sys.stderr)
+            if "held by" in str(e):
+                print(f"you can watch the arm but not command it: {e}", file=sys.stderr)
+            else:
+                print(f"WARNING: the arm was not claimed: {e}\n(no gate in front of this robot? Every connection "
+                      "can then command it; see docs/lab.md)", file=sys.stderr)
     return arm, sim
 
 
