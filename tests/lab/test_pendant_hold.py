@@ -129,3 +129,16 @@ def test_after_a_stale_state_hold_the_sliders_show_the_measured_pose(rig):
     np.testing.assert_allclose(pendant.joints.q[0], arm.state().q[0], atol=np.radians(2))
     assert pendant.resume() is not None
     np.testing.assert_allclose(pendant.joints.q, arm.state().q, atol=np.radians(1))
+
+
+def test_a_closed_pendant_is_greyed_out_says_so_and_sends_nothing(rig):
+    sim, arm, pendant = rig
+    n = _wait_quiet(sim)
+    pendant.close()
+    assert all(s.disabled for s in pendant.joints.sliders) and pendant.hold_button.disabled
+    assert "closed" in pendant.status.value
+    q = pendant.joints.q
+    q[0] -= np.radians(10)
+    pendant.joints.set_q(q)
+    time.sleep(0.3)
+    assert _arm_publishes(sim) == n and "closed" in pendant.status.value
