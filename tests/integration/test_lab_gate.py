@@ -333,3 +333,28 @@ def test_the_notebooks_connect_cell_says_real_robot_and_claims_at_the_gate(rig, 
     time.sleep(0.2)
     assert gate.commander is None
     assert [e["why"] for e in audit(gate) if e["event"] == "release"] == ["asked"]
+
+
+def test_watchers_share_the_gates_one_subscription_with_throttle_and_fragments(rig):
+    from armlab.lab.protocol import Defragmenter
+    sim, gate = rig
+    before = sim.stats["connections"]
+    plain, slow = Raw(gate.url), Raw(gate.url)
+    plain.send({"op": "subscribe", "topic": "/joint_states", "type": "sensor_msgs/JointState"})
+    slow.send({"op": "subscribe", "topic": "/joint_states", "type": "sensor_msgs/JointState", "throttle_rate": 100,
+               "fragment_size": 200})
+    got_plain, got_slow = plain.frames(1.0), slow.frames(0.2)
+    seqs = [f["msg"]["header"]["seq"] for f in got_plain if f.get("op") == "publish"]
+    assert len(seqs) >= 35 and np.all(np.diff(seqs) == 1)  # 50 Hz, none lost
+    d, whole = Defragmenter(), []
+    for f in got_slow + slow.frames(1.0):
+        assert f["op"] == "fragment"
+        text = d.add(f)
+        if text is not None:
+            whole.append(json.loads(text))
+    slow_seqs = [w["msg"]["header"]["seq"] for w in whole]
+    assert len(whole) >= 10 and all(w["topic"] == "/joint_states" for w in whole)
+    assert np.all(np.diff(slow_seqs) >= 5) and np.median(np.diff(slow_seqs)) <= 6  # one state per 100 ms
+    assert sim.stats["connections"] == before, "a watcher opened its own rosbridge connection"
+    plain.close()
+    slow.close()

@@ -23,7 +23,10 @@ notebook) reaches the arm only through the gate. The gate speaks rosbridge v2 to
 * an **append-only audit log** (JSON lines): connections, claims, every refusal and why, every command
   forwarded, holds and deadman trips.
 
-Commands are forwarded re-encoded from the checked values (only ``joint_uri``, ``unit``, ``value``), so
+``/joint_states`` comes from the gate's one subscription, passed on unchanged to every client that
+subscribed (rosbridge serves one connection however large the class); a client gets its own rosbridge
+connection only once it sends something upstream (the commander). Commands are forwarded re-encoded from the
+checked values (only ``joint_uri``, ``unit``, ``value``), so
 what reaches the driver is exactly what was checked. It binds loopback unless ``--host`` says otherwise
 and then warns loudly. Set-up and the policy: ``docs/lab.md``.
 """
@@ -97,7 +100,12 @@ class _Client:
         peer = ws.remote_address
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self.name: str | None = None
-        self.up: Any = None
+        self.up: Any = None  # its own rosbridge connection, opened when it first sends something upstream
+        self.pump: asyncio.Task | None = None
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.js: dict[str, Any] | None = None  # its /joint_states subscription, served by the gate
+        self.js_last = -1e9
+        self.advertised: dict[str, str] = {}
         self.defrag = P.Defragmenter()
         self.last_rx = time.monotonic()
         self.last_claim = 0.0
@@ -137,7 +145,7 @@ class Gate:
         self.t_meas = -1e9
         self.q_target: np.ndarray | None = None  # the set point in force (the last one forwarded)
         self.last_cmd = -1e9
-        self.stats: dict[str, Any] = {"forwarded": 0, "refused": 0, "connections": 0, "holds": 0}
+        self.stats: dict[str, Any] = {"forwarded": 0, "refused": 0, "connections": 0, "holds": 0, "dropped": 0}
         self.cmd_latency: collections.deque = collections.deque(maxlen=200_000)  # s from receipt to sent
         self._governor = SpeedGovernor(self.limits)
         self._ids = itertools.count(1)
@@ -242,10 +250,17 @@ class Gate:
                     continue
 
     def _on_upstream_state(self, text: str | bytes) -> None:
+        """One frame on the gate's own rosbridge connection: /joint_states, passed on unchanged to every
+        client that subscribed (one upstream subscription for the whole class), and read for the measured pose."""
         try:
             frame = P.decode(text)
             if frame.get("op") != "publish" or frame.get("topic") != P.JOINT_STATES:
                 return
+        except P.ProtocolError:
+            return
+        if isinstance(text, str):
+            self._fan_out(text, frame)
+        try:
             _, _, joints = P.parse_joint_state(frame.get("msg"))
         except P.ProtocolError:
             return
@@ -259,6 +274,40 @@ class Gate:
         self.t_meas = time.monotonic()
         if self.q_target is None:
             self.q_target = self.limits.clip(q)
+
+    def _fan_out(self, text: str, frame: dict) -> None:
+        now = time.monotonic()
+        parts: list[str] | None = None
+        for c in list(self._conns):
+            opts = c.js
+            if opts is None:
+                continue
+            if opts["throttle_rate"] and now - c.js_last < opts["throttle_rate"] / 1000.0:
+                continue
+            c.js_last = now
+            size = opts["fragment_size"]
+            if size:
+                if parts is None:
+                    seq = frame.get("msg", {}).get("header", {}).get("seq", int(now * 1000))
+                    parts = [P.encode(f) for f in P.fragment(text, size, f"js{seq}")]
+                for part in parts:
+                    self._send(c, part)
+            else:
+                self._send(c, text)
+
+    def _send(self, c: _Client, text: str) -> None:
+        """Queue a frame for a client; one that stops reading loses its oldest frames, not the gate's time."""
+        if c.outbox.qsize() >= 200:
+            c.outbox.get_nowait()
+            self.stats["dropped"] += 1
+        c.outbox.put_nowait(text)
+
+    async def _sender(self, c: _Client) -> None:
+        try:
+            while True:
+                await c.ws.send(await c.outbox.get())
+        except ConnectionClosed:
+            pass
 
     def _fresh(self) -> bool:
         return self.q_meas is not None and time.monotonic() - self.t_meas <= self.limits.stale_after
@@ -321,14 +370,8 @@ class Gate:
         c = _Client(ws, next(self._ids))
         self.stats["connections"] += 1
         self.audit.write("connect", conn=c.id, peer=c.peer)
-        try:
-            c.up = await self._connect_up()
-        except ConnectionError as e:
-            self.audit.write("upstream_refused", conn=c.id, why=str(e))
-            await ws.close(1011, "rosbridge is not reachable behind the gate")
-            return
         self._conns.add(c)
-        pump = asyncio.create_task(self._pump(c))
+        sender = asyncio.create_task(self._sender(c))
         try:
             async for text in ws:
                 c.last_rx = time.monotonic()
@@ -337,31 +380,42 @@ class Gate:
             pass
         finally:
             self._conns.discard(c)
-            pump.cancel()
+            sender.cancel()
+            if c.pump is not None:
+                c.pump.cancel()
             self.audit.write("disconnect", conn=c.id, peer=c.peer)
             if self.commander is c:
                 self.commander = None
                 await self._hold(f"deadman: the commander {c.who} disconnected", latch=False)
                 self.audit.write("release", who=c.who, why="disconnected")
-            await c.up.close()
+            if c.up is not None:
+                await c.up.close()
 
-    async def _pump(self, c: _Client) -> None:
-        """rosbridge → client, frame for frame (nothing to check on the way out)."""
+    async def _pump(self, c: _Client, up: Any) -> None:
+        """rosbridge → client on the client's own connection (service responses), frame for frame."""
         try:
-            async for text in c.up:
-                await c.ws.send(text)
+            async for text in up:
+                if isinstance(text, str):
+                    self._send(c, text)
         except ConnectionClosed:
             pass
-        await c.ws.close(1011, "rosbridge closed the connection behind the gate")
+        if c.up is up:
+            c.up = None  # opened again when the client next sends something upstream
+
+    async def _up(self, c: _Client) -> Any:
+        """The client's own rosbridge connection, opened on first use (watchers never need one)."""
+        if c.up is None:
+            up = await self._connect_up()
+            for topic, type_ in c.advertised.items():
+                await up.send(P.encode({"op": "advertise", "topic": topic, "type": type_}))
+            c.up, c.pump = up, asyncio.create_task(self._pump(c, up))
+        return c.up
 
     async def _status(self, c: _Client, msg: str, fid: Any = None) -> None:
         frame: dict[str, Any] = {"op": "status", "level": "error", "msg": msg}
         if fid is not None:
             frame["id"] = fid
-        try:
-            await c.ws.send(P.encode(frame))
-        except ConnectionClosed:
-            pass
+        self._send(c, P.encode(frame))
 
     async def _refuse(self, c: _Client, why: str, frame: dict | None = None, raw: Any = None) -> None:
         self.stats["refused"] += 1
@@ -378,16 +432,22 @@ class Gate:
         resp = {"op": "service_response", "service": frame.get("service"), "values": values, "result": ok}
         if "id" in frame:
             resp["id"] = frame["id"]
-        try:
-            await c.ws.send(P.encode(resp))
-        except ConnectionClosed:
-            pass
+        self._send(c, P.encode(resp))
 
-    async def _forward(self, c: _Client, frame: dict) -> None:
-        try:
-            await c.up.send(P.encode(frame))
-        except ConnectionClosed:
-            await c.ws.close(1011, "rosbridge closed the connection behind the gate")
+    async def _forward(self, c: _Client, frame: dict) -> bool:
+        for _ in range(2):  # a connection rosbridge dropped is opened again once
+            try:
+                up = await self._up(c)
+            except ConnectionError as e:
+                await self._refuse(c, f"rosbridge is not reachable behind the gate ({e})", frame)
+                return False
+            try:
+                await up.send(P.encode(frame))
+                return True
+            except ConnectionClosed:
+                c.up = None
+        await self._refuse(c, "rosbridge keeps closing the connection behind the gate", frame)
+        return False
 
     async def _from_client(self, c: _Client, text: str | bytes) -> None:
         t_rx = time.perf_counter()
@@ -413,12 +473,24 @@ class Gate:
             elif op == "advertise" and frame.get("type") != P.TOPICS[topic]:
                 await self._refuse(c, f"{topic} has type {P.TOPICS[topic]}", frame)
             else:
-                await self._forward(c, {"op": op, "topic": topic, **({"type": P.TOPICS[topic]} if op == "advertise" else {})})
+                if op == "advertise":
+                    c.advertised[topic] = P.TOPICS[topic]
+                else:
+                    c.advertised.pop(topic, None)
+                if c.up is not None:
+                    await self._forward(c, {"op": op, "topic": topic,
+                                            **({"type": P.TOPICS[topic]} if op == "advertise" else {})})
         elif op in ("subscribe", "unsubscribe"):
             if topic not in SUBSCRIBE_OK:
                 await self._refuse(c, f"only {', '.join(SUBSCRIBE_OK)} can be watched through the gate", frame)
+            elif op == "unsubscribe":
+                c.js = None
             else:
-                await self._forward(c, frame)
+                throttle, size = frame.get("throttle_rate") or 0, frame.get("fragment_size") or 0
+                if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**7 for v in (throttle, size)):
+                    await self._refuse(c, "throttle_rate and fragment_size must be whole numbers >= 0", frame)
+                else:
+                    c.js = {"throttle_rate": throttle, "fragment_size": size}
         elif op == "publish":
             await self._publish(c, frame, t_rx)
         elif op == "call_service":
@@ -453,7 +525,8 @@ class Gate:
         except (SafetyError, P.ProtocolError) as e:
             await self._refuse(c, str(e), frame)
             return
-        await self._forward(c, {"op": "publish", "topic": topic, "msg": msg})
+        if not await self._forward(c, {"op": "publish", "topic": topic, "msg": msg}):
+            return
         self.stats["forwarded"] += 1
         self.cmd_latency.append(time.perf_counter() - t_rx)
         self.audit.write("forward", conn=c.id, topic=topic,
@@ -562,6 +635,10 @@ class Gate:
             self.q_target = self.limits.clip(self.q_meas)
         self._governor = SpeedGovernor(self.limits)
         self.audit.write("claim", conn=c.id, who=c.who, ta=self._token_ok(args))
+        try:
+            await self._up(c)  # ready before the first command
+        except ConnectionError:
+            pass
         await self._answer(c, frame, True, {"holder": c.who, "lease_s": self.lease, "held": self.held,
                                             "policy": _policy(self.limits, self.deadman, self.lease)})
 
