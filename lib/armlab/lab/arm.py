@@ -309,7 +309,7 @@ class YoubotArm:
     def _publish_arm(self, q_driver: ArrayLike, step: bool = True) -> None:
         with self._cmd_lock:
             if step and self.fault is not None:  # a stream row racing a hold: the hold wins
-                raise SafetyError(f"the arm is held ({self.fault}); nothing was sent")
+                self._check_live()  # raises the fault's own error; nothing is sent
             q = check_set_point(q_driver, self.limits)
             if step and self._q_cmd is not None:
                 check_step(q, self._q_cmd, self.limits)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import hmac
 import ipaddress
 import itertools
 import json
@@ -613,7 +614,8 @@ class Gate:
             await self._refuse(c, f"service {name!r} is not allowed through the gate", frame)
 
     def _token_ok(self, args: dict) -> bool:
-        return self.token is not None and args.get("token") == self.token
+        token = args.get("token")
+        return self.token is not None and isinstance(token, str) and hmac.compare_digest(token, self.token)
 
     async def _claim(self, c: _Client, frame: dict, args: dict) -> None:
         name = args.get("name")
