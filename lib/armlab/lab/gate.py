@@ -103,7 +103,7 @@ class _Client:
         self.name: str | None = None
         self.up: Any = None  # its own rosbridge connection, opened when it first sends something upstream
         self.pump: asyncio.Task | None = None
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.outbox: asyncio.Queue[tuple[float, str]] = asyncio.Queue()  # (time received upstream or 0, text)
         self.js: dict[str, Any] | None = None  # its /joint_states subscription, served by the gate
         self.js_last = -1e9
         self.advertised: dict[str, str] = {}
@@ -148,6 +148,7 @@ class Gate:
         self.last_cmd = -1e9
         self.stats: dict[str, Any] = {"forwarded": 0, "refused": 0, "connections": 0, "holds": 0, "dropped": 0}
         self.cmd_latency: collections.deque = collections.deque(maxlen=200_000)  # s from receipt to sent
+        self.state_latency: collections.deque = collections.deque(maxlen=200_000)  # s from rosbridge to a watcher
         self._governor = SpeedGovernor(self.limits)
         self._ids = itertools.count(1)
         self._monitor: Any = None
@@ -232,7 +233,7 @@ class Gate:
         while True:
             try:
                 async for text in self._monitor:
-                    self._on_upstream_state(text)
+                    self._on_upstream_state(text, time.perf_counter())
             except ConnectionClosed:
                 pass
             self.audit.write("upstream_lost", upstream=self.upstream)
@@ -250,7 +251,7 @@ class Gate:
                 except (ConnectionError, ConnectionClosed):
                     continue
 
-    def _on_upstream_state(self, text: str | bytes) -> None:
+    def _on_upstream_state(self, text: str | bytes, t_rx: float = 0.0) -> None:
         """One frame on the gate's own rosbridge connection: /joint_states, passed on unchanged to every
         client that subscribed (one upstream subscription for the whole class), and read for the measured pose."""
         try:
@@ -260,7 +261,7 @@ class Gate:
         except P.ProtocolError:
             return
         if isinstance(text, str):
-            self._fan_out(text, frame)
+            self._fan_out(text, frame, t_rx)
         try:
             _, _, joints = P.parse_joint_state(frame.get("msg"))
         except P.ProtocolError:
@@ -276,7 +277,7 @@ class Gate:
         if self.q_target is None:
             self.q_target = self.limits.clip(q)
 
-    def _fan_out(self, text: str, frame: dict) -> None:
+    def _fan_out(self, text: str, frame: dict, t_rx: float) -> None:
         now = time.monotonic()
         parts: list[str] | None = None
         for c in list(self._conns):
@@ -294,19 +295,22 @@ class Gate:
                 for part in parts:
                     self._send(c, part)
             else:
-                self._send(c, text)
+                self._send(c, text, t_rx)
 
-    def _send(self, c: _Client, text: str) -> None:
+    def _send(self, c: _Client, text: str, t_rx: float = 0.0) -> None:
         """Queue a frame for a client; one that stops reading loses its oldest frames, not the gate's time."""
         if c.outbox.qsize() >= 200:
             c.outbox.get_nowait()
             self.stats["dropped"] += 1
-        c.outbox.put_nowait(text)
+        c.outbox.put_nowait((t_rx, text))
 
     async def _sender(self, c: _Client) -> None:
         try:
             while True:
-                await c.ws.send(await c.outbox.get())
+                t_rx, text = await c.outbox.get()
+                await c.ws.send(text)
+                if t_rx:
+                    self.state_latency.append(time.perf_counter() - t_rx)
         except ConnectionClosed:
             pass
 
@@ -707,9 +711,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         gate.stop()
         lat = np.array(gate.cmd_latency) * 1000 if gate.cmd_latency else np.zeros(1)
+        js = np.array(gate.state_latency) * 1000 if gate.state_latency else np.zeros(1)
         print(json.dumps({**gate.stats, "audit": dict(gate.audit.counts),
                           "cmd_latency_ms_p50": float(np.percentile(lat, 50)),
-                          "cmd_latency_ms_p99": float(np.percentile(lat, 99))}), flush=True)
+                          "cmd_latency_ms_p99": float(np.percentile(lat, 99)),
+                          "state_latency_ms_p50": float(np.percentile(js, 50)),
+                          "state_latency_ms_p99": float(np.percentile(js, 99))}), flush=True)
     return 0
 
 
