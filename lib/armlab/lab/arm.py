@@ -278,10 +278,8 @@ class YoubotArm:
     def latch_hold(self, why: str = HELD) -> None:
         """A latched stop: abort any motion, hold where the arm is, and refuse every motion until
         :meth:`resume` (the teach pendant's hold button)."""
-        self._trip(why, hold=False)
+        self._trip(why, hold=self._state is not None)  # at once: a stream row can no longer follow it
         self._stop_worker()
-        if self.connected and self._state is not None:
-            self.hold()
 
     def resume(self, timeout: float = 1.0) -> ArmState:
         """Clear a latched fault or hold once connected with fresh state; sets the hold point to where the arm
