@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 from websockets.asyncio.client import connect as ws_connect
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from . import protocol as P
@@ -64,6 +64,8 @@ GATE_SERVICES = (CLAIM, RELEASE, HOLD, RESUME)
 PUBLISH_OK = (P.ARM_POSITION, P.GRIPPER_POSITION)
 SUBSCRIBE_OK = (P.JOINT_STATES,)
 FORWARD_SERVICES = ("/arm_1/switchOnMotors",)
+#: A watcher with more than this many bytes not yet written to its socket misses states until it catches up.
+SLOW_CLIENT = 1 << 20
 #: The measured arm counts as at rest within these (rad, rad/s): the deadman only trips mid-motion.
 AT_REST = (0.02, 0.05)
 
@@ -280,6 +282,7 @@ class Gate:
     def _fan_out(self, text: str, frame: dict, t_rx: float) -> None:
         now = time.monotonic()
         parts: list[str] | None = None
+        plain = []
         for c in list(self._conns):
             opts = c.js
             if opts is None:
@@ -294,8 +297,13 @@ class Gate:
                     parts = [P.encode(f) for f in P.fragment(text, size, f"js{seq}")]
                 for part in parts:
                     self._send(c, part)
+            elif c.ws.transport.get_write_buffer_size() > SLOW_CLIENT:
+                self.stats["dropped"] += 1
             else:
-                self._send(c, text, t_rx)
+                plain.append(c.ws)
+        if plain:  # written to every socket at once, in this call (no task per client)
+            broadcast(plain, text)
+            self.state_latency.append(time.perf_counter() - t_rx)
 
     def _send(self, c: _Client, text: str, t_rx: float = 0.0) -> None:
         """Queue a frame for a client; one that stops reading loses its oldest frames, not the gate's time."""
