@@ -70,7 +70,9 @@ def test_ten_watchers_and_a_commander_at_50_hz_for_30_s_through_the_gate(tmp_pat
           f"{gate_stats.get('forwarded')}, refused {gate_stats.get('refused')}; inside the gate: per command p99 "
           f"{gate_stats.get('cmd_latency_ms_p99', float('nan')):.3f} ms, per state to a watcher p50 "
           f"{gate_stats.get('state_latency_ms_p50', float('nan')):.3f} ms p99 "
-          f"{gate_stats.get('state_latency_ms_p99', float('nan')):.3f} ms; wall {t_end - t_go:.1f} s")
+          f"{gate_stats.get('state_latency_ms_p99', float('nan')):.3f} ms; the gate's CPU "
+          f"{100 * gate_stats.get('cpu_s', 0) / max(gate_stats.get('wall_s', 1), 1e-9):.1f} % of one core over its "
+          f"{gate_stats.get('wall_s', 0):.0f} s; wall {t_end - t_go:.1f} s")
     assert [r["fault"] for r in reports if r["fault"]] == []
     for i, r in enumerate([ref, *watchers]):
         s = r["seqs"]

@@ -712,6 +712,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(f"listening on {gate.url} (upstream {args.upstream}; audit log {gate.audit.path})", flush=True)
+    t_start = time.monotonic()
     try:
         threading.Event().wait(args.duration)
     except KeyboardInterrupt:
@@ -720,7 +721,8 @@ def main(argv: list[str] | None = None) -> int:
         gate.stop()
         lat = np.array(gate.cmd_latency) * 1000 if gate.cmd_latency else np.zeros(1)
         js = np.array(gate.state_latency) * 1000 if gate.state_latency else np.zeros(1)
-        print(json.dumps({**gate.stats, "audit": dict(gate.audit.counts),
+        print(json.dumps({**gate.stats, "audit": dict(gate.audit.counts), "cpu_s": time.process_time(),
+                          "wall_s": time.monotonic() - t_start,
                           "cmd_latency_ms_p50": float(np.percentile(lat, 50)),
                           "cmd_latency_ms_p99": float(np.percentile(lat, 99)),
                           "state_latency_ms_p50": float(np.percentile(js, 50)),
