@@ -9,7 +9,8 @@ would share one interpreter lock, and the figure would measure that lock, not th
 Every worker connects, reports ready, and starts streaming when all are ready (one "go" line each on
 stdin). It reports, as one JSON line: the ``seq`` of every ``/joint_states`` it received, the state
 latency of each (wall-clock receipt − the simulator's stamp, one machine so one clock), its stream
-ticks sent more than a period late, and the fault it held on, if any.
+ticks sent more than a period late, and the fault it held on, if any. ``--watch`` workers only watch (a class
+behind the gate, where one student holds the arm); ``--claim`` workers claim the arm at the gate first.
 """
 from __future__ import annotations
 
@@ -26,13 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 MID_OFFSET = [0.4, 0.4, -0.4, 0.4, 0.4]
 
 
-def worker(url, seconds):
+def worker(url, seconds, watch=False, claim=False):
     sys.path.insert(0, str(ROOT / "lib"))
     from armlab.lab import YoubotArm
     from armlab.lab.sim.server import HOME_DRIVER
 
-    arm = YoubotArm(url, log=False)
-    seqs, lat = [], []
+    arm = YoubotArm(url, log=False, claim=claim, claim_name="load commander" if claim else None)
+    seqs, lat, sent = [], [], []
+    arm.client.on_frame = lambda d, text: sent.append(1) if d == "tx" and '"op":"publish"' in text else None
     # receipt on the wall clock: taken when recv returned (s.received, monotonic), not when this runs
     arm.on_state.append(lambda s: (seqs.append(s.seq),
                                    lat.append(time.time() - (time.monotonic() - s.received) - s.stamp)))
@@ -42,12 +44,20 @@ def worker(url, seconds):
         return
     fault = None
     try:
+        if watch:
+            time.sleep(seconds)
+            return _report(arm, seqs, lat, sent, fault)
         arm.move_joints([h + d for h, d in zip(HOME_DRIVER, MID_OFFSET)], frame="driver", duration=seconds,
                         tol=0.05)
     except Exception as e:  # a hold on a fault is a result, reported to the parent
         fault = f"{type(e).__name__}: {e}"
+    _report(arm, seqs, lat, sent, fault)
+
+
+def _report(arm, seqs, lat, sent, fault):
     arm.close()
-    print(json.dumps({"seqs": seqs, "latency": lat, "missed_ticks": arm.missed_ticks, "fault": fault}), flush=True)
+    print(json.dumps({"seqs": seqs, "latency": lat, "missed_ticks": arm.missed_ticks, "fault": fault or arm.fault,
+                      "sent": len(sent)}), flush=True)
 
 
 def lib_env():
@@ -55,13 +65,16 @@ def lib_env():
     return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")]))}
 
 
-def run_clients(url, clients, seconds, timeout=None):
+def run_clients(url, clients, seconds, timeout=None, args=None):
     """Start ``clients`` worker processes on ``url``, start them together, and return their reports
-    (a list of dicts, see the module docstring) and the window (t_go, t_last_report) on the monotonic clock."""
+    (a list of dicts, see the module docstring) and the window (t_go, t_last_report) on the monotonic clock.
+    ``url`` may be a list (one per client) and ``args`` a list of extra options per client (``["--watch"]``)."""
     timeout = seconds + 60 if timeout is None else timeout
-    procs = [subprocess.Popen([sys.executable, __file__, url, "--worker", "--seconds", str(seconds)],
+    urls = [url] * clients if isinstance(url, str) else list(url)
+    extra = args or [[] for _ in range(clients)]
+    procs = [subprocess.Popen([sys.executable, __file__, u, "--worker", "--seconds", str(seconds), *a],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=lib_env())
-             for _ in range(clients)]
+             for u, a in zip(urls, extra)]
     try:
         for p in procs:
             line = p.stdout.readline().strip()
@@ -89,9 +102,11 @@ def main():
     ap.add_argument("--clients", type=int, default=10)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--watch", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--claim", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        worker(args.url, args.seconds)
+        worker(args.url, args.seconds, args.watch, args.claim)
         return
     import numpy as np
 

@@ -5,7 +5,8 @@
 >>> arm.move_joints(q, speed=0.5)                             # doctest: +SKIP
 
 Needs the ``lab`` extra (``websockets``); ``import armlab`` does not load this package.
-Set-up for the real robot and the safety checklist: ``docs/lab.md``.
+On the robot's side, ``python -m armlab.lab.gate`` (:mod:`armlab.lab.gate`) enforces the same policy on every
+client; the notebooks connect through :func:`armlab.lab.notebook.connect`. The TA's runbook: ``docs/lab.md``.
 """
 from .arm import DEFAULT_URL, ArmState, ConnectionLostError, YoubotArm, min_jerk
 from .client import NotConnectedError, RosbridgeClient, ServiceError

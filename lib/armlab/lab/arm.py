@@ -10,22 +10,33 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..models import youbot, youbot_driver_to_q, youbot_q_to_driver
-from .client import NotConnectedError, RosbridgeClient
+from .client import NotConnectedError, RosbridgeClient, ServiceError
 from .log import SessionLog, default_log_path
 from .protocol import (ARM_JOINTS, ARM_POSITION, GRIPPER_JOINTS, GRIPPER_POSITION, JOINT_STATES, TOPICS,
                        UNIT_M, ProtocolError, parse_joint_state, positions_msg)
 from .safety import (EffortWatchdog, SafetyError, SafetyLimits, StaleStateError, TrackingError, WatchdogError,
-                     check_gripper, check_joint_vector, check_service, check_set_point, check_speed, check_step)
+                     check_gripper, check_joint_vector, check_service, check_set_point, check_speed, check_step,
+                     check_workspace)
 
-__all__ = ["YoubotArm", "ArmState", "ConnectionLostError", "DEFAULT_URL", "min_jerk"]
+__all__ = ["YoubotArm", "ArmState", "ConnectionLostError", "DEFAULT_URL", "min_jerk", "GATE_CLAIM", "GATE_RELEASE",
+           "GATE_HOLD", "GATE_RESUME"]
 
 #: The local simulator (``python -m armlab.lab.sim``).
 DEFAULT_URL = "ws://127.0.0.1:9090"
+#: The gate's own services (``python -m armlab.lab.gate``), answered by the gate, never by rosbridge.
+GATE_CLAIM, GATE_RELEASE = "/armlab_gate/claim", "/armlab_gate/release"
+GATE_HOLD, GATE_RESUME = "/armlab_gate/hold", "/armlab_gate/resume"
+#: The fault text of a hold latched on purpose (the pendant's hold button, :meth:`YoubotArm.latch_hold`).
+HELD = "held"
 
 
 class ConnectionLostError(SafetyError, ConnectionError):
@@ -62,7 +73,7 @@ class ArmState:
         return time.monotonic() - self.received
 
 
-def min_jerk(start, goal, duration, rate):
+def min_jerk(start: ArrayLike, goal: ArrayLike, duration: float, rate: float) -> np.ndarray:
     """Set points at ``rate`` Hz from start to goal, s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (peak speed 1.875·Δ/T).
 
     >>> min_jerk([0.0], [1.0], 0.1, 50).round(3).ravel().tolist()
@@ -77,9 +88,15 @@ def min_jerk(start, goal, duration, rate):
 
 class YoubotArm:
     """A youBot arm behind rosbridge. ``log``: path of the session log (None: a timestamped file
-    under ./lab-logs/; False: no log). Use it as a context manager: it holds on exit and on any error."""
+    under ./lab-logs/; False: no log). Use it as a context manager: it holds on exit and on any error.
 
-    def __init__(self, url=DEFAULT_URL, log=None, *, limits=None, rate=50.0, timeout=5.0):
+    Behind the robot's gate (``python -m armlab.lab.gate``) only the client holding the arm may command
+    it: ``claim=True`` (or :meth:`claim` later) takes it; ``claim_name`` names you in the gate's audit log
+    and in what other clients are told; ``token`` is the TA's take-over token."""
+
+    def __init__(self, url: str = DEFAULT_URL, log: str | Path | bool | None = None, *,
+                 limits: SafetyLimits | None = None, rate: float = 50.0, timeout: float = 5.0, claim: bool = False,
+                 claim_name: str | None = None, token: str | None = None):
         if not 20.0 <= rate <= 50.0:
             raise ValueError(f"rate must be 20 … 50 Hz (the driver's command rate), got {rate!r}")
         self.url, self.rate = url, float(rate)
@@ -93,7 +110,11 @@ class YoubotArm:
         self.fault: str | None = None
         self.last_error: BaseException | None = None
         self.missed_ticks = 0  # stream ticks sent more than one period late
-        self.on_state: list = []  # callables(state), run on the reader thread for every arm state
+        self.on_state: list[Callable[[ArmState], Any]] = []  # run on the reader thread for every arm state
+        self.on_fault: list[Callable[[str], Any]] = []  # run (on any thread) when a fault latches
+        self.claimed = False
+        self.gate_status: str | None = None  # the last refusal or notice the gate sent us
+        self._claim_args: dict[str, Any] | None = None
         self._watchdog = EffortWatchdog(self.limits)
         self._state: ArmState | None = None
         self._cond = threading.Condition()
@@ -104,24 +125,62 @@ class YoubotArm:
         self._client = RosbridgeClient(url, on_frame=self._log_frame, on_error=self._log_error,
                                        open_timeout=timeout)
         self._client.on_disconnect.append(lambda: self._trip("connection lost", hold=False))
-        self._client.on_reconnect.append(lambda gen: self._event(f"reconnected (connection {gen}); "
-                                                                 "the arm stays held until resume()"))
+        self._client.on_reconnect.append(self._reconnected)
+        self._client.on_status.append(self._on_status)
         try:
             self._client.connect()
             for topic in (ARM_POSITION, GRIPPER_POSITION):
                 self._client.advertise(topic, TOPICS[topic])
             self._client.subscribe(JOINT_STATES, TOPICS[JOINT_STATES], self._on_state)
             self.wait_state(timeout)
+            if claim:
+                self.claim(claim_name, token)
         except BaseException:
             self.close()
             raise
 
+    def _reconnected(self, gen: int) -> None:
+        self.claimed = False  # a claim belongs to a connection: resume() claims again
+        self._event(f"reconnected (connection {gen}); the arm stays held until resume()")
+
+    def _on_status(self, frame: dict) -> None:
+        """A status frame: the gate refused one of our frames (or told us something); a refusal holds."""
+        msg = str(frame.get("msg", ""))
+        self._event(f"status from {self.url}: {msg}")
+        # a refused service call is answered (and raised) by call_service; a refused command, a take-over,
+        # a lost lease or the deadman stop this client's motion
+        if frame.get("level") == "error" and msg.startswith("armlab gate") \
+                and not msg.startswith("armlab gate: refused call_service"):
+            self.gate_status = msg
+            if "lost the arm" in msg or "took over" in msg:
+                self.claimed = False
+            self._trip(msg, hold=self.claimed and self.fault is None)
+
+    # --- the gate's lease ---------------------------------------------------------------
+    def claim(self, name: str | None = None, token: str | None = None, timeout: float = 2.0) -> dict:
+        """Take the arm at the gate (only its holder may command it); ``token``: the TA's, to take it over.
+        Raises SafetyError naming who holds the arm, or if ``url`` is not a gate."""
+        args = {k: v for k, v in (("name", name), ("token", token)) if v is not None}
+        try:
+            values = self._client.call_service(GATE_CLAIM, args, timeout=timeout)
+        except ServiceError as e:
+            raise SafetyError(f"claim refused by {self.url}: {e}") from None
+        self.claimed, self._claim_args = True, args
+        self._event(f"claimed the arm: {values}")
+        return values if isinstance(values, dict) else {}
+
+    def release(self, timeout: float = 2.0) -> None:
+        """Give the arm back at the gate (after holding it)."""
+        if self.claimed:
+            self._client.call_service(GATE_RELEASE, {}, timeout=timeout)
+            self.claimed = False
+
     # --- state --------------------------------------------------------------------------
-    def _on_state(self, msg, t_rx):
+    def _on_state(self, msg: dict, t_rx: float) -> None:
         try:
             stamp, seq, joints = parse_joint_state(msg)
-        except ProtocolError as e:
-            self._log_error(f"bad JointState: {e}", str(msg)[:200])
+        except ProtocolError as err:
+            self._log_error(f"bad JointState: {err}", str(msg)[:200])
             raise
         if not all(j in joints for j in ARM_JOINTS):
             return  # a base-only message: /joint_states carries the base's joints too
@@ -147,12 +206,13 @@ class YoubotArm:
             raise SafetyError("no /joint_states received yet")
         return self._state
 
-    def wait_state(self, timeout=1.0, newer_than=None) -> ArmState:
+    def wait_state(self, timeout: float = 1.0, newer_than: float | None = None) -> ArmState:
         """Block until a state newer than ``newer_than`` (monotonic time; default: now) arrives."""
         after = time.monotonic() if newer_than is None else newer_than
         with self._cond:
             if not self._cond.wait_for(lambda: self._state is not None and self._state.received > after, timeout):
                 raise StaleStateError(f"no /joint_states from {self.url} within {timeout} s")
+            assert self._state is not None
             return self._state
 
     @property
@@ -177,12 +237,19 @@ class YoubotArm:
         if self.log:
             self.log.write("error", msg=why, frame=str(text)[:1000])
 
-    def _trip(self, why, hold):
+    def _trip(self, why: str, hold: bool) -> None:
         """Latch a fault, stop streaming, and hold if we still can."""
-        if self.fault is None:
+        first = self.fault is None
+        if first:
             self.fault = why
         self._abort.set()
         self._event(f"fault: {why}")
+        if first:
+            for hook in list(self.on_fault):
+                try:
+                    hook(why)
+                except Exception as e:  # noqa: BLE001 - a display hook must not stop the hold
+                    self._event(f"on_fault hook failed: {e}")
         if hold:
             try:
                 self.hold()
@@ -196,6 +263,8 @@ class YoubotArm:
                 raise ConnectionLostError(f"{self.fault}: streaming stopped, nothing will be replayed; "
                                           "after reconnecting call arm.resume()")
             cls = WatchdogError if self.fault.startswith("effort watchdog") else SafetyError
+            if self.fault == HELD:
+                raise SafetyError("the arm is held (a latched stop): nothing moves it until arm.resume()")
             raise cls(f"the arm is held after a fault ({self.fault}); check the arm, then call arm.resume()")
         if not self.connected:
             self._trip("connection lost", hold=False)
@@ -206,12 +275,27 @@ class YoubotArm:
             self._trip(why, hold=True)
             raise StaleStateError(f"{why}; streaming stopped and the arm holds; call arm.resume() when it is back")
 
-    def resume(self, timeout=1.0) -> ArmState:
-        """Clear a latched fault once connected with fresh state; sets the hold point to where the arm is."""
+    def latch_hold(self, why: str = HELD) -> None:
+        """A latched stop: abort any motion, hold where the arm is, and refuse every motion until
+        :meth:`resume` (the teach pendant's hold button)."""
+        self._trip(why, hold=self._state is not None)  # at once: a stream row can no longer follow it
+        self._stop_worker()
+
+    def resume(self, timeout: float = 1.0) -> ArmState:
+        """Clear a latched fault or hold once connected with fresh state; sets the hold point to where the arm
+        is (and, behind a gate, claims the arm again after a reconnect and lifts the gate's hold)."""
         if not self.connected:
             raise ConnectionLostError(f"not connected to {self.url}; cannot resume")
         self._stop_worker()
         state = self.wait_state(timeout)
+        if self._claim_args is not None and not self.claimed:
+            self.claim(**self._claim_args)
+        if self.claimed:
+            try:
+                self._client.call_service(GATE_RESUME, {}, timeout=timeout)
+            except ServiceError as e:
+                raise SafetyError(f"the gate did not lift its hold: {e}") from None
+            self.gate_status = None
         self._watchdog.reset()
         self.fault = None
         self._abort.clear()
@@ -220,53 +304,61 @@ class YoubotArm:
         return state
 
     # --- commands -----------------------------------------------------------------------
-    def _publish_arm(self, q_driver, step=True):
+    def _publish_arm(self, q_driver: ArrayLike, step: bool = True) -> None:
         with self._cmd_lock:
+            if step and self.fault is not None:  # a stream row racing a hold: the hold wins
+                self._check_live()  # raises the fault's own error; nothing is sent
             q = check_set_point(q_driver, self.limits)
             if step and self._q_cmd is not None:
                 check_step(q, self._q_cmd, self.limits)
+            if step and self.limits.workspace is not None and self._state is not None:
+                check_workspace(self.robot, q, self.limits, self._state.q_driver)
             self._client.publish(ARM_POSITION, positions_msg(q, range(1, 6)))
             self._q_cmd = q
 
-    def hold(self):
+    def hold(self) -> None:
         """Command the measured position (moved into the safe band): a software stop."""
         self._publish_arm(self.limits.clip(self.state().q_driver), step=False)
 
-    def stop(self):
+    def stop(self) -> None:
         """Abort any motion and hold."""
         self._abort.set()
         self._stop_worker()
         self.hold()
         self._abort.clear()
 
-    def gripper(self, opening):
+    def gripper(self, opening: float) -> None:
         """Set each finger's opening, 0 (closed) … 0.0115 m."""
         w = check_gripper(opening, self.limits)
         self._check_live()
         self._client.publish(GRIPPER_POSITION, positions_msg([w, w], GRIPPER_JOINTS, unit=UNIT_M))
 
-    def call_service(self, name, timeout=2.0):
+    def call_service(self, name: str, timeout: float = 2.0) -> Any:
         """Call a driver service; switchOffMotors and calibrate are refused (nothing is sent)."""
         return self._client.call_service(check_service(name), timeout=timeout)
 
-    def switch_on_motors(self):
+    def switch_on_motors(self) -> Any:
         return self.call_service("/arm_1/switchOnMotors")
 
-    def _to_driver(self, q, frame):
+    def _to_driver(self, q: ArrayLike, frame: str, name: str = "q") -> np.ndarray:
         if frame not in ("dh", "driver"):
             raise SafetyError(f"frame must be 'dh' or 'driver', got {frame!r}; nothing was sent")
-        q = check_joint_vector(q)
+        q = check_joint_vector(q, name)
         return youbot_q_to_driver(q) if frame == "dh" else q
 
-    def follow(self, q_traj, frame="dh", wait=True):
+    def follow(self, q_traj: ArrayLike, frame: str = "dh", wait: bool = True) -> None:
         """Stream a joint trajectory, one row per tick at ``rate`` Hz. Every row is checked before the
         first is sent: limits, and the step between rows (from the current set point) at most the cap."""
-        rows = np.asarray(q_traj, dtype=float) if not isinstance(q_traj, np.ndarray) else q_traj
+        try:
+            rows = np.asarray(q_traj)
+        except (TypeError, ValueError):
+            raise SafetyError(f"q_traj must be an (N, 5) array of joint angles, got {q_traj!r:.80}; nothing was sent") \
+                from None
         if rows.ndim != 2 or rows.shape[1] != 5 or rows.shape[0] == 0:
             raise SafetyError(f"q_traj must have shape (N, 5), got {np.shape(q_traj)}; nothing was sent")
         self._stop_worker()
         self._check_live()
-        traj = np.array([check_set_point(self._to_driver(r, frame), self.limits, f"set point {k}")
+        traj = np.array([check_set_point(self._to_driver(r, frame, f"q_traj[{k}]"), self.limits, f"set point {k}")
                          for k, r in enumerate(rows)])
         prev = self._q_cmd if self._q_cmd is not None else self.state().q_driver
         for k, row in enumerate(traj):
@@ -281,7 +373,8 @@ class YoubotArm:
         self._worker.start()
         return None
 
-    def move_joints(self, q, speed=0.5, frame="dh", duration=None, wait=True, tol=0.02, settle=1.5):
+    def move_joints(self, q: ArrayLike, speed: float = 0.5, frame: str = "dh", duration: float | None = None,
+                    wait: bool = True, tol: float = 0.02, settle: float = 1.5) -> ArmState | None:
         """Move to joint angles q (``frame`` "dh" or "driver") with peak joint speed ``speed`` rad/s, or
         in ``duration`` s; blocks until the arm is within ``tol`` rad (``wait=False`` streams in the
         background; a later command replaces it)."""
@@ -302,7 +395,8 @@ class YoubotArm:
             self._settle(goal, tol, settle)
         return self.state() if wait else None
 
-    def move_pose(self, T, speed=0.5, weights=None, **kw):
+    def move_pose(self, T: ArrayLike, speed: float = 0.5, weights: ArrayLike | None = None,
+                  **kw: Any) -> ArmState | None:
         """Move the tool to pose T (4×4, base frame, metres) through IK, choosing the solution with the least
         weighted joint motion from the measured q; SafetyError if no solution is inside the limits."""
         sols = self.robot.ikine(np.asarray(T, dtype=float), q0=self.state().q, weights=weights)
@@ -371,13 +465,13 @@ class YoubotArm:
                 pass
 
     # --- lifetime -----------------------------------------------------------------------
-    def close(self):
-        """Hold (if still connected), then close the connection and the log."""
+    def close(self) -> None:
+        """Hold (if still connected and this client commanded the arm), then close the connection and the log."""
         try:
             self._abort.set()
             self._stop_worker()
-            if self.connected and self._state is not None:
-                self.hold()
+            if self.connected and self._state is not None and self._q_cmd is not None:
+                self.hold()  # (a client that never commanded the arm, a watcher, has nothing to hold)
         except (NotConnectedError, SafetyError):
             pass
         finally:
@@ -385,12 +479,11 @@ class YoubotArm:
             if self.log:
                 self.log.close()
 
-    def __enter__(self):
+    def __enter__(self) -> YoubotArm:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        return False
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"YoubotArm({self.url!r}, {'connected' if self.connected else 'disconnected'}, fault={self.fault!r})"

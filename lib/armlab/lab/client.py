@@ -17,6 +17,8 @@ import itertools
 import logging
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import connect as ws_connect
@@ -27,7 +29,7 @@ __all__ = ["RosbridgeClient", "NotConnectedError", "ServiceError"]
 
 logger = logging.getLogger("armlab.lab")
 # websockets >= 16 wants `legacy=True` to hand back a plain connection (we manage its lifetime ourselves)
-_CONNECT_KW = {"legacy": True} if "legacy" in inspect.signature(ws_connect).parameters else {}
+_CONNECT_KW: dict[str, Any] = {"legacy": True} if "legacy" in inspect.signature(ws_connect).parameters else {}
 
 
 class NotConnectedError(ConnectionError):
@@ -41,8 +43,9 @@ class ServiceError(RuntimeError):
 class RosbridgeClient:
     """``RosbridgeClient(url).connect()``; then advertise, publish, subscribe, call_service, close."""
 
-    def __init__(self, url, *, on_frame=None, on_error=None, reconnect=True, max_backoff=2.0,
-                 open_timeout=5.0):
+    def __init__(self, url: str, *, on_frame: Callable[[str, str], Any] | None = None,
+                 on_error: Callable[[str, Any], Any] | None = None, reconnect: bool = True, max_backoff: float = 2.0,
+                 open_timeout: float = 5.0):
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise ValueError(f"url must be a ws:// or wss:// address such as 'ws://127.0.0.1:9090', got {url!r}")
         self.url = url
@@ -53,26 +56,27 @@ class RosbridgeClient:
         self.open_timeout = open_timeout
         self.generation = 0  # connections made so far
         self.malformed = 0  # frames received that were not valid rosbridge JSON
-        self.on_reconnect: list = []
-        self.on_disconnect: list = []
-        self._ws = None
+        self.on_reconnect: list[Callable[[int], Any]] = []
+        self.on_disconnect: list[Callable[[], Any]] = []
+        self.on_status: list[Callable[[dict], Any]] = []  # for each "status" op (the gate's refusals)
+        self._ws: Any = None
         self._send_lock = threading.Lock()
         self._state_lock = threading.Lock()
         self._advertised: dict[str, str] = {}
         self._subs: dict[str, tuple[str, dict, list]] = {}
-        self._pending: dict[str, list] = {}
+        self._pending: dict[str, list[Any]] = {}
         self._ids = itertools.count(1)
         self._defrag = Defragmenter()
         self._closed = threading.Event()
         self._connected = threading.Event()
-        self._thread = None
+        self._thread: threading.Thread | None = None
 
     # --- connection ---------------------------------------------------------------------
     @property
     def connected(self) -> bool:
         return self._connected.is_set()
 
-    def connect(self):
+    def connect(self) -> RosbridgeClient:
         """Open the websocket (raises ConnectionError) and start the reader thread."""
         self._open()
         self._thread = threading.Thread(target=self._run, name=f"rosbridge {self.url}", daemon=True)
@@ -137,7 +141,7 @@ class RosbridgeClient:
             for hook in list(self.on_disconnect):
                 hook()
 
-    def close(self):
+    def close(self) -> None:
         """Close for good: no reconnection; the reader thread ends."""
         self._closed.set()
         with self._send_lock:
@@ -165,52 +169,55 @@ class RosbridgeClient:
                 raise NotConnectedError(f"not connected to {self.url}: {frame.get('op')} not sent (never queued)")
             self._send_locked(frame)
 
-    def advertise(self, topic, type_):
+    def advertise(self, topic: str, type_: str) -> None:
         self._advertised[topic] = type_
         if self.connected:
             self.send({"op": "advertise", "topic": topic, "type": type_})
 
-    def unadvertise(self, topic):
+    def unadvertise(self, topic: str) -> None:
         if self._advertised.pop(topic, None) is not None and self.connected:
             self.send({"op": "unadvertise", "topic": topic})
 
-    def publish(self, topic, msg):
+    def publish(self, topic: str, msg: dict) -> None:
         """Publish on an advertised topic now, or raise NotConnectedError."""
         if topic not in self._advertised:
             raise ValueError(f"topic {topic!r} is not advertised; call advertise(topic, type) first")
         self.send({"op": "publish", "topic": topic, "msg": msg})
 
-    def subscribe(self, topic, type_, callback, throttle_rate=0, queue_length=1, fragment_size=None):
+    def subscribe(self, topic: str, type_: str, callback: Callable[[dict, float], Any], throttle_rate: int = 0,
+                  queue_length: int = 1, fragment_size: int | None = None) -> None:
         """callback(msg, t_received) runs on the reader thread; keep it short."""
-        opts = {"throttle_rate": throttle_rate, "queue_length": queue_length}
+        opts: dict[str, Any] = {"throttle_rate": throttle_rate, "queue_length": queue_length}
         if fragment_size:
             opts["fragment_size"] = int(fragment_size)
         self._subs[topic] = (type_, opts, [callback])
         if self.connected:
             self.send({"op": "subscribe", "topic": topic, "type": type_, **opts})
 
-    def unsubscribe(self, topic):
+    def unsubscribe(self, topic: str) -> None:
         if self._subs.pop(topic, None) is not None and self.connected:
             self.send({"op": "unsubscribe", "topic": topic})
 
-    def call_service(self, service, args=None, timeout=2.0):
+    def call_service(self, service: str, args: dict | None = None, timeout: float = 2.0) -> Any:
         """Call a service and wait for its response values; ServiceError on failure or timeout."""
         cid = f"call_service:{service}:{next(self._ids)}"
-        slot = [threading.Event(), None]
+        done = threading.Event()
+        slot: list[Any] = [done, None]
         with self._state_lock:
             self._pending[cid] = slot
         try:
             self.send({"op": "call_service", "id": cid, "service": service, "args": args or {}})
-            if not slot[0].wait(timeout):
+            if not done.wait(timeout):
                 raise ServiceError(f"service {service} did not answer within {timeout} s")
         finally:
             with self._state_lock:
                 self._pending.pop(cid, None)
-        if isinstance(slot[1], Exception):
-            raise slot[1]
-        if not slot[1].get("result", False):
-            raise ServiceError(f"service {service} failed: {slot[1].get('values')!r}")
-        return slot[1].get("values", {})
+        resp = slot[1]
+        if isinstance(resp, Exception):
+            raise resp
+        if not resp.get("result", False):
+            raise ServiceError(f"service {service} failed: {resp.get('values')!r}")
+        return resp.get("values", {})
 
     # --- receiving ----------------------------------------------------------------------
     def _bad(self, text, why):
@@ -257,3 +264,8 @@ class RosbridgeClient:
                 slot[0].set()
         elif op == "status":
             logger.info("rosbridge status: %s", frame.get("msg"))
+            for hook in list(self.on_status):
+                try:
+                    hook(frame)
+                except Exception as e:  # a hook's bug must not kill the reader
+                    logger.exception("status hook failed: %s", e)

@@ -1,7 +1,7 @@
 """rosbridge v2 frames for the youBot arm: what goes on the wire, and nothing else.
 
 Pure functions shared by the client and the simulator server, so both speak the frames of
-``shared/docs/youbot-interface.md`` exactly:
+``docs/youbot-interface.md`` exactly:
 
 * brics_actuator messages carry only ``joint_uri``, ``unit``, ``value`` — no stamps, because
   rosbridge drops a whole message with an unknown field (ROS 1 and ROS 2 name the stamps differently);
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
+from typing import Any
 
 __all__ = [
     "ARM_JOINTS", "GRIPPER_JOINTS", "BASE_JOINTS", "TOPICS", "SERVICES", "DANGEROUS_SERVICES",
@@ -61,7 +63,7 @@ def encode(frame: dict) -> str:
     return json.dumps(frame, separators=(",", ":"), allow_nan=False)
 
 
-def decode(text) -> dict:
+def decode(text: str | bytes) -> dict:
     """Parse one text frame; raise ProtocolError for anything but a JSON object with a string ``op``."""
     if isinstance(text, bytes):
         try:
@@ -77,13 +79,14 @@ def decode(text) -> dict:
     return frame
 
 
-def positions_msg(values, joints, unit=UNIT_RAD, prefix="arm_joint_") -> dict:
+def positions_msg(values: Iterable[float], joints: Iterable[int | str], unit: str = UNIT_RAD,
+                  prefix: str = "arm_joint_") -> dict:
     """brics_actuator/JointPositions for joint numbers ``joints`` (1-based) or names, without stamps."""
     uris = [j if isinstance(j, str) else f"{prefix}{j}" for j in joints]
     return {"positions": [{"joint_uri": u, "unit": unit, "value": float(v)} for u, v in zip(uris, values)]}
 
 
-def parse_positions(msg, field="positions") -> list[tuple[str, str, float]]:
+def parse_positions(msg: Any, field: str = "positions") -> list[tuple[str, str, float]]:
     """(joint_uri, unit, value) of each entry of a JointPositions/JointVelocities message.
 
     Only the three fields the driver reads are returned; a wrong shape raises ProtocolError.
@@ -109,7 +112,7 @@ def float_to_stamp(t: float, ros2: bool = False) -> dict:
     return {"sec": secs, "nanosec": nsecs} if ros2 else {"secs": secs, "nsecs": nsecs}
 
 
-def stamp_to_float(stamp) -> float:
+def stamp_to_float(stamp: Any) -> float:
     """A ROS 1 or ROS 2 time → seconds."""
     if not isinstance(stamp, dict):
         raise ProtocolError(f"stamp is not an object: {stamp!r}")
@@ -122,16 +125,17 @@ def stamp_to_float(stamp) -> float:
     raise ProtocolError(f"stamp is neither ROS 1 {{secs, nsecs}} nor ROS 2 {{sec, nanosec}}: {stamp!r}")
 
 
-def joint_state_msg(seq, t, names, position, velocity, effort, ros2=False) -> dict:
+def joint_state_msg(seq: int, t: float, names: Iterable[str], position: Iterable[float], velocity: Iterable[float],
+                    effort: Iterable[float], ros2: bool = False) -> dict:
     """sensor_msgs/JointState (ROS 2 headers have no ``seq``)."""
-    header = {"stamp": float_to_stamp(t, ros2), "frame_id": ""}
+    header: dict[str, Any] = {"stamp": float_to_stamp(t, ros2), "frame_id": ""}
     if not ros2:
         header = {"seq": seq, **header}
     return {"header": header, "name": list(names), "position": list(position),
             "velocity": list(velocity), "effort": list(effort)}
 
 
-def parse_joint_state(msg) -> tuple[float, int | None, dict[str, tuple[float, float, float]]]:
+def parse_joint_state(msg: Any) -> tuple[float, int | None, dict[str, tuple[float, float, float]]]:
     """(stamp, seq or None, {name: (position, velocity, effort)}) of a JointState.
 
     Indexed by name, because base and arm joints share ``/joint_states``; a missing velocity or

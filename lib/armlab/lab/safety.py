@@ -3,7 +3,8 @@
 The real driver rejects a bad set point silently (a warning on the robot only) and has no command
 watchdog, so the client checks everything itself and refuses loudly: a rejected command sends
 nothing and raises :class:`SafetyError` naming the joint, the value and the limit. The numbers are
-the labs' guards from ``shared/docs/youbot-interface.md``.
+the labs' guards from ``docs/youbot-interface.md``. The same definitions serve the client
+(:class:`~armlab.lab.arm.YoubotArm`) and the robot-side gate (:mod:`armlab.lab.gate`): one policy, written once.
 
 >>> limits = SafetyLimits()
 >>> check_gripper(0.02, limits)
@@ -15,8 +16,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.validation import joint_vector
 
 from ..models import YOUBOT_DRIVER
 from ..models.youbot import YOUBOT_ACTUATORS
@@ -24,7 +29,7 @@ from .protocol import DANGEROUS_SERVICES
 
 __all__ = ["SafetyError", "StaleStateError", "WatchdogError", "TrackingError", "SafetyLimits",
            "check_joint_vector", "check_set_point", "check_step", "check_speed", "check_gripper",
-           "check_service", "EffortWatchdog"]
+           "check_service", "check_workspace", "workspace_distance", "EffortWatchdog", "SpeedGovernor"]
 
 #: Each finger opens 0 (closed) … 0.0115 m.
 GRIPPER_MAX = 0.0115
@@ -63,6 +68,17 @@ class SafetyLimits:
     effort_duration: float = 0.5
     lower: np.ndarray = field(default_factory=lambda: YOUBOT_DRIVER["lower"].copy())
     upper: np.ndarray = field(default_factory=lambda: YOUBOT_DRIVER["upper"].copy())
+    #: the tool point's box in the base frame, ((x_min, y_min, z_min), (x_max, y_max, z_max)) in metres,
+    #: set per session by the TA (the table, the platform); None: no box
+    workspace: tuple | None = None
+
+    def __post_init__(self) -> None:
+        if self.workspace is not None:
+            lo, hi = (np.asarray(v, dtype=float) for v in self.workspace)
+            if lo.shape != (3,) or hi.shape != (3,) or not np.all(np.isfinite(lo)) or not np.all(lo < hi):
+                raise ValueError(f"workspace must be ((x_min, y_min, z_min), (x_max, y_max, z_max)) in metres "
+                                 f"with min < max, got {self.workspace!r}")
+            object.__setattr__(self, "workspace", (tuple(lo.tolist()), tuple(hi.tolist())))
 
     @property
     def safe_lower(self) -> np.ndarray:
@@ -72,22 +88,18 @@ class SafetyLimits:
     def safe_upper(self) -> np.ndarray:
         return self.upper - self.margin
 
-    def clip(self, q_driver) -> np.ndarray:
+    def clip(self, q_driver: ArrayLike) -> np.ndarray:
         """Driver angles moved into the commandable band [lo + margin, hi − margin]."""
         return np.clip(np.asarray(q_driver, dtype=float), self.safe_lower, self.safe_upper)
 
 
-def check_joint_vector(q, name="q", n=5) -> np.ndarray:
-    """Five finite joint values in radians, or SafetyError."""
+def check_joint_vector(q: ArrayLike, name: str = "q", n: int = 5) -> np.ndarray:
+    """Five finite real joint values in radians, or SafetyError naming ``name`` (complex, NaN, strings, a
+    wrong length: the library's one joint check, :func:`armlab._core.validation.joint_vector`)."""
     try:
-        arr = np.asarray(q, dtype=float)
-    except (TypeError, ValueError):
-        raise SafetyError(f"{name} must be {n} joint angles in radians, got {q!r}; nothing was sent") from None
-    if arr.shape != (n,):
-        raise SafetyError(f"{name} must have {n} joint angles (shape ({n},)), got shape {arr.shape}; nothing was sent")
-    for i, v in enumerate(arr):
-        if not math.isfinite(v):
-            raise SafetyError(f"joint {i + 1} value {v} in {name} is not finite; nothing was sent")
+        arr = joint_vector(q, n, name, symbolic=False, batch=False)
+    except (TypeError, ValueError) as e:
+        raise SafetyError(f"{e}; nothing was sent") from None
     big = np.flatnonzero(np.abs(arr) > 2 * math.pi + 1e-9)
     if big.size:
         i = int(big[0])
@@ -96,7 +108,7 @@ def check_joint_vector(q, name="q", n=5) -> np.ndarray:
     return arr
 
 
-def check_set_point(q_driver, limits: SafetyLimits, what="set point") -> np.ndarray:
+def check_set_point(q_driver: ArrayLike, limits: SafetyLimits, what: str = "set point") -> np.ndarray:
     """Driver angles inside [lo + margin, hi − margin] (the driver itself tests lo < q < hi)."""
     q = check_joint_vector(q_driver, what)
     for i in range(5):
@@ -109,16 +121,17 @@ def check_set_point(q_driver, limits: SafetyLimits, what="set point") -> np.ndar
     return q
 
 
-def check_step(q_new, q_prev, limits: SafetyLimits) -> None:
-    """No joint's set point changes by more than ``max_step`` between two ticks."""
-    step = np.abs(np.asarray(q_new) - np.asarray(q_prev))
+def check_step(q_new: ArrayLike, q_prev: ArrayLike, limits: SafetyLimits, what: str = "in one tick") -> None:
+    """No joint's set point changes by more than ``max_step`` between two ticks (the gate: from the
+    measured pose, ``what="from the measured pose"``)."""
+    step = np.abs(np.asarray(q_new, dtype=float) - np.asarray(q_prev, dtype=float))
     i = int(np.argmax(step))
     if step[i] > limits.max_step:
-        raise SafetyError(f"joint {i + 1} step {step[i]:.4f} rad in one tick is above the cap "
+        raise SafetyError(f"joint {i + 1} step {step[i]:.4f} rad {what} is above the cap "
                           f"{limits.max_step} rad (a position command is a step: stream it); nothing was sent")
 
 
-def check_speed(speed, limits: SafetyLimits) -> float:
+def check_speed(speed: Any, limits: SafetyLimits) -> float:
     """A positive, finite joint speed (rad/s) at most ``max_speed``."""
     if isinstance(speed, bool) or not isinstance(speed, (int, float, np.integer, np.floating)):
         raise SafetyError(f"speed must be a number in rad/s, got {speed!r}; nothing was sent")
@@ -129,7 +142,7 @@ def check_speed(speed, limits: SafetyLimits) -> float:
     return float(speed)
 
 
-def check_gripper(width, limits: SafetyLimits | None = None) -> float:
+def check_gripper(width: Any, limits: SafetyLimits | None = None) -> float:
     """Each finger's opening in metres, 0 … 0.0115."""
     if isinstance(width, bool) or not isinstance(width, (int, float, np.integer, np.floating)):
         raise SafetyError(f"gripper opening must be a number in metres, got {width!r}; nothing was sent")
@@ -151,6 +164,66 @@ def check_service(name: str) -> str:
     return name
 
 
+def workspace_distance(p: ArrayLike, limits: SafetyLimits) -> float:
+    """How far (m) the point p lies outside the workspace box; 0 inside it or without a box."""
+    if limits.workspace is None:
+        return 0.0
+    lo, hi = (np.asarray(v) for v in limits.workspace)
+    p = np.asarray(p, dtype=float)
+    return float(np.linalg.norm(np.maximum(np.maximum(lo - p, p - hi), 0.0)))
+
+
+def check_workspace(robot: Any, q_driver: ArrayLike, limits: SafetyLimits, q_from_driver: ArrayLike | None = None,
+                    what: str = "set point") -> None:
+    """The tool point of ``q_driver`` (forward kinematics of the DH model) inside the workspace box.
+
+    A set point outside the box is still allowed when it brings the tool no further out than it is at
+    ``q_from_driver`` (the measured pose): an arm that starts outside can be moved back in.
+    """
+    if limits.workspace is None:
+        return
+    from ..models import youbot_driver_to_q
+    p = robot.fkine(youbot_driver_to_q(q_driver))[:3, 3]
+    out = workspace_distance(p, limits)
+    if out <= 1e-9:
+        return
+    if q_from_driver is not None:
+        p0 = robot.fkine(youbot_driver_to_q(q_from_driver))[:3, 3]
+        if out <= workspace_distance(p0, limits) + 1e-4:
+            return
+    lo, hi = limits.workspace
+    raise SafetyError(f"{what}: the tool point ({p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}) m is {1000 * out:.0f} mm outside "
+                      f"the session's workspace box x {lo[0]:g}…{hi[0]:g}, y {lo[1]:g}…{hi[1]:g}, "
+                      f"z {lo[2]:g}…{hi[2]:g} m; nothing was sent")
+
+
+class SpeedGovernor:
+    """The joint speed cap on a stream of set points, robust to network jitter: each joint has an allowance
+    (rad) that refills at ``max_speed`` up to ``max_step`` and that every set-point change spends.
+
+    A stream that keeps to ``max_speed`` on average never runs dry; one that asks for more is refused.
+    """
+
+    def __init__(self, limits: SafetyLimits):
+        self.limits = limits
+        self._allow = np.full(5, limits.max_step)
+        self._t: float | None = None
+
+    def check(self, t: float, q_new: ArrayLike, q_prev: ArrayLike) -> None:
+        """Raise SafetyError if moving the set point from q_prev to q_new at time t (s) is too fast."""
+        lim = self.limits
+        allow = self._allow.copy()
+        if self._t is not None:
+            allow = np.minimum(allow + lim.max_speed * max(0.0, t - self._t), lim.max_step)
+        need = np.abs(np.asarray(q_new, dtype=float) - np.asarray(q_prev, dtype=float))
+        over = np.flatnonzero(need > allow + 1e-9)
+        if over.size:
+            i = int(over[0])
+            raise SafetyError(f"joint {i + 1} set point moves faster than the cap {lim.max_speed} rad/s "
+                              f"(asked {need[i]:.4f} rad with {allow[i]:.4f} rad allowed now); nothing was sent")
+        self._allow, self._t = allow - need, t
+
+
 class EffortWatchdog:
     """Trips when any |τ_i| stays above its threshold for longer than ``duration`` seconds."""
 
@@ -159,12 +232,13 @@ class EffortWatchdog:
         self.duration = limits.effort_duration
         self._since = np.full(self.threshold.shape, np.nan)
 
-    def reset(self):
+    def reset(self) -> None:
         self._since[:] = np.nan
 
-    def update(self, t: float, effort) -> str | None:
+    def update(self, t: float, effort: ArrayLike) -> str | None:
         """Feed one measurement at time t (s); return a message naming the joint once it trips."""
-        over = np.abs(np.asarray(effort, dtype=float)) > self.threshold
+        effort = np.asarray(effort, dtype=float)
+        over = np.abs(effort) > self.threshold
         self._since[~over] = np.nan
         self._since[over & np.isnan(self._since)] = t
         held = t - self._since

@@ -17,10 +17,12 @@ import argparse
 import logging
 import sys
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from .server import Simulator, dumps_stats
 
-FAULTS = {
+FAULTS: dict[str, tuple[int, Callable[..., Any]]] = {
     "drop": (0, lambda sim: sim.drop_connections()),
     "stall": (1, lambda sim, s: sim.stall(float(s))),
     "delay": (2, lambda sim, d, j="0": sim.set_delay(float(d), float(j))),
@@ -30,7 +32,7 @@ FAULTS = {
 }
 
 
-def parse_fault(spec: str):
+def parse_fault(spec: str) -> tuple[float, Callable[[Any], Any]]:
     """'stall:2@5' → (5.0, callable(sim)); raises argparse.ArgumentTypeError naming the problem."""
     body, _, at = spec.partition("@")
     kind, *args = body.split(":")
@@ -48,7 +50,7 @@ def parse_fault(spec: str):
     return t, lambda sim: fn(sim, *args)
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m armlab.lab.sim", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--port", type=int, default=9090)

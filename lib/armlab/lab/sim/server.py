@@ -19,6 +19,7 @@ import random
 import sys
 import threading
 import time
+from typing import Any
 
 import numpy as np
 from websockets.asyncio.server import serve
@@ -67,8 +68,8 @@ class _Conn:
 class Simulator:
     """``with Simulator(port=0) as sim: YoubotArm(sim.url)``. Publishes /joint_states at ``rate`` Hz."""
 
-    def __init__(self, host="127.0.0.1", port=9090, *, rate=50.0, allow_remote=False, ros2=False,
-                 record=False, q0_driver=None, seed=0):
+    def __init__(self, host: str = "127.0.0.1", port: int = 9090, *, rate: float = 50.0, allow_remote: bool = False,
+                 ros2: bool = False, record: bool = False, q0_driver: Any = None, seed: int = 0):
         if not _is_loopback(host) and not allow_remote:
             raise ValueError(f"host {host!r} is not a loopback address: exposing the simulator on a network "
                              "takes allow_remote=True (CLI: --allow-remote)")
@@ -78,11 +79,11 @@ class Simulator:
         self.allow_remote, self.ros2, self.record = allow_remote, ros2, record
         q0 = HOME_DRIVER if q0_driver is None else np.asarray(q0_driver, float)
         self.physics = ArmPhysics(youbot_driver_to_q(q0))
-        self.received = collections.deque(maxlen=500_000)  # (time, connection id, text) if record
-        self.published = collections.deque(maxlen=500_000)  # (time, seq) of each /joint_states
-        self.warnings = collections.deque(maxlen=10_000)  # what the real driver would only log
+        self.received: collections.deque[tuple[float, int, Any]] = collections.deque(maxlen=500_000)  # (time, connection id, text) if record
+        self.published: collections.deque[tuple[float, int]] = collections.deque(maxlen=500_000)  # (time, seq) of each /joint_states
+        self.warnings: collections.deque[tuple[float, str]] = collections.deque(maxlen=10_000)  # what the real driver would only log
         self.stats = {"ticks": 0, "late_ticks": 0, "max_late": 0.0, "dropped": 0, "connections": 0}
-        self.late = collections.deque(maxlen=10_000)  # (monotonic time, seconds late) of each late tick
+        self.late: collections.deque[tuple[float, float]] = collections.deque(maxlen=10_000)  # (monotonic time, seconds late) of each late tick
         self._rng = random.Random(seed)
         self._conns: set[_Conn] = set()
         self._seq = 0
@@ -90,19 +91,19 @@ class Simulator:
         self._delay = (0.0, 0.0)
         self._malformed = 0
         self._grip_read = self.physics.gripper.copy()
-        self._loop = None
-        self._server = None
-        self._thread = None
+        self._loop: Any = None
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
         self._ready = threading.Event()
-        self._stopping = None
-        self._error = None
+        self._stopping: Any = None
+        self._error: BaseException | None = None
 
     # --- lifetime -----------------------------------------------------------------------
     @property
     def url(self) -> str:
         return f"ws://{self.host}:{self.port}"
 
-    def start(self, timeout=5.0):
+    def start(self, timeout: float = 5.0) -> Simulator:
         """Start serving in a background thread; returns self once listening."""
         if not _is_loopback(self.host):
             print(f"WARNING: the youBot simulator listens on {self.host}:{self.port}, reachable from the network",
@@ -142,17 +143,17 @@ class Simulator:
             self._server.close()
             await self._server.wait_closed()
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop serving and join the thread."""
         if self._loop is not None and self._stopping is not None:
             self._loop.call_soon_threadsafe(self._stopping.set)
         if self._thread is not None:
             self._thread.join(timeout=5.0)
 
-    def __enter__(self):
+    def __enter__(self) -> Simulator:
         return self.start() if self._thread is None else self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     def _call(self, fn, *args):
@@ -185,25 +186,25 @@ class Simulator:
         logger.warning(msg)
 
     # --- faults -------------------------------------------------------------------------
-    def drop_connections(self):
+    def drop_connections(self) -> None:
         """Cut every connection abruptly (no close frame), as a pulled cable does."""
         self._call(lambda: [c.ws.transport.abort() for c in list(self._conns)])
 
-    def stall(self, seconds):
+    def stall(self, seconds: float) -> None:
         """Publish no /joint_states for ``seconds`` (EtherCAT lost)."""
         self._stall_until = time.monotonic() + float(seconds)
 
-    def set_delay(self, delay, jitter=0.0):
+    def set_delay(self, delay: float, jitter: float = 0.0) -> None:
         """Delay every frame sent by ``delay`` ± ``jitter`` seconds (order kept, as on TCP)."""
         if delay < 0 or jitter < 0 or jitter > delay:
             raise ValueError(f"need 0 <= jitter <= delay, got delay={delay!r}, jitter={jitter!r}")
         self._delay = (float(delay), float(jitter))
 
-    def send_malformed(self, n=1):
+    def send_malformed(self, n: int = 1) -> None:
         """Send ``n`` malformed frames to every client over the next ticks."""
         self._malformed += int(n)
 
-    def restart(self, down=0.5):
+    def restart(self, down: float = 0.5) -> None:
         """Stop listening and drop everyone, then listen again on the same port after ``down`` s.
         The arm holds where it is meanwhile, and ``seq`` restarts."""
         async def cycle():
@@ -214,7 +215,7 @@ class Simulator:
             await self._listen()
         self._call(lambda: asyncio.ensure_future(cycle()))
 
-    def stick_joint(self, joint, stuck=True):
+    def stick_joint(self, joint: int, stuck: bool = True) -> None:
         """Joint ``joint`` (1–5) stops where it is, as against an obstacle; its effort climbs."""
         if joint not in range(1, 6):
             raise ValueError(f"joint must be 1 … 5, got {joint!r}")
@@ -387,7 +388,7 @@ class Simulator:
         text = P.encode({"op": "publish", "topic": P.JOINT_STATES, "msg": self._joint_state(tau)})
         wall = time.time()
         self.published.append((wall, self._seq))
-        frag_cache = {}
+        frag_cache: dict[int, list[str]] = {}
         for c in list(self._conns):
             opts = c.subs.get(P.JOINT_STATES)
             if opts is None:
@@ -426,7 +427,7 @@ class Simulator:
         return P.joint_state_msg(self._seq, time.time(), names, pos, vel, effort, self.ros2)
 
 
-def dumps_stats(sim) -> str:
+def dumps_stats(sim: Simulator) -> str:
     """The counters as one JSON line (the CLI prints it on exit); ``late`` lists each late tick as
     [due time on the monotonic clock, seconds late], so a caller can count those inside its own window."""
     return json.dumps({**sim.stats, "published": len(sim.published), "warnings": len(sim.warnings),

@@ -1,0 +1,116 @@
+"""The lab notebooks' session helpers: connect visibly, confirm real motions, close without surprises.
+
+* :func:`connect` connects to the URL the notebook names (or ``ARMLAB_ROBOT_URL``), and only when neither
+  names one starts a simulator on this machine. It says which in large type: **REAL ROBOT at …** or
+  **simulator at …**. A URL that does not answer is an error; it never falls back to the simulator.
+* :func:`confirm_motion` asks, on the real robot, before a cell moves the arm ("is the area clear?"), so
+  *Run All* stops there until a person types ``yes``; on the simulator it only says what will move.
+* :func:`close_session` holds the arm, disconnects, stops the simulator and greys out the panels that
+  used the arm (they then say so), for the end of a session.
+"""
+from __future__ import annotations
+
+import html
+import os
+import sys
+from typing import Any
+
+from .arm import YoubotArm
+from .safety import SafetyError
+
+__all__ = ["connect", "confirm_motion", "close_session", "ENV_URL"]
+
+#: The environment variable a TA may set instead of editing the notebook.
+ENV_URL = "ARMLAB_ROBOT_URL"
+
+
+def _banner(text: str, color: str) -> None:
+    """``text`` in large type (HTML in a notebook, a framed line in a terminal)."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import HTML, display
+        if get_ipython() is not None:
+            display(HTML(f"<div style='font-size:200%;font-weight:bold;color:{color};border:3px solid {color};"
+                         f"padding:6px 12px;margin:4px 0'>{html.escape(text)}</div>"))
+    except ImportError:
+        pass
+    bar = "=" * (len(text) + 4)
+    print(f"{bar}\n= {text} =\n{bar}", file=sys.stdout, flush=True)
+
+
+def connect(url: str | None = None, *, log: Any = None, claim: bool | None = None,
+            name: str | None = None, timeout: float = 5.0) -> tuple[YoubotArm, Any]:
+    """``arm, sim = connect(ROBOT_URL)``: ``url`` (else ``$ARMLAB_ROBOT_URL``) is the robot's gate; with
+    neither, a simulator starts on a free port of this machine (``sim``; None on the real robot).
+
+    On the real robot the arm is claimed at the gate (``claim``, default: yes on the robot); ``name`` is
+    how the gate's audit log and other students see you. A URL that does not answer raises
+    ConnectionError: no simulator is started in its place.
+    """
+    source = "given in the notebook"
+    if url is None and os.environ.get(ENV_URL):
+        url, source = os.environ[ENV_URL], f"from ${ENV_URL}"
+    sim = None
+    if url is None:
+        from .sim import Simulator
+        sim = Simulator(port=0).start()
+        try:
+            arm = YoubotArm(sim.url, log=log, timeout=timeout)
+        except BaseException:
+            sim.stop()
+            raise
+        _banner(f"simulator at {sim.url} (on this machine; no robot moves)", "#06c")
+        return arm, sim
+    if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
+        raise ValueError(f"ROBOT_URL must be the robot's address such as 'ws://192.168.50.10:9091', got {url!r}")
+    try:
+        arm = YoubotArm(url, log=log, timeout=timeout)
+    except (ConnectionError, SafetyError) as e:
+        raise ConnectionError(f"the robot at {url} ({source}) does not answer: {e}. No simulator was started in its "
+                              "place. Check the address with your TA, the network, and that the robot's gate "
+                              "runs (docs/lab.md, troubleshooting); for the simulator set ROBOT_URL = None.") from None
+    _banner(f"REAL ROBOT at {url} ({source})", "#b00")
+    if claim is None or claim:
+        try:
+            arm.claim(name or os.environ.get("USER") or None)
+            print(f"you hold the arm at the gate ({url}); other students can watch but not command it")
+        except SafetyError as e:
+            if claim:
+                arm.close()
+                raise
+            if "held by" in str(e):
+                print(f"you can watch the arm but not command it: {e}", file=sys.stderr)
+            else:
+                print(f"WARNING: the arm was not claimed: {e}\n(no gate in front of this robot? Every connection "
+                      "can then command it; see docs/lab.md)", file=sys.stderr)
+    return arm, sim
+
+
+def confirm_motion(what: str, simulator: Any = None, *, answer: str | None = None) -> bool:
+    """Before a cell moves the arm: on the real robot (``simulator`` None) ask whether the area is clear and a
+    person is at the emergency stop, and raise SafetyError unless the answer is ``yes``; on the simulator,
+    say what will move and go on. ``answer`` stands in for the typed answer (tests)."""
+    if simulator is not None:
+        print(f"simulator: {what}")
+        return True
+    prompt = (f"REAL ROBOT: this cell will {what}.\nIs the area around the arm clear, and is a person at the "
+              "emergency stop? Type yes to move: ")
+    reply = input(prompt) if answer is None else answer
+    if reply.strip().lower() != "yes":
+        raise SafetyError(f"not confirmed ({reply!r}): the arm did not move; run the cell again when it is safe")
+    return True
+
+
+def close_session(arm: YoubotArm, sim: Any = None, *panels: Any) -> None:
+    """The end of a session: grey out ``panels`` (a teach pendant says "closed"), hold and disconnect the arm
+    (releasing it at the gate), and stop the simulator."""
+    for p in panels:
+        p.close()
+    try:
+        arm.release()
+    except Exception as e:  # noqa: BLE001 - closing goes on; the gate releases on disconnect anyway
+        print(f"release at the gate failed ({e}); disconnecting releases it", file=sys.stderr)
+    arm.close()
+    if sim is not None:
+        sim.stop()
+    print("session closed: the arm holds where it is; re-run the Connect cell to start again")

@@ -1,0 +1,87 @@
+"""Load through the gate: 10 watching clients and one commander streaming at 50 Hz for 30 s.
+
+Every process is its own (``bench/lab_clients.py``): the simulator standing in for rosbridge, the gate
+(``python -m armlab.lab.gate``), ten watchers and a commander behind it, and one reference watcher connected
+straight to the simulator. The latency the gate adds is, per ``/joint_states`` message, a watcher's receipt
+time minus the reference watcher's (one machine, one clock): p99 ≤ 5 ms. Nothing is lost: no watcher misses a
+``seq``, every command the commander sent is forwarded, none is refused, and no client holds on a fault.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("websockets")
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from lab_clients import lib_env, run_clients  # noqa: E402
+
+WATCHERS, SECONDS = 10, 30.0
+
+
+def _start(args):
+    proc = subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=lib_env())
+    line = proc.stdout.readline().strip()
+    assert line.startswith("listening on ws://127.0.0.1:"), (line, proc.stderr.read() if proc.poll() else "")
+    return proc, line.split()[2]
+
+
+def _stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.timeout(180)
+def test_ten_watchers_and_a_commander_at_50_hz_for_30_s_through_the_gate(tmp_path):
+    sim, sim_url = _start(["armlab.lab.sim", "--port", "0", "--quiet", "--duration", "150"])
+    gate = None
+    try:
+        gate, gate_url = _start(["armlab.lab.gate", "--upstream", sim_url, "--port", "0",
+                                 "--audit", str(tmp_path / "audit.jsonl"), "--duration", "150"])
+        urls = [sim_url] + [gate_url] * (WATCHERS + 1)
+        args = [["--watch"]] + [["--watch"]] * WATCHERS + [["--claim"]]
+        reports, (t_go, t_end) = run_clients(urls, len(urls), SECONDS, timeout=SECONDS + 60, args=args)
+    finally:
+        gate_stats = _stop(gate) if gate is not None else {}
+        _stop(sim)
+    ref, watchers, commander = reports[0], reports[1:-1], reports[-1]
+    ref_lat = dict(zip(ref["seqs"], ref["latency"]))
+    added = np.array([lat - ref_lat[s] for w in watchers for s, lat in zip(w["seqs"], w["latency"]) if s in ref_lat])
+    added_ms = added * 1000
+    p50, p99 = np.percentile(added_ms, [50, 99])
+    lat = np.concatenate([w["latency"] for w in watchers]) * 1000
+    print(f"\ngate load: {WATCHERS} watchers + 1 commander × 50 Hz × {SECONDS:.0f} s: {added.size} states compared; "
+          f"added latency p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {added_ms.max():.1f} ms; state latency through "
+          f"the gate p99 {np.percentile(lat, 99):.2f} ms; commands sent {commander['sent']}, forwarded "
+          f"{gate_stats.get('forwarded')}, refused {gate_stats.get('refused')}; inside the gate: per command p99 "
+          f"{gate_stats.get('cmd_latency_ms_p99', float('nan')):.3f} ms, per state to a watcher p50 "
+          f"{gate_stats.get('state_latency_ms_p50', float('nan')):.3f} ms p99 "
+          f"{gate_stats.get('state_latency_ms_p99', float('nan')):.3f} ms; the gate's CPU "
+          f"{100 * gate_stats.get('cpu_s', 0) / max(gate_stats.get('wall_s', 1), 1e-9):.1f} % of one core over its "
+          f"{gate_stats.get('wall_s', 0):.0f} s; wall {t_end - t_go:.1f} s")
+    assert [r["fault"] for r in reports if r["fault"]] == []
+    for i, r in enumerate([ref, *watchers]):
+        s = r["seqs"]
+        assert len(s) >= 0.95 * 50 * SECONDS, f"client {i} got {len(s)} states"
+        gaps = np.flatnonzero(np.diff(s) != 1)
+        assert gaps.size == 0, f"client {i} lost /joint_states after seq {[s[g] for g in gaps[:5]]}"
+    assert added.size >= 0.95 * WATCHERS * 50 * SECONDS
+    assert commander["sent"] >= 0.95 * 50 * SECONDS
+    assert gate_stats["refused"] == 0 and gate_stats["forwarded"] == commander["sent"], gate_stats
+    assert gate_stats["dropped"] == 0, "the gate dropped frames for a watcher"
+    assert commander["missed_ticks"] <= 0.01 * 50 * SECONDS
+    assert p99 <= 5.0, f"the gate adds {p99:.1f} ms at p99 (limit 5 ms)"
