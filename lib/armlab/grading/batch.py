@@ -363,10 +363,11 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
                                  "armlab and nbgrader on every worker")
         futures = {client.submit(grade_one, t, pure=False, key=f"grade-{t.assignment}-{t.student}"): t
                    for t in tasks}
-        for future in as_completed(futures):
-            task = futures[future]
+        for future in as_completed(list(futures)):
+            task = futures.pop(future)
             try:
                 result = future.result()
+                future.release()  # a result already merged is not recomputed if its worker dies later
             except Exception as e:  # KilledWorker and friends: the submission took its worker down
                 name = type(e).__name__
                 reason = ("the submission killed its grading worker process" if name == "KilledWorker"
