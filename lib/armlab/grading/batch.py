@@ -1,0 +1,428 @@
+"""Autograde a whole class in parallel, on this machine or on a Dask cluster.
+
+``python -m armlab.grading.batch ASSIGNMENT [--workers N] [--scheduler ADDRESS] [--force]``
+(console script ``armlab-grade``), run from the course directory.
+
+Every submission gets nbgrader's own autograde (the course's ``nbgrader_config.py``: the same
+preprocessors, the same hardening, a fresh kernel), but in a private copy of the course: its own
+directory and its own SQLite gradebook holding the assignment's cells, copied from the course's
+gradebook. A task carries everything it needs (the submission, the source's non-notebook files, the
+gradebook template, the config) and returns the autograded files and the grade rows, so a worker
+needs no shared file system, only the same armlab and nbgrader (checked before grading).
+
+This process is the gradebook's one writer: it copies each result's rows into the course's
+gradebook (SQLite or any ``db_url`` nbgrader supports) as the result arrives, so concurrent workers
+never contend for it and no grade is lost or written twice. The scores are those of
+``nbgrader autograde``, cell by cell (``tests/integration/test_batch_grading.py`` compares them).
+
+A submission that hangs past ``--timeout``, kills its kernel or kills its worker process gets zero
+on every cell, is flagged for manual grading, and the reason goes into the log and into
+``autograded/<student>/<assignment>/BATCH_FAILURE.txt``; the batch goes on. A re-run skips what is
+graded already (``--force`` grades again).
+
+Dask (``pip install 'armlab[scale]'``) runs the tasks: ``--workers N`` starts a ``LocalCluster`` of N
+single-threaded process workers (also for N = 1, so that no submission can take this process down);
+``--scheduler tcp://host:8786`` uses a running cluster (for example one from dask-gateway on
+JupyterHub). Without Dask, ``--workers 1`` grades one by one in this process, as nbgrader does.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import importlib.util
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+__all__ = ["Task", "Result", "Progress", "grade_assignment", "grade_one", "versions", "main"]
+
+#: A submission that runs longer than this (seconds, all its cells) gets zero.
+DEFAULT_TIMEOUT = 300.0
+FAILURE_FILE = "BATCH_FAILURE.txt"
+
+
+@dataclass
+class Task:
+    """One submission to autograde, with everything a worker needs (paths are relative, files bytes)."""
+
+    assignment: str
+    student: str
+    submission: dict[str, bytes]
+    source_files: dict[str, bytes]
+    gradebook: bytes
+    config: str
+    course_id: str
+    timeout: float = DEFAULT_TIMEOUT
+    versions: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    """What one autograde produced: the autograded files and the gradebook rows it wrote."""
+
+    student: str
+    ok: bool
+    reason: str = ""
+    seconds: float = 0.0
+    files: dict[str, bytes] = field(default_factory=dict)
+    timestamp: datetime.datetime | None = None
+    notebooks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    log: str = ""
+
+
+# --- the worker side --------------------------------------------------------------------------------
+def versions() -> dict[str, str]:
+    """The versions a grading worker must share with the course: armlab, nbgrader, Python."""
+    import nbgrader
+
+    import armlab
+
+    return {"armlab": armlab.__version__, "nbgrader": nbgrader.__version__,
+            "python": "%d.%d" % sys.version_info[:2]}
+
+
+def _write_tree(root: Path, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def _read_tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _children(pid: int) -> list[int]:
+    """Every descendant process of ``pid`` (Linux /proc; elsewhere none are found)."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                for child in (task / "children").read_text().split():
+                    found.append(int(child))
+                    todo.append(int(child))
+    return found
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float, hit: list[bool]) -> Iterable[None]:
+    """Kill this process's children (the kernel) once ``seconds`` have passed."""
+    done = threading.Event()
+
+    def watch() -> None:
+        if not done.wait(seconds):
+            hit.append(True)
+            for pid in _children(os.getpid()):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+def _rows(gb: Any, assignment: str, student: str) -> tuple[Any, dict[str, dict[str, Any]]]:
+    """The autograde's results for one submission, as plain data."""
+    sub = gb.find_submission(assignment, student)
+    notebooks = {}
+    for nb in sub.notebooks:
+        notebooks[nb.name] = {
+            "flagged": nb.flagged,
+            "late_submission_penalty": nb.late_submission_penalty,
+            "grades": {g.name: {"auto_score": g.auto_score, "needs_manual_grade": g.needs_manual_grade}
+                       for g in nb.grades},
+            "comments": {c.name: {"auto_comment": c.auto_comment} for c in nb.comments},
+        }
+    return sub.timestamp, notebooks
+
+
+def grade_one(task: Task) -> Result:
+    """Autograde one submission with nbgrader in a private copy of the course."""
+    from nbgrader.api import Gradebook
+    from nbgrader.apps import NbGraderAPI
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    if task.versions and task.versions != versions():
+        return Result(task.student, False, f"worker has {versions()}, the course needs {task.versions}")
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="armlab-grade-") as tmp:
+        root = Path(tmp)
+        (root / "nbgrader_config.py").write_text(task.config)
+        (root / "gradebook.db").write_bytes(task.gradebook)
+        _write_tree(root / "submitted" / task.student / task.assignment, task.submission)
+        _write_tree(root / "source" / task.assignment, task.source_files)
+        cfg = Config()
+        cfg.merge(PyFileConfigLoader("nbgrader_config.py", path=tmp).load_config())
+        cfg.CourseDirectory.root = tmp
+        cfg.CourseDirectory.source_directory = "source"
+        cfg.CourseDirectory.submitted_directory = "submitted"
+        cfg.CourseDirectory.autograded_directory = "autograded"
+        cfg.CourseDirectory.db_url = f"sqlite:///{root / 'gradebook.db'}"
+        cfg.CourseDirectory.course_id = task.course_id
+        api = NbGraderAPI(config=cfg)
+        hit: list[bool] = []
+        with _deadline(task.timeout, hit):
+            out = api.autograde(task.assignment, task.student, force=True, create=True)
+        seconds = time.perf_counter() - t0
+        ok, reason = out["success"] and not hit, ""
+        if hit:
+            reason = f"timed out after {task.timeout:g} s"
+        elif not out["success"]:
+            reason = "nbgrader autograde failed: " + _last_line(out.get("error", ""))
+        timestamp, notebooks = None, {}
+        if not hit:  # nbgrader's own rows, also for a notebook it failed (a dead kernel): as serial grading
+            with Gradebook(cfg.CourseDirectory.db_url, task.course_id) as gb:
+                with contextlib.suppress(Exception):
+                    timestamp, notebooks = _rows(gb, task.assignment, task.student)
+        out_dir = root / "autograded" / task.student / task.assignment
+        files = _read_tree(out_dir) if out_dir.is_dir() else {}
+        return Result(task.student, ok, reason, seconds, files, timestamp, notebooks, out.get("log", ""))
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:300] if lines else "no error message"
+
+
+# --- the course side ---------------------------------------------------------------------------------
+def _cell_fields(cell: Any) -> dict[str, Any]:
+    """A cell's own columns (max_score, source, checksum, …), without ids, names and links."""
+    from sqlalchemy import inspect
+
+    mapper = inspect(cell).mapper
+    return {c.key: getattr(cell, c.key) for table in mapper.tables for c in table.columns
+            if not (c.primary_key or c.foreign_keys) and c.key not in ("name", "type")}
+
+
+def gradebook_template(db_url: str, course_id: str, assignment: str) -> bytes:
+    """A fresh SQLite gradebook that holds ``assignment`` exactly as the course's gradebook does."""
+    from nbgrader.api import Gradebook
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "gradebook.db"
+        with Gradebook(db_url, course_id) as src, Gradebook(f"sqlite:///{path}", course_id) as dst:
+            a = src.find_assignment(assignment)
+            dst.update_or_create_assignment(a.name, duedate=a.duedate)
+            for nb in a.notebooks:
+                dst.update_or_create_notebook(nb.name, a.name, kernelspec=nb.kernelspec)
+                for kind in ("grade_cell", "solution_cell", "task_cell", "source_cell"):
+                    make = getattr(dst, f"update_or_create_{kind}")
+                    for cell in getattr(nb, f"{kind}s"):
+                        make(cell.name, nb.name, a.name, **_cell_fields(cell))
+        return path.read_bytes()
+
+
+def merge(gb: Any, assignment: str, result: Result, course: Path, autograded: str) -> None:
+    """Write one result into the course: the autograded files, then the gradebook rows."""
+    dest = course / autograded / result.student / assignment
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    _write_tree(dest, result.files)
+    gb.update_or_create_student(result.student)
+    if result.timestamp is not None:
+        gb.update_or_create_submission(assignment, result.student, timestamp=result.timestamp)
+    else:
+        gb.update_or_create_submission(assignment, result.student)
+    sub = gb.find_submission(assignment, result.student)
+    for nb in sub.notebooks:
+        rows = result.notebooks.get(nb.name)
+        if rows is None:  # failed: zero on every cell, flagged for a person to look at
+            nb.flagged = True
+            for g in nb.grades:
+                g.auto_score, g.needs_manual_grade = 0.0, True
+            continue
+        nb.flagged, nb.late_submission_penalty = rows["flagged"], rows["late_submission_penalty"]
+        for g in nb.grades:
+            g.auto_score = rows["grades"][g.name]["auto_score"]
+            g.needs_manual_grade = rows["grades"][g.name]["needs_manual_grade"]
+        for c in nb.comments:
+            c.auto_comment = rows["comments"][c.name]["auto_comment"]
+    if not result.ok:
+        (dest / FAILURE_FILE).write_text(f"{result.student}: {result.reason}\n")
+    gb.db.commit()
+
+
+class Progress:
+    """done/total, rate, ETA and the slowest submissions so far, in a terminal or a notebook cell."""
+
+    def __init__(self, total: int, stream: Any = None, every: float = 1.0) -> None:
+        self.total, self.done, self.failed = total, 0, 0
+        self.t0 = time.perf_counter()
+        self.slowest: list[tuple[float, str]] = []
+        self.stream = sys.stderr if stream is None else stream
+        self.every, self._last = every, 0.0
+        self._handle = _notebook_handle()
+        self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+
+    def update(self, result: Result) -> None:
+        self.done += 1
+        self.failed += not result.ok
+        self.slowest = sorted(self.slowest + [(result.seconds, result.student)], reverse=True)[:3]
+        now = time.perf_counter()
+        if now - self._last >= self.every or self.done == self.total:
+            self._last = now
+            self.show()
+
+    def line(self) -> str:
+        elapsed = time.perf_counter() - self.t0
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else float("nan")
+        slow = ", ".join(f"{s} {t:.1f} s" for t, s in self.slowest)
+        return (f"{self.done}/{self.total} graded ({self.failed} failed), {rate * 60:.1f} per minute, "
+                f"ETA {eta:.0f} s; slowest: {slow or '-'}")
+
+    def show(self) -> None:
+        text = self.line()
+        if self._handle is not None:
+            self._handle.update({"text/plain": text}, raw=True)
+        elif self._tty:
+            print("\r" + text, end="\n" if self.done == self.total else "", file=self.stream, flush=True)
+        else:
+            print(text, file=self.stream, flush=True)
+
+
+def _notebook_handle() -> Any:
+    """A display handle when running in a Jupyter kernel, else None."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None or type(shell).__name__ != "ZMQInteractiveShell":
+        return None
+    from IPython.display import display
+
+    return display({"text/plain": "starting…"}, raw=True, display_id=True)
+
+
+def _course_config(course: Path) -> Any:
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from nbgrader.coursedir import CourseDirectory
+
+    cfg = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    cfg.CourseDirectory.root = str(course)
+    return CourseDirectory(config=cfg)
+
+
+def _tasks(coursedir: Any, course: Path, assignment: str, force: bool, timeout: float) -> list[Task]:
+    from nbgrader.api import Gradebook
+
+    sub_root = course / coursedir.submitted_directory
+    students = sorted(p.parent.name for p in sub_root.glob(f"*/{assignment}") if p.is_dir())
+    done_dir = course / coursedir.autograded_directory
+    if not force:
+        with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+            graded = {s.student.id for s in gb.find_assignment(assignment).submissions}
+        students = [s for s in students if not (s in graded and (done_dir / s / assignment).is_dir()
+                                                and not (done_dir / s / assignment / FAILURE_FILE).exists())]
+    source = course / coursedir.source_directory / assignment
+    source_files = {k: v for k, v in _read_tree(source).items()
+                    if not k.endswith(".ipynb") and not any(part.startswith(".") for part in Path(k).parts)}
+    template = gradebook_template(coursedir.db_url, coursedir.course_id, assignment)
+    config = (course / "nbgrader_config.py").read_text()
+    here = versions()
+    return [Task(assignment, s, _read_tree(sub_root / s / assignment), source_files, template, config,
+                 coursedir.course_id, timeout, here) for s in students]
+
+
+def _run_serial(tasks: list[Task], on_result: Callable[[Result], None]) -> None:
+    for task in tasks:
+        on_result(grade_one(task))
+
+
+def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: int, scheduler: str | None) -> None:
+    import dask
+    from distributed import Client, LocalCluster, as_completed
+
+    with contextlib.ExitStack() as stack:
+        if scheduler:
+            client = stack.enter_context(Client(scheduler))
+        else:
+            # a submission that kills its worker is retried once, not three times, then gets zero
+            stack.enter_context(dask.config.set({"distributed.scheduler.allowed-failures": 1}))
+            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                       dashboard_address=None, host="127.0.0.1"))
+            client = stack.enter_context(Client(cluster))
+        here = versions()
+        for addr, theirs in client.run(versions).items():
+            if theirs != here:
+                raise SystemExit(f"worker {addr} has {theirs}; this course needs {here}: install the same "
+                                 "armlab and nbgrader on every worker")
+        futures = {client.submit(grade_one, t, pure=False, key=f"grade-{t.assignment}-{t.student}"): t
+                   for t in tasks}
+        for future in as_completed(list(futures)):
+            task = futures.pop(future)
+            try:
+                result = future.result()
+                future.release()  # a result already merged is not recomputed if its worker dies later
+            except Exception as e:  # KilledWorker and friends: the submission took its worker down
+                name = type(e).__name__
+                reason = ("the submission killed its grading worker process" if name == "KilledWorker"
+                          else f"grading raised {name}: {e}")
+                result = Result(task.student, False, reason)
+            on_result(result)
+
+
+def grade_assignment(assignment: str, course: str | Path = ".", *, workers: int = 1, scheduler: str | None = None,
+                     force: bool = False, timeout: float = DEFAULT_TIMEOUT, stream: Any = None) -> list[Result]:
+    """Autograde every collected submission of ``assignment``; returns one Result per graded student."""
+    from nbgrader.api import Gradebook
+
+    course = Path(course).resolve()
+    coursedir = _course_config(course)
+    tasks = _tasks(coursedir, course, assignment, force, timeout)
+    progress = Progress(len(tasks), stream)
+    results: list[Result] = []
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+
+        def on_result(result: Result) -> None:
+            merge(gb, assignment, result, course, coursedir.autograded_directory)
+            results.append(result)
+            progress.update(result)
+
+        if not tasks:
+            print(f"nothing to grade for {assignment} (graded already; --force grades again)", file=progress.stream)
+        elif scheduler is None and importlib.util.find_spec("distributed") is None:
+            if workers > 1:
+                raise SystemExit("parallel grading needs Dask: pip install 'armlab[scale]' (or use --workers 1)")
+            _run_serial(tasks, on_result)  # as nbgrader does: a submission that kills its process stops the batch
+        else:
+            _run_dask(tasks, on_result, workers, scheduler)
+    for r in results:
+        if not r.ok:
+            print(f"{r.student}: zero, flagged for manual grading: {r.reason}", file=progress.stream)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="armlab-grade", description=__doc__.split("\n\n")[0])
+    parser.add_argument("assignment")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="local worker processes (default: one per core)")
+    parser.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    parser.add_argument("--force", action="store_true", help="grade again what is graded already")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per submission")
+    parser.add_argument("--course", default=".", help="the course directory (default: here)")
+    args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    results = grade_assignment(args.assignment, args.course, workers=args.workers, scheduler=args.scheduler,
+                               force=args.force, timeout=args.timeout)
+    return 1 if any(not r.ok for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""armlab-grade (armlab.grading.batch) against serial ``nbgrader autograde``: the same scores, cell by cell,
+on a real Dask LocalCluster with a worker killed mid-batch, and the failures a class produces
+(a submission that hangs, one that kills its worker) graded zero with the reason while the batch goes on."""
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from support.nbgrader_harness import BIN, REPO, hw01_submissions, prepend
+
+pytest.importorskip("distributed")
+
+A = "hw01_transforms"
+#: honest, wrong, blank and adversarial students whose serial grades the batch must reproduce
+STUDENTS = ("solution", "blank", "wrong", "monkeypatch", "deleted_tests", "os_exit")
+KILLER = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"  # the kernel's parent: the grading worker
+
+
+def _env():
+    return {**os.environ, "PATH": BIN + os.pathsep + os.environ["PATH"]}
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A released hw01 with collected submissions, not yet graded (per-cell timeout 5 s, as the homework tests)."""
+    from nbgrader.apps import NbGraderAPI
+    from traitlets.config import Config
+
+    from support.nbgrader_harness import load_config
+
+    root = tmp_path_factory.mktemp("course")
+    shutil.copytree(REPO / "solutions" / A, root / "solutions" / A)
+    config = (REPO / "nbgrader_config.py").read_text() + "\nc.Execute.timeout = 5\n"
+    (root / "nbgrader_config.py").write_text(config)
+    cfg = load_config()
+    cfg.merge(Config({"CourseDirectory": {"root": str(root)}}))
+    os.environ["PATH"] = _env()["PATH"]
+    res = NbGraderAPI(config=cfg).generate_assignment(A)
+    assert res["success"], res.get("error")
+    solution = nbformat.read(root / "solutions" / A / f"{A}.ipynb", as_version=4)
+    blank = nbformat.read(root / "exercises" / A / f"{A}.ipynb", as_version=4)
+    subs = {s: nb for s, (nb, _) in hw01_submissions(solution, blank).items() if s in STUDENTS}
+    for student, nb in subs.items():
+        dest = root / "submitted" / student / A / f"{A}.ipynb"
+        dest.parent.mkdir(parents=True)
+        nbformat.write(nb, str(dest))
+    killer = copy.deepcopy(solution)
+    prepend(killer, "p2_my_Trans", KILLER)
+    slow = copy.deepcopy(solution)
+    for grade_id in ("p1_my_Rot", "p2_my_Trans", "p3_T_AB"):
+        prepend(slow, grade_id, "import time\ntime.sleep(3)")  # each cell within its 5 s, 9 s in all
+    return root, {"kills_worker": killer, "slow": slow}
+
+
+def _copy(course, tmp_path, name, extra=()):
+    root, specials = course
+    dest = tmp_path / name
+    shutil.copytree(root, dest)
+    for student in extra:
+        path = dest / "submitted" / student / A / f"{A}.ipynb"
+        path.parent.mkdir(parents=True)
+        nbformat.write(specials[student], str(path))
+    return dest
+
+
+def _grades(root):
+    """{student: {cell: (auto_score, needs_manual_grade)}} and the flagged notebooks, from a gradebook."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        cells = {s.student.id: {g.name: (g.auto_score, g.needs_manual_grade) for nb in s.notebooks for g in nb.grades}
+                 for s in gb.find_assignment(A).submissions}
+        scores = {s.student.id: s.score for s in gb.find_assignment(A).submissions}
+    return cells, scores
+
+
+def _serial_nbgrader(root):
+    out = subprocess.run([str(Path(BIN) / "nbgrader"), "autograde", A], cwd=root, env=_env(),
+                         capture_output=True, text=True, timeout=600)
+    assert "os_exit" in out.stdout + out.stderr  # the dead kernel is reported; the batch went on
+    return _grades(root)
+
+
+def _kill_a_busy_worker(stop, killed):
+    """Kill one Dask worker process while it is grading (it has a kernel child), once."""
+    me = os.getpid()
+    deadline = time.monotonic() + 120
+    while not stop.is_set() and time.monotonic() < deadline:
+        for task in Path(f"/proc/{me}/task").glob("*"):
+            for pid in (task / "children").read_text().split():
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+                busy = any((Path(f"/proc/{pid}/task") / t / "children").read_text().strip()
+                           for t in os.listdir(f"/proc/{pid}/task"))
+                if b"multiprocessing" in cmd and busy:
+                    os.kill(int(pid), signal.SIGKILL)
+                    killed.append(int(pid))
+                    return
+        time.sleep(0.05)
+
+
+def test_batch_on_a_local_cluster_gives_serial_nbgraders_scores_through_a_killed_worker(course, tmp_path):
+    from armlab.grading.batch import grade_assignment
+
+    serial_cells, serial_scores = _serial_nbgrader(_copy(course, tmp_path, "serial"))
+    assert serial_scores["solution"] == 18.0 and serial_scores["blank"] == 0.0 and serial_scores["wrong"] == 8.0
+
+    root = _copy(course, tmp_path, "batch", extra=("kills_worker",))
+    stop, killed = threading.Event(), []
+    killer = threading.Thread(target=_kill_a_busy_worker, args=(stop, killed))
+    killer.start()
+    try:
+        results = grade_assignment(A, root, workers=2)
+    finally:
+        stop.set()
+        killer.join()
+    assert killed, "no worker was killed mid-batch"
+    cells, scores = _grades(root)
+    by_student = {r.student: r for r in results}
+    assert set(by_student) == set(STUDENTS) | {"kills_worker"}
+    for student in STUDENTS:
+        assert cells[student] == serial_cells[student], student  # every cell: score and manual flag
+        assert scores[student] == serial_scores[student], student
+    killed_result = by_student["kills_worker"]
+    assert not killed_result.ok and "killed its grading worker" in killed_result.reason
+    assert scores["kills_worker"] == 0.0
+    assert all(flag for _, flag in cells["kills_worker"].values())  # flagged for a person
+    assert (root / "autograded" / "kills_worker" / A / "BATCH_FAILURE.txt").read_text().count("killed") == 1
+
+    # a re-run resumes: what was graded is not graded again; the failures are tried again, as nbgrader
+    # retries a notebook whose autograde failed, and fail the same way
+    again = grade_assignment(A, root, workers=2)
+    assert sorted((r.student, r.ok) for r in again) == [("kills_worker", False), ("os_exit", False)]
+    assert _grades(root) == (cells, scores)
+
+
+def test_batch_times_out_a_slow_submission_and_resumes(course, tmp_path):
+    from armlab.grading.batch import grade_assignment
+
+    root = _copy(course, tmp_path, "slow", extra=("slow",))
+    shutil.rmtree(root / "submitted" / "os_exit")
+    results = grade_assignment(A, root, workers=1, timeout=6)
+    by_student = {r.student: r for r in results}
+    assert not by_student["slow"].ok and by_student["slow"].reason == "timed out after 6 s"
+    assert by_student["solution"].ok
+    cells, scores = _grades(root)
+    assert scores["slow"] == 0.0 and scores["solution"] == 18.0
+    rerun = grade_assignment(A, root, workers=1, timeout=6)
+    assert [r.student for r in rerun] == ["slow"]  # graded ones are skipped; the failure is tried again
+    forced = grade_assignment(A, root, workers=1, timeout=60, force=True)
+    assert len(forced) == len(STUDENTS)  # every student again (os_exit removed, slow added)
+    assert _grades(root)[1]["slow"] == 18.0
+
+
+def test_grading_package_does_not_import_dask_or_nbgrader():
+    code = "import armlab.grading, sys; print(sorted(m for m in ('dask', 'distributed', 'nbgrader') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
