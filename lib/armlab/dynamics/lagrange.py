@@ -22,15 +22,15 @@ the sympy expressions.
 """
 from __future__ import annotations
 
-import math
 import weakref
 
 import numpy as np
 
-from .._core.codegen import cached_kernel, make_function, run_kernel
+from .._core.codegen import cached_kernel, run_kernel
 from .._core.symbolic import sympy
+from .._core.sympy_codegen import compile_program
 from .._core.validation import as_float_array
-from .lagrange_program import Tape, coefficients, frames_and_twists, pseudo_inertia, python_source
+from .lagrange_program import Tape, coefficients, frames_and_twists, pseudo_inertia
 from .model import GRAVITY
 
 __all__ = ["lagrange", "LagrangeModel", "pseudo_inertia", "simplify_trig", "TERMS"]
@@ -176,12 +176,6 @@ class LagrangeModel:
             self._fns[key] = self._compile(key, args)
         return self._fns[key]
 
-    def _sources(self, names):
-        """Each tape entry as Python source, printed once for all kernels."""
-        if self._src is None:
-            self._src = {s: python_source(e, names) for s, e in self._tape.defs}
-        return self._src
-
     def _compile(self, key, args):
         n = self.n
         names = {s: f"q{i}" for i, s in enumerate(self.q)}
@@ -189,16 +183,14 @@ class LagrangeModel:
         names.update({s: f"qdd{i}" for i, s in enumerate(self.qdd)})
         names.update({s: f"p{i}" for i, s in enumerate(self.parameters)})
         names.update({s: f"v{k}" for k, (s, _) in enumerate(self._tape.defs)})
-        lines = [f"    {', '.join(f'{a}{i}' for i in range(n))}, = {a}" for a in args]
+        prologue = [f"{', '.join(f'{a}{i}' for i in range(n))}, = {a}" for a in args]
         if self.parameters:
-            lines.append(f"    {', '.join(f'p{i}' for i in range(len(self.parameters)))}, = p")
+            prologue.append(f"{', '.join(f'p{i}' for i in range(len(self.parameters)))}, = p")
+        if self._src is None:
+            self._src = {}  # each tape entry printed once, for all kernels
         outputs = self._flat[key]
-        src = self._sources(names)
-        lines += [f"    {names[s]} = {src[s]}" for s, _ in self._tape.needed(outputs)]
-        lines.append(f"    return [{', '.join(python_source(self.sp.sympify(x), names) for x in outputs)}]")
-        name = f"lagrange_{key}"
-        source = f"def {name}({', '.join(args)}, p, cos, sin):\n" + "\n".join(lines) + "\n"
-        return make_function(name, source, env={"pi": math.pi, "sqrt": math.sqrt})
+        return compile_program(f"lagrange_{key}", [*args, "p"], self._tape.needed(outputs), outputs, names,
+                               prologue=prologue, printed=self._src)
 
     def cse(self, key="tau"):
         """The straight-line program behind an output, as ``sympy.cse`` returns it:

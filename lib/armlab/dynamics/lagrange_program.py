@@ -7,14 +7,14 @@ axis as a 4×4 twist (T_a the frame whose z is the axis: {j} in modified DH, {j�
 rotates about or slides along z), and ∂²T_p/∂q_j∂q_k = W_j·W_k·T_p for j ≤ k. Then the sums over p go
 inside the traces: D_ij = Trace(W_j·S_m·W_iᵀ) with S_m = Σ_{p ≥ m} T_p·I_p·T_pᵀ, the links m…n as one
 pseudo-inertia in the base frame. :mod:`armlab.dynamics.lagrange` turns the program into sympy
-expressions (by substitution) and into compiled code (:func:`python_source`).
+expressions (by substitution) and into compiled code (:func:`armlab._core.sympy_codegen.compile_program`).
 """
 from __future__ import annotations
 
 from .._core.symbolic import sympy
 from ..kinematics.scalar import SympyBackend, chain
 
-__all__ = ["pseudo_inertia", "Tape", "frames_and_twists", "coefficients", "python_source"]
+__all__ = ["pseudo_inertia", "Tape", "frames_and_twists", "coefficients"]
 
 
 def pseudo_inertia(m, r, I=None):
@@ -160,19 +160,3 @@ def coefficients(robot, T, W, pseudo, gravity, tape):
                           for a in range(3)])) for i in range(n)]
     P = tape(-tape.add([tape.mul(g[a], S[1][a][3]) for a in range(3)]))
     return D2, D3, D1, P
-
-
-def python_source(e, names):
-    """Python source of one tape entry (a small expression): our own names, floats at full precision,
-    every compound in brackets (cheaper than sympy's printers, which order terms)."""
-    if e in names:
-        return names[e]
-    if e.is_Number or e.is_NumberSymbol:
-        return repr(int(e)) if e.is_Integer else repr(float(e))
-    if e.is_Add or e.is_Mul:
-        return "(" + (" + " if e.is_Add else "*").join(python_source(a, names) for a in e.args) + ")"
-    if e.is_Pow:
-        return f"({python_source(e.base, names)}**{python_source(e.exp, names)})"
-    if e.is_Function and e.func.__name__ in ("cos", "sin"):
-        return f"{e.func.__name__}({python_source(e.args[0], names)})"
-    raise TypeError(f"cannot compile {e!r} ({type(e).__name__})")

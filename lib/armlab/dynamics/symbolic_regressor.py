@@ -34,8 +34,9 @@ import time
 import numpy as np
 
 from .._core import smallmat as sm
-from .._core.codegen import cached_kernel, make_function, run_kernel
+from .._core.codegen import cached_kernel, run_kernel
 from .._core.symbolic import sympy
+from .._core.sympy_codegen import compile_program
 from .._core.validation import as_float_array
 from ..kinematics.scalar import SympyBackend, chain
 from .model import GRAVITY
@@ -213,7 +214,6 @@ class SymbolicRegressor:
         return int(sum(sp.count_ops(e) for _, e in reps) + sum(sp.count_ops(o) for o in outs))
 
     def _compile(self, key):
-        sp = sympy()
         names = {s: f"q[{i}]" for i, s in enumerate(self.q)}
         names.update({s: f"qd[{i}]" for i, s in enumerate(self.qd)})
         names.update({s: f"qdd[{i}]" for i, s in enumerate(self.qdd)})
@@ -221,10 +221,8 @@ class SymbolicRegressor:
         outputs = self._outputs(key)
         entries = self._tape.needed(outputs)
         names.update({s: f"t{k}" for k, s in enumerate(entries)})
-        lines = [f"    {names[s]} = {_code(self._tape.defs[s], names)}" for s in entries]
-        body = "\n".join(lines + [f"    return [{', '.join(_code(sp.sympify(o), names) for o in outputs)}]"])
-        return make_function(f"symbolic_{key}", f"def symbolic_{key}(q, qd, qdd, chi, cos, sin):\n{body}\n",
-                             {"sqrt": math.sqrt})
+        return compile_program(f"symbolic_{key}", ["q", "qd", "qdd", "chi"],
+                               [(s, self._tape.defs[s]) for s in entries], outputs, names)
 
     def _run(self, key, shape, q, qd, qdd, chi):
         if key not in self._fns:
@@ -252,23 +250,6 @@ class SymbolicRegressor:
 
     def __repr__(self):
         return f"SymbolicRegressor(n={self.n}, {len(self._tape.order)} program entries, built in {self.build_time:.2f} s)"
-
-
-def _code(e, names):
-    """Python source of one small expression: our names, floats at full precision."""
-    if e in names:
-        return names[e]
-    if e.is_Integer:
-        return repr(int(e))
-    if e.is_Number or e.is_NumberSymbol:
-        return repr(float(e))
-    if e.is_Add or e.is_Mul:
-        return "(" + (" + " if e.is_Add else "*").join(_code(a, names) for a in e.args) + ")"
-    if e.is_Pow:
-        return f"({_code(e.base, names)}**{_code(e.exp, names)})"
-    if e.is_Function and e.func.__name__ in ("cos", "sin"):
-        return f"{e.func.__name__}({_code(e.args[0], names)})"
-    raise TypeError(f"cannot compile {e!r} ({type(e).__name__})")
 
 
 def symbolic_regressor(robot, gravity=GRAVITY):
