@@ -52,7 +52,7 @@ def check_data(robot, q, qd, qdd, tau):
         if bad.any():
             rows = np.flatnonzero(bad)
             raise ValueError(f"{name} has NaN or inf in {rows.size} of {a.shape[0]} samples (first at row {rows[0]}): "
-                             "drop or mask those samples first (identify_log(..., nan='drop') masks them explicitly)")
+                             "drop or mask those samples first (prepare(..., nan='drop') masks them explicitly)")
         out.append(a)
     lengths = {name: a.shape[0] for a, name in zip(out, ("q", "qd", "qdd", "tau"))}
     if len(set(lengths.values())) > 1:
@@ -127,7 +127,7 @@ class Identification:
         self.robot, self.params, self.method = robot, params, method
         self.base, self.std, self.chi = base, std, chi
         self.rms, self.sigma, self.cond, self.samples = rms, sigma, cond, samples
-        self.data = None  # the samples identify_log used
+        self.data = None  # the samples armlab.lab.ident.identify_log used
 
     @property
     def friction(self):

@@ -10,12 +10,20 @@
   i.e. how much the model's inertial (M and C come from the same masses and inertias) and gravity torques
   must be scaled, plus Coulomb and viscous friction, from the (q, q̇, q̈, τ) of :func:`armlab.lab.log.identification_data`.
   Chapter 7 replaces the model terms by the full base-parameter regressor; the data path stays.
+* :func:`identify_log` — chapter 7's identification (:func:`armlab.dynamics.identify`) from a session log:
+  the same data path, :func:`armlab.lab.log.identification_data`, hands it the arrays.
 """
 from __future__ import annotations
 
+import os
+from typing import Any, Callable
+
 import numpy as np
 
-__all__ = ["excitation_trajectory", "model_terms", "identify_scaling", "predict", "PARAMETERS"]
+from ..dynamics import Identification, identify
+from .log import LogContents, identification_data
+
+__all__ = ["excitation_trajectory", "model_terms", "identify_scaling", "predict", "identify_log", "PARAMETERS"]
 
 #: The five parameters identified per joint, in column order.
 PARAMETERS = ("alpha (M q̈ + C q̇)", "gamma (G)", "Coulomb f_c (N·m)", "viscous f_v (N·m·s/rad)")
@@ -88,3 +96,20 @@ def predict(robot, theta, data, smooth=5):
     n = max(int(smooth), 1)
     t = data["t"][(n - 1) // 2: len(data["t"]) - n // 2]
     return (t, np.einsum("nik,ik->ni", _smooth(_columns(robot, data), n), theta), _smooth(data["tau"], n))
+
+
+def identify_log(log: str | os.PathLike | LogContents, robot: Any, *, t_start: float | None = None,
+                 t_end: float | None = None, to_dh: Callable[[np.ndarray], Any] | None = None,
+                 cutoff: float | None = 5.0, nan: str = "raise", filter_tau: bool = False, method: str = "wls",
+                 friction: bool = True, **options: Any) -> Identification:
+    """:func:`armlab.dynamics.identify` from a lab session log: the samples of
+    :func:`~armlab.lab.log.identification_data` (the time window, the driver → DH map, the filter and the
+    differentiation are its), then the least-squares fit (``method``, ``friction`` and ``options`` are
+    identify's). The result's ``.data`` holds the samples used (t, q, qd, qdd, tau)."""
+    data = identification_data(log, t_start, t_end, to_dh=to_dh, cutoff=cutoff, nan=nan, filter_tau=filter_tau)
+    if data["q"].shape[1] != robot.n:
+        raise ValueError(f"the log has {data['q'].shape[1]} joints but the robot {robot.n}")
+    result = identify(robot, data["q"], data["qd"], data["qdd"], data["tau"], method=method, friction=friction,
+                      **options)
+    result.data = data
+    return result
