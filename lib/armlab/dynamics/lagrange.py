@@ -29,7 +29,7 @@ import numpy as np
 from .._core.codegen import cached_kernel, run_kernel
 from .._core.symbolic import sympy
 from .._core.sympy_codegen import compile_program
-from .._core.validation import as_float_array
+from .._core.validation import joint_vector
 from .lagrange_program import Tape, coefficients, frames_and_twists, pseudo_inertia
 from .model import GRAVITY
 
@@ -203,10 +203,7 @@ class LagrangeModel:
 
     def _run(self, key, shape, values, params):
         args = ("q", "qd", "qdd")[:len(values)]
-        arrays = [as_float_array(v, name) for v, name in zip(values, args)]
-        for a, name in zip(arrays, args):
-            if a.ndim == 0 or a.shape[-1] != self.n:
-                raise ValueError(f"{name} must have {self.n} joint values (shape (..., {self.n})), got shape {a.shape}")
+        arrays = [joint_vector(v, self.n, name, symbolic=False) for v, name in zip(values, args)]
         missing = [s.name for s in self.parameters if s.name not in params]
         unknown = set(params) - {s.name for s in self.parameters}
         if missing or unknown:

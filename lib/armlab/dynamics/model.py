@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,8 @@ from .._core import smallmat as sm
 from .._core.constants import GRAVITY
 from .._core.codegen import Tracer, Var, cached_kernel, run_kernel, snap
 from .._core.symbolic import is_symbolic, sympy
-from .._core.validation import as_float_array
+from .._core.protocol import RobotLike
+from .._core.validation import as_float_array, joint_vector
 from ..kinematics.scalar import TracerBackend, backend_for, chain, compose
 from .dual import Dual, DualBackend, derivative
 from .rne import rne_steps
@@ -40,16 +42,9 @@ def _require_inertia(robot):
                          "m, r (centre of mass) and I (inertia about it); see armlab.models for arms that have them")
 
 
-def joint_args(robot, value, name, symbolic):
-    if symbolic:
-        value = [sympy().sympify(x) for x in value]
-        if len(value) != robot.n:
-            raise ValueError(f"{name} must have {robot.n} joint values, got {len(value)}")
-        return value
-    value = as_float_array(value, name)
-    if value.ndim == 0 or value.shape[-1] != robot.n:
-        raise ValueError(f"{name} must have {robot.n} joint values (shape (..., {robot.n})), got shape {value.shape}")
-    return value
+def joint_args(robot: RobotLike, value: Any, name: str, symbolic: bool) -> Any:
+    """A joint argument of ``robot`` through the one validator, :func:`armlab._core.validation.joint_vector`."""
+    return joint_vector(value, robot.n, name, symbolic=symbolic)
 
 
 def vector_arg(value, name, size, symbolic):
@@ -162,8 +157,13 @@ def _rne_kernel(robot):
     return cached_kernel(robot, "rne", build)
 
 
-def gravload(robot, q, gravity=GRAVITY):
-    """G(q): the joint torques that hold the arm still against gravity (..., n)."""
+def gravload(robot: RobotLike, q: Any, *, gravity: Any = GRAVITY) -> Any:
+    """G(q): the joint torques (..., n) that hold the arm still against its own weight; sympy in, sympy out.
+
+    RNE(q, 0, 0) with gravity: each link's weight m·g at its centre of mass, carried inward — the dynamics
+    chapter's G and the statics chapter's gravity load (``armlab.statics.gravity_load`` is this function).
+    ``gravity``: the gravitational acceleration in the world frame (default
+    :data:`armlab._core.constants.GRAVITY`); ``None`` means no gravity (zero torques)."""
     _require_inertia(robot)
     symbolic = robot.symbolic or is_symbolic(q, gravity)
     q = joint_args(robot, q, "q", symbolic)

@@ -37,7 +37,7 @@ from .._core import smallmat as sm
 from .._core.codegen import cached_kernel, run_kernel
 from .._core.symbolic import sympy
 from .._core.sympy_codegen import compile_program
-from .._core.validation import as_float_array
+from .._core.validation import as_float_array, joint_vector
 from ..kinematics.scalar import SympyBackend, chain
 from .model import GRAVITY
 from .params import PARAM_NAMES
@@ -227,10 +227,7 @@ class SymbolicRegressor:
     def _run(self, key, shape, q, qd, qdd, chi):
         if key not in self._fns:
             self._fns[key] = self._compile(key)
-        arrays = [as_float_array(v, name) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"))]
-        for a, name in zip(arrays, ("q", "qd", "qdd")):
-            if a.ndim == 0 or a.shape[-1] != self.n:
-                raise ValueError(f"{name} must have {self.n} joint values (shape (..., {self.n})), got shape {a.shape}")
+        arrays = [joint_vector(v, self.n, name, symbolic=False) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"))]
         chi = np.zeros(10 * self.n) if chi is None else as_float_array(chi, "chi", (10 * self.n,))
         batch = np.broadcast_shapes(*(a.shape[:-1] for a in arrays), chi.shape[:-1])
         arrays = [np.ascontiguousarray(np.broadcast_to(a, batch + a.shape[-1:])) for a in arrays + [chi]]

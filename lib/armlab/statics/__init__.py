@@ -7,11 +7,18 @@ the arm (a payload's weight, a push) is the negative of that.
 * :func:`link_forces` — the inward recursion (5-1)–(5-4), link by link, with optional link weights:
   it is the inward pass of Newton–Euler (:mod:`armlab.dynamics.rne`) at rest;
 * :func:`joint_torques` — τ = JᵀF, with F in the base or the tool frame;
-* :func:`gravity_load` — the holding torques G(q) (the dynamics chapter's G);
+* :func:`gravity_load` — the holding torques G(q): the dynamics chapter's G, the very same function as
+  :func:`armlab.dynamics.gravload` (re-exported here under the chapter's name);
 * :func:`inverse_statics` — F from τ: exact, least squares (the book's (JJᵀ)⁻¹Jτ) or minimum norm;
 * wrench transforms: :func:`armlab.transforms.wrench_transform` ((5-7)–(5-9)) and
   :func:`armlab.transforms.wrench_in_frame` (textbook (3.169)–(3.170));
 * :func:`max_tip_force`, :func:`max_payload` — the static-load envelope of §5.4 under joint torque limits.
+
+Conventions: ``frame=`` is "base" (the default everywhere) or "tool"; ``gravity=`` is a keyword, the
+gravitational acceleration in the world frame. Where gravity is the point of the function
+(:func:`gravity_load`, :func:`max_payload`) its default is :data:`armlab._core.constants.GRAVITY`; where it
+adds the links' own weights to a tip load (:func:`link_forces`, :func:`max_tip_force`) its default ``None``
+means "no weights", the chapter's (5-2).
 
 >>> import armlab, numpy as np
 >>> arm = armlab.models.planar2r(0.5, 0.3)
@@ -24,13 +31,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core import smallmat as sm
 from .._core.codegen import Tracer, cached_kernel
+from .._core.constants import GRAVITY
+from .._core.protocol import RobotLike
 from .._core.symbolic import is_symbolic, sympy
-from .._core.validation import as_float_array
+from .._core.validation import as_float_array, joint_vector
 from ..dynamics.model import gravload
 from ..dynamics.rne import rne_steps
 from ..kinematics.scalar import TracerBackend, backend_for, chain
@@ -42,12 +53,16 @@ __all__ = ["link_forces", "LinkForces", "joint_torques", "gravity_load", "invers
 FRAMES = ("base", "tool")
 
 
-def _frame(frame):
+#: The holding torques G(q): :func:`armlab.dynamics.gravload` itself, under the statics chapter's name.
+gravity_load = gravload
+
+
+def _frame(frame: str) -> None:
     if frame not in FRAMES:
         raise ValueError(f"frame must be 'base' or 'tool', got {frame!r}")
 
 
-def _wrench_sym(robot, q, wrench, frame):
+def _wrench_sym(robot: RobotLike, q: list, wrench: Any, frame: str) -> list:
     """The tip wrench in the tool frame (moment about the tool origin), sympy."""
     _frame(frame)
     w = sympy().Matrix(list(wrench))
@@ -69,22 +84,17 @@ class LinkForces:
     joint axis of link i is z_{i−1}, so τ_i is the moment about that axis (through O_{i−1}).
     """
 
-    f: object
-    m: object
-    tau: object
+    f: Any
+    m: Any
+    tau: Any
 
 
-def link_forces(robot, q, wrench, frame="tool", gravity=None):
-    """The inward recursion (5-1)–(5-2) at q for a tip ``wrench`` given in the ``frame`` "tool" or
-    "base", with the links' weights when ``gravity`` (world frame, e.g. (0, 0, −9.81)) is given.
-    One configuration; numbers or sympy."""
+def link_forces(robot: RobotLike, q: Any, wrench: Any, *, frame: str = "base", gravity: Any = None) -> LinkForces:
+    """The inward recursion (5-1)–(5-2) at q for a tip ``wrench`` given in the ``frame`` "base" (default)
+    or "tool", with the links' weights when ``gravity`` (world frame, e.g. ``armlab._core.constants.GRAVITY``)
+    is given; ``None``: no weights, the tip load alone (5-2). One configuration; numbers or sympy."""
     symbolic = robot.symbolic or is_symbolic(q, wrench, gravity)
-    if symbolic:
-        q = [sympy().sympify(x) for x in q]
-    else:
-        q = as_float_array(q, "q", (robot.n,), allow_batch=False)
-    if len(q) != robot.n:
-        raise ValueError(f"q must have {robot.n} joint values, got {len(q)}")
+    q = joint_vector(q, robot.n, "q", symbolic=symbolic, batch=False)
     if not symbolic:
         _frame(frame)
         w = as_float_array(wrench, "wrench", (6,), allow_batch=False)
@@ -99,7 +109,8 @@ def link_forces(robot, q, wrench, frame="tool", gravity=None):
                       sp.Matrix(tau))
 
 
-def _link_forces_numeric(robot, q, w, g, frame):
+def _link_forces_numeric(robot: RobotLike, q: np.ndarray, w: np.ndarray, g: np.ndarray | None,
+                         frame: str) -> LinkForces:
     """The same recursion as straight-line code traced once per robot, frame and with/without weights
     (µs instead of the scalar recursion's hundreds of µs). Outputs τ, then (f, n) of every link and the tip."""
     def build(robot):
@@ -126,23 +137,15 @@ def _link_forces_numeric(robot, q, w, g, frame):
     return LinkForces(fn[:, 0], fn[:, 1], out[:n])
 
 
-def joint_torques(robot, q, wrench, frame="base"):
+def joint_torques(robot: RobotLike, q: Any, wrench: Any, *, frame: str = "base") -> Any:
     """τ = JᵀF (5-6): the balancing torques for the tip wrench F, given in the ``frame`` "base"
     (J = jacob0) or "tool" (J = jacobe). Batched: q (..., n), wrench (..., 6)."""
     _frame(frame)
-    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)
+    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)  # type: ignore[attr-defined]
     if is_symbolic(J, wrench):
         return J.T * sympy().Matrix(list(wrench))
     w = as_float_array(wrench, "wrench", (6,))
     return (np.swapaxes(J, -1, -2) @ w[..., None])[..., 0]
-
-
-def gravity_load(robot, q, gravity=(0.0, 0.0, -9.81)):
-    """The joint torques (…, n) that hold the arm still against its own weight: G(q).
-
-    Computed by the statics recursion with each link's weight m·g at its centre of mass — the same
-    G(q) as ``robot.gravload`` (it is the same recursion)."""
-    return gravload(robot, q, gravity)
 
 
 @dataclass
@@ -157,12 +160,13 @@ class InverseStatics:
     residual: float
 
 
-def inverse_statics(robot, q, tau, frame="base", tol=1e-9):
+def inverse_statics(robot: RobotLike, q: ArrayLike, tau: ArrayLike, *, frame: str = "base",
+                    tol: float = 1e-9) -> InverseStatics:
     """The tip wrench (in ``frame``) that the joint torques ``tau`` hold; see :class:`InverseStatics`."""
     _frame(frame)
-    q = as_float_array(q, "q", (robot.n,), allow_batch=False)
-    tau = as_float_array(tau, "tau", (robot.n,), allow_batch=False)
-    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)
+    q = joint_vector(q, robot.n, "q", symbolic=False, batch=False)
+    tau = joint_vector(tau, robot.n, "tau", symbolic=False, batch=False)
+    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)  # type: ignore[attr-defined]
     s = np.linalg.svd(J, compute_uv=False)
     rank = int((s > tol * max(s[0], 1e-300)).sum())
     n = robot.n
@@ -182,14 +186,14 @@ def inverse_statics(robot, q, tau, frame="base", tol=1e-9):
     return InverseStatics(F, method, reason, float(np.linalg.norm(J.T @ F - tau)))
 
 
-def _limits(tau_max, n):
+def _limits(tau_max: ArrayLike, n: int) -> np.ndarray:
     t = as_float_array(tau_max, "tau_max", (n,), allow_batch=False)
     if (t <= 0).any():
         raise ValueError(f"tau_max must be positive joint torque limits, got {t}")
     return t
 
 
-def _largest_scale(base, per_unit, tau_max):
+def _largest_scale(base: np.ndarray, per_unit: np.ndarray, tau_max: np.ndarray) -> np.ndarray:
     """Largest s ≥ 0 with |base + s·per_unit| ≤ tau_max joint by joint (…); 0 if the base load alone exceeds."""
     with np.errstate(divide="ignore", invalid="ignore"):
         up = np.where(per_unit > 0, (tau_max - base) / per_unit, np.where(per_unit < 0, (-tau_max - base) / per_unit,
@@ -199,23 +203,27 @@ def _largest_scale(base, per_unit, tau_max):
     return np.where(ok, np.maximum(s, 0.0), 0.0)
 
 
-def max_tip_force(robot, q, direction, tau_max, gravity=None):
+def max_tip_force(robot: RobotLike, q: ArrayLike, direction: ArrayLike, tau_max: ArrayLike, *,
+                  gravity: ArrayLike | None = None) -> np.ndarray:
     """The largest force (N) the tip can exert along the unit ``direction`` (base frame) at q (…, n)
-    without any joint exceeding ``tau_max`` (n,), with the arm's own weight when ``gravity`` is given."""
+    without any joint exceeding ``tau_max`` (n,), with the arm's own weight when ``gravity`` is given
+    (``None``: the tip force alone, the envelope of §5.4)."""
+    q = joint_vector(q, robot.n, "q", symbolic=False)
     d = as_float_array(direction, "direction", (3,), allow_batch=False)
     d = d / np.linalg.norm(d)
     tm = _limits(tau_max, robot.n)
     a = np.swapaxes(robot.jacob0(q)[..., :3, :], -1, -2) @ d
-    base = np.zeros_like(a) if gravity is None else gravity_load(robot, q, gravity)
+    base = np.zeros_like(a) if gravity is None else gravload(robot, q, gravity=gravity)
     return _largest_scale(base, a, tm)
 
 
-def max_payload(robot, q, tau_max, gravity=(0.0, 0.0, -9.81)):
+def max_payload(robot: RobotLike, q: ArrayLike, tau_max: ArrayLike, *, gravity: ArrayLike = GRAVITY) -> np.ndarray:
     """The largest mass (kg) the tool can hold at q (…, n): its weight plus the arm's own, within ``tau_max``.
 
     Holding a mass m means the tip pushes up on it: F = −m·g (base frame), τ = G(q) + J_vᵀ(−m·g).
     """
+    q = joint_vector(q, robot.n, "q", symbolic=False)
     g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
     tm = _limits(tau_max, robot.n)
     a = np.swapaxes(robot.jacob0(q)[..., :3, :], -1, -2) @ (-g)
-    return _largest_scale(gravity_load(robot, q, g), a, tm)
+    return _largest_scale(gravload(robot, q, gravity=g), a, tm)
