@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.inertia import shift_inertia
 from .._core.validation import as_float_array
 from .base_params import base_parameters, random_states
 from .model import GRAVITY
@@ -104,7 +105,7 @@ def link_consistency(chi10, tol=0.0):
         c = chi10[1:4] / m
         _, _, _, _, ixx, iyy, izz, ixy, ixz, iyz = chi10
         Io = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-        p = np.linalg.eigvalsh(Io - m * (c @ c * np.eye(3) - np.outer(c, c)))  # about the centre of mass
+        p = np.linalg.eigvalsh(shift_inertia(Io, -m, c))  # back from the origin to the centre of mass
         out["principal_moments"] = p
         out["triangle"] = bool(p[0] + p[1] >= p[2] - tol and p[0] >= -tol)
     else:

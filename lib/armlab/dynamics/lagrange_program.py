@@ -11,6 +11,7 @@ expressions (by substitution) and into compiled code (:func:`armlab._core.sympy_
 """
 from __future__ import annotations
 
+from .._core.inertia import shift_inertia
 from .._core.symbolic import sympy
 from ..kinematics.scalar import SympyBackend, chain
 
@@ -37,7 +38,8 @@ def pseudo_inertia(m, r, I=None):
     m = sp.sympify(m)
     r = sp.Matrix(list(r)).applyfunc(_exact)
     I = sp.zeros(3, 3) if I is None else sp.Matrix(I).applyfunc(_exact)  # noqa: E741
-    E = I.trace() / 2 * sp.eye(3) - I + m * r * r.T
+    I_o = shift_inertia(I, m, r)  # about the frame origin (parallel-axis theorem)
+    E = I_o.trace() / 2 * sp.eye(3) - I_o  # = ½·tr(I)·E − I + m·r·rᵀ
     h = m * r
     return sp.Matrix(sp.BlockMatrix([[E, h], [h.T, sp.Matrix([[m]])]]))
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from .._core import smallmat as sm
 from .._core.codegen import Tracer, cached_kernel, run_kernel
+from .._core.inertia import shift_inertia
 from .._core.symbolic import is_symbolic, sympy
 from ..kinematics.scalar import TracerBackend, backend_for, chain
 from .model import GRAVITY, batch_args, joint_args, vector_arg
@@ -44,13 +45,13 @@ FULL_NAMES = PARAM_NAMES + ("Ia", "fv", "fc", "foff")
 
 def dynamic_params(robot):
     """χ (10n,): each link's mass, first moments m·c and inertia about its frame origin
-    (I_o = I_c + m·(cᵀc·E − c·cᵀ)), in the order of (2.54)."""
+    (I_o = I_c + m·(cᵀc·E − c·cᵀ), :func:`armlab._core.inertia.shift_inertia`), in the order of (2.54)."""
     out = []
     for link in robot.links:
         m = float(link.m)
         c = np.array(link.r, dtype=float)
         Ic = np.zeros((3, 3)) if link.I is None else np.array(link.I, dtype=float)
-        Io = Ic + m * (c @ c * np.eye(3) - np.outer(c, c))
+        Io = shift_inertia(Ic, m, c)  # about the frame origin
         out += [m, *(m * c), Io[0, 0], Io[1, 1], Io[2, 2], Io[0, 1], Io[0, 2], Io[1, 2]]
     return np.array(out)
 
