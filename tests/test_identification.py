@@ -99,6 +99,7 @@ def test_noise_free_identification_recovers_base_parameters_to_1e_6(method):
     assert err.max() <= 1e-6
     assert np.linalg.norm(res.base - truth) <= 1e-6 * np.linalg.norm(truth)
     assert (res.chi is not None) == (method == "constrained")
+    assert res.ok is True and res.reason == ""  # the result objects' shared ok/reason
 
 
 def test_identification_with_noise_stays_within_the_stated_bound():

@@ -23,11 +23,13 @@ consistency of the estimate (:meth:`Identification.consistency`).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._core.inertia import shift_inertia
 from .._core.validation import as_float_array
-from .base_params import base_parameters, random_states
+from .base_params import BaseParameters, base_parameters, random_states
 from .model import GRAVITY
 from .params import dynamic_params
 
@@ -122,12 +124,18 @@ class Identification:
     covariance; ``chi``: the full χ̄ (or χ) for ``"constrained"``, else None; ``rms`` (n,): RMS torque residual
     per joint on the data fitted (N·m); ``sigma`` (n,): the residual standard deviations the WLS weights
     used; ``cond``: condition number of the column-normalised stacked base regressor; ``samples``: N.
+    ``ok`` and ``reason`` as every result object of the library: ``ok`` is False only when the constrained
+    fit stopped before its duality gap closed (``reason`` then says so; the estimate is the last iterate),
+    ``reason`` is "" when ok. Data that cannot determine the base parameters raise a ValueError instead.
     """
 
-    def __init__(self, robot, params, method, base, std, chi, rms, sigma, cond, samples):
+    def __init__(self, robot: Any, params: BaseParameters, method: str, base: np.ndarray, std: np.ndarray,
+                 chi: np.ndarray | None, rms: np.ndarray, sigma: np.ndarray, cond: float, samples: int, *,
+                 ok: bool = True, reason: str = "") -> None:
         self.robot, self.params, self.method = robot, params, method
         self.base, self.std, self.chi = base, std, chi
         self.rms, self.sigma, self.cond, self.samples = rms, sigma, cond, samples
+        self.ok, self.reason = ok, reason
         self.data = None  # the samples armlab.lab.ident.identify_log used
 
     @property
@@ -220,9 +228,9 @@ def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRA
     b = Qb * np.repeat(weights, params.count)
     s = np.linalg.svd(A, compute_uv=False)
     cond = float(s[0] / s[-1])
-    chi = None
+    chi, reason = None, ""
     if method == "constrained":
-        chi = _constrained(robot, params, A, b, scale, prior, pull)
+        chi, reason = _constrained(robot, params, A, b, scale, prior, pull)
         sol = params.of(chi) * scale
     resid = tau - Xs @ sol
     base = sol / scale
@@ -231,7 +239,7 @@ def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRA
     cov = s2 * np.linalg.pinv(A.T @ A)
     std = np.sqrt(np.clip(np.diag(cov), 0, None)) / scale
     rms = np.sqrt(np.mean(resid ** 2, axis=0))
-    return Identification(robot, params, method, base, std, chi, rms, sigma, cond, N)
+    return Identification(robot, params, method, base, std, chi, rms, sigma, cond, N, ok=not reason, reason=reason)
 
 
 def _qr(X, y):
@@ -273,7 +281,8 @@ def _check_rank(params, R, qd):
 
 
 def _constrained(robot, params, A, b, scale, prior, pull):
-    """The consistent χ̄ that minimises the weighted residual: a log-det barrier Newton method (see the module)."""
+    """(χ̄, reason): the consistent χ̄ that minimises the weighted residual, by a log-det barrier Newton method
+    (see the module); reason is "" when the duality gap closed, else why the estimate is only the last iterate."""
     n, per = robot.n, (14 if params.friction else 10)
     p = n * per
     chi = _prior(robot, per, prior)
@@ -325,9 +334,10 @@ def _constrained(robot, params, A, b, scale, prior, pull):
             if decrement < 1e-10:
                 break
         if nu / t < 1e-10 * F(chi) + floor:
-            break
+            return chi, ""
         t *= 20.0
-    return chi
+    return chi, (f"the constrained fit stopped after 60 barrier rounds with the duality gap ν/t = {nu / t:.3g} "
+                 f"still above {1e-10 * F(chi) + floor:.3g}: the estimate is the last iterate")
 
 
 def _barrier(chi, n, per, B, fric):
