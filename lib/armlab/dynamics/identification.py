@@ -26,7 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._core.protocol import RobotLike
 from .._core.inertia import shift_inertia
 from .._core.validation import as_float_array
 from .base_params import BaseParameters, base_parameters, random_states
@@ -41,7 +43,7 @@ _CHUNK = 4096
 _UNITS = np.array([1.0, 0.1, 0.1, 0.1, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.1, 0.1, 0.1])
 
 
-def check_data(robot, q, qd, qdd, tau):
+def check_data(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike) -> list[np.ndarray]:
     """The four arrays as (N, n) floats with one length; a clear ValueError naming the argument otherwise
     (NaN or inf included: mask such samples explicitly before identifying)."""
     out = []
@@ -73,9 +75,9 @@ def _stack(params, q, qd, qdd):
     return out
 
 
-def pseudo_inertia_matrix(chi10):
+def pseudo_inertia_matrix(chi10: ArrayLike) -> np.ndarray:
     """The 4×4 pseudo-inertia J = [[½tr(I)·E − I, h], [hᵀ, m]] of one link from its 10 parameters (2.54)."""
-    m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz = chi10
+    m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz = np.asarray(chi10, dtype=float)
     I = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])  # noqa: E741
     J = np.empty((4, 4))
     J[:3, :3] = 0.5 * np.trace(I) * np.eye(3) - I
@@ -95,7 +97,7 @@ def _basis():
     return _BASIS
 
 
-def link_consistency(chi10, tol=0.0):
+def link_consistency(chi10: ArrayLike, tol: float = 0.0) -> dict[str, Any]:
     """Physical consistency of one link's parameters: a dict with the mass, the principal moments about the
     centre of mass, and whether m > 0, the moments satisfy the triangle inequality (each ≤ the sum of the
     other two, hence ≥ 0) and the pseudo-inertia is positive definite (all three together)."""
@@ -136,17 +138,18 @@ class Identification:
         self.base, self.std, self.chi = base, std, chi
         self.rms, self.sigma, self.cond, self.samples = rms, sigma, cond, samples
         self.ok, self.reason = ok, reason
-        self.data = None  # the samples armlab.lab.ident.identify_log used
+        self.data: dict[str, np.ndarray] | None = None  # the samples armlab.lab.ident.identify_log used
 
     @property
-    def friction(self):
+    def friction(self) -> bool:
         return self.params.friction
 
-    def predict(self, q, qd, qdd):
+    def predict(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
         """τ (…, n) = ξ̄_B(q, q̇, q̈)·χ_B, (2.67) with the estimate (step д of §3.1)."""
         return self.params.regressor(q, qd, qdd) @ self.base
 
-    def validate(self, q, qd, qdd, tau, *, regressor=None):
+    def validate(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike, *,
+                 regressor: ArrayLike | None = None) -> np.ndarray:
         """RMS torque error per joint (n,) on fresh data (step д of §3.1). ``regressor``: ξ_B of these samples
         (N, n, count), if the caller has it already (it is most of the cost)."""
         q, qd, qdd, tau = check_data(self.robot, q, qd, qdd, tau)
@@ -156,12 +159,12 @@ class Identification:
             raise ValueError(f"regressor must have shape {(*q.shape, self.params.count)}, got {np.shape(regressor)}")
         return np.sqrt(np.mean((regressor @ self.base - tau) ** 2, axis=0))
 
-    def relative_error(self, chi_true):
+    def relative_error(self, chi_true: ArrayLike) -> np.ndarray:
         """|χ_B − β·χ_true| / |β·χ_true| per base parameter, for a known true χ (or χ̄) — simulations."""
         true = self.params.of(chi_true)
         return np.abs(self.base - true) / np.maximum(np.abs(true), 1e-12)
 
-    def inertia(self, q):
+    def inertia(self, q: ArrayLike) -> np.ndarray:
         """M(q) (…, n, n) of the identified model, actuator inertias included."""
         q = np.asarray(q, float)
         n, zero = self.robot.n, np.zeros(q.shape)
@@ -170,13 +173,14 @@ class Identification:
                  - rest) @ self.base for j in range(n)]
         return np.stack(cols, axis=-1)
 
-    def consistency(self, samples=500, seed=1):
+    def consistency(self, samples: int = 500, seed: int = 1) -> dict[str, Any]:
         """Physical consistency: M(q) positive definite at ``samples`` random states within the joint limits
         (``M_min_eig``: the smallest eigenvalue seen), and for a full χ̄ each link by :func:`link_consistency`
         and I_a, f_v, f_c ≥ 0. A base estimate alone cannot show masses: ``links`` is then None."""
         q, _, _ = random_states(self.robot, samples, seed)
         eig = float(np.linalg.eigvalsh(self.inertia(q)).min())
-        out = {"M_min_eig": eig, "M_positive_definite": eig > 0, "links": None, "friction_nonnegative": None}
+        out: dict[str, Any] = {"M_min_eig": eig, "M_positive_definite": eig > 0, "links": None,
+                               "friction_nonnegative": None}
         if self.chi is not None:
             per = 14 if self.friction else 10
             chi = self.chi.reshape(self.robot.n, per)
@@ -192,7 +196,9 @@ class Identification:
                 f"cond {self.cond:.3g}, rms {np.array2string(self.rms, precision=3)} N·m)")
 
 
-def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRAVITY, prior=None, pull=1.0):
+def identify(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike, method: str = "ols",
+             friction: bool = True, *, gravity: Any = GRAVITY, prior: ArrayLike | None = None,
+             pull: float = 1.0) -> Identification:
     """Identify the base parameters from samples (N, n) of q, q̇, q̈ and the joint efforts τ (N·m).
 
     ``method``: "ols", "wls" or "constrained" (see the module); ``friction``: identify I_a, f_v, f_c, f_off
@@ -244,7 +250,7 @@ def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRA
 
 def _qr(X, y):
     """(R, Qᵀy) of one joint's rows, R square (count × count): the R factor of [X | y] holds both."""
-    Ra = np.linalg.qr(np.column_stack([X, y]), mode="r")
+    Ra: np.ndarray = np.linalg.qr(np.column_stack([X, y]), mode="r")  # type: ignore[assignment]
     p = X.shape[1]
     return Ra[:p, :p], Ra[:p, p]
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core import smallmat as sm
 from .._core.constants import GRAVITY
@@ -47,7 +48,7 @@ def joint_args(robot: RobotLike, value: Any, name: str, symbolic: bool) -> Any:
     return joint_vector(value, robot.n, name, symbolic=symbolic)
 
 
-def vector_arg(value, name, size, symbolic):
+def vector_arg(value: Any, name: str, size: int, symbolic: bool) -> Any:
     if value is None:
         return [0] * size if symbolic else np.zeros(size)
     if symbolic:
@@ -58,7 +59,7 @@ def vector_arg(value, name, size, symbolic):
     return as_float_array(value, name, (size,))
 
 
-def batch_args(arrays):
+def batch_args(arrays: list[np.ndarray]) -> list[np.ndarray]:
     """Broadcast numeric arguments to one batch shape; the first is q."""
     shape = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
     return [np.ascontiguousarray(np.broadcast_to(a, shape + a.shape[-1:])) for a in arrays]
@@ -76,13 +77,14 @@ class _Regrouped:
 
     modified, symbolic = True, False
 
-    def __init__(self, robot):
+    def __init__(self, robot: RobotLike) -> None:
         self.n, self.base, self.name = robot.n, robot.base, robot.name
-        self.links, prev = [], None
+        self.links: list[Any] = []
+        prev: Any = None
         for link in robot.links:
             R = _rotx(link.alpha)
             I = None if link.I is None else R @ np.asarray(link.I, dtype=float) @ R.T  # noqa: E741
-            self.links.append(replace(link, alpha=prev.alpha if prev else 0.0, a=prev.a if prev else 0.0,
+            self.links.append(replace(link, alpha=prev.alpha if prev else 0.0, a=prev.a if prev else 0.0,  # type: ignore[type-var]
                                       r=tuple(R @ np.asarray(link.r, dtype=float) + [link.a, 0.0, 0.0]), I=I))
             prev = link
         last = np.eye(4)
@@ -121,7 +123,7 @@ def _has_mass(robot):
 _G_DEFAULT, _W_ZERO = list(GRAVITY), [0.0] * 6
 
 
-def rne(robot, q, qd, qdd, gravity=GRAVITY, f_tip=None):
+def rne(robot: RobotLike, q: Any, qd: Any, qdd: Any, gravity: Any = GRAVITY, f_tip: Any = None) -> Any:
     """τ = RNE(q, q̇, q̈): joint torques (forces for prismatic joints), (..., n); sympy in, sympy out.
 
     ``gravity`` is the gravitational acceleration in the world frame (the frame the robot's base
@@ -150,8 +152,8 @@ def _rne_kernel(robot):
     def build(robot):
         tr = Tracer()
         n = robot.n
-        ins = [tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3), ("w", 6))]
-        tau, _ = rne_steps(_chain(robot), *ins, TracerBackend(tr))
+        q, qd, qdd, g, w = (tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3), ("w", 6)))
+        tau, _ = rne_steps(_chain(robot), q, qd, qdd, g, w, TracerBackend(tr))
         return tr.kernel("rne", "q, qd, qdd, g, w", tau)
 
     return cached_kernel(robot, "rne", build)
@@ -191,7 +193,7 @@ def _mass_columns(robot, q, B):
     return [[cols[min(i, j)][max(i, j)] for j in range(n)] for i in range(n)]
 
 
-def inertia(robot, q):
+def inertia(robot: RobotLike, q: Any) -> Any:
     """M(q), (..., n, n), symmetric positive definite: column j is RNE(q, 0, e_j) without gravity."""
     fast = _plain(robot, q)
     if fast is not None and _has_mass(robot):
@@ -230,7 +232,7 @@ def _coriolis_rows(robot, q, qd, B):
     return [[half * (Mdot[i][j] + A_cols[j][i] - A_cols[i][j]) for j in range(n)] for i in range(n)]
 
 
-def coriolis(robot, q, qd):
+def coriolis(robot: RobotLike, q: Any, qd: Any) -> Any:
     """C(q, q̇), (..., n, n), from the Christoffel symbols: C q̇ is the velocity-product torque and
     Ṁ − 2C is skew-symmetric (lab report (2.71)–(2.73))."""
     _require_inertia(robot)
@@ -248,7 +250,9 @@ def coriolis(robot, q, qd):
     return run_kernel(cached_kernel(robot, "coriolis", build), q, (robot.n, robot.n), qd)
 
 
-def fdyn(robot, q, qd, tau, gravity=GRAVITY, *, friction=None, armature=None, f_tip=None):
+def fdyn(robot: RobotLike, q: Any, qd: Any, tau: Any, gravity: Any = GRAVITY, *,
+         friction: Callable[[np.ndarray], Any] | None = None, armature: ArrayLike | None = None,
+         f_tip: ArrayLike | None = None) -> np.ndarray:
     """Forward dynamics q̈ = (M + diag(armature))⁻¹·(τ − C q̇ − G − friction(q̇) − Jᵀ·f_tip), (..., n).
 
     ``armature``: actuator inertia reflected to each joint (n,) (the youBot chapter's I_a);
@@ -296,7 +300,7 @@ def _trace_fdyn(tr, robot):
     return (q, qd), ldl_solve(M, [t - b for t, b in zip(tau, bias)])
 
 
-def fdyn_kernel(robot):
+def fdyn_kernel(robot: RobotLike) -> Callable[..., list]:
     """The compiled ``fdyn(q, qd, tau, g, w, arm, cos, sin) -> q̈`` of this robot (lists or numpy columns).
 
     For simulators: call it directly with Python lists for one state. ``arm`` is the armature (n),
@@ -310,7 +314,7 @@ def fdyn_kernel(robot):
     return cached_kernel(robot, "fdyn", build)
 
 
-def euler_step_kernel(robot):
+def euler_step_kernel(robot: RobotLike) -> Callable[..., tuple]:
     """One semi-implicit Euler step of :func:`fdyn_kernel`, compiled as one function:
     ``step(q, qd, tau, g, w, arm, h, cos, sin)`` returns the lists (q̈, q_next, q̇_next), with
     q̇_next = q̇ + h·q̈ and q_next = q + h·q̇_next (the new velocity moves the position). A simulator's whole
@@ -328,7 +332,7 @@ def euler_step_kernel(robot):
     return cached_kernel(robot, "euler_step", build)
 
 
-def ldl_solve(M, b):
+def ldl_solve(M: list, b: list) -> list:
     """x with M x = b for a symmetric positive definite M (nested lists of scalars), by M = L D Lᵀ.
 
     Written on scalars, like the recursions, so it traces into the compiled forward dynamics."""
@@ -357,7 +361,7 @@ def ldl_solve(M, b):
     return x
 
 
-def kinetic_energy(robot, q, qd):
+def kinetic_energy(robot: RobotLike, q: Any, qd: Any) -> np.ndarray:
     """K = ½ q̇ᵀ M(q) q̇, (...). One Newton–Euler pass: M(q) q̇ is RNE(q, 0, q̇) without gravity."""
     _require_inertia(robot)
     q = joint_args(robot, q, "q", False)
@@ -374,7 +378,7 @@ def kinetic_energy(robot, q, qd):
     return run_kernel(cached_kernel(robot, "kinetic", build), q, (), qd)
 
 
-def potential_energy(robot, q, gravity=GRAVITY):
+def potential_energy(robot: RobotLike, q: Any, gravity: Any = GRAVITY) -> np.ndarray:
     """P = −Σ m_k·gᵀ·p_ck (world positions of the centres of mass), zero at the world origin; (...)."""
     q = joint_args(robot, q, "q", False)
     g = as_float_array(gravity, "gravity", (3,), allow_batch=False)

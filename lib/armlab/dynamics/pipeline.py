@@ -23,11 +23,13 @@ This module takes arrays. Reading a lab session log belongs to :mod:`armlab.lab`
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["prepare"]
 
 
-def prepare(t, q, tau, *, cutoff=5.0, order=4, trim=None, nan="raise", filter_tau=False):
+def prepare(t: ArrayLike, q: ArrayLike, tau: ArrayLike, *, cutoff: float | None = 5.0, order: int = 4,
+            trim: int | None = None, nan: str = "raise", filter_tau: bool = False) -> dict[str, np.ndarray]:
     """dict(t, q, qd, qdd, tau) ready for :func:`~armlab.dynamics.identify` from times t (N,), measured q
     (N, n) and efforts τ (N, n): uniform grid, zero-phase low-pass of q (and of τ with ``filter_tau``) at
     ``cutoff`` Hz (Butterworth of ``order``; None: no filter), central differences, ``trim`` samples dropped

@@ -19,6 +19,7 @@ import os
 from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..dynamics import Identification, identify
 from .log import LogContents, identification_data
@@ -29,8 +30,10 @@ __all__ = ["excitation_trajectory", "model_terms", "identify_scaling", "predict"
 PARAMETERS = ("alpha (M q̈ + C q̇)", "gamma (G)", "Coulomb f_c (N·m)", "viscous f_v (N·m·s/rad)")
 
 
-def excitation_trajectory(q0, duration=8.0, rate=50.0, amplitude=(0.5, 0.35, 0.45, 0.5, 0.6),
-                          base_hz=0.25, harmonics=(1, 2, 3), seed=7, max_speed=0.9):
+def excitation_trajectory(q0: ArrayLike, duration: float = 8.0, rate: float = 50.0,
+                          amplitude: ArrayLike = (0.5, 0.35, 0.45, 0.5, 0.6),
+                          base_hz: float = 0.25, harmonics: tuple[int, ...] = (1, 2, 3), seed: int = 7,
+                          max_speed: float = 0.9) -> tuple[np.ndarray, np.ndarray]:
     """(t, q): q(t) = q0 + sin²(πt/T)·Σ_k a_jk sin(2π k f t + φ_jk), sampled at ``rate`` Hz (DH angles).
 
     Amplitudes a_jk split ``amplitude[j]`` (rad) over the harmonics with random phases (``seed``);
@@ -52,7 +55,7 @@ def excitation_trajectory(q0, duration=8.0, rate=50.0, amplitude=(0.5, 0.35, 0.4
     return t, q0 + dq
 
 
-def model_terms(robot, q, qd, qdd):
+def model_terms(robot: Any, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(M q̈, C q̇, G), each (N, n), of the model ``robot`` along a measured motion."""
     Mqdd = np.einsum("nij,nj->ni", robot.inertia(q), qdd)
     Cqd = np.einsum("nij,nj->ni", robot.coriolis(q, qd), qd)
@@ -73,7 +76,7 @@ def _smooth(x, n):
     return (c[n:] - c[:-n]) / n
 
 
-def identify_scaling(robot, data, smooth=5):
+def identify_scaling(robot: Any, data: dict[str, np.ndarray], smooth: int = 5) -> tuple[np.ndarray, np.ndarray]:
     """Least-squares parameters (n, 4) in :data:`PARAMETERS` order, one independent fit per joint, and
     the fit's residual RMS per joint (N·m). τ and the regressor columns are low-passed by the same
     ``smooth``-sample moving average first (parallel filtering: the fit is linear, so filtering both sides
@@ -91,7 +94,8 @@ def identify_scaling(robot, data, smooth=5):
     return theta, rms
 
 
-def predict(robot, theta, data, smooth=5):
+def predict(robot: Any, theta: np.ndarray, data: dict[str, np.ndarray],
+            smooth: int = 5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(t, τ predicted, τ measured), both filtered as in :func:`identify_scaling`, along another motion."""
     n = max(int(smooth), 1)
     t = data["t"][(n - 1) // 2: len(data["t"]) - n // 2]

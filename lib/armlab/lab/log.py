@@ -30,7 +30,7 @@ __all__ = ["SessionLog", "LogContents", "read_log", "load_states", "identificati
 FORMAT = "armlab-lab-log/1"
 
 
-def default_log_path(directory="lab-logs") -> Path:
+def default_log_path(directory: str | os.PathLike = "lab-logs") -> Path:
     """A new timestamped file name under ``directory`` (e.g. lab-logs/2025-03-01T10-15-02.123.jsonl)."""
     stamp = _dt.datetime.now().strftime("%Y-%m-%dT%H-%M-%S.%f")[:-3]
     return Path(directory) / f"{stamp}.jsonl"
@@ -39,10 +39,10 @@ def default_log_path(directory="lab-logs") -> Path:
 class SessionLog:
     """Append-only writer. ``SessionLog(path).write("event", msg="...")``; thread-safe."""
 
-    def __init__(self, path, meta: dict | None = None):
+    def __init__(self, path: str | os.PathLike, meta: dict | None = None) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         self._lock = threading.Lock()
         self.records = 0
         self.write("open", format=FORMAT, **(meta or {}))
@@ -88,7 +88,7 @@ class LogContents:
         return [r for r in self.records if r.get("kind") == kind]
 
 
-def read_log(path) -> LogContents:
+def read_log(path: str | os.PathLike) -> LogContents:
     """All complete records of a session log. A torn last line is skipped; a bad line elsewhere raises."""
     path = Path(path)
     lines = path.read_bytes().split(b"\n")
@@ -110,7 +110,7 @@ def _mapping(contents: LogContents, to_dh: Callable[[np.ndarray], Any] | None, n
     if to_dh is not None:
         offset = np.asarray(to_dh(np.zeros(n)), float)
         return np.asarray(to_dh(np.ones(n)), float) - offset, offset
-    opened = next((r for r in contents.records if r.get("kind") == "open"), {})
+    opened: dict = next((r for r in contents.records if r.get("kind") == "open"), {})
     mapping = opened.get("driver_to_dh")
     if mapping is None:
         raise ValueError(f"{contents.path}: this log does not say how driver angles map to DH angles: pass "

@@ -100,12 +100,12 @@ def link_forces(robot: RobotLike, q: Any, wrench: Any, *, frame: str = "base", g
         w = as_float_array(wrench, "wrench", (6,), allow_batch=False)
         g = None if gravity is None else as_float_array(gravity, "gravity", (3,), allow_batch=False)
         return _link_forces_numeric(robot, q, w, g, frame)
-    w = _wrench_sym(robot, q, wrench, frame)
-    g = [0, 0, 0] if gravity is None else list(gravity)
+    ws = _wrench_sym(robot, q, wrench, frame)
+    gs = [0, 0, 0] if gravity is None else list(gravity)
     zero = [0] * robot.n
-    tau, steps = rne_steps(robot, list(q), zero, zero, g, w, backend_for(True))
+    tau, steps = rne_steps(robot, list(q), zero, zero, gs, ws, backend_for(True))
     sp = sympy()
-    return LinkForces(sp.Matrix([s["f"] for s in steps] + [w[:3]]), sp.Matrix([s["n"] for s in steps] + [w[3:]]),
+    return LinkForces(sp.Matrix([s["f"] for s in steps] + [ws[:3]]), sp.Matrix([s["n"] for s in steps] + [ws[3:]]),
                       sp.Matrix(tau))
 
 
@@ -164,26 +164,26 @@ def inverse_statics(robot: RobotLike, q: ArrayLike, tau: ArrayLike, *, frame: st
                     tol: float = 1e-9) -> InverseStatics:
     """The tip wrench (in ``frame``) that the joint torques ``tau`` hold; see :class:`InverseStatics`."""
     _frame(frame)
-    q = joint_vector(q, robot.n, "q", symbolic=False, batch=False)
-    tau = joint_vector(tau, robot.n, "tau", symbolic=False, batch=False)
-    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)  # type: ignore[attr-defined]
+    qv = joint_vector(q, robot.n, "q", symbolic=False, batch=False)
+    t = joint_vector(tau, robot.n, "tau", symbolic=False, batch=False)
+    J = robot.jacob0(qv) if frame == "base" else robot.jacobe(qv)  # type: ignore[attr-defined]
     s = np.linalg.svd(J, compute_uv=False)
     rank = int((s > tol * max(s[0], 1e-300)).sum())
     n = robot.n
     if n == 6 and rank == 6:
-        F = np.linalg.solve(J.T, tau)
+        F = np.linalg.solve(J.T, t)
         method, reason = "exact", "6 joints and J is regular: F = (Jᵀ)⁻¹τ is the one wrench"
     elif n > 6 and rank == 6:
-        F = np.linalg.solve(J @ J.T, J @ tau)
+        F = np.linalg.solve(J @ J.T, J @ t)
         method, reason = "least-squares", (f"{n} joints: Jᵀ is {n}×6, τ = JᵀF has no exact solution in "
                                            "general; F = (JJᵀ)⁻¹Jτ minimises ‖JᵀF − τ‖")
     else:
-        F = np.linalg.pinv(J.T, rcond=tol) @ tau
+        F = np.linalg.pinv(J.T, rcond=tol) @ t
         method = "min-norm"
         reason = (f"only {n} joints: many wrenches give these torques (the arm cannot resist forces along "
                   f"{6 - rank} direction(s)); F is the smallest" if n < 6 else
                   f"J is singular (rank {rank} < 6): F = (Jᵀ)⁺τ, the smallest wrench closest to τ")
-    return InverseStatics(F, method, reason, float(np.linalg.norm(J.T @ F - tau)))
+    return InverseStatics(F, method, reason, float(np.linalg.norm(J.T @ F - t)))
 
 
 def _limits(tau_max: ArrayLike, n: int) -> np.ndarray:
