@@ -199,6 +199,8 @@ def test_mismatched_lengths_are_named():
         dynamics.prepare(t[:-1], q, tau)
     with pytest.raises(ValueError, match="method must be one of"):
         dynamics.identify(YOUBOT, q, qd, qdd, tau, method="ml")
+    with pytest.raises(TypeError, match="qdd must be real numbers"):  # not cast to its real part
+        dynamics.identify(YOUBOT, q, qd, qdd + 1e-3j, tau)
 
 
 def test_nan_is_an_error_or_an_explicit_mask_never_a_silent_fit():

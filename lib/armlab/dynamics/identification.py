@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike
 
 from .._core.protocol import RobotLike
 from .._core.inertia import shift_inertia
-from .._core.validation import as_float_array
+from .._core.validation import as_float_array, joint_vector
 from .base_params import BaseParameters, base_parameters, random_states
 from .model import GRAVITY
 from .params import dynamic_params
@@ -48,7 +48,10 @@ def check_data(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, ta
     (NaN or inf included: mask such samples explicitly before identifying)."""
     out = []
     for value, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"), (tau, "tau")):
-        a = np.asarray(value, dtype=float) if not isinstance(value, np.ndarray) else value.astype(float, copy=False)
+        a = np.asarray(value)
+        if a.dtype.kind not in "biuf":  # complex, strings, objects: the one joint validator names the problem
+            a = joint_vector(value, robot.n, name, symbolic=False)
+        a = a.astype(float, copy=False)
         if a.ndim == 1 and a.shape[0] == robot.n:
             a = a[None]
         if a.ndim != 2 or a.shape[1] != robot.n:

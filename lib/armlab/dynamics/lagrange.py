@@ -258,7 +258,7 @@ def lagrange(robot: RobotLike, gravity: Any = GRAVITY, *, armature: Any = None, 
     The model is built once per robot and arguments and kept in memory (as code, never pickled).
 
     >>> from armlab.models import planar2r
-    >>> model = lagrange(planar2r(), gravity=(0, -9.81, 0))
+    >>> model = lagrange(planar2r(), gravity=(0, GRAVITY[2], 0))  # g along −y: the arm's plane is vertical
     >>> model.M_fn([0.0, 0.0]).round(6)
     array([[5., 2.],
            [2., 1.]])
