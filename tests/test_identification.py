@@ -201,6 +201,8 @@ def test_mismatched_lengths_are_named():
         dynamics.identify(YOUBOT, q, qd, qdd, tau, method="ml")
     with pytest.raises(TypeError, match="qdd must be real numbers"):  # not cast to its real part
         dynamics.identify(YOUBOT, q, qd, qdd + 1e-3j, tau)
+    with pytest.raises(TypeError, match="tau must be real numbers"):
+        dynamics.prepare(t, q, tau + 1e-3j)
 
 
 def test_nan_is_an_error_or_an_explicit_mask_never_a_silent_fit():

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.protocol import RobotLike
+from .._core.validation import joint_vector
 from .base_params import base_parameters
 from .model import GRAVITY, rne
 
@@ -107,15 +108,15 @@ def design_excitation(robot: RobotLike, *, harmonics: int = 3, f0: float = 0.1, 
         raise ValueError("design_excitation needs finite joint limits (robot.qlim)")
     span = hi - lo
     lo_m, hi_m = lo + margin * span / 2, hi - margin * span / 2
-    q0 = (lo + hi) / 2 if q0 is None else np.asarray(q0, float)
-    if q0.shape != (n,) or np.any(q0 <= lo_m) or np.any(q0 >= hi_m):
-        raise ValueError(f"q0 must be (n,) inside the joint limits less the margin, got {q0}")
+    q0v = (lo + hi) / 2 if q0 is None else joint_vector(q0, n, "q0", symbolic=False, batch=False)
+    if np.any(q0v <= lo_m) or np.any(q0v >= hi_m):
+        raise ValueError(f"q0 must be inside the joint limits less the margin, got {q0v}")
     vmax = np.full(n, np.inf) if max_speed is None else (1 - margin) * np.asarray(max_speed, float)
     emax = np.full(n, np.inf) if max_effort is None else (1 - margin) * np.asarray(max_effort, float)
     t = np.linspace(0, 1.0 / f0, 4 * samples, endpoint=False)  # the limits, checked between cond's samples too
 
     def make(x):
-        return Excitation(x[:n * H].reshape(n, H), x[n * H:].reshape(n, H), q0, f0)
+        return Excitation(x[:n * H].reshape(n, H), x[n * H:].reshape(n, H), q0v, f0)
 
     def slack(x):  # ≥ 0 inside: position low/high, speed, effort, per joint (worst sample)
         ex = make(x)

@@ -169,10 +169,10 @@ class Identification:
 
     def inertia(self, q: ArrayLike) -> np.ndarray:
         """M(q) (…, n, n) of the identified model, actuator inertias included."""
-        q = np.asarray(q, float)
-        n, zero = self.robot.n, np.zeros(q.shape)
-        rest = self.params.regressor(q, zero, zero, gravity=(0.0, 0.0, 0.0))  # f_off's column: not inertia
-        cols = [(self.params.regressor(q, zero, np.broadcast_to(np.eye(n)[j], q.shape), gravity=(0.0, 0.0, 0.0))
+        qv = joint_vector(q, self.robot.n, "q", symbolic=False)
+        n, zero = self.robot.n, np.zeros(qv.shape)
+        rest = self.params.regressor(qv, zero, zero, gravity=(0.0, 0.0, 0.0))  # f_off's column: not inertia
+        cols = [(self.params.regressor(qv, zero, np.broadcast_to(np.eye(n)[j], qv.shape), gravity=(0.0, 0.0, 0.0))
                  - rest) @ self.base for j in range(n)]
         return np.stack(cols, axis=-1)
 

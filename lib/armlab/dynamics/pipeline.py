@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.validation import as_float_array
+
 __all__ = ["prepare"]
 
 
@@ -34,8 +36,8 @@ def prepare(t: ArrayLike, q: ArrayLike, tau: ArrayLike, *, cutoff: float | None 
     (N, n) and efforts τ (N, n): uniform grid, zero-phase low-pass of q (and of τ with ``filter_tau``) at
     ``cutoff`` Hz (Butterworth of ``order``; None: no filter), central differences, ``trim`` samples dropped
     at each end (default: two periods of the cutoff)."""
-    t = np.asarray(t, dtype=float).reshape(-1)
-    q, tau = np.asarray(q, dtype=float), np.asarray(tau, dtype=float)
+    t, q, tau = (_real(v, name) for v, name in ((t, "t"), (q, "q"), (tau, "tau")))
+    t = t.reshape(-1)
     if q.ndim != 2 or tau.shape != q.shape:
         raise ValueError(f"q and tau must be (N, n) arrays of one shape, got {q.shape} and {tau.shape}")
     if t.shape[0] != q.shape[0]:
@@ -55,6 +57,14 @@ def prepare(t: ArrayLike, q: ArrayLike, tau: ArrayLike, *, cutoff: float | None 
     if not pieces:
         raise ValueError("no stretch of finite samples is long enough to filter and differentiate")
     return {k: np.concatenate([p[k] for p in pieces]) for k in pieces[0]}
+
+
+def _real(value: ArrayLike, name: str) -> np.ndarray:
+    """A float array; NaN and inf stay (``nan=`` decides), complex values and strings raise naming the argument."""
+    a = np.asarray(value)
+    if a.dtype.kind not in "biuf":
+        as_float_array(value, name)  # the one error policy: complex, strings, objects that are no numbers
+    return a.astype(float)
 
 
 def _runs(mask):
