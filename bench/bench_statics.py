@@ -38,11 +38,11 @@ def main(argv=None):
     grav = np.array([0.0, 0.0, -9.81])
     Q = rng.uniform(-np.pi, np.pi, (100_000, 6))
     g = dict(robot=robot, q=q, F=F, grav=grav, Q=Q, statics=statics)
-    statics.link_forces(robot, q, F)  # trace and compile once
+    statics.link_forces(robot, q, F, frame="tool")  # trace and compile once
     statics.gravity_load(robot, Q[:10])
     ours = {
-        "link_forces(robot, q, F), tool frame": (per_call("statics.link_forces(robot, q, F)", g), "recursion"),
-        "link_forces(robot, q, F, gravity=g)": (per_call("statics.link_forces(robot, q, F, gravity=grav)", g),
+        "link_forces(robot, q, F), tool frame": (per_call("statics.link_forces(robot, q, F, frame='tool')", g), "recursion"),
+        "link_forces(robot, q, F, gravity=g)": (per_call("statics.link_forces(robot, q, F, frame='tool', gravity=grav)", g),
                                                 "recursion"),
         "link_forces(robot, q, F, frame='base')": (per_call("statics.link_forces(robot, q, F, frame='base')", g),
                                                    "recursion"),
@@ -65,9 +65,9 @@ def main(argv=None):
         model_g0 = model.copy()
         model_g0.gravity.linear = np.zeros(3)
         g.update(model_g0=model_g0, data_g0=model_g0.createData())
-        assert np.allclose(pin.rnea(model_g0, g["data_g0"], q, zero, zero, fext), statics.link_forces(robot, q, F).tau)
+        assert np.allclose(pin.rnea(model_g0, g["data_g0"], q, zero, zero, fext), statics.link_forces(robot, q, F, frame="tool").tau)
         assert np.allclose(pin.rnea(model, data, q, zero, zero, fext),
-                           statics.link_forces(robot, q, F, gravity=grav).tau)
+                           statics.link_forces(robot, q, F, frame="tool", gravity=grav).tau)
         ref["pinocchio rnea(q, 0, 0, fext), no gravity"] = per_call(
             "pin.rnea(model_g0, data_g0, q, zero, zero, fext)", g, number=20000)
         ref["pinocchio rnea(q, 0, 0, fext), gravity"] = per_call("pin.rnea(model, data, q, zero, zero, fext)", g,

@@ -326,7 +326,7 @@ class DHRobot:
         """G(q), the torques that hold the arm against gravity (..., n)."""
         from . import dynamics
 
-        return dynamics.gravload(self, q, gravity)
+        return dynamics.gravload(self, q, gravity=gravity)
 
     def dynamic_params(self) -> np.ndarray:
         """χ (10n,): per link (m, m·c, I about the frame origin), lab report (2.54). See armlab.dynamics."""

@@ -42,7 +42,7 @@ def test_rne_mass_gravity_coriolis_and_forward_dynamics_equal_pinocchio():
                                        atol=TOL, err_msg="rne " + tag)
             M = pin.crba(model, data, q)
             np.testing.assert_allclose(dy.inertia(robot, q), np.triu(M) + np.triu(M, 1).T, atol=TOL, err_msg=tag)
-            np.testing.assert_allclose(dy.gravload(robot, q, GRAVITY), pin.computeGeneralizedGravity(model, data, q),
+            np.testing.assert_allclose(dy.gravload(robot, q, gravity=GRAVITY), pin.computeGeneralizedGravity(model, data, q),
                                        atol=TOL, err_msg=tag)
             np.testing.assert_allclose(dy.coriolis(robot, q, qd), pin.computeCoriolisMatrix(model, data, q, qd),
                                        atol=TOL, err_msg="coriolis " + tag)
@@ -135,10 +135,20 @@ def test_properties_m_spd_mdot_minus_2c_skew_energy_balance(i, seed):
 
 
 def test_gravity_load_is_the_statics_gravity_load():
+    """One gravity load: statics re-exports dynamics.gravload; gravity is a keyword defaulting to GRAVITY."""
+    assert statics.gravity_load is dy.gravload
+    robot = ROBOTS[0]
+    q = np.zeros(robot.n)
+    from armlab._core.constants import GRAVITY as STANDARD
+
+    np.testing.assert_array_equal(dy.gravload(robot, q), dy.gravload(robot, q, gravity=STANDARD))
+    np.testing.assert_array_equal(dy.gravload(robot, q, gravity=None), np.zeros(robot.n))  # None: no gravity
+    with pytest.raises(TypeError):
+        dy.gravload(robot, q, GRAVITY)  # keyword only
     rng = np.random.default_rng(6)
     for robot in ROBOTS[::5]:
         Q = random_q(rng, robot, 4)
-        np.testing.assert_allclose(statics.gravity_load(robot, Q, GRAVITY), dy.gravload(robot, Q, GRAVITY), atol=1e-12)
+        np.testing.assert_allclose(statics.gravity_load(robot, Q, gravity=GRAVITY), dy.gravload(robot, Q, gravity=GRAVITY), atol=1e-12)
 
 
 @pytest.mark.parametrize("call, match", [

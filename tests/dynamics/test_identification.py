@@ -99,6 +99,7 @@ def test_noise_free_identification_recovers_base_parameters_to_1e_6(method):
     assert err.max() <= 1e-6
     assert np.linalg.norm(res.base - truth) <= 1e-6 * np.linalg.norm(truth)
     assert (res.chi is not None) == (method == "constrained")
+    assert res.ok is True and res.reason == ""  # the result objects' shared ok/reason
 
 
 def test_identification_with_noise_stays_within_the_stated_bound():
@@ -198,6 +199,10 @@ def test_mismatched_lengths_are_named():
         dynamics.prepare(t[:-1], q, tau)
     with pytest.raises(ValueError, match="method must be one of"):
         dynamics.identify(YOUBOT, q, qd, qdd, tau, method="ml")
+    with pytest.raises(TypeError, match="qdd must be real numbers"):  # not cast to its real part
+        dynamics.identify(YOUBOT, q, qd, qdd + 1e-3j, tau)
+    with pytest.raises(TypeError, match="tau must be real numbers"):
+        dynamics.prepare(t, q, tau + 1e-3j)
 
 
 def test_nan_is_an_error_or_an_explicit_mask_never_a_silent_fit():
@@ -272,28 +277,38 @@ def _write_log(path, t, q, tau, mapping=True, rate=50.0):
 
 
 def test_identify_log_maps_driver_angles_and_recovers_the_model(tmp_path):
+    from armlab.lab.ident import identify_log
+    from armlab.lab.log import identification_data, load_states
+
     t, q, qd, qdd, tau = _simulate(EXCITATION, rate=50.0, periods=2)
     log = tmp_path / "session.jsonl"
     _write_log(log, t, np.round(q / 1e-4) * 1e-4, tau)
-    samples = dynamics.log_samples(log)
-    np.testing.assert_allclose(samples[1], q, atol=1e-4)
-    np.testing.assert_allclose(samples[2], tau, atol=1e-12)
-    res = dynamics.identify_log(log, YOUBOT, cutoff=2.0)
+    states = load_states(log)  # the log's own driver_to_dh record maps driver angles and signs to DH
+    np.testing.assert_allclose(states["q"], q, atol=1e-4)
+    np.testing.assert_allclose(states["effort"], tau, atol=1e-12)
+    res = identify_log(log, YOUBOT, cutoff=2.0)
     _, q2, qd2, qdd2, tau2 = _simulate(dynamics.Excitation(EXCITATION.b, EXCITATION.a, EXCITATION.q0, 0.12), rate=50.0)
     assert np.all(res.validate(q2, qd2, qdd2, tau2) <= 0.02 * np.ptp(tau2, axis=0) + 0.01)
     assert res.data["q"].shape[0] == res.samples
-    # a time window, and the same from the dict armlab.lab.load_states returns
-    part = dynamics.identify_log(log, YOUBOT, t_start=1000.0, t_end=1015.0, cutoff=2.0)
+    # the one path: identify_log fits exactly the arrays identification_data makes of the log
+    data = identification_data(log, cutoff=2.0)
+    np.testing.assert_array_equal(data["qdd"], res.data["qdd"])
+    np.testing.assert_allclose(res.base, dynamics.identify(YOUBOT, data["q"], data["qd"], data["qdd"], data["tau"],
+                                                           method="wls").base)
+    # a time window (arrival times on the lab machine)
+    part = identify_log(log, YOUBOT, t_start=1000.0, t_end=1015.0, cutoff=2.0)
     assert part.samples < res.samples
 
 
 def test_identify_log_without_the_driver_map_asks_for_it(tmp_path):
+    from armlab.lab.ident import identify_log
+
     t, q, qd, qdd, tau = _simulate(EXCITATION, rate=50.0)
     log = tmp_path / "old.jsonl"
     _write_log(log, t, q, tau, mapping=False)
     with pytest.raises(ValueError, match="to_dh=armlab.models.youbot_driver_to_q"):
-        dynamics.identify_log(log, YOUBOT)
-    res = dynamics.identify_log(log, YOUBOT, to_dh=youbot_driver_to_q, cutoff=2.0)
+        identify_log(log, YOUBOT)
+    res = identify_log(log, YOUBOT, to_dh=youbot_driver_to_q, cutoff=2.0)
     assert res.samples > 300
 
 

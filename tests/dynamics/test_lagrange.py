@@ -69,7 +69,7 @@ def test_eq_3_129_random_arms_equal_rne_numerically():
         np.testing.assert_allclose(model.tau_fn(Q, QD, QDD), dy.rne(robot, Q, QD, QDD, GRAVITY), atol=TOL, err_msg=tag)
         np.testing.assert_allclose(model.M_fn(Q), dy.inertia(robot, Q), atol=TOL, err_msg=tag)
         np.testing.assert_allclose(model.C_fn(Q, QD), dy.coriolis(robot, Q, QD), atol=TOL, err_msg=tag)
-        np.testing.assert_allclose(model.G_fn(Q), dy.gravload(robot, Q, GRAVITY), atol=TOL, err_msg=tag)
+        np.testing.assert_allclose(model.G_fn(Q), dy.gravload(robot, Q, gravity=GRAVITY), atol=TOL, err_msg=tag)
         K, P = np.moveaxis(model.energy_fn(Q, QD), -1, 0)
         np.testing.assert_allclose(K, dy.kinetic_energy(robot, Q, QD), atol=TOL, err_msg=tag)
         np.testing.assert_allclose(P, dy.potential_energy(robot, Q, GRAVITY), atol=TOL, err_msg=tag)

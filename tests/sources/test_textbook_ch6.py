@@ -339,7 +339,7 @@ def test_eq_3_145_to_3_148_gravity_term():
     for robot in RANDOM:
         q = random_q(rng, robot)
         F = robot.fkine_all(q)
-        G = dy.gravload(robot, q, gvec)
+        G = dy.gravload(robot, q, gravity=gvec)
         for i in range(robot.n):
             A = _axis_frame(robot, F, i)
             n, o, a = A[:3, 0], A[:3, 1], A[:3, 2]

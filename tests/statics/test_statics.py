@@ -34,6 +34,8 @@ def test_recursion_equals_jt_f_in_both_frames_and_pinocchio():
             np.testing.assert_allclose(rec.tau, robot.jacobe(q).T @ F, atol=TOL)
             Fb = np.concatenate([robot.fkine(q)[:3, :3] @ F[:3], robot.fkine(q)[:3, :3] @ F[3:]])
             np.testing.assert_allclose(statics.link_forces(robot, q, Fb, frame="base").tau, rec.tau, atol=TOL)
+            np.testing.assert_array_equal(statics.link_forces(robot, q, Fb).tau,  # "base" is the default frame
+                                          statics.link_forces(robot, q, Fb, frame="base").tau)
             np.testing.assert_allclose(statics.joint_torques(robot, q, Fb, frame="base"), rec.tau, atol=TOL)
             assert rec.f.shape == rec.m.shape == (robot.n + 1, 3)
             np.testing.assert_allclose(rec.f[-1], F[:3]) and np.testing.assert_allclose(rec.m[-1], F[3:])
@@ -42,9 +44,9 @@ def test_recursion_equals_jt_f_in_both_frames_and_pinocchio():
             fext = [pin.Force.Zero() for _ in range(model.njoints)]
             fext[frame.parentJoint] = frame.placement.act(pin.Force(-F[:3], -F[3:]))
             zero = np.zeros(robot.n)
-            np.testing.assert_allclose(statics.link_forces(robot, q, F, gravity=g).tau,
+            np.testing.assert_allclose(statics.link_forces(robot, q, F, frame="tool", gravity=g).tau,
                                        pin.rnea(model, data, q, zero, zero, fext), atol=TOL)
-            np.testing.assert_allclose(statics.gravity_load(robot, q, g), pin.computeGeneralizedGravity(model, data, q),
+            np.testing.assert_allclose(statics.gravity_load(robot, q, gravity=g), pin.computeGeneralizedGravity(model, data, q),
                                        atol=TOL)
 
 
@@ -54,7 +56,7 @@ def test_each_link_step_balances_forces_and_moments():
     robot = armlab.DHRobot([armlab.DHLink(a=L.a, alpha=L.alpha, d=L.d, m=2.0, r=(0.05, 0.02, -0.03)) for L in robot.links],
                            convention="modified")
     q, F, g = np.radians([10, -30, -50, 20, 40, 60]), np.array([3.0, -2.0, 5.0, 0.1, 0.2, -0.3]), np.array([0, 0, -9.81])
-    res = statics.link_forces(robot, q, F, gravity=g)
+    res = statics.link_forces(robot, q, F, frame="tool", gravity=g)
     frames = robot.fkine_all(q)
     for i in range(robot.n):
         Ri = frames[i + 1][:3, :3]

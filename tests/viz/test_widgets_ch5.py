@@ -73,7 +73,7 @@ def test_payload_torques_are_own_weight_plus_payload_and_match_the_recursion():
     q = np.radians([10, 25, 40, 50, 0])
     ex = viz.payload_explorer(yb, q, mass=0.4)
     g = np.array([0, 0, -9.81])
-    want = statics.gravity_load(yb, q, g) + yb.jacob0(q)[:3].T @ (0.4 * -g)
+    want = statics.gravity_load(yb, q, gravity=g) + yb.jacob0(q)[:3].T @ (0.4 * -g)
     np.testing.assert_allclose(ex.tau, want, atol=1e-12)
     # the same by the link recursion: the tip pushes up on the payload with m·|g|, the links carry their weight
     rec = statics.link_forces(yb, q, [0, 0, 0.4 * 9.81, 0, 0, 0], frame="base", gravity=g)

@@ -8,7 +8,7 @@ from .base_params import BaseParameters, base_parameters, parameter_names
 from .symbolic_regressor import SymbolicRegressor, symbolic_regressor
 from .identification import METHODS, Identification, identify, link_consistency, pseudo_inertia_matrix
 from .excitation import Excitation, design_excitation, regressor_condition
-from .pipeline import identify_log, log_samples, prepare
+from .pipeline import prepare
 
 __all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "kinetic_energy", "potential_energy", "GRAVITY",
            "lagrange", "LagrangeModel", "pseudo_inertia", "simplify_trig", "TERMS",
@@ -16,4 +16,4 @@ __all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "kinetic_energy", "
            # chapter 07: the youBot model and identification
            "base_parameters", "BaseParameters", "parameter_names", "symbolic_regressor", "SymbolicRegressor",
            "identify", "Identification", "METHODS", "link_consistency", "pseudo_inertia_matrix",
-           "Excitation", "design_excitation", "regressor_condition", "prepare", "log_samples", "identify_log"]
+           "Excitation", "design_excitation", "regressor_condition", "prepare"]

@@ -24,8 +24,12 @@ Matrix([[Izz1 + m1 + m2 + 2*mx1, m2 + mx2, my2, Izz2 - m2]])
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.protocol import RobotLike
 from .._core.codegen import cached_kernel
 from .._core.symbolic import sympy
 from .model import GRAVITY
@@ -34,13 +38,13 @@ from .params import FULL_NAMES, PARAM_NAMES, regressor, regressor_full
 __all__ = ["BaseParameters", "base_parameters", "parameter_names", "random_states"]
 
 
-def parameter_names(robot, friction=False):
+def parameter_names(robot: RobotLike, friction: bool = False) -> tuple[str, ...]:
     """Names of χ (friction=False) or χ̄ entries, link number appended: m1, mx1, …, Iyz1, (Ia1, fv1, fc1, foff1), m2, …"""
     names = FULL_NAMES if friction else PARAM_NAMES
     return tuple(f"{p}{k}" for k in range(1, robot.n + 1) for p in names)
 
 
-def random_states(robot, count, seed=0):
+def random_states(robot: RobotLike, count: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(q, q̇, q̈), each (count, n): q uniform within the joint limits (±π where there are none), q̇ and q̈
     standard normal — generic states, at which no accidental dependency survives."""
     rng = np.random.default_rng(seed)
@@ -61,7 +65,8 @@ class BaseParameters:
     columns that are identically zero; ``friction``: whether the 14n columns of ξ̄ were used.
     """
 
-    def __init__(self, robot, friction, columns, combination, zero, gravity):
+    def __init__(self, robot: Any, friction: bool, columns: Any, combination: np.ndarray, zero: Any,
+                 gravity: Any) -> None:
         self.robot, self.friction, self.gravity = robot, friction, gravity
         self.columns = tuple(int(c) for c in columns)
         self.combination = combination
@@ -74,13 +79,13 @@ class BaseParameters:
         return len(self.columns)
 
     @property
-    def symbols(self):
+    def symbols(self) -> Any:
         """The sympy symbols of χ (or χ̄), in order."""
         sp = sympy()
         return sp.symbols(" ".join(self.all_names), real=True)
 
     @property
-    def symbolic(self):
+    def symbolic(self) -> Any:
         """χ_B as a sympy column: each base parameter its leading parameter plus the grouped ones,
         coefficients rounded to 9 significant digits (geometry such as a² = 0.155² = 0.024025)."""
         sp = sympy()
@@ -90,7 +95,7 @@ class BaseParameters:
             rows.append(sp.Add(*[_coefficient(c) * s for c, s in zip(row, syms) if c != 0]))
         return sp.Matrix(rows)
 
-    def of(self, chi):
+    def of(self, chi: ArrayLike) -> np.ndarray:
         """χ_B = β·χ for a full parameter vector χ (p,) or a batch (..., p)."""
         chi = np.asarray(chi, float)
         if chi.shape[-1] != self.combination.shape[1]:
@@ -98,7 +103,7 @@ class BaseParameters:
                              f"({'14' if self.friction else '10'} per link), got shape {chi.shape}")
         return chi @ self.combination.T
 
-    def regressor(self, q, qd, qdd, gravity=None):
+    def regressor(self, q: Any, qd: Any, qdd: Any, gravity: Any = None) -> np.ndarray:
         """ξ_B (..., n, count): the independent columns, so that ξ_B·χ_B = ξ·χ."""
         g = self.gravity if gravity is None else gravity
         full = (regressor_full if self.friction else regressor)(self.robot, q, qd, qdd, g)
@@ -109,7 +114,8 @@ class BaseParameters:
                 f"{self.combination.shape[1]}, friction={self.friction})")
 
 
-def base_parameters(robot, friction=False, *, gravity=GRAVITY, samples=None, seed=0, tol=1e-9):
+def base_parameters(robot: RobotLike, friction: bool = False, *, gravity: Any = GRAVITY, samples: int | None = None,
+                    seed: int = 0, tol: float = 1e-9) -> BaseParameters:
     """The base parameters of ``robot`` (:class:`BaseParameters`), numerically from ``samples``
     random states (default 40·n); ``friction=True`` uses the 14n columns of ξ̄ (2.64)–(2.66).
 

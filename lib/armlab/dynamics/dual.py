@@ -5,12 +5,14 @@ of :mod:`armlab.kinematics.scalar` run on Duals unchanged, and so do traced kern
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 class Dual:
     __slots__ = ("a", "b")
     __array_ufunc__ = None  # numpy defers to our operators
 
-    def __init__(self, a, b=0):
+    def __init__(self, a: Any, b: Any = 0) -> None:
         self.a, self.b = a, b
 
     def __add__(self, o):
@@ -35,27 +37,27 @@ class Dual:
     __rmul__ = __mul__
 
 
-def value(x):
+def value(x: Any) -> Any:
     return x.a if isinstance(x, Dual) else x
 
 
-def derivative(x):
+def derivative(x: Any) -> Any:
     return x.b if isinstance(x, Dual) else 0
 
 
 class DualBackend:
     """A backend whose cos/sin accept Duals; constants come from the wrapped backend."""
 
-    def __init__(self, B):
+    def __init__(self, B: Any) -> None:
         self.B = B
         self.angle, self.length, self.fixed = B.angle, B.length, B.fixed
 
-    def cos(self, x):
+    def cos(self, x: Any) -> Any:
         if isinstance(x, Dual):
             return Dual(self.B.cos(x.a), -self.B.sin(x.a) * x.b)
         return self.B.cos(x)
 
-    def sin(self, x):
+    def sin(self, x: Any) -> Any:
         if isinstance(x, Dual):
             return Dual(self.B.sin(x.a), self.B.cos(x.a) * x.b)
         return self.B.sin(x)

@@ -10,8 +10,13 @@ scipy's SLSQP from the best of a few random starts.
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.protocol import RobotLike
+from .._core.validation import joint_vector
 from .base_params import base_parameters
 from .model import GRAVITY, rne
 
@@ -23,7 +28,7 @@ class Excitation:
     ``f0`` (Hz). Call it with times → (q, q̇, q̈), each (N, n). :func:`design_excitation` sets ``cond`` and
     ``start_cond``, the condition number of the best random start it optimised from."""
 
-    def __init__(self, a, b, q0, f0):
+    def __init__(self, a: np.ndarray, b: np.ndarray, q0: np.ndarray, f0: float) -> None:
         self.a, self.b = np.atleast_2d(np.asarray(a, float)), np.atleast_2d(np.asarray(b, float))
         self.q0, self.f0 = np.asarray(q0, float), float(f0)
         if self.a.shape != self.b.shape or self.a.shape[0] != self.q0.size:
@@ -33,11 +38,11 @@ class Excitation:
         self.cond = self.start_cond = None
 
     @property
-    def period(self):
+    def period(self) -> float:
         return 1.0 / self.f0
 
     @property
-    def harmonics(self):
+    def harmonics(self) -> int:
         return self.a.shape[1]
 
     def __call__(self, t):
@@ -49,12 +54,12 @@ class Excitation:
         qdd = -s @ (self.a * w).T + c @ (self.b * w).T
         return q, qd, qdd
 
-    def sample(self, rate, periods=1.0):
+    def sample(self, rate: float, periods: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(t, q, q̇, q̈) at ``rate`` Hz over ``periods`` periods."""
         t = np.arange(int(round(periods * self.period * rate))) / rate
         return (t, *self(t))
 
-    def peaks(self, robot, samples=400, gravity=GRAVITY):
+    def peaks(self, robot: RobotLike, samples: int = 400, gravity: Any = GRAVITY) -> dict[str, np.ndarray]:
         """Extremes over one period: q min and max, max |q̇| and max |τ| of the robot's own model, each (n,)."""
         q, qd, qdd = self(np.linspace(0, self.period, samples, endpoint=False))
         tau = rne(robot, q, qd, qdd, gravity)
@@ -74,7 +79,8 @@ def _inside(x, slack, factor):
     return None
 
 
-def regressor_condition(robot, excitation, friction=True, samples=100, gravity=GRAVITY):
+def regressor_condition(robot: RobotLike, excitation: Excitation, friction: bool = True, samples: int = 100,
+                        gravity: Any = GRAVITY) -> float:
     """cond(Ξ) of the column-normalised stacked base regressor over one period (``samples`` states)."""
     params = base_parameters(robot, friction, gravity=gravity)
     q, qd, qdd = excitation(np.linspace(0, excitation.period, samples, endpoint=False))
@@ -87,8 +93,10 @@ def regressor_condition(robot, excitation, friction=True, samples=100, gravity=G
     return float(np.sqrt(lam[-1] / lam[0])) if lam[0] > 1e-14 * lam[-1] else np.inf
 
 
-def design_excitation(robot, *, harmonics=3, f0=0.1, q0=None, max_speed=None, max_effort=None, margin=0.1,
-                      friction=True, samples=50, starts=3, seed=0, maxiter=30, gravity=GRAVITY):
+def design_excitation(robot: RobotLike, *, harmonics: int = 3, f0: float = 0.1, q0: ArrayLike | None = None,
+                      max_speed: ArrayLike | None = None, max_effort: ArrayLike | None = None, margin: float = 0.1,
+                      friction: bool = True, samples: int = 50, starts: int = 3, seed: int = 0, maxiter: int = 30,
+                      gravity: Any = GRAVITY) -> Excitation:
     """An :class:`Excitation` optimised for cond(Ξ) inside the limits, with ``margin`` (a fraction) kept from
     each: the joint range (robot.qlim), ``max_speed`` (rad/s, (n,)) and ``max_effort`` (N·m, (n,), the
     robot's own model's torques). ``q0``: the centre (default: mid-range); ``starts`` random starts."""
@@ -100,15 +108,15 @@ def design_excitation(robot, *, harmonics=3, f0=0.1, q0=None, max_speed=None, ma
         raise ValueError("design_excitation needs finite joint limits (robot.qlim)")
     span = hi - lo
     lo_m, hi_m = lo + margin * span / 2, hi - margin * span / 2
-    q0 = (lo + hi) / 2 if q0 is None else np.asarray(q0, float)
-    if q0.shape != (n,) or np.any(q0 <= lo_m) or np.any(q0 >= hi_m):
-        raise ValueError(f"q0 must be (n,) inside the joint limits less the margin, got {q0}")
+    q0v = (lo + hi) / 2 if q0 is None else joint_vector(q0, n, "q0", symbolic=False, batch=False)
+    if np.any(q0v <= lo_m) or np.any(q0v >= hi_m):
+        raise ValueError(f"q0 must be inside the joint limits less the margin, got {q0v}")
     vmax = np.full(n, np.inf) if max_speed is None else (1 - margin) * np.asarray(max_speed, float)
     emax = np.full(n, np.inf) if max_effort is None else (1 - margin) * np.asarray(max_effort, float)
     t = np.linspace(0, 1.0 / f0, 4 * samples, endpoint=False)  # the limits, checked between cond's samples too
 
     def make(x):
-        return Excitation(x[:n * H].reshape(n, H), x[n * H:].reshape(n, H), q0, f0)
+        return Excitation(x[:n * H].reshape(n, H), x[n * H:].reshape(n, H), q0v, f0)
 
     def slack(x):  # ≥ 0 inside: position low/high, speed, effort, per joint (worst sample)
         ex = make(x)

@@ -23,10 +23,15 @@ consistency of the estimate (:meth:`Identification.consistency`).
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
-from .._core.validation import as_float_array
-from .base_params import base_parameters, random_states
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.protocol import RobotLike
+from .._core.inertia import shift_inertia
+from .._core.validation import as_float_array, joint_vector
+from .base_params import BaseParameters, base_parameters, random_states
 from .model import GRAVITY
 from .params import dynamic_params
 
@@ -38,12 +43,15 @@ _CHUNK = 4096
 _UNITS = np.array([1.0, 0.1, 0.1, 0.1, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.1, 0.1, 0.1])
 
 
-def check_data(robot, q, qd, qdd, tau):
+def check_data(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike) -> list[np.ndarray]:
     """The four arrays as (N, n) floats with one length; a clear ValueError naming the argument otherwise
     (NaN or inf included: mask such samples explicitly before identifying)."""
     out = []
     for value, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"), (tau, "tau")):
-        a = np.asarray(value, dtype=float) if not isinstance(value, np.ndarray) else value.astype(float, copy=False)
+        a = np.asarray(value)
+        if a.dtype.kind not in "biuf":  # complex, strings, objects: the one joint validator names the problem
+            a = joint_vector(value, robot.n, name, symbolic=False)
+        a = a.astype(float, copy=False)
         if a.ndim == 1 and a.shape[0] == robot.n:
             a = a[None]
         if a.ndim != 2 or a.shape[1] != robot.n:
@@ -52,7 +60,7 @@ def check_data(robot, q, qd, qdd, tau):
         if bad.any():
             rows = np.flatnonzero(bad)
             raise ValueError(f"{name} has NaN or inf in {rows.size} of {a.shape[0]} samples (first at row {rows[0]}): "
-                             "drop or mask those samples first (identify_log(..., nan='drop') masks them explicitly)")
+                             "drop or mask those samples first (prepare(..., nan='drop') masks them explicitly)")
         out.append(a)
     lengths = {name: a.shape[0] for a, name in zip(out, ("q", "qd", "qdd", "tau"))}
     if len(set(lengths.values())) > 1:
@@ -70,9 +78,9 @@ def _stack(params, q, qd, qdd):
     return out
 
 
-def pseudo_inertia_matrix(chi10):
+def pseudo_inertia_matrix(chi10: ArrayLike) -> np.ndarray:
     """The 4×4 pseudo-inertia J = [[½tr(I)·E − I, h], [hᵀ, m]] of one link from its 10 parameters (2.54)."""
-    m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz = chi10
+    m, hx, hy, hz, ixx, iyy, izz, ixy, ixz, iyz = np.asarray(chi10, dtype=float)
     I = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])  # noqa: E741
     J = np.empty((4, 4))
     J[:3, :3] = 0.5 * np.trace(I) * np.eye(3) - I
@@ -92,7 +100,7 @@ def _basis():
     return _BASIS
 
 
-def link_consistency(chi10, tol=0.0):
+def link_consistency(chi10: ArrayLike, tol: float = 0.0) -> dict[str, Any]:
     """Physical consistency of one link's parameters: a dict with the mass, the principal moments about the
     centre of mass, and whether m > 0, the moments satisfy the triangle inequality (each ≤ the sum of the
     other two, hence ≥ 0) and the pseudo-inertia is positive definite (all three together)."""
@@ -104,7 +112,7 @@ def link_consistency(chi10, tol=0.0):
         c = chi10[1:4] / m
         _, _, _, _, ixx, iyy, izz, ixy, ixz, iyz = chi10
         Io = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-        p = np.linalg.eigvalsh(Io - m * (c @ c * np.eye(3) - np.outer(c, c)))  # about the centre of mass
+        p = np.linalg.eigvalsh(shift_inertia(Io, -m, c))  # back from the origin to the centre of mass
         out["principal_moments"] = p
         out["triangle"] = bool(p[0] + p[1] >= p[2] - tol and p[0] >= -tol)
     else:
@@ -121,23 +129,30 @@ class Identification:
     covariance; ``chi``: the full χ̄ (or χ) for ``"constrained"``, else None; ``rms`` (n,): RMS torque residual
     per joint on the data fitted (N·m); ``sigma`` (n,): the residual standard deviations the WLS weights
     used; ``cond``: condition number of the column-normalised stacked base regressor; ``samples``: N.
+    ``ok`` and ``reason`` as every result object of the library: ``ok`` is False only when the constrained
+    fit stopped before its duality gap closed (``reason`` then says so; the estimate is the last iterate),
+    ``reason`` is "" when ok. Data that cannot determine the base parameters raise a ValueError instead.
     """
 
-    def __init__(self, robot, params, method, base, std, chi, rms, sigma, cond, samples):
+    def __init__(self, robot: Any, params: BaseParameters, method: str, base: np.ndarray, std: np.ndarray,
+                 chi: np.ndarray | None, rms: np.ndarray, sigma: np.ndarray, cond: float, samples: int, *,
+                 ok: bool = True, reason: str = "") -> None:
         self.robot, self.params, self.method = robot, params, method
         self.base, self.std, self.chi = base, std, chi
         self.rms, self.sigma, self.cond, self.samples = rms, sigma, cond, samples
-        self.data = None  # the samples identify_log used
+        self.ok, self.reason = ok, reason
+        self.data: dict[str, np.ndarray] | None = None  # the samples armlab.lab.ident.identify_log used
 
     @property
-    def friction(self):
+    def friction(self) -> bool:
         return self.params.friction
 
-    def predict(self, q, qd, qdd):
+    def predict(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
         """τ (…, n) = ξ̄_B(q, q̇, q̈)·χ_B, (2.67) with the estimate (step д of §3.1)."""
         return self.params.regressor(q, qd, qdd) @ self.base
 
-    def validate(self, q, qd, qdd, tau, *, regressor=None):
+    def validate(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike, *,
+                 regressor: ArrayLike | None = None) -> np.ndarray:
         """RMS torque error per joint (n,) on fresh data (step д of §3.1). ``regressor``: ξ_B of these samples
         (N, n, count), if the caller has it already (it is most of the cost)."""
         q, qd, qdd, tau = check_data(self.robot, q, qd, qdd, tau)
@@ -147,27 +162,28 @@ class Identification:
             raise ValueError(f"regressor must have shape {(*q.shape, self.params.count)}, got {np.shape(regressor)}")
         return np.sqrt(np.mean((regressor @ self.base - tau) ** 2, axis=0))
 
-    def relative_error(self, chi_true):
+    def relative_error(self, chi_true: ArrayLike) -> np.ndarray:
         """|χ_B − β·χ_true| / |β·χ_true| per base parameter, for a known true χ (or χ̄) — simulations."""
         true = self.params.of(chi_true)
         return np.abs(self.base - true) / np.maximum(np.abs(true), 1e-12)
 
-    def inertia(self, q):
+    def inertia(self, q: ArrayLike) -> np.ndarray:
         """M(q) (…, n, n) of the identified model, actuator inertias included."""
-        q = np.asarray(q, float)
-        n, zero = self.robot.n, np.zeros(q.shape)
-        rest = self.params.regressor(q, zero, zero, gravity=(0.0, 0.0, 0.0))  # f_off's column: not inertia
-        cols = [(self.params.regressor(q, zero, np.broadcast_to(np.eye(n)[j], q.shape), gravity=(0.0, 0.0, 0.0))
+        qv = joint_vector(q, self.robot.n, "q", symbolic=False)
+        n, zero = self.robot.n, np.zeros(qv.shape)
+        rest = self.params.regressor(qv, zero, zero, gravity=(0.0, 0.0, 0.0))  # f_off's column: not inertia
+        cols = [(self.params.regressor(qv, zero, np.broadcast_to(np.eye(n)[j], qv.shape), gravity=(0.0, 0.0, 0.0))
                  - rest) @ self.base for j in range(n)]
         return np.stack(cols, axis=-1)
 
-    def consistency(self, samples=500, seed=1):
+    def consistency(self, samples: int = 500, seed: int = 1) -> dict[str, Any]:
         """Physical consistency: M(q) positive definite at ``samples`` random states within the joint limits
         (``M_min_eig``: the smallest eigenvalue seen), and for a full χ̄ each link by :func:`link_consistency`
         and I_a, f_v, f_c ≥ 0. A base estimate alone cannot show masses: ``links`` is then None."""
         q, _, _ = random_states(self.robot, samples, seed)
         eig = float(np.linalg.eigvalsh(self.inertia(q)).min())
-        out = {"M_min_eig": eig, "M_positive_definite": eig > 0, "links": None, "friction_nonnegative": None}
+        out: dict[str, Any] = {"M_min_eig": eig, "M_positive_definite": eig > 0, "links": None,
+                               "friction_nonnegative": None}
         if self.chi is not None:
             per = 14 if self.friction else 10
             chi = self.chi.reshape(self.robot.n, per)
@@ -183,7 +199,9 @@ class Identification:
                 f"cond {self.cond:.3g}, rms {np.array2string(self.rms, precision=3)} N·m)")
 
 
-def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRAVITY, prior=None, pull=1.0):
+def identify(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike, method: str = "ols",
+             friction: bool = True, *, gravity: Any = GRAVITY, prior: ArrayLike | None = None,
+             pull: float = 1.0) -> Identification:
     """Identify the base parameters from samples (N, n) of q, q̇, q̈ and the joint efforts τ (N·m).
 
     ``method``: "ols", "wls" or "constrained" (see the module); ``friction``: identify I_a, f_v, f_c, f_off
@@ -219,9 +237,9 @@ def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRA
     b = Qb * np.repeat(weights, params.count)
     s = np.linalg.svd(A, compute_uv=False)
     cond = float(s[0] / s[-1])
-    chi = None
+    chi, reason = None, ""
     if method == "constrained":
-        chi = _constrained(robot, params, A, b, scale, prior, pull)
+        chi, reason = _constrained(robot, params, A, b, scale, prior, pull)
         sol = params.of(chi) * scale
     resid = tau - Xs @ sol
     base = sol / scale
@@ -230,12 +248,12 @@ def identify(robot, q, qd, qdd, tau, method="ols", friction=True, *, gravity=GRA
     cov = s2 * np.linalg.pinv(A.T @ A)
     std = np.sqrt(np.clip(np.diag(cov), 0, None)) / scale
     rms = np.sqrt(np.mean(resid ** 2, axis=0))
-    return Identification(robot, params, method, base, std, chi, rms, sigma, cond, N)
+    return Identification(robot, params, method, base, std, chi, rms, sigma, cond, N, ok=not reason, reason=reason)
 
 
 def _qr(X, y):
     """(R, Qᵀy) of one joint's rows, R square (count × count): the R factor of [X | y] holds both."""
-    Ra = np.linalg.qr(np.column_stack([X, y]), mode="r")
+    Ra: np.ndarray = np.linalg.qr(np.column_stack([X, y]), mode="r")  # type: ignore[assignment]
     p = X.shape[1]
     return Ra[:p, :p], Ra[:p, p]
 
@@ -272,7 +290,8 @@ def _check_rank(params, R, qd):
 
 
 def _constrained(robot, params, A, b, scale, prior, pull):
-    """The consistent χ̄ that minimises the weighted residual: a log-det barrier Newton method (see the module)."""
+    """(χ̄, reason): the consistent χ̄ that minimises the weighted residual, by a log-det barrier Newton method
+    (see the module); reason is "" when the duality gap closed, else why the estimate is only the last iterate."""
     n, per = robot.n, (14 if params.friction else 10)
     p = n * per
     chi = _prior(robot, per, prior)
@@ -324,9 +343,10 @@ def _constrained(robot, params, A, b, scale, prior, pull):
             if decrement < 1e-10:
                 break
         if nu / t < 1e-10 * F(chi) + floor:
-            break
+            return chi, ""
         t *= 20.0
-    return chi
+    return chi, (f"the constrained fit stopped after 60 barrier rounds with the duality gap ν/t = {nu / t:.3g} "
+                 f"still above {1e-10 * F(chi) + floor:.3g}: the estimate is the last iterate")
 
 
 def _barrier(chi, n, per, B, fric):

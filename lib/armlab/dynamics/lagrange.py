@@ -22,15 +22,19 @@ the sympy expressions.
 """
 from __future__ import annotations
 
-import math
+from typing import Any
+
 import weakref
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._core.codegen import cached_kernel, make_function, run_kernel
+from .._core.protocol import RobotLike
+from .._core.codegen import cached_kernel, run_kernel
 from .._core.symbolic import sympy
-from .._core.validation import as_float_array
-from .lagrange_program import Tape, coefficients, frames_and_twists, pseudo_inertia, python_source
+from .._core.sympy_codegen import compile_program
+from .._core.validation import joint_vector
+from .lagrange_program import Tape, coefficients, frames_and_twists, pseudo_inertia
 from .model import GRAVITY
 
 __all__ = ["lagrange", "LagrangeModel", "pseudo_inertia", "simplify_trig", "TERMS"]
@@ -56,7 +60,7 @@ class LagrangeModel:
     ``terms_fn(q, qd, qdd)`` → (..., n, 5): each joint's torque split into :data:`TERMS`.
     """
 
-    def __init__(self, robot, gravity, armature, symbol):
+    def __init__(self, robot: RobotLike, gravity: Any, armature: Any, symbol: str) -> None:
         sp = sympy()
         n = self.n = robot.n
         self._robot = weakref.ref(robot)  # the model is cached on the robot: no strong reference back
@@ -88,61 +92,62 @@ class LagrangeModel:
                            *(sp.sympify(x).free_symbols for x in self.gravity + tuple(arm)))
         self.parameters = tuple(sorted((s for s in free if s not in joint and not isinstance(s, sp.Dummy)),
                                        key=lambda s: s.name))
-        self._full = self._src = None
-        self._fns = {}
+        self._full: dict | None = None
+        self._src: dict | None = None
+        self._fns: dict = {}
 
     @property
-    def robot(self):
+    def robot(self) -> Any:
         return self._robot()
 
     # --- sympy -----------------------------------------------------------------------
     def _expand(self, x):
         """An output of the tape as one sympy expression in the joint symbols (not simplified)."""
         if self._full is None:
-            full = {}
+            full: dict = {}
             for s, e in self._tape.defs:
                 full[s] = e.xreplace(full)
             self._full = full
         return self.sp.sympify(x).xreplace(self._full)
 
     @property
-    def sp(self):
+    def sp(self) -> Any:
         return sympy()
 
     def _matrix(self, key):
         return self.sp.Matrix([[self._expand(x) for x in row] for row in self._out[key]])
 
     @property
-    def M(self):
+    def M(self) -> Any:
         """M(q) = [D_ij] (3.130), plus the actuator inertias I_ai on the diagonal (3.129)."""
         return self._matrix("M")
 
     @property
-    def C(self):
+    def C(self) -> Any:
         """C(q, q̇) with C_ij = Σ_k D_ijk q̇_k (lab report (2.72)); C q̇ is the velocity-product torque."""
         return self._matrix("C")
 
     @property
-    def G(self):
+    def G(self) -> Any:
         """G(q) = [D_i] (3.132), the gravity torques (a column)."""
         return self.sp.Matrix([self._expand(x) for x in self._out["G"]])
 
     @property
-    def tau(self):
+    def tau(self) -> Any:
         """τ = M q̈ + C q̇ + G, (3.129) (a column)."""
         return self.sp.Matrix([self._expand(x) for x in self._out["tau"]])
 
     @property
-    def K(self):
+    def K(self) -> Any:
         """Kinetic energy ½ q̇ᵀ M q̇ (3.121), (3.124)."""
         return self._expand(self._out["K"])
 
     @property
-    def P(self):
+    def P(self) -> Any:
         """Potential energy −Σ m_p gᵀ T_p r̄_p (3.127), zero at the base origin."""
         return self._expand(self._out["P"])
 
-    def simplified(self):
+    def simplified(self) -> Any:
         """τ in the book's form (3.106)–(3.109): Σ_j D_ij q̈_j + Σ_j D_ijj q̇_j² + Σ_{j<k} 2·D_ijk q̇_j q̇_k + D_i,
         every coefficient through :func:`simplify_trig` (for small arms: a 2R takes ~0.3 s)."""
         sp, n = self.sp, self.n
@@ -158,7 +163,7 @@ class LagrangeModel:
             rows.append(sp.Add(*terms))
         return sp.Matrix(rows)
 
-    def D(self, *index):
+    def D(self, *index: int) -> Any:
         """The book's coefficient with 1-based indices: D(i, j) (3.130), D(i, j, k) (3.131), D(i) (3.132)."""
         if not index or len(index) > 3 or not all(isinstance(i, int) and 1 <= i <= self.n for i in index):
             raise ValueError(f"D takes 1 to 3 joint indices in 1..{self.n}, got {index}")
@@ -176,12 +181,6 @@ class LagrangeModel:
             self._fns[key] = self._compile(key, args)
         return self._fns[key]
 
-    def _sources(self, names):
-        """Each tape entry as Python source, printed once for all kernels."""
-        if self._src is None:
-            self._src = {s: python_source(e, names) for s, e in self._tape.defs}
-        return self._src
-
     def _compile(self, key, args):
         n = self.n
         names = {s: f"q{i}" for i, s in enumerate(self.q)}
@@ -189,18 +188,16 @@ class LagrangeModel:
         names.update({s: f"qdd{i}" for i, s in enumerate(self.qdd)})
         names.update({s: f"p{i}" for i, s in enumerate(self.parameters)})
         names.update({s: f"v{k}" for k, (s, _) in enumerate(self._tape.defs)})
-        lines = [f"    {', '.join(f'{a}{i}' for i in range(n))}, = {a}" for a in args]
+        prologue = [f"{', '.join(f'{a}{i}' for i in range(n))}, = {a}" for a in args]
         if self.parameters:
-            lines.append(f"    {', '.join(f'p{i}' for i in range(len(self.parameters)))}, = p")
+            prologue.append(f"{', '.join(f'p{i}' for i in range(len(self.parameters)))}, = p")
+        if self._src is None:
+            self._src = {}  # each tape entry printed once, for all kernels
         outputs = self._flat[key]
-        src = self._sources(names)
-        lines += [f"    {names[s]} = {src[s]}" for s, _ in self._tape.needed(outputs)]
-        lines.append(f"    return [{', '.join(python_source(self.sp.sympify(x), names) for x in outputs)}]")
-        name = f"lagrange_{key}"
-        source = f"def {name}({', '.join(args)}, p, cos, sin):\n" + "\n".join(lines) + "\n"
-        return make_function(name, source, env={"pi": math.pi, "sqrt": math.sqrt})
+        return compile_program(f"lagrange_{key}", [*args, "p"], self._tape.needed(outputs), outputs, names,
+                               prologue=prologue, printed=self._src)
 
-    def cse(self, key="tau"):
+    def cse(self, key: str = "tau") -> tuple[list, list]:
         """The straight-line program behind an output, as ``sympy.cse`` returns it:
         (replacements [(x_k, expression)], outputs), for ``key`` in M, C, G, tau, energy."""
         sp = self.sp
@@ -211,10 +208,7 @@ class LagrangeModel:
 
     def _run(self, key, shape, values, params):
         args = ("q", "qd", "qdd")[:len(values)]
-        arrays = [as_float_array(v, name) for v, name in zip(values, args)]
-        for a, name in zip(arrays, args):
-            if a.ndim == 0 or a.shape[-1] != self.n:
-                raise ValueError(f"{name} must have {self.n} joint values (shape (..., {self.n})), got shape {a.shape}")
+        arrays = [joint_vector(v, self.n, name, symbolic=False) for v, name in zip(values, args)]
         missing = [s.name for s in self.parameters if s.name not in params]
         unknown = set(params) - {s.name for s in self.parameters}
         if missing or unknown:
@@ -226,27 +220,27 @@ class LagrangeModel:
         p = np.ascontiguousarray(np.broadcast_to(p, batch + p.shape))
         return run_kernel(self._kernel(key, args), arrays[0], shape, *arrays[1:], p)
 
-    def M_fn(self, q, **params):
+    def M_fn(self, q: ArrayLike, **params: float) -> np.ndarray:
         """M(q), (..., n, n)."""
         return self._run("M", (self.n, self.n), (q,), params)
 
-    def C_fn(self, q, qd, **params):
+    def C_fn(self, q: ArrayLike, qd: ArrayLike, **params: float) -> np.ndarray:
         """C(q, q̇), (..., n, n)."""
         return self._run("C", (self.n, self.n), (q, qd), params)
 
-    def G_fn(self, q, **params):
+    def G_fn(self, q: ArrayLike, **params: float) -> np.ndarray:
         """G(q), (..., n)."""
         return self._run("G", (self.n,), (q,), params)
 
-    def tau_fn(self, q, qd, qdd, **params):
+    def tau_fn(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, **params: float) -> np.ndarray:
         """τ(q, q̇, q̈), (..., n)."""
         return self._run("tau", (self.n,), (q, qd, qdd), params)
 
-    def energy_fn(self, q, qd, **params):
+    def energy_fn(self, q: ArrayLike, qd: ArrayLike, **params: float) -> np.ndarray:
         """(K, P), (..., 2)."""
         return self._run("energy", (2,), (q, qd), params)
 
-    def terms_fn(self, q, qd, qdd, **params):
+    def terms_fn(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, **params: float) -> np.ndarray:
         """Each joint's torque split into :data:`TERMS`, (..., n, 5); the rows sum to τ."""
         return self._run("terms", (self.n, len(TERMS)), (q, qd, qdd), params)
 
@@ -255,7 +249,7 @@ class LagrangeModel:
         return f"LagrangeModel({name!r}, n={self.n}, parameters={self.parameters})"
 
 
-def lagrange(robot, gravity=GRAVITY, *, armature=None, symbol="q"):
+def lagrange(robot: RobotLike, gravity: Any = GRAVITY, *, armature: Any = None, symbol: str = "q") -> LagrangeModel:
     """The symbolic Lagrange model of ``robot`` (textbook (3.111)–(3.132)); see :class:`LagrangeModel`.
 
     ``gravity``: gravitational acceleration in the world frame (numbers or sympy, e.g. ``(g, 0, 0)``);
@@ -264,7 +258,7 @@ def lagrange(robot, gravity=GRAVITY, *, armature=None, symbol="q"):
     The model is built once per robot and arguments and kept in memory (as code, never pickled).
 
     >>> from armlab.models import planar2r
-    >>> model = lagrange(planar2r(), gravity=(0, -9.81, 0))
+    >>> model = lagrange(planar2r(), gravity=(0, GRAVITY[2], 0))  # g along −y: the arm's plane is vertical
     >>> model.M_fn([0.0, 0.0]).round(6)
     array([[5., 2.],
            [2., 1.]])
@@ -291,7 +285,7 @@ def _hashable(x):
     return x if isinstance(x, sp.Basic) else float(x)
 
 
-def simplify_trig(expr, combine=True):
+def simplify_trig(expr: Any, combine: bool = True) -> Any:
     """A polynomial in sines and cosines in canonical form, for showing a small expression.
 
     Expands (sums of angles too), replaces sin²x by 1 − cos²x and expands again: two expressions

@@ -7,17 +7,21 @@ axis as a 4×4 twist (T_a the frame whose z is the axis: {j} in modified DH, {j�
 rotates about or slides along z), and ∂²T_p/∂q_j∂q_k = W_j·W_k·T_p for j ≤ k. Then the sums over p go
 inside the traces: D_ij = Trace(W_j·S_m·W_iᵀ) with S_m = Σ_{p ≥ m} T_p·I_p·T_pᵀ, the links m…n as one
 pseudo-inertia in the base frame. :mod:`armlab.dynamics.lagrange` turns the program into sympy
-expressions (by substitution) and into compiled code (:func:`python_source`).
+expressions (by substitution) and into compiled code (:func:`armlab._core.sympy_codegen.compile_program`).
 """
 from __future__ import annotations
 
+from typing import Any
+
+from .._core.protocol import RobotLike
+from .._core.inertia import shift_inertia
 from .._core.symbolic import sympy
 from ..kinematics.scalar import SympyBackend, chain
 
-__all__ = ["pseudo_inertia", "Tape", "frames_and_twists", "coefficients", "python_source"]
+__all__ = ["pseudo_inertia", "Tape", "frames_and_twists", "coefficients"]
 
 
-def pseudo_inertia(m, r, I=None):
+def pseudo_inertia(m: Any, r: Any, I: Any = None) -> Any:  # noqa: E741
     """The 4×4 pseudo-inertia matrix ∫ ʳʳᵀ dm of a link about its frame origin (3.119), as sympy.
 
     From the mass m, the centre of mass r (in the link frame) and the 3×3 inertia tensor I about the
@@ -37,7 +41,8 @@ def pseudo_inertia(m, r, I=None):
     m = sp.sympify(m)
     r = sp.Matrix(list(r)).applyfunc(_exact)
     I = sp.zeros(3, 3) if I is None else sp.Matrix(I).applyfunc(_exact)  # noqa: E741
-    E = I.trace() / 2 * sp.eye(3) - I + m * r * r.T
+    I_o = shift_inertia(I, m, r)  # about the frame origin (parallel-axis theorem)
+    E = I_o.trace() / 2 * sp.eye(3) - I_o  # = ½·tr(I)·E − I + m·r·rᵀ
     h = m * r
     return sp.Matrix(sp.BlockMatrix([[E, h], [h.T, sp.Matrix([[m]])]]))
 
@@ -52,9 +57,9 @@ def _exact(x):
 class Tape:
     """A straight-line program over sympy: each compound intermediate gets its own symbol."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.sp = sympy()
-        self.defs = []  # (Dummy, expression over earlier Dummies, joint symbols and parameters)
+        self.defs: list = []  # (Dummy, expression over earlier Dummies, joint symbols and parameters)
 
     def __call__(self, e):
         e = self.sp.sympify(e)
@@ -64,7 +69,7 @@ class Tape:
         self.defs.append((s, e))
         return s
 
-    def needed(self, outputs):
+    def needed(self, outputs: list) -> list[tuple[Any, Any]]:
         """The entries (symbol, expression) the outputs depend on, in program order."""
         index = {s for s, _ in self.defs}
         need = {x for o in outputs for x in self.sp.sympify(o).free_symbols if x in index}
@@ -75,7 +80,7 @@ class Tape:
                 need.update(x for x in e.free_symbols if x in index)
         return keep[::-1]
 
-    def mul(self, a, b):
+    def mul(self, a: Any, b: Any) -> Any:
         """a·b, with 0 and 1 folded and numbers multiplied, else left unevaluated (sympy's Mul
         canonicalisation dominates the build time otherwise; back-substitution evaluates)."""
         if a == 0 or b == 0:
@@ -86,7 +91,7 @@ class Tape:
             return a * b
         return self.sp.Mul(a, b, evaluate=False)
 
-    def add(self, terms):
+    def add(self, terms: list) -> Any:
         """Σ terms, numbers summed, the rest left unevaluated."""
         number = sum(t for t in terms if getattr(t, "is_Number", True))
         terms = [t for t in terms if not getattr(t, "is_Number", True)] + ([number] if number != 0 else [])
@@ -94,17 +99,17 @@ class Tape:
             return terms[0] if terms else 0
         return self.sp.Add(*terms, evaluate=False)
 
-    def mm(self, A, B):
+    def mm(self, A: list, B: list) -> list[list]:
         """A·B for nested lists; exact zeros drop out."""
         return [[self(self.add([self.mul(A[i][k], B[k][j]) for k in range(len(B))])) for j in range(len(B[0]))]
                 for i in range(len(A))]
 
-    def trace_abt(self, A, B):
+    def trace_abt(self, A: list, B: list) -> Any:
         """Trace(A·Bᵀ) = Σ A_ab·B_ab."""
         return self(self.add([self.mul(a, b) for ra, rb in zip(A, B) for a, b in zip(ra, rb)]))
 
 
-def frames_and_twists(robot, q, tape):
+def frames_and_twists(robot: RobotLike, q: Any, tape: Tape) -> tuple[list, list]:
     """T_p of every link (base included) as 4×4 nested lists, and each joint's twist W_j."""
     base, links, _ = chain(robot, q, SympyBackend)
 
@@ -127,11 +132,11 @@ def frames_and_twists(robot, q, tape):
     return T, W
 
 
-def coefficients(robot, T, W, pseudo, gravity, tape):
+def coefficients(robot: RobotLike, T: list, W: list, pseudo: list, gravity: Any, tape: Tape) -> tuple[list, list, list, Any]:
     """The book's D_ij (3.130), D_ijk (3.131) and D_i (3.132), and P (3.127), as tape entries."""
     n = robot.n
     # S[m] = Σ_{p ≥ m} T_p·I_p·T_pᵀ: links m…n as one pseudo-inertia in the base frame (1-based m)
-    S = [None] * (n + 2)
+    S: list[Any] = [None] * (n + 2)
     for p in range(n, 0, -1):
         J = tape.mm(tape.mm(T[p], pseudo[p - 1]), [list(r) for r in zip(*T[p])])
         S[p] = J if p == n else [[tape(a + b) for a, b in zip(ra, rb)] for ra, rb in zip(J, S[p + 1])]
@@ -160,19 +165,3 @@ def coefficients(robot, T, W, pseudo, gravity, tape):
                           for a in range(3)])) for i in range(n)]
     P = tape(-tape.add([tape.mul(g[a], S[1][a][3]) for a in range(3)]))
     return D2, D3, D1, P
-
-
-def python_source(e, names):
-    """Python source of one tape entry (a small expression): our own names, floats at full precision,
-    every compound in brackets (cheaper than sympy's printers, which order terms)."""
-    if e in names:
-        return names[e]
-    if e.is_Number or e.is_NumberSymbol:
-        return repr(int(e)) if e.is_Integer else repr(float(e))
-    if e.is_Add or e.is_Mul:
-        return "(" + (" + " if e.is_Add else "*").join(python_source(a, names) for a in e.args) + ")"
-    if e.is_Pow:
-        return f"({python_source(e.base, names)}**{python_source(e.exp, names)})"
-    if e.is_Function and e.func.__name__ in ("cos", "sin"):
-        return f"{e.func.__name__}({python_source(e.args[0], names)})"
-    raise TypeError(f"cannot compile {e!r} ({type(e).__name__})")

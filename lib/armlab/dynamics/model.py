@@ -16,14 +16,17 @@ sympy input runs the recursion on symbols.
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core import smallmat as sm
 from .._core.constants import GRAVITY
 from .._core.codegen import Tracer, Var, cached_kernel, run_kernel, snap
 from .._core.symbolic import is_symbolic, sympy
-from .._core.validation import as_float_array
+from .._core.protocol import RobotLike
+from .._core.validation import as_float_array, joint_vector
 from ..kinematics.scalar import TracerBackend, backend_for, chain, compose
 from .dual import Dual, DualBackend, derivative
 from .rne import rne_steps
@@ -39,19 +42,12 @@ def _require_inertia(robot):
                          "m, r (centre of mass) and I (inertia about it); see armlab.models for arms that have them")
 
 
-def joint_args(robot, value, name, symbolic):
-    if symbolic:
-        value = [sympy().sympify(x) for x in value]
-        if len(value) != robot.n:
-            raise ValueError(f"{name} must have {robot.n} joint values, got {len(value)}")
-        return value
-    value = as_float_array(value, name)
-    if value.ndim == 0 or value.shape[-1] != robot.n:
-        raise ValueError(f"{name} must have {robot.n} joint values (shape (..., {robot.n})), got shape {value.shape}")
-    return value
+def joint_args(robot: RobotLike, value: Any, name: str, symbolic: bool) -> Any:
+    """A joint argument of ``robot`` through the one validator, :func:`armlab._core.validation.joint_vector`."""
+    return joint_vector(value, robot.n, name, symbolic=symbolic)
 
 
-def vector_arg(value, name, size, symbolic):
+def vector_arg(value: Any, name: str, size: int, symbolic: bool) -> Any:
     if value is None:
         return [0] * size if symbolic else np.zeros(size)
     if symbolic:
@@ -62,7 +58,7 @@ def vector_arg(value, name, size, symbolic):
     return as_float_array(value, name, (size,))
 
 
-def batch_args(arrays):
+def batch_args(arrays: list[np.ndarray]) -> list[np.ndarray]:
     """Broadcast numeric arguments to one batch shape; the first is q."""
     shape = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
     return [np.ascontiguousarray(np.broadcast_to(a, shape + a.shape[-1:])) for a in arrays]
@@ -80,9 +76,10 @@ class _Regrouped:
 
     modified, symbolic = True, False
 
-    def __init__(self, robot):
+    def __init__(self, robot: RobotLike) -> None:
         self.n, self.base, self.name = robot.n, robot.base, robot.name
-        self.links, prev = [], None
+        self.links: list[Any] = []
+        prev: Any = None
         for link in robot.links:
             R = _rotx(link.alpha)
             I = None if link.I is None else R @ np.asarray(link.I, dtype=float) @ R.T  # noqa: E741
@@ -125,7 +122,7 @@ def _has_mass(robot):
 _G_DEFAULT, _W_ZERO = list(GRAVITY), [0.0] * 6
 
 
-def rne(robot, q, qd, qdd, gravity=GRAVITY, f_tip=None):
+def rne(robot: RobotLike, q: Any, qd: Any, qdd: Any, gravity: Any = GRAVITY, f_tip: Any = None) -> Any:
     """τ = RNE(q, q̇, q̈): joint torques (forces for prismatic joints), (..., n); sympy in, sympy out.
 
     ``gravity`` is the gravitational acceleration in the world frame (the frame the robot's base
@@ -154,15 +151,20 @@ def _rne_kernel(robot):
     def build(robot):
         tr = Tracer()
         n = robot.n
-        ins = [tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3), ("w", 6))]
-        tau, _ = rne_steps(_chain(robot), *ins, TracerBackend(tr))
+        q, qd, qdd, g, w = (tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3), ("w", 6)))
+        tau, _ = rne_steps(_chain(robot), q, qd, qdd, g, w, TracerBackend(tr))
         return tr.kernel("rne", "q, qd, qdd, g, w", tau)
 
     return cached_kernel(robot, "rne", build)
 
 
-def gravload(robot, q, gravity=GRAVITY):
-    """G(q): the joint torques that hold the arm still against gravity (..., n)."""
+def gravload(robot: RobotLike, q: Any, *, gravity: Any = GRAVITY) -> Any:
+    """G(q): the joint torques (..., n) that hold the arm still against its own weight; sympy in, sympy out.
+
+    RNE(q, 0, 0) with gravity: each link's weight m·g at its centre of mass, carried inward — the dynamics
+    chapter's G and the statics chapter's gravity load (``armlab.statics.gravity_load`` is this function).
+    ``gravity``: the gravitational acceleration in the world frame (default
+    :data:`armlab._core.constants.GRAVITY`); ``None`` means no gravity (zero torques)."""
     _require_inertia(robot)
     symbolic = robot.symbolic or is_symbolic(q, gravity)
     q = joint_args(robot, q, "q", symbolic)
@@ -190,7 +192,7 @@ def _mass_columns(robot, q, B):
     return [[cols[min(i, j)][max(i, j)] for j in range(n)] for i in range(n)]
 
 
-def inertia(robot, q):
+def inertia(robot: RobotLike, q: Any) -> Any:
     """M(q), (..., n, n), symmetric positive definite: column j is RNE(q, 0, e_j) without gravity."""
     fast = _plain(robot, q)
     if fast is not None and _has_mass(robot):
@@ -229,7 +231,7 @@ def _coriolis_rows(robot, q, qd, B):
     return [[half * (Mdot[i][j] + A_cols[j][i] - A_cols[i][j]) for j in range(n)] for i in range(n)]
 
 
-def coriolis(robot, q, qd):
+def coriolis(robot: RobotLike, q: Any, qd: Any) -> Any:
     """C(q, q̇), (..., n, n), from the Christoffel symbols: C q̇ is the velocity-product torque and
     Ṁ − 2C is skew-symmetric (lab report (2.71)–(2.73))."""
     _require_inertia(robot)
@@ -247,7 +249,9 @@ def coriolis(robot, q, qd):
     return run_kernel(cached_kernel(robot, "coriolis", build), q, (robot.n, robot.n), qd)
 
 
-def fdyn(robot, q, qd, tau, gravity=GRAVITY, *, friction=None, armature=None, f_tip=None):
+def fdyn(robot: RobotLike, q: Any, qd: Any, tau: Any, gravity: Any = GRAVITY, *,
+         friction: Callable[[np.ndarray], Any] | None = None, armature: ArrayLike | None = None,
+         f_tip: ArrayLike | None = None) -> np.ndarray:
     """Forward dynamics q̈ = (M + diag(armature))⁻¹·(τ − C q̇ − G − friction(q̇) − Jᵀ·f_tip), (..., n).
 
     ``armature``: actuator inertia reflected to each joint (n,) (the youBot chapter's I_a);
@@ -295,7 +299,7 @@ def _trace_fdyn(tr, robot):
     return (q, qd), ldl_solve(M, [t - b for t, b in zip(tau, bias)])
 
 
-def fdyn_kernel(robot):
+def fdyn_kernel(robot: RobotLike) -> Callable[..., list]:
     """The compiled ``fdyn(q, qd, tau, g, w, arm, cos, sin) -> q̈`` of this robot (lists or numpy columns).
 
     For simulators: call it directly with Python lists for one state. ``arm`` is the armature (n),
@@ -309,7 +313,7 @@ def fdyn_kernel(robot):
     return cached_kernel(robot, "fdyn", build)
 
 
-def euler_step_kernel(robot):
+def euler_step_kernel(robot: RobotLike) -> Callable[..., tuple]:
     """One semi-implicit Euler step of :func:`fdyn_kernel`, compiled as one function:
     ``step(q, qd, tau, g, w, arm, h, cos, sin)`` returns the lists (q̈, q_next, q̇_next), with
     q̇_next = q̇ + h·q̈ and q_next = q + h·q̇_next (the new velocity moves the position). A simulator's whole
@@ -327,7 +331,7 @@ def euler_step_kernel(robot):
     return cached_kernel(robot, "euler_step", build)
 
 
-def ldl_solve(M, b):
+def ldl_solve(M: list, b: list) -> list:
     """x with M x = b for a symmetric positive definite M (nested lists of scalars), by M = L D Lᵀ.
 
     Written on scalars, like the recursions, so it traces into the compiled forward dynamics."""
@@ -356,7 +360,7 @@ def ldl_solve(M, b):
     return x
 
 
-def kinetic_energy(robot, q, qd):
+def kinetic_energy(robot: RobotLike, q: Any, qd: Any) -> np.ndarray:
     """K = ½ q̇ᵀ M(q) q̇, (...). One Newton–Euler pass: M(q) q̇ is RNE(q, 0, q̇) without gravity."""
     _require_inertia(robot)
     q = joint_args(robot, q, "q", False)
@@ -373,7 +377,7 @@ def kinetic_energy(robot, q, qd):
     return run_kernel(cached_kernel(robot, "kinetic", build), q, (), qd)
 
 
-def potential_energy(robot, q, gravity=GRAVITY):
+def potential_energy(robot: RobotLike, q: Any, gravity: Any = GRAVITY) -> np.ndarray:
     """P = −Σ m_k·gᵀ·p_ck (world positions of the centres of mass), zero at the world origin; (...)."""
     q = joint_args(robot, q, "q", False)
     g = as_float_array(gravity, "gravity", (3,), allow_batch=False)

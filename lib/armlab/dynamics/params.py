@@ -25,12 +25,16 @@ True
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
 
+from .._core.protocol import RobotLike
 from .._core import smallmat as sm
 from .._core.codegen import Tracer, cached_kernel, run_kernel
+from .._core.inertia import shift_inertia
 from .._core.symbolic import is_symbolic, sympy
 from ..kinematics.scalar import TracerBackend, backend_for, chain
 from .model import GRAVITY, batch_args, joint_args, vector_arg
@@ -42,15 +46,15 @@ PARAM_NAMES = ("m", "mx", "my", "mz", "Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz")
 FULL_NAMES = PARAM_NAMES + ("Ia", "fv", "fc", "foff")
 
 
-def dynamic_params(robot):
+def dynamic_params(robot: RobotLike) -> np.ndarray:
     """χ (10n,): each link's mass, first moments m·c and inertia about its frame origin
-    (I_o = I_c + m·(cᵀc·E − c·cᵀ)), in the order of (2.54)."""
+    (I_o = I_c + m·(cᵀc·E − c·cᵀ), :func:`armlab._core.inertia.shift_inertia`), in the order of (2.54)."""
     out = []
     for link in robot.links:
         m = float(link.m)
         c = np.array(link.r, dtype=float)
         Ic = np.zeros((3, 3)) if link.I is None else np.array(link.I, dtype=float)
-        Io = Ic + m * (c @ c * np.eye(3) - np.outer(c, c))
+        Io = shift_inertia(Ic, m, c)  # about the frame origin
         out += [m, *(m * c), Io[0, 0], Io[1, 1], Io[2, 2], Io[0, 1], Io[0, 2], Io[1, 2]]
     return np.array(out)
 
@@ -64,7 +68,7 @@ def _lmat(a):
     return [[a[0], 0, 0, a[1], a[2], 0], [0, a[1], 0, a[0], 0, a[2]], [0, 0, a[2], 0, a[0], a[1]]]
 
 
-def link_blocks(w, wd, vd):
+def link_blocks(w: list, wd: list, vd: list) -> list[list]:
     """Y (6 rows of 10): the inertial force F (rows 0–2) and moment N about the frame origin (rows 3–5)
     of a link per unit barycentric parameter, from its ω, ω̇ and origin acceleration v̇ (frame-k lists)."""
     Sw, Swd, Svd = _skew(w), _skew(wd), _skew(vd)
@@ -116,14 +120,14 @@ def _kernel(robot):
     def build(robot):
         tr = Tracer()
         n = robot.n
-        ins = [tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3))]
-        return tr.kernel("regressor", "q, qd, qdd, g", [x for row in _rows(robot, *ins, TracerBackend(tr))
+        q, qd, qdd, g = (tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3)))
+        return tr.kernel("regressor", "q, qd, qdd, g", [x for row in _rows(robot, q, qd, qdd, g, TracerBackend(tr))
                                                         for x in row])
 
     return cached_kernel(robot, "regressor", build)
 
 
-def regressor(robot, q, qd, qdd, gravity=GRAVITY):
+def regressor(robot: RobotLike, q: Any, qd: Any, qdd: Any, gravity: Any = GRAVITY) -> Any:
     """ξ(q, q̇, q̈), (..., n, 10n), with ξ·χ = rne(q, q̇, q̈, gravity); sympy in, sympy Matrix out."""
     n = robot.n
     if gravity is GRAVITY and not robot.symbolic and all(
@@ -140,7 +144,7 @@ def regressor(robot, q, qd, qdd, gravity=GRAVITY):
     return run_kernel(_kernel(robot), q, (n, 10 * n), qd, qdd, g)
 
 
-def regressor_full(robot, q, qd, qdd, gravity=GRAVITY):
+def regressor_full(robot: RobotLike, q: Any, qd: Any, qdd: Any, gravity: Any = GRAVITY) -> np.ndarray:
     """ξ̄ (..., n, 14n) of (2.64)–(2.66): per link its 10 columns of ξ, then I_a, f_v, f_c, f_off,
     whose columns are q̈_i, q̇_i, sign(q̇_i) and 1 on row i only (ξ̄·χ̄ = τ_e, (2.67))."""
     xi = regressor(robot, q, qd, qdd, gravity)

@@ -18,13 +18,15 @@ numbers through straight-line code traced and compiled once per robot (floats or
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .._core import smallmat as sm
 from ..kinematics.scalar import chain
 
 __all__ = ["rne_steps", "link_inertia"]
 
 
-def link_inertia(link, B):
+def link_inertia(link: Any, B: Any) -> tuple[Any, list, list]:
     """(m, c, I) of a link for backend B: mass, centre of mass in the link frame, 3×3 inertia about it."""
     m = link.m
     c = list(link.r)
@@ -48,7 +50,8 @@ def _zplus(v, x):
     return [v[0], v[1], v[2] + x]
 
 
-def rne_steps(robot, q, qd, qdd, g, f_tip, B, params=None):
+def rne_steps(robot: Any, q: Any, qd: Any, qdd: Any, g: Any, f_tip: Any, B: Any,
+              params: Any = None) -> tuple[list, list[dict]]:
     """Run the recursion; returns (tau, steps) with steps a list per link k of dicts with
     w, wd, vd, vcd (outward) and f, n (inward), each a 3-list in frame {k}.
 

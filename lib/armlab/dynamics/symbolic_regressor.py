@@ -28,15 +28,20 @@ array([[1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0],
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import time
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._core.protocol import RobotLike
 from .._core import smallmat as sm
-from .._core.codegen import cached_kernel, make_function, run_kernel
+from .._core.codegen import cached_kernel, run_kernel
 from .._core.symbolic import sympy
-from .._core.validation import as_float_array
+from .._core.sympy_codegen import compile_program
+from .._core.validation import as_float_array, joint_vector
 from ..kinematics.scalar import SympyBackend, chain
 from .model import GRAVITY
 from .params import PARAM_NAMES
@@ -47,11 +52,11 @@ __all__ = ["SymbolicRegressor", "symbolic_regressor"]
 class _Tape:
     """A straight-line program over sympy: compound values get a Dummy; zeros and atoms stay as they are."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.sp = sympy()
-        self.defs = {}  # Dummy -> expression over earlier Dummies and the inputs
-        self.order = []
-        self._seen = {}  # expression -> its Dummy: an expression met twice is one entry
+        self.defs: dict = {}  # Dummy -> expression over earlier Dummies and the inputs
+        self.order: list = []
+        self._seen: dict = {}  # expression -> its Dummy: an expression met twice is one entry
 
     def __call__(self, e):
         e = self.sp.sympify(e)
@@ -64,7 +69,7 @@ class _Tape:
             self.order.append(s)
         return s
 
-    def derive(self, memo, entries=None):
+    def derive(self, memo: dict, entries: list | None = None) -> dict:
         """Forward mode: ``memo`` maps the inputs with a nonzero derivative (and any entry already derived)
         to their derivatives; derive ``entries`` (default: the whole tape as it is now) in order, adding
         to memo (zeros are not stored)."""
@@ -79,14 +84,14 @@ class _Tape:
                     memo[s] = d
         return memo
 
-    def of(self, memo, e):
+    def of(self, memo: dict, e: Any) -> Any:
         """The derivative of any expression over the tape (an entry, −entry, an input) from a derived memo."""
         e = self.sp.sympify(e)
         if e in memo:
             return memo[e]
         return self(self.sp.Add(*[e.diff(a) * memo[a] for a in e.free_symbols if memo.get(a, 0) != 0]))
 
-    def needed(self, outputs):
+    def needed(self, outputs: list) -> list:
         """The entries the outputs depend on, in order."""
         need = {x for o in outputs for x in self.sp.sympify(o).free_symbols if x in self.defs}
         keep = []
@@ -96,9 +101,9 @@ class _Tape:
                 need.update(x for x in self.defs[s].free_symbols if x in self.defs)
         return keep[::-1]
 
-    def expand(self, e):
+    def expand(self, e: Any) -> Any:
         """An entry as one expression of the inputs (for small pieces only)."""
-        full = {}
+        full: dict = {}
         for s in self.needed([e]):
             full[s] = self.defs[s].xreplace(full)
         return self.sp.sympify(e).xreplace(full)
@@ -144,7 +149,7 @@ class SymbolicRegressor:
     compiled numbers (floats or batches).
     """
 
-    def __init__(self, robot, gravity):
+    def __init__(self, robot: RobotLike, gravity: Any) -> None:
         start = time.perf_counter()
         sp = sympy()
         n = self.n = robot.n
@@ -173,18 +178,18 @@ class SymbolicRegressor:
             rows.append(row)
         self._xi = rows
         self._tau = [tape(sp.Add(*[x * c for x, c in zip(row, self.chi) if x != 0])) for row in rows]
-        self._fns = {}
+        self._fns: dict = {}
         self.build_time = time.perf_counter() - start
 
-    def L(self, i, k):
+    def L(self, i: int, k: int) -> Any:
         """L_{i,k} of (2.47), 1-based, as one sympy expression."""
         return self._tape.expand(self._L[i - 1][k - 1])
 
-    def xi(self, j, i):
+    def xi(self, j: int, i: int) -> Any:
         """The row ξ_{j,i} (2.56): 𝓛_j{L_{i,1}}, …, 𝓛_j{L_{i,10}} (1-based), a 1×10 sympy Matrix."""
         return sympy().Matrix([[self._tape.expand(x) for x in self._xi[j - 1][10 * (i - 1):10 * i]]])
 
-    def structure(self, samples=5, seed=0):
+    def structure(self, samples: int = 5, seed: int = 0) -> np.ndarray:
         """(n, 10n) booleans: True where ξ is not identically zero (the picture of (2.55)): a nonzero entry of
         the program that is also nonzero at random states (some vanish only by sin² + cos² = 1)."""
         rng = np.random.default_rng(seed)
@@ -198,7 +203,7 @@ class SymbolicRegressor:
             return list(self._tau)
         raise ValueError(f"key must be 'xi' or 'tau', got {key!r}")
 
-    def cse(self, key="tau"):
+    def cse(self, key: str = "tau") -> tuple[list, list]:
         """(replacements [(x_k, expression)], outputs), as ``sympy.cse`` returns them."""
         sp = sympy()
         entries = self._tape.needed(self._outputs(key))
@@ -206,14 +211,13 @@ class SymbolicRegressor:
         return ([(rename[s], self._tape.defs[s].xreplace(rename)) for s in entries],
                 [sp.sympify(o).xreplace(rename) for o in self._outputs(key)])
 
-    def operations(self, key="tau"):
+    def operations(self, key: str = "tau") -> int:
         """Arithmetic operations and function calls of the program (sympy's count_ops)."""
         sp = sympy()
         reps, outs = self.cse(key)
         return int(sum(sp.count_ops(e) for _, e in reps) + sum(sp.count_ops(o) for o in outs))
 
     def _compile(self, key):
-        sp = sympy()
         names = {s: f"q[{i}]" for i, s in enumerate(self.q)}
         names.update({s: f"qd[{i}]" for i, s in enumerate(self.qd)})
         names.update({s: f"qdd[{i}]" for i, s in enumerate(self.qdd)})
@@ -221,18 +225,13 @@ class SymbolicRegressor:
         outputs = self._outputs(key)
         entries = self._tape.needed(outputs)
         names.update({s: f"t{k}" for k, s in enumerate(entries)})
-        lines = [f"    {names[s]} = {_code(self._tape.defs[s], names)}" for s in entries]
-        body = "\n".join(lines + [f"    return [{', '.join(_code(sp.sympify(o), names) for o in outputs)}]"])
-        return make_function(f"symbolic_{key}", f"def symbolic_{key}(q, qd, qdd, chi, cos, sin):\n{body}\n",
-                             {"sqrt": math.sqrt})
+        return compile_program(f"symbolic_{key}", ["q", "qd", "qdd", "chi"],
+                               [(s, self._tape.defs[s]) for s in entries], outputs, names)
 
     def _run(self, key, shape, q, qd, qdd, chi):
         if key not in self._fns:
             self._fns[key] = self._compile(key)
-        arrays = [as_float_array(v, name) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"))]
-        for a, name in zip(arrays, ("q", "qd", "qdd")):
-            if a.ndim == 0 or a.shape[-1] != self.n:
-                raise ValueError(f"{name} must have {self.n} joint values (shape (..., {self.n})), got shape {a.shape}")
+        arrays = [joint_vector(v, self.n, name, symbolic=False) for v, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"))]
         chi = np.zeros(10 * self.n) if chi is None else as_float_array(chi, "chi", (10 * self.n,))
         batch = np.broadcast_shapes(*(a.shape[:-1] for a in arrays), chi.shape[:-1])
         arrays = [np.ascontiguousarray(np.broadcast_to(a, batch + a.shape[-1:])) for a in arrays + [chi]]
@@ -242,11 +241,11 @@ class SymbolicRegressor:
         return run_kernel(lambda q_, qd_, qdd_, chi_, cos, sin: fn(q_, qd_, qdd_, chi_, cos, sin),
                           arrays[0], shape, *arrays[1:])
 
-    def xi_fn(self, q, qd, qdd):
+    def xi_fn(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
         """ξ (..., n, 10n) from the compiled program."""
         return self._run("xi", (self.n, 10 * self.n), q, qd, qdd, None)
 
-    def tau_fn(self, q, qd, qdd, chi):
+    def tau_fn(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, chi: ArrayLike) -> np.ndarray:
         """τ = ξ·χ (..., n) from the compiled program."""
         return self._run("tau", (self.n,), q, qd, qdd, chi)
 
@@ -254,24 +253,7 @@ class SymbolicRegressor:
         return f"SymbolicRegressor(n={self.n}, {len(self._tape.order)} program entries, built in {self.build_time:.2f} s)"
 
 
-def _code(e, names):
-    """Python source of one small expression: our names, floats at full precision."""
-    if e in names:
-        return names[e]
-    if e.is_Integer:
-        return repr(int(e))
-    if e.is_Number or e.is_NumberSymbol:
-        return repr(float(e))
-    if e.is_Add or e.is_Mul:
-        return "(" + (" + " if e.is_Add else "*").join(_code(a, names) for a in e.args) + ")"
-    if e.is_Pow:
-        return f"({_code(e.base, names)}**{_code(e.exp, names)})"
-    if e.is_Function and e.func.__name__ in ("cos", "sin"):
-        return f"{e.func.__name__}({_code(e.args[0], names)})"
-    raise TypeError(f"cannot compile {e!r} ({type(e).__name__})")
-
-
-def symbolic_regressor(robot, gravity=GRAVITY):
+def symbolic_regressor(robot: RobotLike, gravity: Any = GRAVITY) -> SymbolicRegressor:
     """The report's derivation of ξ for ``robot`` (:class:`SymbolicRegressor`), built once per robot and gravity."""
     g = tuple(gravity)
     if len(g) != 3:

@@ -5,8 +5,10 @@ a ``state`` record with the commanded set point beside the measured one. Each re
 unbuffered write on an ``O_APPEND`` descriptor, so a process killed with SIGKILL loses at most the
 record it was writing; :func:`read_log` skips a torn last line and says so.
 
-:func:`load_states` turns a log into arrays, and :func:`identification_data` into the
-(t, q, q̇, q̈, τ) samples the identification of chapter 7 takes (DH angles and signs).
+:func:`load_states` turns a log into arrays (DH angles and signs, by the driver → DH map the log records),
+and :func:`identification_data` into the (t, q, q̇, q̈, τ) samples that lab 3's fit and chapter 7's
+identification take: the one path from a log to identification data (the dynamics package takes arrays
+and never reads a log).
 """
 from __future__ import annotations
 
@@ -17,17 +19,18 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 
-from ..models import youbot_driver_to_q
+from ..dynamics.pipeline import prepare
 
 __all__ = ["SessionLog", "LogContents", "read_log", "load_states", "identification_data", "default_log_path"]
 
 FORMAT = "armlab-lab-log/1"
 
 
-def default_log_path(directory="lab-logs") -> Path:
+def default_log_path(directory: str | os.PathLike = "lab-logs") -> Path:
     """A new timestamped file name under ``directory`` (e.g. lab-logs/2025-03-01T10-15-02.123.jsonl)."""
     stamp = _dt.datetime.now().strftime("%Y-%m-%dT%H-%M-%S.%f")[:-3]
     return Path(directory) / f"{stamp}.jsonl"
@@ -36,10 +39,10 @@ def default_log_path(directory="lab-logs") -> Path:
 class SessionLog:
     """Append-only writer. ``SessionLog(path).write("event", msg="...")``; thread-safe."""
 
-    def __init__(self, path, meta: dict | None = None):
+    def __init__(self, path: str | os.PathLike, meta: dict | None = None) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         self._lock = threading.Lock()
         self.records = 0
         self.write("open", format=FORMAT, **(meta or {}))
@@ -85,7 +88,7 @@ class LogContents:
         return [r for r in self.records if r.get("kind") == kind]
 
 
-def read_log(path) -> LogContents:
+def read_log(path: str | os.PathLike) -> LogContents:
     """All complete records of a session log. A torn last line is skipped; a bad line elsewhere raises."""
     path = Path(path)
     lines = path.read_bytes().split(b"\n")
@@ -102,40 +105,69 @@ def read_log(path) -> LogContents:
     return LogContents(records, truncated, path)
 
 
-def load_states(path) -> dict:
-    """The ``state`` records as arrays: t (receipt, s), stamp (robot, s), q_driver, q (DH), qd and effort
-    (DH signs: every driver axis turns the other way), and the set point in force, q_cmd_driver / q_cmd
-    (NaN before the first command)."""
-    states = read_log(path).of_kind("state")
+def _mapping(contents: LogContents, to_dh: Callable[[np.ndarray], Any] | None, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(sign, offset) of the affine driver → DH map: from ``to_dh``, else from the log's own ``open`` record."""
+    if to_dh is not None:
+        offset = np.asarray(to_dh(np.zeros(n)), float)
+        return np.asarray(to_dh(np.ones(n)), float) - offset, offset
+    opened: dict = next((r for r in contents.records if r.get("kind") == "open"), {})
+    mapping = opened.get("driver_to_dh")
+    if mapping is None:
+        raise ValueError(f"{contents.path}: this log does not say how driver angles map to DH angles: pass "
+                         "to_dh=armlab.models.youbot_driver_to_q")
+    return np.asarray(mapping["sign"], float), np.asarray(mapping["offset"], float)
+
+
+def load_states(log: str | os.PathLike | LogContents, *,
+                to_dh: Callable[[np.ndarray], Any] | None = None) -> dict[str, np.ndarray]:
+    """The ``state`` records of a session log (a path or :func:`read_log`'s contents) as arrays: t (receipt,
+    s), stamp (robot, s), q_driver, q (DH), qd and effort (DH signs), and the set point in force,
+    q_cmd_driver / q_cmd (NaN before the first command).
+
+    The driver → DH map is affine (each youBot driver axis turns against the report's, so velocities and
+    efforts change sign too): the log's own ``driver_to_dh`` record (every log :class:`~armlab.lab.YoubotArm`
+    writes has it), or ``to_dh`` (e.g. ``armlab.models.youbot_driver_to_q``) for a log without one."""
+    contents = log if isinstance(log, LogContents) else read_log(log)
+    states = contents.of_kind("state")
     if not states:
-        raise ValueError(f"{path}: the log has no arm states")
-    t = np.array([s["t"] for s in states])
-    stamp = np.array([s["stamp"] for s in states])
+        raise ValueError(f"{contents.path}: the log has no arm states")
     q_driver = np.array([s["q_driver"] for s in states], dtype=float)
+    n = q_driver.shape[1]
+    sign, offset = _mapping(contents, to_dh, n)
     qd_driver = np.array([s["qd_driver"] for s in states], dtype=float)
     effort_driver = np.array([s["effort_driver"] for s in states], dtype=float)
-    cmd = np.array([s["q_cmd_driver"] if s.get("q_cmd_driver") is not None else [np.nan] * 5 for s in states])
-    return {"t": t, "stamp": stamp, "q_driver": q_driver, "q": youbot_driver_to_q(q_driver),
-            "qd": -qd_driver, "effort": -effort_driver, "q_cmd_driver": cmd, "q_cmd": youbot_driver_to_q(cmd)}
+    cmd = np.array([s["q_cmd_driver"] if s.get("q_cmd_driver") is not None else [np.nan] * n for s in states],
+                   dtype=float)
+    return {"t": np.array([s["t"] for s in states], dtype=float),
+            "stamp": np.array([s["stamp"] for s in states], dtype=float),
+            "q_driver": q_driver, "q": offset + sign * q_driver, "qd": sign * qd_driver, "effort": sign * effort_driver,
+            "q_cmd_driver": cmd, "q_cmd": offset + sign * cmd}
 
 
-def identification_data(path, t_start=None, t_end=None) -> dict:
-    """(t, q, qd, qdd, tau) from a log, in DH angles and signs, for a least-squares identification.
+def identification_data(log: str | os.PathLike | LogContents, t_start: float | None = None,
+                        t_end: float | None = None, *, to_dh: Callable[[np.ndarray], Any] | None = None,
+                        cutoff: float | None = 5.0, nan: str = "raise", filter_tau: bool = False) -> dict[str, np.ndarray]:
+    """The one path from a session log to identification data: dict(t, q, qd, qdd, tau), arrays in DH angles
+    and signs, ready for :func:`armlab.dynamics.identify` (chapter 7) or :func:`armlab.lab.ident.identify_scaling`
+    (lab 3).
 
-    ``t_start``/``t_end`` select states by their arrival time on this machine (``time.time()`` before
-    and after a motion); q̈ is the symmetric difference of the measured q̇ over the robot's own stamps
-    (q̇ₖ₊₁ − q̇ₖ₋₁)/(tₖ₊₁ − tₖ₋₁), and the first and last samples are dropped. ``t`` is returned from the robot's stamps.
-    """
-    s = load_states(path)
+    ``t_start``/``t_end`` select states by their arrival time on this machine (``time.time()`` before and
+    after a motion); the states are then put on the robot's own stamps and go through
+    :func:`armlab.dynamics.prepare`: uniform grid, zero-phase low-pass of q at ``cutoff`` Hz, q̇ and q̈ by
+    central differences, the filter's ends trimmed (``nan``, ``filter_tau``: as there). ``t`` counts from
+    the first selected state's stamp. ``to_dh``: see :func:`load_states`."""
+    s = load_states(log, to_dh=to_dh)
     keep = np.ones(s["t"].shape, bool)
     if t_start is not None:
         keep &= s["t"] >= t_start
     if t_end is not None:
         keep &= s["t"] <= t_end
-    t, q, qd, tau = s["stamp"][keep], s["q"][keep], s["qd"][keep], s["effort"][keep]
-    if t.size < 3:
-        raise ValueError(f"{path}: fewer than 3 states between t_start and t_end")
-    # symmetric difference over both neighbours: two states stamped close together (a late tick and its
-    # catch-up) would make a one-sided difference blow up
-    qdd = (qd[2:] - qd[:-2]) / (t[2:] - t[:-2])[:, None]
-    return {"t": t[1:-1] - t[0], "q": q[1:-1], "qd": qd[1:-1], "qdd": qdd, "tau": tau[1:-1]}
+    if keep.sum() < 3:
+        raise ValueError(f"{_path(log)}: fewer than 3 states between t_start and t_end")
+    stamp = s["stamp"][keep]
+    data = prepare(stamp - stamp[0], s["q"][keep], s["effort"][keep], cutoff=cutoff, nan=nan, filter_tau=filter_tau)
+    return data
+
+
+def _path(log: str | os.PathLike | LogContents) -> object:
+    return log.path if isinstance(log, LogContents) else log

@@ -7,11 +7,21 @@ the arm (a payload's weight, a push) is the negative of that.
 * :func:`link_forces` — the inward recursion (5-1)–(5-4), link by link, with optional link weights:
   it is the inward pass of Newton–Euler (:mod:`armlab.dynamics.rne`) at rest;
 * :func:`joint_torques` — τ = JᵀF, with F in the base or the tool frame;
-* :func:`gravity_load` — the holding torques G(q) (the dynamics chapter's G);
+* :func:`gravity_load` — the holding torques G(q): the dynamics chapter's G, the very same function as
+  :func:`armlab.dynamics.gravload` (re-exported here under the chapter's name);
 * :func:`inverse_statics` — F from τ: exact, least squares (the book's (JJᵀ)⁻¹Jτ) or minimum norm;
 * wrench transforms: :func:`armlab.transforms.wrench_transform` ((5-7)–(5-9)) and
   :func:`armlab.transforms.wrench_in_frame` (textbook (3.169)–(3.170));
 * :func:`max_tip_force`, :func:`max_payload` — the static-load envelope of §5.4 under joint torque limits.
+
+Modules: :mod:`.forces` (the recursion, τ = JᵀF), :mod:`.inverse` (inverse statics), :mod:`.envelope`
+(load envelope); every public name is re-exported here.
+
+Conventions: ``frame=`` is "base" (the default everywhere) or "tool"; ``gravity=`` is a keyword, the
+gravitational acceleration in the world frame. Where gravity is the point of the function
+(:func:`gravity_load`, :func:`max_payload`) its default is :data:`armlab._core.constants.GRAVITY`; where it
+adds the links' own weights to a tip load (:func:`link_forces`, :func:`max_tip_force`) its default ``None``
+means "no weights", the chapter's (5-2).
 
 >>> import armlab, numpy as np
 >>> arm = armlab.models.planar2r(0.5, 0.3)
@@ -22,200 +32,14 @@ True
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
-import numpy as np
-
-from .._core import smallmat as sm
-from .._core.codegen import Tracer, cached_kernel
-from .._core.symbolic import is_symbolic, sympy
-from .._core.validation import as_float_array
 from ..dynamics.model import gravload
-from ..dynamics.rne import rne_steps
-from ..kinematics.scalar import TracerBackend, backend_for, chain
 from ..transforms import wrench_in_frame, wrench_transform
+from .envelope import max_payload, max_tip_force
+from .forces import FRAMES, LinkForces, joint_torques, link_forces
+from .inverse import InverseStatics, inverse_statics
 
 __all__ = ["link_forces", "LinkForces", "joint_torques", "gravity_load", "inverse_statics", "InverseStatics",
            "wrench_transform", "wrench_in_frame", "max_tip_force", "max_payload", "FRAMES"]
 
-FRAMES = ("base", "tool")
-
-
-def _frame(frame):
-    if frame not in FRAMES:
-        raise ValueError(f"frame must be 'base' or 'tool', got {frame!r}")
-
-
-def _wrench_sym(robot, q, wrench, frame):
-    """The tip wrench in the tool frame (moment about the tool origin), sympy."""
-    _frame(frame)
-    w = sympy().Matrix(list(wrench))
-    if len(w) != 6:
-        raise ValueError(f"wrench must have 6 entries (fx, fy, fz, mx, my, mz), got {len(w)}")
-    if frame == "base":
-        Rt = robot.fkine(q)[:3, :3].T
-        w = sympy().Matrix.vstack(Rt * w[:3, 0], Rt * w[3:, 0])
-    return list(w)
-
-
-@dataclass
-class LinkForces:
-    """The statics recursion's result.
-
-    ``f``, ``m`` (n+1, 3): row i−1 is ^iF_i, ^iM_i — the force and moment link i−1 exerts on link i,
-    about the origin of frame {i}, in {i} (i = 1..n); the last row is the tip wrench in the tool frame.
-    ``tau`` (n,): each joint's balancing torque (5-3) or force (5-4). In the standard convention the
-    joint axis of link i is z_{i−1}, so τ_i is the moment about that axis (through O_{i−1}).
-    """
-
-    f: object
-    m: object
-    tau: object
-
-
-def link_forces(robot, q, wrench, frame="tool", gravity=None):
-    """The inward recursion (5-1)–(5-2) at q for a tip ``wrench`` given in the ``frame`` "tool" or
-    "base", with the links' weights when ``gravity`` (world frame, e.g. (0, 0, −9.81)) is given.
-    One configuration; numbers or sympy."""
-    symbolic = robot.symbolic or is_symbolic(q, wrench, gravity)
-    if symbolic:
-        q = [sympy().sympify(x) for x in q]
-    else:
-        q = as_float_array(q, "q", (robot.n,), allow_batch=False)
-    if len(q) != robot.n:
-        raise ValueError(f"q must have {robot.n} joint values, got {len(q)}")
-    if not symbolic:
-        _frame(frame)
-        w = as_float_array(wrench, "wrench", (6,), allow_batch=False)
-        g = None if gravity is None else as_float_array(gravity, "gravity", (3,), allow_batch=False)
-        return _link_forces_numeric(robot, q, w, g, frame)
-    w = _wrench_sym(robot, q, wrench, frame)
-    g = [0, 0, 0] if gravity is None else list(gravity)
-    zero = [0] * robot.n
-    tau, steps = rne_steps(robot, list(q), zero, zero, g, w, backend_for(True))
-    sp = sympy()
-    return LinkForces(sp.Matrix([s["f"] for s in steps] + [w[:3]]), sp.Matrix([s["n"] for s in steps] + [w[3:]]),
-                      sp.Matrix(tau))
-
-
-def _link_forces_numeric(robot, q, w, g, frame):
-    """The same recursion as straight-line code traced once per robot, frame and with/without weights
-    (µs instead of the scalar recursion's hundreds of µs). Outputs τ, then (f, n) of every link and the tip."""
-    def build(robot):
-        tr = Tracer()
-        B = TracerBackend(tr)
-        qv, wv = tr.inputs("q", robot.n), tr.inputs("w", 6)
-        gv = [0.0, 0.0, 0.0] if g is None else tr.inputs("g", 3)  # no weights: their terms fold away
-        if frame == "base":  # the tip wrench into the tool frame: ^0R_toolᵀ·f, ^0R_toolᵀ·m
-            base, links, tool = chain(robot, qv, B)
-            R = base[0]
-            for Rk, _ in links + [tool]:
-                R = sm.mm(R, Rk)
-            wv = sm.mtv(R, wv[:3]) + sm.mtv(R, wv[3:])
-        zero = [0] * robot.n
-        tau, steps = rne_steps(robot, qv, zero, zero, gv, wv, B)
-        outputs = tau + [x for s in steps for x in (*s["f"], *s["n"])] + list(wv)
-        return tr.kernel("link_forces", "q, w" if g is None else "q, w, g", outputs)
-
-    kernel = cached_kernel(robot, f"statics.link_forces.{frame}.{'free' if g is None else 'weighted'}", build)
-    n = robot.n
-    args = (q.tolist(), w.tolist()) if g is None else (q.tolist(), w.tolist(), g.tolist())
-    out = np.array(kernel(*args, math.cos, math.sin))
-    fn = out[n:].reshape(n + 1, 2, 3)
-    return LinkForces(fn[:, 0], fn[:, 1], out[:n])
-
-
-def joint_torques(robot, q, wrench, frame="base"):
-    """τ = JᵀF (5-6): the balancing torques for the tip wrench F, given in the ``frame`` "base"
-    (J = jacob0) or "tool" (J = jacobe). Batched: q (..., n), wrench (..., 6)."""
-    _frame(frame)
-    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)
-    if is_symbolic(J, wrench):
-        return J.T * sympy().Matrix(list(wrench))
-    w = as_float_array(wrench, "wrench", (6,))
-    return (np.swapaxes(J, -1, -2) @ w[..., None])[..., 0]
-
-
-def gravity_load(robot, q, gravity=(0.0, 0.0, -9.81)):
-    """The joint torques (…, n) that hold the arm still against its own weight: G(q).
-
-    Computed by the statics recursion with each link's weight m·g at its centre of mass — the same
-    G(q) as ``robot.gravload`` (it is the same recursion)."""
-    return gravload(robot, q, gravity)
-
-
-@dataclass
-class InverseStatics:
-    """F from τ. ``method``: "exact" (n = 6, J regular: F = (Jᵀ)⁻¹τ), "least-squares" (n > 6: the
-    book's F = (JJᵀ)⁻¹Jτ, which fits τ best), "min-norm" (n < 6, or J singular: the smallest F whose
-    torques are closest to τ). ``residual`` = ‖JᵀF − τ‖, ``reason`` says why that case applied."""
-
-    wrench: np.ndarray
-    method: str
-    reason: str
-    residual: float
-
-
-def inverse_statics(robot, q, tau, frame="base", tol=1e-9):
-    """The tip wrench (in ``frame``) that the joint torques ``tau`` hold; see :class:`InverseStatics`."""
-    _frame(frame)
-    q = as_float_array(q, "q", (robot.n,), allow_batch=False)
-    tau = as_float_array(tau, "tau", (robot.n,), allow_batch=False)
-    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)
-    s = np.linalg.svd(J, compute_uv=False)
-    rank = int((s > tol * max(s[0], 1e-300)).sum())
-    n = robot.n
-    if n == 6 and rank == 6:
-        F = np.linalg.solve(J.T, tau)
-        method, reason = "exact", "6 joints and J is regular: F = (Jᵀ)⁻¹τ is the one wrench"
-    elif n > 6 and rank == 6:
-        F = np.linalg.solve(J @ J.T, J @ tau)
-        method, reason = "least-squares", (f"{n} joints: Jᵀ is {n}×6, τ = JᵀF has no exact solution in "
-                                           "general; F = (JJᵀ)⁻¹Jτ minimises ‖JᵀF − τ‖")
-    else:
-        F = np.linalg.pinv(J.T, rcond=tol) @ tau
-        method = "min-norm"
-        reason = (f"only {n} joints: many wrenches give these torques (the arm cannot resist forces along "
-                  f"{6 - rank} direction(s)); F is the smallest" if n < 6 else
-                  f"J is singular (rank {rank} < 6): F = (Jᵀ)⁺τ, the smallest wrench closest to τ")
-    return InverseStatics(F, method, reason, float(np.linalg.norm(J.T @ F - tau)))
-
-
-def _limits(tau_max, n):
-    t = as_float_array(tau_max, "tau_max", (n,), allow_batch=False)
-    if (t <= 0).any():
-        raise ValueError(f"tau_max must be positive joint torque limits, got {t}")
-    return t
-
-
-def _largest_scale(base, per_unit, tau_max):
-    """Largest s ≥ 0 with |base + s·per_unit| ≤ tau_max joint by joint (…); 0 if the base load alone exceeds."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        up = np.where(per_unit > 0, (tau_max - base) / per_unit, np.where(per_unit < 0, (-tau_max - base) / per_unit,
-                                                                          np.inf))
-    s = np.min(up, axis=-1)
-    ok = np.all(np.abs(base) <= tau_max, axis=-1)
-    return np.where(ok, np.maximum(s, 0.0), 0.0)
-
-
-def max_tip_force(robot, q, direction, tau_max, gravity=None):
-    """The largest force (N) the tip can exert along the unit ``direction`` (base frame) at q (…, n)
-    without any joint exceeding ``tau_max`` (n,), with the arm's own weight when ``gravity`` is given."""
-    d = as_float_array(direction, "direction", (3,), allow_batch=False)
-    d = d / np.linalg.norm(d)
-    tm = _limits(tau_max, robot.n)
-    a = np.swapaxes(robot.jacob0(q)[..., :3, :], -1, -2) @ d
-    base = np.zeros_like(a) if gravity is None else gravity_load(robot, q, gravity)
-    return _largest_scale(base, a, tm)
-
-
-def max_payload(robot, q, tau_max, gravity=(0.0, 0.0, -9.81)):
-    """The largest mass (kg) the tool can hold at q (…, n): its weight plus the arm's own, within ``tau_max``.
-
-    Holding a mass m means the tip pushes up on it: F = −m·g (base frame), τ = G(q) + J_vᵀ(−m·g).
-    """
-    g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
-    tm = _limits(tau_max, robot.n)
-    a = np.swapaxes(robot.jacob0(q)[..., :3, :], -1, -2) @ (-g)
-    return _largest_scale(gravity_load(robot, q, g), a, tm)
+#: The holding torques G(q): :func:`armlab.dynamics.gravload` itself, under the statics chapter's name.
+gravity_load = gravload

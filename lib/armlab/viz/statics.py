@@ -227,10 +227,10 @@ class PayloadExplorer(Panel, _Holding):
         q = self.joints.q
         self.view.update(q)
         m = self.mass.value
-        own = statics.gravity_load(self.robot, q, self.g)
+        own = statics.gravity_load(self.robot, q, gravity=self.g)
         per_kg = self.robot.jacob0(q)[:3].T @ (-self.g)  # torques per kg held
         self.tau = own + m * per_kg
-        best = float(statics.max_payload(self.robot, q, self.effort, self.g))
+        best = float(statics.max_payload(self.robot, q, self.effort, gravity=self.g))
         frac = np.abs(self.tau) / self.effort
         self.readings = {"own": own, "per_kg": per_kg, "max_payload": best, "fraction": frac,
                          "limiting_joint": self._limiting_joint(own, per_kg)}
