@@ -123,7 +123,7 @@ def base_parameters(robot: RobotLike, friction: bool = False, *, gravity: Any = 
     exceeds ``tol`` (relative); the result is cached per robot, friction and gravity."""
     if robot.symbolic:
         raise ValueError("base_parameters needs a numeric robot (its geometry as numbers; the masses do not matter)")
-    key = ("base_parameters", bool(friction), tuple(float(x) for x in gravity), samples, seed, tol)
+    key = ("dynamics.base_parameters", bool(friction), tuple(float(x) for x in gravity), samples, seed, tol)
     return cached_kernel(robot, key, lambda r: _compute(r, bool(friction), gravity, samples, seed, tol))
 
 

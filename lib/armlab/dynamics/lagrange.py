@@ -275,7 +275,7 @@ def lagrange(robot: RobotLike, gravity: Any = GRAVITY, *, armature: Any = None, 
         armature = tuple(armature)
         if len(armature) != robot.n:
             raise ValueError(f"armature must have {robot.n} entries (one per joint), got {len(armature)}")
-    key = ("lagrange", tuple(_hashable(x) for x in g), None if armature is None else tuple(map(_hashable, armature)),
+    key = ("dynamics.lagrange", tuple(_hashable(x) for x in g), None if armature is None else tuple(map(_hashable, armature)),
            symbol)
     return cached_kernel(robot, key, lambda r: LagrangeModel(r, g, armature, symbol))
 

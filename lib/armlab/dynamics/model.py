@@ -116,7 +116,7 @@ def _plain(robot, *values):
 
 
 def _has_mass(robot):
-    return cached_kernel(robot, "has_mass", lambda r: any(link.m for link in r.links))
+    return cached_kernel(robot, "dynamics.has_mass", lambda r: any(link.m for link in r.links))
 
 
 _G_DEFAULT, _W_ZERO = list(GRAVITY), [0.0] * 6
@@ -155,7 +155,7 @@ def _rne_kernel(robot):
         tau, _ = rne_steps(_chain(robot), q, qd, qdd, g, w, TracerBackend(tr))
         return tr.kernel("rne", "q, qd, qdd, g, w", tau)
 
-    return cached_kernel(robot, "rne", build)
+    return cached_kernel(robot, "dynamics.rne", build)
 
 
 def gravload(robot: RobotLike, q: Any, *, gravity: Any = GRAVITY) -> Any:
@@ -180,7 +180,7 @@ def gravload(robot: RobotLike, q: Any, *, gravity: Any = GRAVITY) -> Any:
         return tr.kernel("gravload", "q, g", rne_steps(_chain(robot), qv, zero, zero, gv, [0] * 6, TracerBackend(tr))[0])
 
     q, g = batch_args([q, g])
-    return run_kernel(cached_kernel(robot, "gravload", build), q, (robot.n,), g)
+    return run_kernel(cached_kernel(robot, "dynamics.gravload", build), q, (robot.n,), g)
 
 
 def _mass_columns(robot, q, B):
@@ -211,7 +211,7 @@ def _inertia_kernel(robot):
         M = _mass_columns(_chain(robot), tr.inputs("q", robot.n), TracerBackend(tr))
         return tr.kernel("inertia", "q", [x for row in M for x in row])
 
-    return cached_kernel(robot, "inertia", build)
+    return cached_kernel(robot, "dynamics.inertia", build)
 
 
 def _coriolis_rows(robot, q, qd, B):
@@ -246,7 +246,7 @@ def coriolis(robot: RobotLike, q: Any, qd: Any) -> Any:
         return tr.kernel("coriolis", "q, qd", [x for row in C for x in row])
 
     q, qd = batch_args([q, qd])
-    return run_kernel(cached_kernel(robot, "coriolis", build), q, (robot.n, robot.n), qd)
+    return run_kernel(cached_kernel(robot, "dynamics.coriolis", build), q, (robot.n, robot.n), qd)
 
 
 def fdyn(robot: RobotLike, q: Any, qd: Any, tau: Any, gravity: Any = GRAVITY, *,
@@ -310,7 +310,7 @@ def fdyn_kernel(robot: RobotLike) -> Callable[..., list]:
         _, qdd = _trace_fdyn(tr, robot)
         return tr.kernel("fdyn", "q, qd, tau, g, w, arm", qdd)
 
-    return cached_kernel(robot, "fdyn", build)
+    return cached_kernel(robot, "dynamics.fdyn", build)
 
 
 def euler_step_kernel(robot: RobotLike) -> Callable[..., tuple]:
@@ -328,7 +328,7 @@ def euler_step_kernel(robot: RobotLike) -> Callable[..., tuple]:
         q_next = [x + h * v for x, v in zip(q, qd_next)]
         return tr.kernel("euler_step", "q, qd, tau, g, w, arm, h", (qdd, q_next, qd_next))
 
-    return cached_kernel(robot, "euler_step", build)
+    return cached_kernel(robot, "dynamics.euler_step", build)
 
 
 def ldl_solve(M: list, b: list) -> list:
@@ -374,7 +374,7 @@ def kinetic_energy(robot: RobotLike, q: Any, qd: Any) -> np.ndarray:
         return tr.kernel("kinetic", "q, qd", [0.5 * sum(v * f for v, f in zip(qdv, Mqd))])
 
     q, qd = batch_args([q, qd])
-    return run_kernel(cached_kernel(robot, "kinetic", build), q, (), qd)
+    return run_kernel(cached_kernel(robot, "dynamics.kinetic", build), q, (), qd)
 
 
 def potential_energy(robot: RobotLike, q: Any, gravity: Any = GRAVITY) -> np.ndarray:
@@ -393,4 +393,4 @@ def potential_energy(robot: RobotLike, q: Any, gravity: Any = GRAVITY) -> np.nda
         return tr.kernel("potential", "q, g", [P])
 
     q, g = batch_args([q, g])
-    return run_kernel(cached_kernel(robot, "potential", build), q, (), g)
+    return run_kernel(cached_kernel(robot, "dynamics.potential", build), q, (), g)

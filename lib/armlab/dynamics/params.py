@@ -124,7 +124,7 @@ def _kernel(robot):
         return tr.kernel("regressor", "q, qd, qdd, g", [x for row in _rows(robot, q, qd, qdd, g, TracerBackend(tr))
                                                         for x in row])
 
-    return cached_kernel(robot, "regressor", build)
+    return cached_kernel(robot, "dynamics.regressor", build)
 
 
 def regressor(robot: RobotLike, q: Any, qd: Any, qdd: Any, gravity: Any = GRAVITY) -> Any:

@@ -258,4 +258,4 @@ def symbolic_regressor(robot: RobotLike, gravity: Any = GRAVITY) -> SymbolicRegr
     g = tuple(gravity)
     if len(g) != 3:
         raise ValueError(f"gravity must have 3 entries, got {len(g)}")
-    return cached_kernel(robot, ("symbolic_regressor", tuple(map(str, g))), lambda r: SymbolicRegressor(r, g))
+    return cached_kernel(robot, ("dynamics.symbolic_regressor", tuple(map(str, g))), lambda r: SymbolicRegressor(r, g))

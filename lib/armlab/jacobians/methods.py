@@ -158,7 +158,7 @@ def _evaluate(name, algorithm, robot, q, *extra):
         cols = algorithm(robot, tr.inputs("q", robot.n), TracerBackend(tr), *extra)
         return tr.kernel(name, "q", [c[r] for r in range(6) for c in cols])
 
-    kernel = cached_kernel(robot, (name, *extra), build)
+    kernel = cached_kernel(robot, ("jacobians." + name, *extra), build)
     return run_kernel(kernel, q, (6, robot.n))
 
 
@@ -202,7 +202,7 @@ def link_jacobians(robot: RobotLike, q: Any, points: ArrayLike | None = None) ->
         per_link = _link_jacobians(robot, qv, TracerBackend(tr), [r[3 * k:3 * k + 3] for k in range(n)])
         return tr.kernel("link_jacobians", "q, r", [c[row] for cols in per_link for row in range(6) for c in cols])
 
-    kernel = cached_kernel(robot, "link_jacobians", build)
+    kernel = cached_kernel(robot, "jacobians.link_jacobians", build)
     r = np.broadcast_to(arr.reshape(-1), q.shape[:-1] + (3 * n,))
     return run_kernel(kernel, q, (n, 6, n), np.ascontiguousarray(r))
 
