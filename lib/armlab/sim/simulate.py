@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core.validation import as_float_array
 from ..dynamics.model import GRAVITY, euler_step_kernel, kinetic_energy, potential_energy
+from .integrators import rk4
 from .payload import with_payload
 from .trajectory import LimitEvent, Trajectory
 
@@ -142,7 +143,7 @@ class _Run:
         q, qd = q0.tolist(), qd0.tolist()
         lo, hi = self.robot.qlim.T.tolist()
         watch = [i for i in range(n) if events == "stop" and (math.isfinite(lo[i]) or math.isfinite(hi[i]))]
-        last, stop, h2, h6 = steps, None, 0.5 * h, h / 6.0
+        last, stop = steps, None
         for k in range(steps):
             t = k * h
             hk = zero if free else held(k, t, q, qd)  # the controller runs once per step
@@ -163,17 +164,7 @@ class _Run:
                 q, qd = q_next, qd_next
             else:
                 try:
-                    q2 = [x + h2 * v for x, v in zip(q, qd)]
-                    v2 = [v + h2 * a for v, a in zip(qd, a1)]
-                    a2 = accel(t + h2, q2, v2, hk)[0]
-                    q3 = [x + h2 * v for x, v in zip(q, v2)]
-                    v3 = [v + h2 * a for v, a in zip(qd, a2)]
-                    a3 = accel(t + h2, q3, v3, hk)[0]
-                    q4 = [x + h * v for x, v in zip(q, v3)]
-                    v4 = [v + h * a for v, a in zip(qd, a3)]
-                    a4 = accel(t + h, q4, v4, hk)[0]
-                    q = [x + h6 * (v + 2 * (b + c) + d) for x, v, b, c, d in zip(q, qd, v2, v3, v4)]
-                    qd = [v + h6 * (a + 2 * (b + c) + d) for v, a, b, c, d in zip(qd, a1, a2, a3, a4)]
+                    _, q, qd = rk4(lambda c, qs, vs, t=t, hk=hk: accel(t + c * h, qs, vs, hk)[0], q, qd, h, a1)
                 except (ZeroDivisionError, OverflowError):
                     last, stop = k, f"M(q) became singular or the state overflowed during the step at t = {t:.6g} s"
                     break

@@ -22,6 +22,7 @@ import numpy as np
 
 from .._core.validation import as_float_array
 from ..dynamics.model import GRAVITY, euler_step_kernel, kinetic_energy, potential_energy
+from .integrators import rk4
 from .payload import with_payload
 from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
 from .trajectory import Trajectory
@@ -220,20 +221,9 @@ class KernelEngine:
         ``torque_at(stage, q, q̇)`` evaluated at the RK4 stages."""
         if method == "euler":  # semi-implicit, in one compiled call
             return self.euler(q, qd, tau, self.g, self.w, self.arm, h, math.cos, math.sin)
-        a1 = self.accel(q, qd, tau)
-        h2 = 0.5 * h
-        q2 = [x + h2 * v for x, v in zip(q, qd)]
-        v2 = [v + h2 * a for v, a in zip(qd, a1)]
-        a2 = self.accel(q2, v2, torque_at(1, q2, v2) if torque_at else tau)
-        q3 = [x + h2 * v for x, v in zip(q, v2)]
-        v3 = [v + h2 * a for v, a in zip(qd, a2)]
-        a3 = self.accel(q3, v3, torque_at(1, q3, v3) if torque_at else tau)
-        q4 = [x + h * v for x, v in zip(q, v3)]
-        v4 = [v + h * a for v, a in zip(qd, a3)]
-        a4 = self.accel(q4, v4, torque_at(2, q4, v4) if torque_at else tau)
-        h6 = h / 6.0
-        return (a1, [x + h6 * (v + 2 * (b + c) + d) for x, v, b, c, d in zip(q, qd, v2, v3, v4)],
-                [v + h6 * (a + 2 * (b + c) + d) for v, a, b, c, d in zip(qd, a1, a2, a3, a4)])
+        if torque_at is None:
+            return rk4(lambda c, qs, vs: self.accel(qs, vs, tau), q, qd, h)
+        return rk4(lambda c, qs, vs: self.accel(qs, vs, torque_at(int(2 * c), qs, vs) if c else tau), q, qd, h)
 
 
 def _informable(controller):

@@ -16,6 +16,7 @@ import numpy as np
 
 from ...models import youbot
 from ...models.youbot import YOUBOT_ACTUATORS
+from ...sim.integrators import semi_implicit_euler
 
 __all__ = ["ArmPhysics", "COULOMB", "VISCOUS_OFF"]
 
@@ -104,27 +105,32 @@ class ArmPhysics:
             near = ((v < 0) & (self.q <= self.lo + brake)) | ((v > 0) & (self.q >= self.hi - brake))
             v_des = np.where(vel_mode, np.where(near, 0.0, v), v_des)
             self.target = np.where(vel_mode, self.q, self.target)
-        qd = self.qd + np.clip(v_des - self.qd, -self.ACCEL * dt, self.ACCEL * dt)
-        qd[self.stuck] = 0.0
+        # the drive accelerates toward v_des at up to ACCEL; a stuck joint is stopped (an impulse)
+        servo = np.clip(v_des - self.qd, -self.ACCEL * dt, self.ACCEL * dt) / dt
+        self._step(lambda q, qd: servo, dt, lambda v: np.where(self.stuck, 0.0, v))
+
+    def _step(self, accel, dt, impulse):
+        """One semi-implicit Euler step of the arm (:func:`armlab.sim.integrators.semi_implicit_euler`);
+        ``qdd`` is the mean acceleration over it, impulses included."""
+        _, q, qd = semi_implicit_euler(accel, self.q, self.qd, dt, impulse=impulse)
         self.qdd = (qd - self.qd) / dt
-        self.qd = qd
-        self.q = self.q + self.qd * dt
+        self.q, self.qd = q, qd
 
     def _friction(self, qd):
         return COULOMB * np.tanh(qd / 0.01) + 0.01 * qd
 
     def _free_step(self, dt):
         M = self.robot.inertia(self.q)
-        qdd = np.linalg.solve(M, -self.robot.rne(self.q, self.qd, np.zeros(5)))  # τ = 0: −(C q̇ + G)
-        qd = self.qd + qdd * dt
-        # Coulomb friction as an impulse that can stop a joint but never reverse it (an explicit
-        # tanh law is too stiff for the light wrist at this step)
         m = np.diag(M)
-        qd = qd / (1.0 + VISCOUS_OFF / m * dt)  # implicit viscous damping
-        qd = np.sign(qd) * np.maximum(np.abs(qd) - COULOMB / m * dt, 0.0)
-        self.qdd = (qd - self.qd) / dt
-        self.qd = qd
-        self.q = self.q + self.qd * dt
+
+        def impulse(qd):
+            # Coulomb friction as an impulse that can stop a joint but never reverse it (an explicit
+            # tanh law is too stiff for the light wrist at this step); viscous damping taken implicitly
+            qd = qd / (1.0 + VISCOUS_OFF / m * dt)
+            return np.sign(qd) * np.maximum(np.abs(qd) - COULOMB / m * dt, 0.0)
+
+        # τ = 0: M q̈ = −(C q̇ + G)
+        self._step(lambda q, qd: np.linalg.solve(M, -self.robot.rne(q, qd, np.zeros(5))), dt, impulse)
         low, high = self.q < self.lo, self.q > self.hi  # the end stops: inelastic
         self.q = np.clip(self.q, self.lo, self.hi)
         self.qd[low] = np.maximum(self.qd[low], 0.0)
