@@ -168,7 +168,7 @@ def test_perturbed_model_scales_the_inertial_parameters():
     (lambda: control.PD(1.0, 1.0).step(0, [0, 0], [0, 0], [1, 1, 1]), "ref must have shape"),
     (lambda: control.PD(1.0, 1.0).step(0, [0, np.nan], [0, 0], [1, 1]), "q contains NaN"),
     (lambda: control.PID.cascade(1.0, 1.0, current_lag=-1.0), "current_lag must be >= 0"),
-    (lambda: control.ComputedTorque(models.puma560(), 1.0, 1.0).__setattr__("model", ARM), "has 3 joints"),
+    (lambda: control.ComputedTorque(models.puma560(), 1.0, 1.0).with_model(ARM), "has 3 joints"),
     (lambda: control.ComputedTorque(models.stanford_arm(), 1.0, 1.0), "no link masses"),
 ])
 def test_bad_input_is_refused_clearly(make, match):

@@ -8,6 +8,9 @@ torques (e.g. ``PD(...) + GravityCompensation(model)``).
 """
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 import numpy as np
 
 from .._core.validation import as_float_array
@@ -87,9 +90,32 @@ class Controller:
         if self.n is not None:
             self._bind(self.n)
 
+    # --- the protocol a simulator uses: new controllers, never a changed shared one -----------
+    def bind(self, n: int) -> Controller:
+        """This controller for ``n`` joints: itself if it is for n joints already, else a new one (its
+        per-joint gains and limits expanded to n); ``self`` is left as it was. A simulator calls this
+        before a run with a controller built from numbers alone, e.g. ``PD(100.0, 20.0)``."""
+        n = int(n)
+        if self.n == n:
+            return self
+        if self.n is not None:
+            raise ValueError(f"the controller is for {self.n} joints, not {n}")
+        new = copy.copy(self)
+        new._bind(n)
+        return new
+
+    def with_model(self, model: Any) -> Controller:
+        """This controller believing in another model: a new controller whose model-based parts use
+        ``model`` (a robot with inertia, or a function old model → new model, e.g. adding a payload
+        to each part's own model), and which shares everything else — gains, the state of integrators,
+        the saturation record — with ``self``; ``self`` keeps its model. A controller without a model
+        returns itself. A simulator switches between the two when the arm picks up a payload."""
+        return self
+
     # --- sizes --------------------------------------------------------------------------------
     def _bind(self, n):
-        """Fix the number of joints (from a model, a gain vector or the first state)."""
+        """Fix the number of joints (from a model, a gain vector or the first state), in place: for a
+        controller being built or stepped for the first time (:meth:`bind` is the public copy)."""
         self.n = n
         if self._limits_arg is not None:
             lim = gains(self._limits_arg, "limits", n)
@@ -98,9 +124,9 @@ class Controller:
                 raise ValueError(f"limits must be > 0 N·m, got {lim.tolist()}")
             self.limits = lim.tolist()
             self.saturation = Saturation(self.limits)
-        self.bind(n)
+        self._expand(n)
 
-    def bind(self, n):
+    def _expand(self, n):
         """Subclass hook: expand per-joint parameters to n joints."""
 
     @property
@@ -176,10 +202,16 @@ class Sum(Controller):
         self.n = sizes.pop() if sizes else None
         super().__init__(limits)
 
-    def bind(self, n):
-        for p in self.parts:
-            if p.n is None:
-                p._bind(n)
+    def _expand(self, n):
+        self.parts = [p.bind(n) for p in self.parts]
+
+    def with_model(self, model: Any) -> Controller:
+        parts = [p.with_model(model) for p in self.parts]
+        if all(a is b for a, b in zip(parts, self.parts)):
+            return self
+        new = copy.copy(self)
+        new.parts = parts
+        return new
 
     def law(self, t, q, qd, qr, qdr, qddr):
         total = [0.0] * self.n
@@ -212,7 +244,7 @@ class WithGains(Controller):
         self.n = sizes.pop() if sizes else None
         super().__init__(limits)
 
-    def bind(self, n):
+    def _expand(self, n):
         for k, v in self._gains.items():
             setattr(self, k, np.broadcast_to(gains(v, k, n), (n,)).tolist())
 
@@ -222,20 +254,34 @@ class WithGains(Controller):
         return ", ".join(f"{k}={show(v)}" for k, v in self._gains.items())
 
 
-class WithModel:
-    """A controller that holds a model (a robot with inertia) and gravity; ``.model`` can be swapped."""
+class WithModel(Controller):
+    """A controller that holds a model (a robot with inertia) and gravity, compiled into its law;
+    :meth:`with_model` gives the same controller with another model."""
 
     def _set_model(self, model, gravity):
         self.gravity = as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
-        self.model = model
+        self._use(model)
 
     @property
     def model(self):
+        """The robot the controller believes in (read-only: :meth:`with_model` makes a controller with another)."""
         return self._model
 
-    @model.setter
-    def model(self, robot):
+    def _use(self, robot):
         if self.n is not None and robot.n != self.n:
             raise ValueError(f"the model has {robot.n} joints, the controller {self.n}")
         self._model = robot
         self._compile(robot)
+
+    def _compile(self, robot):
+        """Subclass hook: compile the model terms of the law for ``robot``."""
+
+    def with_model(self, model: Any):
+        new = copy.copy(self)
+        new._use(_new_model(model, self._model))
+        return new
+
+
+def _new_model(model, old):
+    """``model``, or ``model(old)`` if it is a function of the old model (robots are not callable)."""
+    return model(old) if callable(model) and not hasattr(model, "links") else model

@@ -4,10 +4,12 @@ gravity compensation, PD + gravity, and computed torque.
 Errors are reference minus measurement, e = q_r − q and ė = q̇_r − q̇, so positive gains push toward
 the reference. The model-based ones (gravity compensation, PD + G, computed torque) use ``model`` — the
 robot the controller *believes* in, which may differ from the simulated one (a payload it does not know
-about, or :func:`~armlab.control.model_error.perturbed` parameters). Setting ``.model`` swaps it.
+about, or :func:`~armlab.control.model_error.perturbed` parameters). ``c.with_model(robot)`` is the same
+controller believing in another model.
 """
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -142,6 +144,7 @@ class PDGravity(Sum):
         self.pd = PD(kp, kd)
         self.gravity_comp = GravityCompensation(model, gravity=gravity)
         super().__init__([self.pd, self.gravity_comp], limits)
+        self.pd, self.gravity_comp = self.parts  # bound to the model's joints
         self._law = pd_gravity(model, self.gravity_comp.gravity)
 
     def law(self, t, q, qd, qr, qdr, qddr):  # the sum as one compiled call per step
@@ -151,10 +154,12 @@ class PDGravity(Sum):
     def model(self):
         return self.gravity_comp.model
 
-    @model.setter
-    def model(self, robot):
-        self.gravity_comp.model = robot
-        self._law = pd_gravity(robot, self.gravity_comp.gravity)
+    def with_model(self, model):
+        new = copy.copy(self)
+        new.gravity_comp = self.gravity_comp.with_model(model)
+        new.parts = [new.pd, new.gravity_comp]
+        new._law = pd_gravity(new.gravity_comp.model, new.gravity_comp.gravity)
+        return new
 
     def __repr__(self):
         return f"PDGravity({self.pd._gain_repr()})"

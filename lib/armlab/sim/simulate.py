@@ -42,7 +42,7 @@ def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=
     ``payload`` (kg): a point mass at the tool for the whole run. ``friction``: a function q̇ → (n,)
     friction torques; ``armature`` (n,): reflected actuator inertia. ``events``: what a joint-limit
     crossing does — "report" (listed in ``.events``), "stop" (the run ends there) or "ignore".
-    The run never returns NaN: a non-finite state ends it, with the reason in ``.reason``.
+    The run never returns NaN: a non-finite state ends it (``.ok`` false), with the reason in ``.reason``.
     """
     n = robot.n
     if not any(link.m for link in robot.links):
@@ -82,7 +82,7 @@ def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=
         stop = f"joint {stop.joint} reached its {stop.side} limit {stop.limit:.6g} at t = {stop.t:.6g} s"
     kinetic, energy, work = run.energy(Q, QD, TAU, t)
     return Trajectory(t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=energy, work=work, drift=energy - energy[0] - work,
-                      kinetic=kinetic, events=found, reason=stop or "completed", method=method, dt=dt)
+                      kinetic=kinetic, events=found, reason=stop or "", method=method, dt=dt)
 
 
 class _Run:

@@ -149,10 +149,62 @@ class TaskResult:
     wall_time: float
     saturation: str = ""
 
-    def __getattr__(self, name):  # t, q, qd, qdd, tau, energy, ... of the trajectory
-        if name in ("t", "q", "qd", "qdd", "tau", "energy", "work", "drift", "kinetic", "dt", "method", "reason"):
-            return getattr(self.trajectory, name)
-        raise AttributeError(name)
+    # the motion's samples, read from the trajectory
+    @property
+    def t(self) -> np.ndarray:
+        return self.trajectory.t
+
+    @property
+    def q(self) -> np.ndarray:
+        return self.trajectory.q
+
+    @property
+    def qd(self) -> np.ndarray:
+        return self.trajectory.qd
+
+    @property
+    def qdd(self) -> np.ndarray:
+        return self.trajectory.qdd
+
+    @property
+    def tau(self) -> np.ndarray:
+        return self.trajectory.tau
+
+    @property
+    def energy(self) -> np.ndarray:
+        return self.trajectory.energy
+
+    @property
+    def work(self) -> np.ndarray:
+        return self.trajectory.work
+
+    @property
+    def drift(self) -> np.ndarray:
+        return self.trajectory.drift
+
+    @property
+    def kinetic(self) -> np.ndarray:
+        return self.trajectory.kinetic
+
+    @property
+    def dt(self) -> float:
+        return self.trajectory.dt
+
+    @property
+    def method(self) -> str:
+        return self.trajectory.method
+
+    @property
+    def ok(self) -> bool:
+        """The run completed and no torque was clipped (the result every package's results share)."""
+        return self.trajectory.ok and not self.saturated.any()
+
+    @property
+    def reason(self) -> str:
+        """Why the run is not ok ("" when it is): the trajectory's reason, or the controller's saturation."""
+        if not self.trajectory.ok:
+            return self.trajectory.reason
+        return "" if self.ok else f"the controller saturated: {self.saturation}"
 
     @property
     def error(self):
@@ -226,13 +278,6 @@ class KernelEngine:
         return rk4(lambda c, qs, vs: self.accel(qs, vs, torque_at(int(2 * c), qs, vs) if c else tau), q, qd, h)
 
 
-def _informable(controller):
-    """The controller objects that hold a model (walking into sums of controllers)."""
-    if hasattr(controller, "model"):
-        return [controller]
-    return [c for part in getattr(controller, "parts", ()) for c in _informable(part)]
-
-
 def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True, hold="step", armature=None,
              engine=None, max_steps=2_000_000):
     """Simulate ``plan`` under ``controller`` (an :mod:`armlab.control` object) with step ``dt``.
@@ -253,8 +298,7 @@ def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True,
         raise TypeError("controller must be an armlab.control controller (with .output and .step)")
     if controller.n not in (None, robot.n):
         raise ValueError(f"the controller is for {controller.n} joints, the robot has {robot.n}")
-    if controller.n is None:
-        controller._bind(robot.n)
+    controller = controller.bind(robot.n)  # a new controller if it was built without a size
     dt = float(as_float_array(dt, "dt", ()))
     if not dt > 0:
         raise ValueError(f"dt must be > 0 s, got {dt!r}")
@@ -264,18 +308,14 @@ def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True,
     k_pick, k_place = plan.step_of(plan.t_pick, dt), plan.step_of(plan.t_place, dt)
     sim = KernelEngine(robot, plan.payload, plan.gravity, armature) if engine is None else engine
     refs, sub = _references(plan, controller, N, dt, hold == "stage")
-    holders = _informable(controller) if informed and plan.payload else []
-    models = [(c, c.model, loaded(c.model, plan.payload)) for c in holders]
-    for c, bare, heavy in models:  # compile the loaded model's kernels before the clock starts
-        c.model = heavy
-        c.model = bare
+    # the controller that knows it holds the ball: its model-based parts use their model with the payload
+    # (a new controller sharing gains, state and saturation record; built, and compiled, before the clock)
+    heavy = controller.with_model(lambda m: loaded(m, plan.payload)) if informed and plan.payload else controller
     controller.reset()
+    if heavy is not controller:
+        heavy.reset()
     t0 = time.perf_counter()
-    try:
-        rows = _loop(sim, controller, refs, sub, N, dt, method, k_pick, k_place, models, plan.q_start.tolist())
-    finally:
-        for c, bare, _ in models:
-            c.model = bare
+    rows = _loop(sim, (controller, heavy), refs, sub, N, dt, method, k_pick, k_place, plan.q_start.tolist())
     wall = time.perf_counter() - t0
     return _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall)
 
@@ -304,9 +344,10 @@ def _references(plan, controller, N, dt, stages):
     return refs, sub
 
 
-def _loop(sim, controller, refs, sub, N, h, method, k_pick, k_place, models, q0):
+def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
     R, RD, RDD, _ = refs
-    out, advance = controller.output, sim.advance
+    bare, heavy = controllers  # without and with the payload in the controller's model
+    out, advance = bare.output, sim.advance
     # our own engine's Euler step is called here directly: one Python call less on every step
     direct = method == "euler" and type(sim) is KernelEngine
     euler = sim.euler if direct else None
@@ -319,8 +360,7 @@ def _loop(sim, controller, refs, sub, N, h, method, k_pick, k_place, models, q0)
         if k in switch:  # the gripper closes (pick) or opens (place)
             sim.hold(switch[k])
             euler = sim.euler if direct else None
-            for c, bare, heavy in models:
-                c.model = heavy if switch[k] else bare
+            out = (heavy if switch[k] else bare).output
         t = k * h
         j = k * sub
         tau = out(t, q, qd, R[j], RD[j], RDD[j])
@@ -369,7 +409,7 @@ def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k
     for b in (k_pick, k_place):  # the payload's energy enters or leaves at a switch: not drift
         drift[b:] -= (E[b] - E[b - 1]) - (work[b] - work[b - 1])
     traj = Trajectory(t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=E, work=work, drift=drift, kinetic=K,
-                      reason="completed", method=method, dt=dt)
+                      reason="", method=method, dt=dt)
     tool = robot.fkine(Q)[:, :3, 3]
     ball = sim.ball()
     ball = _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g) if ball is None else ball
