@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.validation import as_float_array
+from .._core.validation import as_float_array, joint_vector
 
 __all__ = ["Controller", "Sum", "Saturation", "WithGains", "WithModel", "gains", "split_reference"]
 
@@ -164,13 +164,13 @@ class Controller:
 
     def step(self, t, q, qd, ref):
         """τ (n,) for the state (q, q̇) at time t and the reference ``ref`` (see :func:`split_reference`)."""
-        q = as_float_array(q, "q")
-        if self.n is None:
-            if q.ndim != 1:
-                raise ValueError(f"q must be a vector of joint values, got shape {q.shape}")
-            self._bind(len(q))
-        q = as_float_array(q, "q", (self.n,), allow_batch=False)
-        qd = as_float_array(qd, "qd", (self.n,), allow_batch=False)
+        if self.n is None:  # the first state sets the number of joints
+            first = as_float_array(q, "q")
+            if first.ndim != 1:
+                raise ValueError(f"q must be a vector of joint values, got shape {first.shape}")
+            self._bind(len(first))
+        q = joint_vector(q, self.n, "q", symbolic=False, batch=False)
+        qd = joint_vector(qd, self.n, "qd", symbolic=False, batch=False)
         qr, qdr, qddr = split_reference(ref, self.ref_size)
         return np.array(self.output(float(t), q.tolist(), qd.tolist(), qr, qdr, qddr))
 
@@ -259,7 +259,8 @@ class WithModel(Controller):
     :meth:`with_model` gives the same controller with another model."""
 
     def _set_model(self, model, gravity):
-        self.gravity = as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
+        self.gravity = [0.0] * 3 if gravity is None else as_float_array(gravity, "gravity", (3,),
+                                                                         allow_batch=False).tolist()
         self._use(model)
 
     @property

@@ -14,8 +14,9 @@ import math
 
 import numpy as np
 
-from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY
+from .._core.constants import GRAVITY
+from .._core.validation import as_float_array, joint_vector
+from ..dynamics.model import inertia
 from .base import Controller, Sum, WithGains, WithModel, gains
 from .kernels import computed_torque, gravity_torques, pd_gravity
 
@@ -35,7 +36,7 @@ def pd_gains(robot, q, omega, zeta=1.0):
     """
     w = float(gains(omega, "omega"))
     z = float(gains(zeta, "zeta"))
-    m = 1.0 / np.diag(np.linalg.inv(robot.inertia(as_float_array(q, "q", (robot.n,), allow_batch=False))))
+    m = 1.0 / np.diag(np.linalg.inv(inertia(robot, joint_vector(q, robot.n, "q", symbolic=False, batch=False))))
     return m * w**2, 2 * z * w * m
 
 

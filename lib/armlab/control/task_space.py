@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ..dynamics.model import GRAVITY
+from .._core.constants import GRAVITY
 from ..jacobians import damping, dls_rates
 from .base import WithGains, WithModel, gains
 from .kernels import gravity_torques

@@ -84,7 +84,7 @@ class MujocoEngine:
         m.opt.integrator = {"euler": mujoco.mjtIntegrator.mjINT_EULER, "rk4": mujoco.mjtIntegrator.mjINT_RK4}[method]
         self.n, self.ball_id, self.ball_q = n, m.body("ball").id, m.jnt_qposadr[m.joint("ball").id]
         self.grip = m.equality("grip").id
-        self.data.qpos[:n] = plan.q_start
+        self.data.qpos[:n] = plan.q0
         mujoco.mj_forward(m, self.data)
         self.name = "MuJoCo " + mujoco.__version__
         self.bare, self.loaded = plan.robot, loaded(plan.robot, plan.payload)

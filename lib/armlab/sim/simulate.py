@@ -12,8 +12,9 @@ import math
 
 import numpy as np
 
-from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY, euler_step_kernel, kinetic_energy, potential_energy
+from .._core.validation import as_float_array, joint_vector
+from .._core.constants import GRAVITY
+from ..dynamics.model import euler_step_kernel, kinetic_energy, potential_energy
 from .integrators import rk4
 from .payload import with_payload
 from .trajectory import LimitEvent, Trajectory
@@ -39,7 +40,7 @@ def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=
       once per step and held over it (a digital controller at rate 1/dt); ``ref`` is
       ``reference(t)`` if ``reference`` is callable (e.g. returning (q, q̇, q̈)), else ``reference``.
 
-    ``payload`` (kg): a point mass at the tool for the whole run. ``friction``: a function q̇ → (n,)
+    ``gravity`` (m/s², base frame; None: none). ``payload`` (kg): a point mass at the tool for the whole run. ``friction``: a function q̇ → (n,)
     friction torques; ``armature`` (n,): reflected actuator inertia. ``events``: what a joint-limit
     crossing does — "report" (listed in ``.events``), "stop" (the run ends there) or "ignore".
     The run never returns NaN: a non-finite state ends it (``.ok`` false), with the reason in ``.reason``.
@@ -48,8 +49,8 @@ def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=
     if not any(link.m for link in robot.links):
         raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: simulation needs each DHLink's m, r "
                          "and I (see armlab.models for arms that have them)")
-    q0 = as_float_array(q0, "q0", (n,), allow_batch=False)
-    qd0 = as_float_array(qd0, "qd0", (n,), allow_batch=False)
+    q0 = joint_vector(q0, n, "q0", symbolic=False, batch=False)
+    qd0 = joint_vector(qd0, n, "qd0", symbolic=False, batch=False)
     t_end = float(as_float_array(t_end, "t_end", ()))
     dt = float(as_float_array(dt, "dt", ()))
     if not (t_end > 0 and dt > 0):
@@ -92,7 +93,7 @@ class _Run:
         n = robot.n
         self.robot, self.n = robot, n
         self.step = euler_step_kernel(robot)  # the one compiled kernel: a whole Euler step, or q̈ alone with h = 0
-        self.g = as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
+        self.g = [0.0] * 3 if gravity is None else as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
         self.arm = [0.0] * n if armature is None else as_float_array(armature, "armature", (n,),
                                                                         allow_batch=False).tolist()
         self.friction = friction
@@ -201,9 +202,7 @@ class _Run:
             for i in range(n):
                 for side, bound in (("lower", lo[i]), ("upper", hi[i])):
                     if math.isfinite(bound):
-                        fn = (lambda t, x, i=i, b=bound: x[i] - b)
-                        fn.terminal, fn.meta = True, (i, side, bound)
-                        limit_events.append(fn)
+                        limit_events.append(_LimitCrossing(i, side, float(bound)))
         k = 0
         while k < steps:  # one interval per step when torques are held, else one call for the run
             held = self.held(k, k * h, X[k, :n].tolist(), X[k, n:].tolist())
@@ -246,6 +245,19 @@ class _Run:
             power = power - np.array([np.dot(v, self.friction(v)) for v in QD])
         work = np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
         return K, E, work
+
+
+class _LimitCrossing:
+    """A terminal event for ``solve_ivp``: joint i's value minus its limit."""
+
+    terminal = True
+
+    def __init__(self, i: int, side: str, bound: float):
+        self.meta = (i, side, bound)
+
+    def __call__(self, t, x):
+        i, _, bound = self.meta
+        return x[i] - bound
 
 
 def _cut(h, k, Q, QD, QDD, TAU):

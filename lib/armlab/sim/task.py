@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY, euler_step_kernel, kinetic_energy, potential_energy
+from .._core.deprecation import renamed_kwargs
+from .._core.validation import as_float_array, joint_vector
+from .._core.constants import GRAVITY
+from ..dynamics.model import euler_step_kernel, kinetic_energy, potential_energy
 from .integrators import rk4
 from .payload import with_payload
 from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
@@ -42,13 +45,13 @@ class PickAndPlace:
     """A planned pick-and-place: targets, joint solutions, times (s) and the joint reference.
 
     ``solutions`` holds every IK solution of the pick and of the place (``IKSolutions``, labelled), from
-    which eq. (12) chose ``q_pick`` (from ``q_start``) and ``q_place`` (from ``q_pick``).
+    which eq. (12) chose ``q_pick`` (from the start pose ``q0``) and ``q_place`` (from ``q_pick``).
     """
 
     robot: object
     pick: np.ndarray
     place: np.ndarray
-    q_start: np.ndarray
+    q0: np.ndarray
     q_pick: np.ndarray
     q_place: np.ndarray
     t_pick: float
@@ -60,6 +63,12 @@ class PickAndPlace:
     solutions: dict = field(default_factory=dict)
     kind: str = "quintic"
 
+    @property
+    def q_start(self) -> np.ndarray:
+        """Old name of :attr:`q0` (kept for one term)."""
+        warnings.warn("PickAndPlace.q_start is now q0", DeprecationWarning, stacklevel=2)
+        return self.q0
+
     def step_of(self, t, dt):
         """The step index of time t on the grid of step dt (t must lie on it)."""
         k = t / dt
@@ -68,9 +77,11 @@ class PickAndPlace:
         return int(round(k))
 
 
-def _target(robot, target, q_from, weights, what):
-    sols = robot.ikine_all(target, q_current=q_from)
-    best = robot.ikine(target, q_current=q_from, weights=weights)
+def _target(robot, target, q0, weights, what):
+    from ..ik import ikine, ikine_all  # on first use: importing sim stays light
+
+    sols = ikine_all(robot, target, q0)
+    best = ikine(robot, target, q0, weights=weights)
     if len(best) == 0:
         raise ValueError(f"the {what} {np.round(np.asarray(target), 6).tolist()} is out of reach"
                          + (f": {best.reason}" if best.reason else ""))
@@ -80,7 +91,8 @@ def _target(robot, target, q_from, weights, what):
     return best.q[0], sols
 
 
-def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_start=None, payload=0.0,
+@renamed_kwargs(q_start="q0")
+def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q0=None, payload=0.0,
                         gravity=GRAVITY, weights=None, kind="quintic", qd_max=None, qdd_max=None):
     """Plan the motion start → pick (at ``t_pick``) → place (at ``t_place``) → rest until ``t_end``.
 
@@ -93,8 +105,7 @@ def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_st
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-    q_start = np.zeros(robot.n) if q_start is None else as_float_array(q_start, "q_start", (robot.n,),
-                                                                         allow_batch=False)
+    q0 = np.zeros(robot.n) if q0 is None else joint_vector(q0, robot.n, "q0", symbolic=False, batch=False)
     t_pick, t_place = float(t_pick), float(t_place)
     t_end = t_place if t_end is None else float(t_end)
     if not 0 < t_pick < t_place <= t_end:
@@ -102,20 +113,20 @@ def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_st
     m = float(as_float_array(payload, "payload", ()))
     if m < 0:
         raise ValueError(f"payload must be a mass >= 0 kg, got {payload!r}")
-    q_pick, sols_pick = _target(robot, pick, q_start, weights, "pick")
+    q_pick, sols_pick = _target(robot, pick, q0, weights, "pick")
     q_place, sols_place = _target(robot, place, q_pick, weights, "place")
     limits = {"qd_max": qd_max, "qdd_max": qdd_max}
-    segments = [(q_start, q_pick, t_pick, pick), (q_pick, q_place, t_place - t_pick, place)]
+    segments = [(q0, q_pick, t_pick, pick), (q_pick, q_place, t_place - t_pick, place)]
     if kind == "trapezoidal":
         if qd_max is None or qdd_max is None:
             raise ValueError("kind='trapezoidal' needs qd_max and qdd_max")
         parts = [trapezoidal(a, b, T=T, **limits) for a, b, T, _ in segments]
     elif kind == "cartesian":
-        start = robot.fkine(q_start)[:3, 3]
+        start = robot.fkine(q0)[:3, 3]
         pts = [start, np.asarray(pick, float)[:3] if np.ndim(pick) == 1 else np.asarray(pick)[:3, 3],
                np.asarray(place, float)[:3] if np.ndim(place) == 1 else np.asarray(place)[:3, 3]]
-        parts = [cartesian_line(robot, pts[0], pts[1], t_pick, q_start=q_start, **limits)]
-        parts.append(cartesian_line(robot, pts[1], pts[2], t_place - t_pick, q_start=parts[0](parts[0].t1)[0],
+        parts = [cartesian_line(robot, pts[0], pts[1], t_pick, q0=q0, **limits)]
+        parts.append(cartesian_line(robot, pts[1], pts[2], t_place - t_pick, q0=parts[0](parts[0].t1)[0],
                                     **limits))
         q_pick, q_place = parts[0](parts[0].t1)[0], parts[1](parts[1].t1)[0]
     else:
@@ -123,9 +134,16 @@ def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_st
         parts = [make(a, b, T, **limits) for a, b, T, _ in segments]
     if t_end > t_place:
         parts.append(hold(q_place, t_end - t_place))
-    return PickAndPlace(robot, np.asarray(pick, float), np.asarray(place, float), q_start, np.asarray(q_pick),
-                        np.asarray(q_place), t_pick, t_place, t_end, m, tuple(map(float, gravity)), sequence(*parts),
+    return PickAndPlace(robot, np.asarray(pick, float), np.asarray(place, float), q0, np.asarray(q_pick),
+                        np.asarray(q_place), t_pick, t_place, t_end, m, _gravity(gravity), sequence(*parts),
                         {"pick": sols_pick, "place": sols_place}, kind)
+
+
+def _gravity(gravity) -> tuple:
+    """The gravity vector (m/s², base frame) as a tuple of 3 floats; None: no gravity."""
+    if gravity is None:
+        return (0.0, 0.0, 0.0)
+    return tuple(as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist())
 
 
 @dataclass
@@ -315,7 +333,7 @@ def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True,
     if heavy is not controller:
         heavy.reset()
     t0 = time.perf_counter()
-    rows = _loop(sim, (controller, heavy), refs, sub, N, dt, method, k_pick, k_place, plan.q_start.tolist())
+    rows = _loop(sim, (controller, heavy), refs, sub, N, dt, method, k_pick, k_place, plan.q0.tolist())
     wall = time.perf_counter() - t0
     return _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall)
 

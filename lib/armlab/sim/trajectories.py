@@ -25,7 +25,8 @@ import math
 
 import numpy as np
 
-from .._core.validation import as_float_array
+from .._core.deprecation import renamed_kwargs
+from .._core.validation import as_float_array, joint_vector
 
 __all__ = ["Reference", "JointReference", "Sequence", "CartesianLine", "quintic", "cubic", "trapezoidal", "via_points", "hold",
            "sequence", "cartesian_line", "check_limits"]
@@ -138,14 +139,15 @@ def _derivative(c):
 
 
 def _joints(value, name, n=None):
-    """A vector of joint values (n entries when n is given; a number is then used for every joint)."""
-    if n is not None and np.ndim(value) == 0:
-        return np.full(n, float(as_float_array(value, name, ())))
-    arr = np.atleast_1d(as_float_array(value, name))
-    if arr.ndim != 1 or (n is not None and len(arr) != n):
-        raise ValueError(f"{name} must have {n if n is not None else 'one value per'} joint value(s), "
-                         f"got shape {arr.shape}")
-    return arr
+    """A vector of joint values through the one validator (:func:`armlab._core.validation.joint_vector`):
+    n entries when n is given (a number is then used for every joint), else as many as ``value`` has."""
+    if np.ndim(value) == 0:
+        if n is not None:
+            return np.full(n, float(as_float_array(value, name, ())))
+        value = [value]
+    if n is None:
+        n = np.shape(value)[-1] if np.ndim(value) == 1 else -1
+    return joint_vector(value, n, name, symbolic=False, batch=False)
 
 
 def _duration(T, name="T"):
@@ -425,9 +427,11 @@ class CartesianLine(Reference):
 
 def _branch(robot, points, label, q_ref):
     """IK of each point (N, 3) on the branch ``label``, each angle the 2π-equivalent nearest q_ref."""
+    from ..ik import ikine_all
+
     out = np.empty((len(points), robot.n))
     for k, p in enumerate(points):
-        sols = robot.ikine_all(p, q_current=q_ref)
+        sols = ikine_all(robot, p, q_ref)
         if label not in sols.labels:
             raise ValueError(f"the path leaves the workspace of branch {label!r} at p = {np.round(p, 6).tolist()}"
                              + (f" ({sols.reason})" if sols.reason else ""))
@@ -436,28 +440,33 @@ def _branch(robot, points, label, q_ref):
     return out
 
 
-def cartesian_line(robot, p0, p1, T, *, q_start=None, t0=0.0, min_sigma=1e-2, samples=201, qd_max=None,
+@renamed_kwargs(q_start="q0")
+def cartesian_line(robot, p0, p1, T, *, q0=None, t0=0.0, min_sigma=1e-2, samples=201, qd_max=None,
                    qdd_max=None):
     """A straight line of the tool's position from p0 to p1 in T seconds (quintic timing), through the
     closed-form position IK of ``robot`` (e.g. ``models.paper_3r()``).
 
-    The branch is the IK solution at p0 nearest ``q_start`` (default: the first solution), kept along the
-    line. The line is checked at ``samples`` points: a point out of reach, or a smallest singular value of
-    the Jacobian's position rows below ``min_sigma`` (m/rad; the line would cross a singularity, where
-    q̇ = J⁻¹ṗ blows up) raises a ValueError naming where. ``qd_max``/``qdd_max`` are checked too.
+    The branch is the IK solution at p0 nearest the start pose ``q0`` (default: the first solution), kept
+    along the line. The line is checked at ``samples`` points: a point out of reach, or a smallest singular
+    value of the Jacobian's position rows below ``min_sigma`` (m/rad; the line would cross a singularity,
+    where q̇ = J⁻¹ṗ blows up) raises a ValueError naming where. ``qd_max``/``qdd_max`` are checked too.
     """
     p0 = as_float_array(p0, "p0", (3,), allow_batch=False)
     p1 = as_float_array(p1, "p1", (3,), allow_batch=False)
     T = _duration(T)
-    sols = robot.ikine_all(p0, q_current=q_start)
+    if q0 is not None:
+        q0 = joint_vector(q0, robot.n, "q0", symbolic=False, batch=False)
+    from ..ik import ikine_all  # on first use: importing sim stays light
+
+    sols = ikine_all(robot, p0, q0)
     if len(sols) == 0:
         raise ValueError(f"p0 = {p0.tolist()} is out of reach ({sols.reason})")
-    if q_start is None:
+    if q0 is None:
         k = 0
+        q_ref = sols.q[k]
     else:
-        q_start = as_float_array(q_start, "q_start", (robot.n,), allow_batch=False)
-        k = int(np.argmin(np.abs((sols.q - q_start + np.pi) % (2 * np.pi) - np.pi).sum(axis=1)))
-    q_ref = sols.q[k] if q_start is None else q_start + (sols.q[k] - q_start + np.pi) % (2 * np.pi) - np.pi
+        k = int(np.argmin(np.abs((sols.q - q0 + np.pi) % (2 * np.pi) - np.pi).sum(axis=1)))
+        q_ref = q0 + (sols.q[k] - q0 + np.pi) % (2 * np.pi) - np.pi
     line = CartesianLine(robot, p0, p1, T, sols.labels[k], q_ref, t0)
     s = np.linspace(0.0, 1.0, samples)
     pts = p0 + s[:, None] * (p1 - p0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._core.validation import joint_vector
 from ...models import youbot
 from ...models.youbot import YOUBOT_ACTUATORS
 from ...sim.integrators import semi_implicit_euler
@@ -46,7 +47,7 @@ class ArmPhysics:
         self.robot = youbot()  # with the youBot-store inertias in DH frames
         self.lo, self.hi = self.robot.qlim[:, 0], self.robot.qlim[:, 1]
         self.vmax = YOUBOT_ACTUATORS["max_speed"]
-        self.q = np.array(q0, dtype=float)
+        self.q = np.array(joint_vector(q0, self.robot.n, "q0", symbolic=False, batch=False))
         self.qd = np.zeros(5)
         self.target = self.q.copy()
         self.vel_cmd = np.full(5, np.nan)  # NaN: position mode
