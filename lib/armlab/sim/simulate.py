@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import math
 
+from typing import Any, Callable
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.validation import as_float_array, joint_vector
 from .._core.constants import GRAVITY
+from .._core.protocol import RobotLike
 from ..dynamics.model import euler_step_kernel, kinetic_energy, potential_energy
 from .integrators import rk4
 from .payload import with_payload
@@ -26,9 +30,11 @@ ADAPTIVE = ("adaptive", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
 EVENTS = ("report", "stop", "ignore")
 
 
-def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=None, payload=None,
-             method="rk4", gravity=GRAVITY, friction=None, armature=None, events="report",
-             max_steps=10_000_000, rtol=1e-9, atol=1e-9):
+def simulate(robot: RobotLike, q0: ArrayLike, qd0: ArrayLike, t_end: float, dt: float, *, tau: Any = None,
+             controller: Any = None, reference: Any = None, payload: float | None = None, method: str = "rk4",
+             gravity: ArrayLike | None = GRAVITY, friction: Callable[[np.ndarray], ArrayLike] | None = None,
+             armature: ArrayLike | None = None, events: str = "report", max_steps: int = 10_000_000,
+             rtol: float = 1e-9, atol: float = 1e-9) -> Trajectory:
     """Simulate ``robot`` from (q0, q̇0) for ``t_end`` seconds, sampled every ``dt``; returns a
     :class:`Trajectory`.
 
@@ -145,6 +151,11 @@ class _Run:
         lo, hi = self.robot.qlim.T.tolist()
         watch = [i for i in range(n) if events == "stop" and (math.isfinite(lo[i]) or math.isfinite(hi[i]))]
         last, stop = steps, None
+        t, hk = 0.0, zero
+
+        def stage(c, qs, vs):  # RK4's q̈ at t + c·h, this step's torque held
+            return accel(t + c * h, qs, vs, hk)[0]
+
         for k in range(steps):
             t = k * h
             hk = zero if free else held(k, t, q, qd)  # the controller runs once per step
@@ -165,7 +176,7 @@ class _Run:
                 q, qd = q_next, qd_next
             else:
                 try:
-                    _, q, qd = rk4(lambda c, qs, vs, t=t, hk=hk: accel(t + c * h, qs, vs, hk)[0], q, qd, h, a1)
+                    _, q, qd = rk4(stage, q, qd, h, a1)
                 except (ZeroDivisionError, OverflowError):
                     last, stop = k, f"M(q) became singular or the state overflowed during the step at t = {t:.6g} s"
                     break
@@ -195,7 +206,6 @@ class _Run:
         t_grid = np.arange(steps + 1) * h
         X = np.empty((steps + 1, 2 * n))
         X[0] = np.concatenate([q0, qd0])
-        stop = None
         lo, hi = self.robot.qlim.T
         limit_events = []
         if events == "stop":
@@ -204,6 +214,7 @@ class _Run:
                     if math.isfinite(bound):
                         limit_events.append(_LimitCrossing(i, side, float(bound)))
         k = 0
+        stop: str | LimitEvent | None = None
         while k < steps:  # one interval per step when torques are held, else one call for the run
             held = self.held(k, k * h, X[k, :n].tolist(), X[k, n:].tolist())
             last = k + 1 if (self.controller is not None or self.tau_table is not None) else steps

@@ -18,10 +18,13 @@ import time
 import warnings
 import weakref
 from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._core.deprecation import renamed_kwargs
+from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
 from .._core.constants import GRAVITY
 from ..dynamics.model import euler_step_kernel, kinetic_energy, potential_energy
@@ -48,7 +51,7 @@ class PickAndPlace:
     which eq. (12) chose ``q_pick`` (from the start pose ``q0``) and ``q_place`` (from ``q_pick``).
     """
 
-    robot: object
+    robot: RobotLike
     pick: np.ndarray
     place: np.ndarray
     q0: np.ndarray
@@ -59,7 +62,7 @@ class PickAndPlace:
     t_end: float
     payload: float
     gravity: tuple
-    reference: object
+    reference: Any
     solutions: dict = field(default_factory=dict)
     kind: str = "quintic"
 
@@ -69,7 +72,7 @@ class PickAndPlace:
         warnings.warn("PickAndPlace.q_start is now q0", DeprecationWarning, stacklevel=2)
         return self.q0
 
-    def step_of(self, t, dt):
+    def step_of(self, t: float, dt: float) -> int:
         """The step index of time t on the grid of step dt (t must lie on it)."""
         k = t / dt
         if abs(k - round(k)) > 1e-6:
@@ -92,8 +95,10 @@ def _target(robot, target, q0, weights, what):
 
 
 @renamed_kwargs(q_start="q0")
-def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q0=None, payload=0.0,
-                        gravity=GRAVITY, weights=None, kind="quintic", qd_max=None, qdd_max=None):
+def plan_pick_and_place(robot: RobotLike, pick: ArrayLike, place: ArrayLike, *, t_pick: float, t_place: float,
+                        t_end: float | None = None, q0: ArrayLike | None = None, payload: float = 0.0,
+                        gravity: ArrayLike | None = GRAVITY, weights: ArrayLike | None = None, kind: str = "quintic",
+                        qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None) -> PickAndPlace:
     """Plan the motion start → pick (at ``t_pick``) → place (at ``t_place``) → rest until ``t_end``.
 
     ``pick`` and ``place``: points (3,) for a position-only IK (the paper's arm) or poses (4, 4). The joint
@@ -115,12 +120,12 @@ def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q0=N
         raise ValueError(f"payload must be a mass >= 0 kg, got {payload!r}")
     q_pick, sols_pick = _target(robot, pick, q0, weights, "pick")
     q_place, sols_place = _target(robot, place, q_pick, weights, "place")
-    limits = {"qd_max": qd_max, "qdd_max": qdd_max}
+    limits: dict[str, Any] = {"qd_max": qd_max, "qdd_max": qdd_max}
     segments = [(q0, q_pick, t_pick, pick), (q_pick, q_place, t_place - t_pick, place)]
     if kind == "trapezoidal":
         if qd_max is None or qdd_max is None:
             raise ValueError("kind='trapezoidal' needs qd_max and qdd_max")
-        parts = [trapezoidal(a, b, T=T, **limits) for a, b, T, _ in segments]
+        parts: list[Any] = [trapezoidal(a, b, T=T, **limits) for a, b, T, _ in segments]
     elif kind == "cartesian":
         start = robot.fkine(q0)[:3, 3]
         pts = [start, np.asarray(pick, float)[:3] if np.ndim(pick) == 1 else np.asarray(pick)[:3, 3],
@@ -139,7 +144,7 @@ def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q0=N
                         {"pick": sols_pick, "place": sols_place}, kind)
 
 
-def _gravity(gravity) -> tuple:
+def _gravity(gravity: ArrayLike | None) -> tuple:
     """The gravity vector (m/s², base frame) as a tuple of 3 floats; None: no gravity."""
     if gravity is None:
         return (0.0, 0.0, 0.0)
@@ -225,33 +230,33 @@ class TaskResult:
         return "" if self.ok else f"the controller saturated: {self.saturation}"
 
     @property
-    def error(self):
+    def error(self) -> np.ndarray:
         return self.q_ref - self.trajectory.q
 
     @property
-    def max_error(self):
+    def max_error(self) -> np.ndarray:
         """Largest |q_r − q| per joint over the run (rad)."""
         return np.abs(self.error).max(axis=0)
 
     @property
-    def rms_error(self):
+    def rms_error(self) -> np.ndarray:
         return np.sqrt((self.error ** 2).mean(axis=0))
 
     @property
-    def realtime_factor(self):
+    def realtime_factor(self) -> float:
         """Simulated seconds per wall-clock second."""
         return self.trajectory.t[-1] / self.wall_time if self.wall_time > 0 else math.inf
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"TaskResult({self.controller} on {self.plant}, {len(self.trajectory)} samples, dt = "
                 f"{self.trajectory.dt:g} s, {self.trajectory.method}; pick at step {self.pick_step}, place at step "
                 f"{self.place_step}; max |error| {np.degrees(self.max_error).round(4).tolist()}°; {self.saturation})")
 
 
-_LOADED = weakref.WeakKeyDictionary()
+_LOADED: weakref.WeakKeyDictionary[Any, dict[float, Any]] = weakref.WeakKeyDictionary()
 
 
-def loaded(robot, mass):
+def loaded(robot: RobotLike, mass: float) -> RobotLike:
     """``with_payload(robot, mass)``, one robot per (robot, mass), so its compiled kernels are reused run to run."""
     per = _LOADED.setdefault(robot, {})
     if mass not in per:
@@ -266,7 +271,7 @@ class KernelEngine:
     (the robot without / with the payload, for the energy balance), ``g``, ``arm``, ``name`` and
     ``ball()`` (the payload's recorded path, or None to compute it)."""
 
-    def __init__(self, robot, payload, gravity, armature=None):
+    def __init__(self, robot: RobotLike, payload: float, gravity: Sequence[float], armature: ArrayLike | None = None):
         self.name = robot.name or "robot"
         self.bare, self.loaded = robot, loaded(robot, payload)
         self.g = list(map(float, gravity))
@@ -276,17 +281,18 @@ class KernelEngine:
         self.steps = {False: euler_step_kernel(self.bare), True: euler_step_kernel(self.loaded)}
         self.hold(False)
 
-    def hold(self, holding):
+    def hold(self, holding: bool) -> None:
         self.holding = holding
         self.euler = self.steps[holding]
 
-    def ball(self):
+    def ball(self) -> np.ndarray | None:
         return None
 
-    def accel(self, q, qd, tau):
+    def accel(self, q: list, qd: list, tau: list) -> list:
         return self.euler(q, qd, tau, self.g, self.w, self.arm, 0.0, math.cos, math.sin)[0]  # h = 0: q̈ alone
 
-    def advance(self, h, method, q, qd, tau, torque_at=None):
+    def advance(self, h: float, method: str, q: list, qd: list, tau: list,
+                torque_at: Callable[[int, list, list], list] | None = None) -> tuple:
         """(q̈ at the start, next q, next q̇) over one step with torque ``tau`` held, or with
         ``torque_at(stage, q, q̇)`` evaluated at the RK4 stages."""
         if method == "euler":  # semi-implicit, in one compiled call
@@ -296,8 +302,9 @@ class KernelEngine:
         return rk4(lambda c, qs, vs: self.accel(qs, vs, torque_at(int(2 * c), qs, vs) if c else tau), q, qd, h)
 
 
-def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True, hold="step", armature=None,
-             engine=None, max_steps=2_000_000):
+def run_task(plan: PickAndPlace, controller: Any, *, dt: float, method: str = "euler", plant: RobotLike | None = None,
+             informed: bool = True, hold: str = "step", armature: ArrayLike | None = None, engine: Any = None,
+             max_steps: int = 2_000_000) -> TaskResult:
     """Simulate ``plan`` under ``controller`` (an :mod:`armlab.control` object) with step ``dt``.
 
     ``plant``: the robot that is simulated (default ``plan.robot``; the controller may believe another
@@ -338,7 +345,7 @@ def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True,
     return _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall)
 
 
-_GRIDS = weakref.WeakKeyDictionary()  # joint reference -> {(steps, dt, sub): sampled reference}
+_GRIDS: weakref.WeakKeyDictionary[Any, dict] = weakref.WeakKeyDictionary()  # joint reference -> {(steps, dt, sub): sampled reference}
 
 
 def _references(plan, controller, N, dt, stages):
@@ -383,7 +390,10 @@ def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
         j = k * sub
         tau = out(t, q, qd, R[j], RD[j], RDD[j])
         if k == N:
-            Q.extend(q), QD.extend(qd), QDD.extend(sim.accel(q, qd, tau)), TAU.extend(tau)
+            Q.extend(q)
+            QD.extend(qd)
+            QDD.extend(sim.accel(q, qd, tau))
+            TAU.extend(tau)
             break
         torque_at = None
         if sub == 2:
@@ -397,7 +407,10 @@ def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
         except (ZeroDivisionError, OverflowError):
             raise ValueError(f"the simulation failed at t = {t:.6g} s (step {k}): M(q) singular or the state "
                              "overflowed") from None
-        Q.extend(q), QD.extend(qd), QDD.extend(a), TAU.extend(tau)
+        Q.extend(q)
+        QD.extend(qd)
+        QDD.extend(a)
+        TAU.extend(tau)
         if not math.isfinite(sum(q2) + sum(qd2)):
             raise ValueError(f"the state became non-finite after t = {t:.6g} s (step {k}): the closed loop is "
                              "unstable at this step size or with these gains")
