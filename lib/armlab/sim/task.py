@@ -151,6 +151,11 @@ def _gravity(gravity: ArrayLike | None) -> tuple:
     return tuple(as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist())
 
 
+def _of_trajectory(name: str, doc: str) -> Any:
+    """A read-only attribute of :class:`TaskResult` that is its trajectory's ``name``."""
+    return property(lambda self: getattr(self.trajectory, name), doc=f"The trajectory's {name}: {doc}.")
+
+
 @dataclass
 class TaskResult:
     """A simulated task: the motion (:class:`~armlab.sim.Trajectory`, with q̈ and τ), the reference, the
@@ -172,50 +177,18 @@ class TaskResult:
     wall_time: float
     saturation: str = ""
 
-    # the motion's samples, read from the trajectory
-    @property
-    def t(self) -> np.ndarray:
-        return self.trajectory.t
-
-    @property
-    def q(self) -> np.ndarray:
-        return self.trajectory.q
-
-    @property
-    def qd(self) -> np.ndarray:
-        return self.trajectory.qd
-
-    @property
-    def qdd(self) -> np.ndarray:
-        return self.trajectory.qdd
-
-    @property
-    def tau(self) -> np.ndarray:
-        return self.trajectory.tau
-
-    @property
-    def energy(self) -> np.ndarray:
-        return self.trajectory.energy
-
-    @property
-    def work(self) -> np.ndarray:
-        return self.trajectory.work
-
-    @property
-    def drift(self) -> np.ndarray:
-        return self.trajectory.drift
-
-    @property
-    def kinetic(self) -> np.ndarray:
-        return self.trajectory.kinetic
-
-    @property
-    def dt(self) -> float:
-        return self.trajectory.dt
-
-    @property
-    def method(self) -> str:
-        return self.trajectory.method
+    # the motion's samples, read from the trajectory (named, not forwarded by __getattr__)
+    t = _of_trajectory("t", "sample times (N,), s")
+    q = _of_trajectory("q", "joint positions (N, n)")
+    qd = _of_trajectory("qd", "joint velocities (N, n)")
+    qdd = _of_trajectory("qdd", "joint accelerations (N, n)")
+    tau = _of_trajectory("tau", "applied joint torques (N, n)")
+    energy = _of_trajectory("energy", "K + P (N,), J")
+    work = _of_trajectory("work", "work of the applied torques since t = 0 (N,), J")
+    drift = _of_trajectory("drift", "energy − energy[0] − work (N,), J")
+    kinetic = _of_trajectory("kinetic", "K (N,), J")
+    dt = _of_trajectory("dt", "the step, s")
+    method = _of_trajectory("method", "the integrator")
 
     @property
     def ok(self) -> bool:
