@@ -41,9 +41,9 @@ StageAccel = Callable[[float, list, list], Sequence[float]]
 
 
 def _axpy(x: Any, h: float, y: Any) -> Any:
-    """x + h·y, elementwise: lists stay lists (one comprehension), arrays stay arrays."""
+    """x + h·y, elementwise: lists stay lists (one comprehension), arrays stay arrays (y then an array too)."""
     if isinstance(x, np.ndarray):
-        return x + h * np.asarray(y)
+        return x + h * y
     return [a + h * b for a, b in zip(x, y)]
 
 

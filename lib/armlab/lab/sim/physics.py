@@ -112,9 +112,12 @@ class ArmPhysics:
             self.target = np.where(vel_mode, self.q, self.target)
         # the drive accelerates toward v_des at up to ACCEL; a stuck joint is stopped (an impulse)
         servo = np.clip(v_des - self.qd, -self.ACCEL * dt, self.ACCEL * dt) / dt
-        self._step(lambda q, qd: servo, dt, lambda v: np.where(self.stuck, 0.0, v))
+        self._step(lambda q, qd: servo, dt, self._stop_stuck if self.stuck.any() else None)
 
-    def _step(self, accel: Callable[[Any, Any], Any], dt: float, impulse: Callable[[Any], Any]) -> None:
+    def _stop_stuck(self, qd: np.ndarray) -> np.ndarray:
+        return np.where(self.stuck, 0.0, qd)
+
+    def _step(self, accel: Callable[[Any, Any], Any], dt: float, impulse: Callable[[Any], Any] | None) -> None:
         """One semi-implicit Euler step of the arm (:func:`armlab.sim.integrators.semi_implicit_euler`);
         ``qdd`` is the mean acceleration over it, impulses included."""
         _, q, qd = semi_implicit_euler(accel, self.q, self.qd, dt, impulse=impulse)
