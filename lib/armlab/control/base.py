@@ -151,7 +151,7 @@ class Controller:
         lims = self.limits
         if lims is None:
             return tau
-        sat = cast(Saturation, self.saturation)  # there is a record whenever there are limits
+        sat: Saturation = self.saturation  # type: ignore[assignment]  # a record whenever there are limits
         sat.calls += 1
         for x, lim in zip(tau, lims):  # the common case, nothing clipped, in one cheap pass
             if x > lim or x < -lim:
