@@ -65,7 +65,7 @@ def youbot_pdg():
     pick = yb.fkine(np.array([-0.644, -0.56, -1.087, 0.076, 2.498]))
     place = yb.fkine(np.array([0.9, -0.3, -1.3, 0.4, 2.0]))
     q0 = np.array([0.0, 0.0, 0.0, 0.5, 0.0])
-    plan = sim.plan_pick_and_place(yb, pick, place, t_pick=1.5, t_place=3.0, t_end=3.5, payload=0.5, q_start=q0)
+    plan = sim.plan_pick_and_place(yb, pick, place, t_pick=1.5, t_place=3.0, t_end=3.5, payload=0.5, q0=q0)
     kp, kd = control.pd_gains(yb, plan.q_pick, 20.0)
     pdg = control.PDGravity(yb, kp, kd, limits=limits)
     sim.run_task(plan, pdg, dt=1e-3)

@@ -129,7 +129,7 @@ def test_pd_plus_gravity_is_pd_plus_gravity_compensation():
 
 
 def test_resolved_rate_follows_a_cartesian_line():
-    line = sim.cartesian_line(ARM, [1.0, 0.0, 0.5], [1.0, 0.8, 1.0], 1.5, q_start=np.radians([0, 90, 90]))
+    line = sim.cartesian_line(ARM, [1.0, 0.0, 0.5], [1.0, 0.8, 1.0], 1.5, q0=np.radians([0, 90, 90]))
     rr = control.ResolvedRate(ARM, k=20.0, kv=[40.0, 200.0, 60.0], gravity=G)
     q0 = line(0.0)[0]
     tr = sim.simulate(ARM, q0, np.zeros(3), 2.0, 1e-3, controller=rr, reference=lambda t: line.x(t)[:2], gravity=G)
@@ -168,7 +168,7 @@ def test_perturbed_model_scales_the_inertial_parameters():
     (lambda: control.PD(1.0, 1.0).step(0, [0, 0], [0, 0], [1, 1, 1]), "ref must have shape"),
     (lambda: control.PD(1.0, 1.0).step(0, [0, np.nan], [0, 0], [1, 1]), "q contains NaN"),
     (lambda: control.PID.cascade(1.0, 1.0, current_lag=-1.0), "current_lag must be >= 0"),
-    (lambda: control.ComputedTorque(models.puma560(), 1.0, 1.0).__setattr__("model", ARM), "has 3 joints"),
+    (lambda: control.ComputedTorque(models.puma560(), 1.0, 1.0).with_model(ARM), "has 3 joints"),
     (lambda: control.ComputedTorque(models.stanford_arm(), 1.0, 1.0), "no link masses"),
 ])
 def test_bad_input_is_refused_clearly(make, match):

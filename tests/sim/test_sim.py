@@ -117,7 +117,7 @@ def test_a_run_that_blows_up_stops_with_a_reason_and_no_nan():
 
 
 @pytest.mark.parametrize("kw, match", [
-    (dict(q0=np.zeros(4)), r"q0 must have shape \(5,\)"),
+    (dict(q0=np.zeros(4)), r"q0 must have 5 joint values \(shape \(5,\)\)"),
     (dict(q0=[0, np.nan, 0, 0, 0]), "q0 contains NaN"),
     (dict(method="leapfrog"), "method must be one of"),
     (dict(events="bounce"), "events must be one of"),

@@ -122,7 +122,7 @@ def test_sequence_runs_parts_in_turn_and_refuses_a_jump():
 
 def test_cartesian_line_keeps_the_tool_on_the_line():
     arm = models.paper_3r()
-    line = sim.cartesian_line(arm, [1.0, 0.0, 0.5], [1.0, 1.0, 1.0], 1.2, q_start=np.radians([0, 90, 90]))
+    line = sim.cartesian_line(arm, [1.0, 0.0, 0.5], [1.0, 1.0, 1.0], 1.2, q0=np.radians([0, 90, 90]))
     t, q, qd, qdd = line.sample(0.001)
     p, pd, _ = line.x(t)
     np.testing.assert_allclose(arm.fkine(q)[:, :3, 3], p, atol=1e-9)

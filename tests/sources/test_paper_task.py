@@ -42,7 +42,7 @@ def test_table_2_analytic_feasible_and_optimal_solutions():
     expected = {"pick": [[0, 90, 90], [0, 180, -90], [180, -90, -90], [180, 180, 90]],
                 "place": [[45, 45, 90], [45, 135, -90], [-135, -45, -90], [-135, -135, 90]]}
     costs = {"pick": [270, 450, 810, 990], "place": [225, 405, 855, 855]}
-    for what, q_from in (("pick", plan.q_start), ("place", plan.q_pick)):
+    for what, q_from in (("pick", plan.q0), ("place", plan.q_pick)):
         sols = plan.solutions[what]
         assert sols.labels == ["front-up", "front-down", "back-up", "back-down"]
         np.testing.assert_allclose(sols.q / DEG, expected[what], atol=1e-9)
@@ -123,7 +123,7 @@ def test_run_task_steps_exactly_like_simulate_without_a_payload():
     for method in ("euler", "rk4"):
         c = control.PDGravity(ARM, [10.0, 400.0, 100.0], [2.0, 60.0, 15.0], gravity=G)
         ours = sim.run_task(plan, c, dt=DT, method=method)
-        ref = sim.simulate(ARM, plan.q_start, np.zeros(3), plan.t_end, DT, controller=c, reference=plan.reference,
+        ref = sim.simulate(ARM, plan.q0, np.zeros(3), plan.t_end, DT, controller=c, reference=plan.reference,
                            method=method, gravity=G)
         np.testing.assert_allclose(ours.q, ref.q, atol=1e-12)
         np.testing.assert_allclose(ours.tau, ref.tau, atol=1e-9)
@@ -177,7 +177,7 @@ def test_a_payload_the_youbot_cannot_hold_saturates_and_is_reported():
     place = yb.fkine(np.array([0.9, -0.3, -1.3, 0.4, 2.0]))
     for mass, saturates in ((0.5, False), (1.5, True)):
         plan = sim.plan_pick_and_place(yb, pick, place, t_pick=1.5, t_place=3.0, t_end=3.5, payload=mass,
-                                       q_start=np.array([0.0, 0.0, 0.0, 0.5, 0.0]))
+                                       q0=np.array([0.0, 0.0, 0.0, 0.5, 0.0]))
         res = sim.run_task(plan, control.ComputedTorque(yb, 400.0, 40.0, limits=limits), dt=1e-3)
         assert np.all(np.abs(res.tau) <= limits * (1 + 1e-12))
         assert res.saturated[:1500].any() == False  # noqa: E712 - the empty gripper never needs it
@@ -203,6 +203,6 @@ def test_bad_input_is_refused_before_anything_is_simulated(call, match):
 
 def test_an_unstable_loop_raises_instead_of_returning_half_a_run():
     """Joint 1 of the upright arm has 0.0048 kg·m²: Kd = 400 at 2 ms is far outside Euler's stability."""
-    plan = paper_plan(q_start=np.radians([1.0, 0.0, 0.0]))
+    plan = paper_plan(q0=np.radians([1.0, 0.0, 0.0]))
     with pytest.raises(ValueError, match="non-finite after t = .* unstable"):
         sim.run_task(plan, control.PD(4000.0, 400.0), dt=DT)

@@ -9,7 +9,10 @@
   records it in ``.saturation``; ``a + b`` adds controllers; ``.reset()`` forgets their state;
 * :func:`perturbed`: a model whose inertial parameters are off by a given fraction.
 
-``armlab.sim.simulate(..., controller=c, reference=ref)`` and ``armlab.sim.run_task`` step them.
+``armlab.sim.simulate(..., controller=c, reference=ref)`` and ``armlab.sim.run_task`` step them. A simulator
+uses two public methods besides ``output``/``step``/``reset``, and neither changes the controller it is
+given: ``c.bind(n)`` (the controller for n joints: itself, or a sized copy of one built from numbers alone)
+and ``c.with_model(model)`` (the same controller believing in another model, e.g. with the payload it holds).
 
 >>> import numpy as np
 >>> from armlab import control, models

@@ -8,15 +8,20 @@ torques (e.g. ``PD(...) + GravityCompensation(model)``).
 """
 from __future__ import annotations
 
-import numpy as np
+import copy
+from typing import Any, Sequence, cast
 
-from .._core.validation import as_float_array
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.protocol import RobotLike
+from .._core.validation import as_float_array, joint_vector
 
 __all__ = ["Controller", "Sum", "Saturation", "WithGains", "WithModel", "gains", "split_reference"]
 
 
-def gains(value, name, n=None):
-    """A gain as a float list: a number (every joint) or one value per joint; finite and >= 0."""
+def gains(value: ArrayLike, name: str, n: int | None = None) -> np.ndarray:
+    """A gain as a float array: a number (every joint) or one value per joint; finite and >= 0."""
     try:
         arr = as_float_array(value, name)
     except (TypeError, ValueError) as e:  # NaN, inf, strings: say it is a gain
@@ -28,7 +33,7 @@ def gains(value, name, n=None):
     return arr
 
 
-def split_reference(ref, size):
+def split_reference(ref: Any, size: int) -> list[list[float]]:
     """``ref`` as three float lists (q_r, q̇_r, q̈_r): a tuple/list of two or three vectors, or one vector
     (a setpoint: zero velocity and acceleration)."""
     if ref is None:
@@ -46,16 +51,19 @@ class Saturation:
     time of the first; ``peak`` (n,) the largest |demanded τ| / limit; ``times`` every saturated call's t.
     """
 
-    def __init__(self, limits):
+    def __init__(self, limits: Sequence[float]):
         self.limits = limits
         self.clear()
 
-    def clear(self):
+    def clear(self) -> None:
         n = len(self.limits)
-        self.calls, self.steps, self.first = 0, 0, None
-        self.per_joint, self.peak, self.times = [0] * n, [0.0] * n, []
+        self.calls, self.steps = 0, 0
+        self.first: float | None = None
+        self.per_joint: list[int] = [0] * n
+        self.peak: list[float] = [0.0] * n
+        self.times: list[float] = []
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return self.steps > 0
 
     def report(self) -> str:
@@ -78,18 +86,43 @@ class Controller:
     """
 
     space = "joint"
-    n = None
+    n: int | None = None
+    limits: list[float] | None
+    saturation: Saturation | None
 
-    def __init__(self, limits=None):
+    def __init__(self, limits: ArrayLike | None = None):
         self._limits_arg = limits
         self.limits = None
         self.saturation = None
         if self.n is not None:
             self._bind(self.n)
 
+    # --- the protocol a simulator uses: new controllers, never a changed shared one -----------
+    def bind(self, n: int) -> Controller:
+        """This controller for ``n`` joints: itself if it is for n joints already, else a new one (its
+        per-joint gains and limits expanded to n); ``self`` is left as it was. A simulator calls this
+        before a run with a controller built from numbers alone, e.g. ``PD(100.0, 20.0)``."""
+        n = int(n)
+        if self.n == n:
+            return self
+        if self.n is not None:
+            raise ValueError(f"the controller is for {self.n} joints, not {n}")
+        new = copy.copy(self)
+        new._bind(n)
+        return new
+
+    def with_model(self, model: Any) -> Controller:
+        """This controller believing in another model: a new controller whose model-based parts use
+        ``model`` (a robot with inertia, or a function old model → new model, e.g. adding a payload
+        to each part's own model), and which shares everything else — gains, the state of integrators,
+        the saturation record — with ``self``; ``self`` keeps its model. A controller without a model
+        returns itself. A simulator switches between the two when the arm picks up a payload."""
+        return self
+
     # --- sizes --------------------------------------------------------------------------------
-    def _bind(self, n):
-        """Fix the number of joints (from a model, a gain vector or the first state)."""
+    def _bind(self, n: int) -> None:
+        """Fix the number of joints (from a model, a gain vector or the first state), in place: for a
+        controller being built or stepped for the first time (:meth:`bind` is the public copy)."""
         self.n = n
         if self._limits_arg is not None:
             lim = gains(self._limits_arg, "limits", n)
@@ -98,27 +131,27 @@ class Controller:
                 raise ValueError(f"limits must be > 0 N·m, got {lim.tolist()}")
             self.limits = lim.tolist()
             self.saturation = Saturation(self.limits)
-        self.bind(n)
+        self._expand(n)
 
-    def bind(self, n):
+    def _expand(self, n: int) -> None:
         """Subclass hook: expand per-joint parameters to n joints."""
 
     @property
-    def ref_size(self):
+    def ref_size(self) -> int | None:
         return self.n
 
     # --- the law ------------------------------------------------------------------------------
-    def law(self, t, q, qd, qr, qdr, qddr):
+    def law(self, t: float, q: list, qd: list, qr: list, qdr: list, qddr: list) -> list:
         """Torques (list of n floats) before saturation; all arguments are lists (t a float)."""
         raise NotImplementedError
 
-    def output(self, t, q, qd, qr, qdr, qddr):
+    def output(self, t: float, q: list, qd: list, qr: list, qdr: list, qddr: list) -> list:
         """The law, clipped to the limits (each clip recorded): what a simulator applies."""
         tau = self.law(t, q, qd, qr, qdr, qddr)
         lims = self.limits
         if lims is None:
             return tau
-        sat = self.saturation
+        sat: Saturation = self.saturation  # type: ignore[assignment]  # a record whenever there are limits
         sat.calls += 1
         for x, lim in zip(tau, lims):  # the common case, nothing clipped, in one cheap pass
             if x > lim or x < -lim:
@@ -136,26 +169,28 @@ class Controller:
             sat.first = t
         return tau
 
-    def step(self, t, q, qd, ref):
+    def step(self, t: float, q: ArrayLike, qd: ArrayLike, ref: Any) -> np.ndarray:
         """τ (n,) for the state (q, q̇) at time t and the reference ``ref`` (see :func:`split_reference`)."""
-        q = as_float_array(q, "q")
-        if self.n is None:
-            if q.ndim != 1:
-                raise ValueError(f"q must be a vector of joint values, got shape {q.shape}")
-            self._bind(len(q))
-        q = as_float_array(q, "q", (self.n,), allow_batch=False)
-        qd = as_float_array(qd, "qd", (self.n,), allow_batch=False)
-        qr, qdr, qddr = split_reference(ref, self.ref_size)
-        return np.array(self.output(float(t), q.tolist(), qd.tolist(), qr, qdr, qddr))
+        n = self.n
+        if n is None:  # the first state sets the number of joints
+            first = as_float_array(q, "q")
+            if first.ndim != 1:
+                raise ValueError(f"q must be a vector of joint values, got shape {first.shape}")
+            n = len(first)
+            self._bind(n)
+        qs = joint_vector(q, n, "q", symbolic=False, batch=False).tolist()
+        vs = joint_vector(qd, n, "qd", symbolic=False, batch=False).tolist()
+        qr, qdr, qddr = split_reference(ref, cast(int, self.ref_size))
+        return np.array(self.output(float(t), qs, vs, qr, qdr, qddr))
 
     __call__ = step
 
-    def reset(self):
+    def reset(self) -> None:
         """Forget the state (integrators, filters) and the saturation record: ready for a new run."""
         if self.saturation is not None:
             self.saturation.clear()
 
-    def __add__(self, other):
+    def __add__(self, other: Controller) -> Controller:
         if not isinstance(other, Controller):
             return NotImplemented
         return Sum([self, other])
@@ -164,7 +199,9 @@ class Controller:
 class Sum(Controller):
     """The sum of several controllers' torques (each part's own limits are ignored; the sum's apply)."""
 
-    def __init__(self, parts, limits=None):
+    parts: list[Controller]
+
+    def __init__(self, parts: Sequence[Controller], limits: ArrayLike | None = None):
         parts = [p for part in parts for p in (part.parts if type(part) is Sum else [part])]
         spaces = {p.space for p in parts}
         if spaces != {"joint"}:
@@ -176,23 +213,29 @@ class Sum(Controller):
         self.n = sizes.pop() if sizes else None
         super().__init__(limits)
 
-    def bind(self, n):
-        for p in self.parts:
-            if p.n is None:
-                p._bind(n)
+    def _expand(self, n: int) -> None:
+        self.parts = [p.bind(n) for p in self.parts]
 
-    def law(self, t, q, qd, qr, qdr, qddr):
-        total = [0.0] * self.n
+    def with_model(self, model: Any) -> Controller:
+        parts = [p.with_model(model) for p in self.parts]
+        if all(a is b for a, b in zip(parts, self.parts)):
+            return self
+        new = copy.copy(self)
+        new.parts = parts
+        return new
+
+    def law(self, t: float, q: list, qd: list, qr: list, qdr: list, qddr: list) -> list:
+        total = [0.0] * len(q)
         for p in self.parts:
             total = [a + b for a, b in zip(total, p.law(t, q, qd, qr, qdr, qddr))]
         return total
 
-    def reset(self):
+    def reset(self) -> None:
         super().reset()
         for p in self.parts:
             p.reset()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return " + ".join(repr(p) for p in self.parts)
 
 
@@ -200,7 +243,7 @@ class WithGains(Controller):
     """Gains given as numbers or per joint: the number of joints comes from a gain vector, the model or
     the first call; each becomes a list of n floats."""
 
-    def __init__(self, limits=None, n=None, **values):
+    def __init__(self, limits: ArrayLike | None = None, n: int | None = None, **values: ArrayLike):
         self._gains = {k: gains(v, k) for k, v in values.items()}
         sizes = {len(v) for v in self._gains.values() if v.ndim == 1}
         if n is not None:
@@ -212,30 +255,47 @@ class WithGains(Controller):
         self.n = sizes.pop() if sizes else None
         super().__init__(limits)
 
-    def bind(self, n):
+    def _expand(self, n: int) -> None:
         for k, v in self._gains.items():
             setattr(self, k, np.broadcast_to(gains(v, k, n), (n,)).tolist())
 
-    def _gain_repr(self):
+    def _gain_repr(self) -> str:
         def show(v):
             return f"{float(v):g}" if v.ndim == 0 else str(np.round(v, 4).tolist())
         return ", ".join(f"{k}={show(v)}" for k, v in self._gains.items())
 
 
-class WithModel:
-    """A controller that holds a model (a robot with inertia) and gravity; ``.model`` can be swapped."""
+class WithModel(Controller):
+    """A controller that holds a model (a robot with inertia) and gravity, compiled into its law;
+    :meth:`with_model` gives the same controller with another model."""
 
-    def _set_model(self, model, gravity):
-        self.gravity = as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
-        self.model = model
+    gravity: list[float]
+
+    def _set_model(self, model: RobotLike, gravity: ArrayLike | None) -> None:
+        self.gravity = [0.0] * 3 if gravity is None else as_float_array(gravity, "gravity", (3,),
+                                                                         allow_batch=False).tolist()
+        self._use(model)
 
     @property
-    def model(self):
+    def model(self) -> RobotLike:
+        """The robot the controller believes in (read-only: :meth:`with_model` makes a controller with another)."""
         return self._model
 
-    @model.setter
-    def model(self, robot):
+    def _use(self, robot: RobotLike) -> None:
         if self.n is not None and robot.n != self.n:
             raise ValueError(f"the model has {robot.n} joints, the controller {self.n}")
         self._model = robot
         self._compile(robot)
+
+    def _compile(self, robot: RobotLike) -> None:
+        """Subclass hook: compile the model terms of the law for ``robot``."""
+
+    def with_model(self, model: Any) -> Controller:
+        new = copy.copy(self)
+        new._use(_new_model(model, self._model))
+        return new
+
+
+def _new_model(model: Any, old: RobotLike) -> RobotLike:
+    """``model``, or ``model(old)`` if it is a function of the old model (robots are not callable)."""
+    return model(old) if callable(model) and not hasattr(model, "links") else model

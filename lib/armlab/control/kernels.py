@@ -11,20 +11,24 @@ costs nothing then):
 """
 from __future__ import annotations
 
+from typing import Any, Callable, Sequence
+
+
 from .._core.codegen import Tracer, cached_kernel
+from .._core.protocol import RobotLike
 from ..dynamics.rne import rne_steps
 from ..kinematics.scalar import TracerBackend
 
 __all__ = ["computed_torque", "gravity_torques", "pd_gravity"]
 
 
-def _require_inertia(robot):
+def _require_inertia(robot: RobotLike) -> None:
     if not any(link.m for link in robot.links):
         raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: a model-based controller needs each "
                          "DHLink's m, r and I (see armlab.models for arms that have them)")
 
 
-def computed_torque(robot, gravity):
+def computed_torque(robot: RobotLike, gravity: Sequence[float]) -> Callable[..., Any]:
     """``f(q, qd, qr, qdr, qddr, kp, kd, cos, sin) -> τ`` (lists in, list out) for ``robot`` and ``gravity``."""
     _require_inertia(robot)
     g = [float(x) for x in gravity]
@@ -45,7 +49,7 @@ def _gravity(tr, robot, g, q):
     return rne_steps(robot, q, zero, zero, g, [0] * 6, TracerBackend(tr))[0]
 
 
-def gravity_torques(robot, gravity):
+def gravity_torques(robot: RobotLike, gravity: Sequence[float]) -> Callable[..., Any]:
     """``f(q, cos, sin) -> G(q)`` (lists in, list out) for ``robot`` and ``gravity``."""
     _require_inertia(robot)
     g = [float(x) for x in gravity]
@@ -57,7 +61,7 @@ def gravity_torques(robot, gravity):
     return cached_kernel(robot, ("control.gravity_torques", tuple(g)), build)
 
 
-def pd_gravity(robot, gravity):
+def pd_gravity(robot: RobotLike, gravity: Sequence[float]) -> Callable[..., Any]:
     """``f(q, qd, qr, qdr, kp, kd, cos, sin) -> Kp·(q_r − q) + Kd·(q̇_r − q̇) + G(q)`` (lists in, list out)."""
     _require_inertia(robot)
     g = [float(x) for x in gravity]

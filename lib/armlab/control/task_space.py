@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from ..dynamics.model import GRAVITY
+from .._core.constants import GRAVITY
+from .._core.protocol import RobotLike
 from ..jacobians import damping, dls_rates
 from .base import WithGains, WithModel, gains
 from .kernels import gravity_torques
@@ -28,8 +30,10 @@ class ResolvedRate(WithGains, WithModel):
     """
 
     space = "task"
+    kv: list[float]
 
-    def __init__(self, model, k, kv, *, gravity=GRAVITY, limits=None, eps=0.04, lam_max=0.04):
+    def __init__(self, model: RobotLike, k: float, kv: ArrayLike, *, gravity: ArrayLike | None = GRAVITY,
+                 limits: ArrayLike | None = None, eps: float = 0.04, lam_max: float = 0.04):
         self.k = float(gains(k, "k"))
         super().__init__(limits, n=model.n, kv=kv)
         self.eps, self.lam_max = float(eps), float(lam_max)
@@ -37,13 +41,13 @@ class ResolvedRate(WithGains, WithModel):
         self._set_model(model, gravity)
 
     @property
-    def ref_size(self):
+    def ref_size(self) -> int:
         return 3
 
-    def _compile(self, robot):
+    def _compile(self, robot: RobotLike) -> None:
         self._G = gravity_torques(robot, self.gravity)
 
-    def law(self, t, q, qd, xr, xdr, _unused):
+    def law(self, t: float, q: list, qd: list, xr: list, xdr: list, _unused: list) -> list:
         qa = np.array(q)
         J = self.model.jacob0(qa)[:3]
         x = self.model.fkine(qa)[:3, 3]
@@ -54,5 +58,5 @@ class ResolvedRate(WithGains, WithModel):
         G = self._G(q, math.cos, math.sin)
         return [kv * (r - v) + g for kv, r, v, g in zip(self.kv, rates.tolist(), qd, G)]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"ResolvedRate(k={self.k:g}, {self._gain_repr()})"

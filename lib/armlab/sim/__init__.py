@@ -2,8 +2,8 @@
 
 >>> from armlab import models, sim
 >>> traj = sim.simulate(models.planar2r(), [0.5, 0.0], [0.0, 0.0], t_end=0.1, dt=1e-3)
->>> traj.q.shape, traj.reason
-((101, 2), 'completed')
+>>> traj.q.shape, traj.ok, traj.reason
+((101, 2), True, '')
 """
 from .payload import with_payload
 from .simulate import ADAPTIVE, EVENTS, FIXED, simulate

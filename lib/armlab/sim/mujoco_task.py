@@ -22,11 +22,12 @@ tolerance); before it they agree to rounding.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any, Sequence
 
 import numpy as np
 
 from .._core.validation import as_float_array
-from .task import loaded, run_task
+from .task import PickAndPlace, TaskResult, loaded, run_task
 
 __all__ = ["task_mjcf", "MujocoEngine", "run_task_mujoco"]
 
@@ -39,7 +40,8 @@ def _mujoco():
     return mujoco
 
 
-def task_mjcf(mjcf, plan, *, ball_radius=0.015, solref=(0.02, 1.0)):
+def task_mjcf(mjcf: str, plan: PickAndPlace, *, ball_radius: float = 0.015,
+              solref: Sequence[float] = (0.02, 1.0)) -> str:
     """``mjcf`` (an arm from :func:`armlab.export.to_mjcf`) with the ball at the pick point and the weld
     ``grip`` (inactive) between the ``tool`` site and the ball. The ball's frame is the tool's orientation
     at the pick, so the weld closes without twisting it."""
@@ -71,7 +73,7 @@ def _nums(v):
 class MujocoEngine:
     """MuJoCo stepping the arm and the ball, with the interface :func:`armlab.sim.run_task` expects."""
 
-    def __init__(self, mjcf, plan, dt, method="euler", **ball):
+    def __init__(self, mjcf: str, plan: PickAndPlace, dt: float, method: str = "euler", **ball: Any):
         mujoco = _mujoco()
         self.mj = mujoco
         self.model = mujoco.MjModel.from_xml_string(task_mjcf(mjcf, plan, **ball))
@@ -84,26 +86,26 @@ class MujocoEngine:
         m.opt.integrator = {"euler": mujoco.mjtIntegrator.mjINT_EULER, "rk4": mujoco.mjtIntegrator.mjINT_RK4}[method]
         self.n, self.ball_id, self.ball_q = n, m.body("ball").id, m.jnt_qposadr[m.joint("ball").id]
         self.grip = m.equality("grip").id
-        self.data.qpos[:n] = plan.q_start
+        self.data.qpos[:n] = plan.q0
         mujoco.mj_forward(m, self.data)
         self.name = "MuJoCo " + mujoco.__version__
         self.bare, self.loaded = plan.robot, loaded(plan.robot, plan.payload)
         self.g, self.arm = list(map(float, plan.gravity)), m.dof_armature[:n].tolist()
-        self.path = []
+        self.path: list[np.ndarray] = []
 
-    def hold(self, holding):
+    def hold(self, holding: bool) -> None:
         if holding:
             self.model.body_gravcomp[self.ball_id] = 0.0  # off its support: its weight is the arm's now
         self.data.eq_active[self.grip] = holding
 
-    def accel(self, q, qd, tau):
+    def accel(self, q: list, qd: list, tau: list) -> list:
         d = self.data
         d.qfrc_applied[:self.n] = tau
         self.mj.mj_forward(self.model, d)
         self.path.append(d.qpos[self.ball_q:self.ball_q + 3].copy())  # xpos lags a step
         return d.qacc[:self.n].tolist()
 
-    def advance(self, h, method, q, qd, tau, torque_at=None):
+    def advance(self, h: float, method: str, q: list, qd: list, tau: list, torque_at: Any = None) -> tuple:
         if torque_at is not None:
             raise ValueError("MuJoCo runs hold the torque over each step (hold='step')")
         d, n = self.data, self.n
@@ -112,12 +114,13 @@ class MujocoEngine:
         self.mj.mj_step(self.model, d)
         return d.qacc[:n].tolist(), d.qpos[:n].tolist(), d.qvel[:n].tolist()
 
-    def ball(self):
+    def ball(self) -> np.ndarray:
         return np.array(self.path)
 
 
-def run_task_mujoco(mjcf, plan, controller, *, dt, method="euler", informed=True, ball_radius=0.015,
-                    solref=(0.02, 1.0)):
+def run_task_mujoco(mjcf: str, plan: PickAndPlace, controller: Any, *, dt: float, method: str = "euler",
+                    informed: bool = True, ball_radius: float = 0.015,
+                    solref: Sequence[float] = (0.02, 1.0)) -> TaskResult:
     """:func:`armlab.sim.run_task` with MuJoCo as the engine: ``mjcf`` is the arm's model,
     ``armlab.export.to_mjcf(plan.robot)`` (gravity, step and integrator are set from the plan and the
     arguments; "euler" is MuJoCo's semi-implicit Euler, as ours)."""

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from typing import Any, Callable
 
-from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY, euler_step_kernel, kinetic_energy, potential_energy
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.validation import as_float_array, joint_vector
+from .._core.constants import GRAVITY
+from .._core.protocol import RobotLike
+from ..dynamics.model import euler_step_kernel, kinetic_energy, potential_energy
+from .integrators import rk4
 from .payload import with_payload
 from .trajectory import LimitEvent, Trajectory
 
@@ -24,9 +30,11 @@ ADAPTIVE = ("adaptive", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
 EVENTS = ("report", "stop", "ignore")
 
 
-def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=None, payload=None,
-             method="rk4", gravity=GRAVITY, friction=None, armature=None, events="report",
-             max_steps=10_000_000, rtol=1e-9, atol=1e-9):
+def simulate(robot: RobotLike, q0: ArrayLike, qd0: ArrayLike, t_end: float, dt: float, *, tau: Any = None,
+             controller: Any = None, reference: Any = None, payload: float | None = None, method: str = "rk4",
+             gravity: ArrayLike | None = GRAVITY, friction: Callable[[np.ndarray], ArrayLike] | None = None,
+             armature: ArrayLike | None = None, events: str = "report", max_steps: int = 10_000_000,
+             rtol: float = 1e-9, atol: float = 1e-9) -> Trajectory:
     """Simulate ``robot`` from (q0, q̇0) for ``t_end`` seconds, sampled every ``dt``; returns a
     :class:`Trajectory`.
 
@@ -38,17 +46,17 @@ def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=
       once per step and held over it (a digital controller at rate 1/dt); ``ref`` is
       ``reference(t)`` if ``reference`` is callable (e.g. returning (q, q̇, q̈)), else ``reference``.
 
-    ``payload`` (kg): a point mass at the tool for the whole run. ``friction``: a function q̇ → (n,)
+    ``gravity`` (m/s², base frame; None: none). ``payload`` (kg): a point mass at the tool for the whole run. ``friction``: a function q̇ → (n,)
     friction torques; ``armature`` (n,): reflected actuator inertia. ``events``: what a joint-limit
     crossing does — "report" (listed in ``.events``), "stop" (the run ends there) or "ignore".
-    The run never returns NaN: a non-finite state ends it, with the reason in ``.reason``.
+    The run never returns NaN: a non-finite state ends it (``.ok`` false), with the reason in ``.reason``.
     """
     n = robot.n
     if not any(link.m for link in robot.links):
         raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: simulation needs each DHLink's m, r "
                          "and I (see armlab.models for arms that have them)")
-    q0 = as_float_array(q0, "q0", (n,), allow_batch=False)
-    qd0 = as_float_array(qd0, "qd0", (n,), allow_batch=False)
+    q0 = joint_vector(q0, n, "q0", symbolic=False, batch=False)
+    qd0 = joint_vector(qd0, n, "qd0", symbolic=False, batch=False)
     t_end = float(as_float_array(t_end, "t_end", ()))
     dt = float(as_float_array(dt, "dt", ()))
     if not (t_end > 0 and dt > 0):
@@ -81,7 +89,7 @@ def simulate(robot, q0, qd0, t_end, dt, *, tau=None, controller=None, reference=
         stop = f"joint {stop.joint} reached its {stop.side} limit {stop.limit:.6g} at t = {stop.t:.6g} s"
     kinetic, energy, work = run.energy(Q, QD, TAU, t)
     return Trajectory(t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=energy, work=work, drift=energy - energy[0] - work,
-                      kinetic=kinetic, events=found, reason=stop or "completed", method=method, dt=dt)
+                      kinetic=kinetic, events=found, reason=stop or "", method=method, dt=dt)
 
 
 class _Run:
@@ -91,7 +99,7 @@ class _Run:
         n = robot.n
         self.robot, self.n = robot, n
         self.step = euler_step_kernel(robot)  # the one compiled kernel: a whole Euler step, or q̈ alone with h = 0
-        self.g = as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
+        self.g = [0.0] * 3 if gravity is None else as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
         self.arm = [0.0] * n if armature is None else as_float_array(armature, "armature", (n,),
                                                                         allow_batch=False).tolist()
         self.friction = friction
@@ -142,7 +150,12 @@ class _Run:
         q, qd = q0.tolist(), qd0.tolist()
         lo, hi = self.robot.qlim.T.tolist()
         watch = [i for i in range(n) if events == "stop" and (math.isfinite(lo[i]) or math.isfinite(hi[i]))]
-        last, stop, h2, h6 = steps, None, 0.5 * h, h / 6.0
+        last, stop = steps, None
+        t, hk = 0.0, zero
+
+        def stage(c, qs, vs):  # RK4's q̈ at t + c·h, this step's torque held
+            return accel(t + c * h, qs, vs, hk)[0]
+
         for k in range(steps):
             t = k * h
             hk = zero if free else held(k, t, q, qd)  # the controller runs once per step
@@ -163,17 +176,7 @@ class _Run:
                 q, qd = q_next, qd_next
             else:
                 try:
-                    q2 = [x + h2 * v for x, v in zip(q, qd)]
-                    v2 = [v + h2 * a for v, a in zip(qd, a1)]
-                    a2 = accel(t + h2, q2, v2, hk)[0]
-                    q3 = [x + h2 * v for x, v in zip(q, v2)]
-                    v3 = [v + h2 * a for v, a in zip(qd, a2)]
-                    a3 = accel(t + h2, q3, v3, hk)[0]
-                    q4 = [x + h * v for x, v in zip(q, v3)]
-                    v4 = [v + h * a for v, a in zip(qd, a3)]
-                    a4 = accel(t + h, q4, v4, hk)[0]
-                    q = [x + h6 * (v + 2 * (b + c) + d) for x, v, b, c, d in zip(q, qd, v2, v3, v4)]
-                    qd = [v + h6 * (a + 2 * (b + c) + d) for v, a, b, c, d in zip(qd, a1, a2, a3, a4)]
+                    _, q, qd = rk4(stage, q, qd, h, a1)
                 except (ZeroDivisionError, OverflowError):
                     last, stop = k, f"M(q) became singular or the state overflowed during the step at t = {t:.6g} s"
                     break
@@ -203,17 +206,15 @@ class _Run:
         t_grid = np.arange(steps + 1) * h
         X = np.empty((steps + 1, 2 * n))
         X[0] = np.concatenate([q0, qd0])
-        stop = None
         lo, hi = self.robot.qlim.T
         limit_events = []
         if events == "stop":
             for i in range(n):
                 for side, bound in (("lower", lo[i]), ("upper", hi[i])):
                     if math.isfinite(bound):
-                        fn = (lambda t, x, i=i, b=bound: x[i] - b)
-                        fn.terminal, fn.meta = True, (i, side, bound)
-                        limit_events.append(fn)
+                        limit_events.append(_LimitCrossing(i, side, float(bound)))
         k = 0
+        stop: str | LimitEvent | None = None
         while k < steps:  # one interval per step when torques are held, else one call for the run
             held = self.held(k, k * h, X[k, :n].tolist(), X[k, n:].tolist())
             last = k + 1 if (self.controller is not None or self.tau_table is not None) else steps
@@ -255,6 +256,19 @@ class _Run:
             power = power - np.array([np.dot(v, self.friction(v)) for v in QD])
         work = np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
         return K, E, work
+
+
+class _LimitCrossing:
+    """A terminal event for ``solve_ivp``: joint i's value minus its limit."""
+
+    terminal = True
+
+    def __init__(self, i: int, side: str, bound: float):
+        self.meta = (i, side, bound)
+
+    def __call__(self, t, x):
+        i, _, bound = self.meta
+        return x[i] - bound
 
 
 def _cut(h, k, Q, QD, QDD, TAU):

@@ -15,13 +15,20 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 import weakref
 from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._core.validation import as_float_array
-from ..dynamics.model import GRAVITY, euler_step_kernel, kinetic_energy, potential_energy
+from .._core.deprecation import renamed_kwargs
+from .._core.protocol import RobotLike
+from .._core.validation import as_float_array, joint_vector
+from .._core.constants import GRAVITY
+from ..dynamics.model import euler_step_kernel, kinetic_energy, potential_energy
+from .integrators import rk4
 from .payload import with_payload
 from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
 from .trajectory import Trajectory
@@ -41,13 +48,13 @@ class PickAndPlace:
     """A planned pick-and-place: targets, joint solutions, times (s) and the joint reference.
 
     ``solutions`` holds every IK solution of the pick and of the place (``IKSolutions``, labelled), from
-    which eq. (12) chose ``q_pick`` (from ``q_start``) and ``q_place`` (from ``q_pick``).
+    which eq. (12) chose ``q_pick`` (from the start pose ``q0``) and ``q_place`` (from ``q_pick``).
     """
 
-    robot: object
+    robot: RobotLike
     pick: np.ndarray
     place: np.ndarray
-    q_start: np.ndarray
+    q0: np.ndarray
     q_pick: np.ndarray
     q_place: np.ndarray
     t_pick: float
@@ -55,11 +62,17 @@ class PickAndPlace:
     t_end: float
     payload: float
     gravity: tuple
-    reference: object
+    reference: Any
     solutions: dict = field(default_factory=dict)
     kind: str = "quintic"
 
-    def step_of(self, t, dt):
+    @property
+    def q_start(self) -> np.ndarray:
+        """Old name of :attr:`q0` (kept for one term)."""
+        warnings.warn("PickAndPlace.q_start is now q0", DeprecationWarning, stacklevel=2)
+        return self.q0
+
+    def step_of(self, t: float, dt: float) -> int:
         """The step index of time t on the grid of step dt (t must lie on it)."""
         k = t / dt
         if abs(k - round(k)) > 1e-6:
@@ -67,9 +80,11 @@ class PickAndPlace:
         return int(round(k))
 
 
-def _target(robot, target, q_from, weights, what):
-    sols = robot.ikine_all(target, q0=q_from)
-    best = robot.ikine(target, q0=q_from, weights=weights)
+def _target(robot, target, q0, weights, what):
+    from ..ik import ikine, ikine_all  # on first use: importing sim stays light
+
+    sols = ikine_all(robot, target, q0)
+    best = ikine(robot, target, q0, weights=weights)
     if len(best) == 0:
         raise ValueError(f"the {what} {np.round(np.asarray(target), 6).tolist()} is out of reach"
                          + (f": {best.reason}" if best.reason else ""))
@@ -79,8 +94,11 @@ def _target(robot, target, q_from, weights, what):
     return best.q[0], sols
 
 
-def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_start=None, payload=0.0,
-                        gravity=GRAVITY, weights=None, kind="quintic", qd_max=None, qdd_max=None):
+@renamed_kwargs(q_start="q0")
+def plan_pick_and_place(robot: RobotLike, pick: ArrayLike, place: ArrayLike, *, t_pick: float, t_place: float,
+                        t_end: float | None = None, q0: ArrayLike | None = None, payload: float = 0.0,
+                        gravity: ArrayLike | None = GRAVITY, weights: ArrayLike | None = None, kind: str = "quintic",
+                        qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None) -> PickAndPlace:
     """Plan the motion start → pick (at ``t_pick``) → place (at ``t_place``) → rest until ``t_end``.
 
     ``pick`` and ``place``: points (3,) for a position-only IK (the paper's arm) or poses (4, 4). The joint
@@ -92,8 +110,7 @@ def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_st
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-    q_start = np.zeros(robot.n) if q_start is None else as_float_array(q_start, "q_start", (robot.n,),
-                                                                         allow_batch=False)
+    q0 = np.zeros(robot.n) if q0 is None else joint_vector(q0, robot.n, "q0", symbolic=False, batch=False)
     t_pick, t_place = float(t_pick), float(t_place)
     t_end = t_place if t_end is None else float(t_end)
     if not 0 < t_pick < t_place <= t_end:
@@ -101,20 +118,20 @@ def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_st
     m = float(as_float_array(payload, "payload", ()))
     if m < 0:
         raise ValueError(f"payload must be a mass >= 0 kg, got {payload!r}")
-    q_pick, sols_pick = _target(robot, pick, q_start, weights, "pick")
+    q_pick, sols_pick = _target(robot, pick, q0, weights, "pick")
     q_place, sols_place = _target(robot, place, q_pick, weights, "place")
-    limits = {"qd_max": qd_max, "qdd_max": qdd_max}
-    segments = [(q_start, q_pick, t_pick, pick), (q_pick, q_place, t_place - t_pick, place)]
+    limits: dict[str, Any] = {"qd_max": qd_max, "qdd_max": qdd_max}
+    segments = [(q0, q_pick, t_pick, pick), (q_pick, q_place, t_place - t_pick, place)]
     if kind == "trapezoidal":
         if qd_max is None or qdd_max is None:
             raise ValueError("kind='trapezoidal' needs qd_max and qdd_max")
-        parts = [trapezoidal(a, b, T=T, **limits) for a, b, T, _ in segments]
+        parts: list[Any] = [trapezoidal(a, b, T=T, **limits) for a, b, T, _ in segments]
     elif kind == "cartesian":
-        start = robot.fkine(q_start)[:3, 3]
+        start = robot.fkine(q0)[:3, 3]
         pts = [start, np.asarray(pick, float)[:3] if np.ndim(pick) == 1 else np.asarray(pick)[:3, 3],
                np.asarray(place, float)[:3] if np.ndim(place) == 1 else np.asarray(place)[:3, 3]]
-        parts = [cartesian_line(robot, pts[0], pts[1], t_pick, q_start=q_start, **limits)]
-        parts.append(cartesian_line(robot, pts[1], pts[2], t_place - t_pick, q_start=parts[0](parts[0].t1)[0],
+        parts = [cartesian_line(robot, pts[0], pts[1], t_pick, q0=q0, **limits)]
+        parts.append(cartesian_line(robot, pts[1], pts[2], t_place - t_pick, q0=parts[0](parts[0].t1)[0],
                                     **limits))
         q_pick, q_place = parts[0](parts[0].t1)[0], parts[1](parts[1].t1)[0]
     else:
@@ -122,9 +139,21 @@ def plan_pick_and_place(robot, pick, place, *, t_pick, t_place, t_end=None, q_st
         parts = [make(a, b, T, **limits) for a, b, T, _ in segments]
     if t_end > t_place:
         parts.append(hold(q_place, t_end - t_place))
-    return PickAndPlace(robot, np.asarray(pick, float), np.asarray(place, float), q_start, np.asarray(q_pick),
-                        np.asarray(q_place), t_pick, t_place, t_end, m, tuple(map(float, gravity)), sequence(*parts),
+    return PickAndPlace(robot, np.asarray(pick, float), np.asarray(place, float), q0, np.asarray(q_pick),
+                        np.asarray(q_place), t_pick, t_place, t_end, m, _gravity(gravity), sequence(*parts),
                         {"pick": sols_pick, "place": sols_place}, kind)
+
+
+def _gravity(gravity: ArrayLike | None) -> tuple:
+    """The gravity vector (m/s², base frame) as a tuple of 3 floats; None: no gravity."""
+    if gravity is None:
+        return (0.0, 0.0, 0.0)
+    return tuple(as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist())
+
+
+def _of_trajectory(name: str, doc: str) -> Any:
+    """A read-only attribute of :class:`TaskResult` that is its trajectory's ``name``."""
+    return property(lambda self: getattr(self.trajectory, name), doc=f"The trajectory's {name}: {doc}.")
 
 
 @dataclass
@@ -148,39 +177,59 @@ class TaskResult:
     wall_time: float
     saturation: str = ""
 
-    def __getattr__(self, name):  # t, q, qd, qdd, tau, energy, ... of the trajectory
-        if name in ("t", "q", "qd", "qdd", "tau", "energy", "work", "drift", "kinetic", "dt", "method", "reason"):
-            return getattr(self.trajectory, name)
-        raise AttributeError(name)
+    # the motion's samples, read from the trajectory (named, not forwarded by __getattr__)
+    t = _of_trajectory("t", "sample times (N,), s")
+    q = _of_trajectory("q", "joint positions (N, n)")
+    qd = _of_trajectory("qd", "joint velocities (N, n)")
+    qdd = _of_trajectory("qdd", "joint accelerations (N, n)")
+    tau = _of_trajectory("tau", "applied joint torques (N, n)")
+    energy = _of_trajectory("energy", "K + P (N,), J")
+    work = _of_trajectory("work", "work of the applied torques since t = 0 (N,), J")
+    drift = _of_trajectory("drift", "energy − energy[0] − work (N,), J")
+    kinetic = _of_trajectory("kinetic", "K (N,), J")
+    dt = _of_trajectory("dt", "the step, s")
+    method = _of_trajectory("method", "the integrator")
 
     @property
-    def error(self):
+    def ok(self) -> bool:
+        """The run completed and no torque was clipped (the result every package's results share)."""
+        return self.trajectory.ok and not self.saturated.any()
+
+    @property
+    def reason(self) -> str:
+        """Why the run is not ok ("" when it is): the trajectory's reason, or the controller's saturation."""
+        if not self.trajectory.ok:
+            return self.trajectory.reason
+        return "" if self.ok else f"the controller saturated: {self.saturation}"
+
+    @property
+    def error(self) -> np.ndarray:
         return self.q_ref - self.trajectory.q
 
     @property
-    def max_error(self):
+    def max_error(self) -> np.ndarray:
         """Largest |q_r − q| per joint over the run (rad)."""
         return np.abs(self.error).max(axis=0)
 
     @property
-    def rms_error(self):
+    def rms_error(self) -> np.ndarray:
         return np.sqrt((self.error ** 2).mean(axis=0))
 
     @property
-    def realtime_factor(self):
+    def realtime_factor(self) -> float:
         """Simulated seconds per wall-clock second."""
         return self.trajectory.t[-1] / self.wall_time if self.wall_time > 0 else math.inf
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"TaskResult({self.controller} on {self.plant}, {len(self.trajectory)} samples, dt = "
                 f"{self.trajectory.dt:g} s, {self.trajectory.method}; pick at step {self.pick_step}, place at step "
                 f"{self.place_step}; max |error| {np.degrees(self.max_error).round(4).tolist()}°; {self.saturation})")
 
 
-_LOADED = weakref.WeakKeyDictionary()
+_LOADED: weakref.WeakKeyDictionary[Any, dict[float, Any]] = weakref.WeakKeyDictionary()
 
 
-def loaded(robot, mass):
+def loaded(robot: RobotLike, mass: float) -> RobotLike:
     """``with_payload(robot, mass)``, one robot per (robot, mass), so its compiled kernels are reused run to run."""
     per = _LOADED.setdefault(robot, {})
     if mass not in per:
@@ -195,7 +244,7 @@ class KernelEngine:
     (the robot without / with the payload, for the energy balance), ``g``, ``arm``, ``name`` and
     ``ball()`` (the payload's recorded path, or None to compute it)."""
 
-    def __init__(self, robot, payload, gravity, armature=None):
+    def __init__(self, robot: RobotLike, payload: float, gravity: Sequence[float], armature: ArrayLike | None = None):
         self.name = robot.name or "robot"
         self.bare, self.loaded = robot, loaded(robot, payload)
         self.g = list(map(float, gravity))
@@ -205,46 +254,30 @@ class KernelEngine:
         self.steps = {False: euler_step_kernel(self.bare), True: euler_step_kernel(self.loaded)}
         self.hold(False)
 
-    def hold(self, holding):
+    def hold(self, holding: bool) -> None:
         self.holding = holding
         self.euler = self.steps[holding]
 
-    def ball(self):
+    def ball(self) -> np.ndarray | None:
         return None
 
-    def accel(self, q, qd, tau):
+    def accel(self, q: list, qd: list, tau: list) -> list:
         return self.euler(q, qd, tau, self.g, self.w, self.arm, 0.0, math.cos, math.sin)[0]  # h = 0: q̈ alone
 
-    def advance(self, h, method, q, qd, tau, torque_at=None):
+    def advance(self, h: float, method: str, q: list, qd: list, tau: list,
+                torque_at: Callable[[int, list, list], list] | None = None) -> tuple:
         """(q̈ at the start, next q, next q̇) over one step with torque ``tau`` held, or with
         ``torque_at(stage, q, q̇)`` evaluated at the RK4 stages."""
         if method == "euler":  # semi-implicit, in one compiled call
             return self.euler(q, qd, tau, self.g, self.w, self.arm, h, math.cos, math.sin)
-        a1 = self.accel(q, qd, tau)
-        h2 = 0.5 * h
-        q2 = [x + h2 * v for x, v in zip(q, qd)]
-        v2 = [v + h2 * a for v, a in zip(qd, a1)]
-        a2 = self.accel(q2, v2, torque_at(1, q2, v2) if torque_at else tau)
-        q3 = [x + h2 * v for x, v in zip(q, v2)]
-        v3 = [v + h2 * a for v, a in zip(qd, a2)]
-        a3 = self.accel(q3, v3, torque_at(1, q3, v3) if torque_at else tau)
-        q4 = [x + h * v for x, v in zip(q, v3)]
-        v4 = [v + h * a for v, a in zip(qd, a3)]
-        a4 = self.accel(q4, v4, torque_at(2, q4, v4) if torque_at else tau)
-        h6 = h / 6.0
-        return (a1, [x + h6 * (v + 2 * (b + c) + d) for x, v, b, c, d in zip(q, qd, v2, v3, v4)],
-                [v + h6 * (a + 2 * (b + c) + d) for v, a, b, c, d in zip(qd, a1, a2, a3, a4)])
+        if torque_at is None:
+            return rk4(lambda c, qs, vs: self.accel(qs, vs, tau), q, qd, h)
+        return rk4(lambda c, qs, vs: self.accel(qs, vs, torque_at(int(2 * c), qs, vs) if c else tau), q, qd, h)
 
 
-def _informable(controller):
-    """The controller objects that hold a model (walking into sums of controllers)."""
-    if hasattr(controller, "model"):
-        return [controller]
-    return [c for part in getattr(controller, "parts", ()) for c in _informable(part)]
-
-
-def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True, hold="step", armature=None,
-             engine=None, max_steps=2_000_000):
+def run_task(plan: PickAndPlace, controller: Any, *, dt: float, method: str = "euler", plant: RobotLike | None = None,
+             informed: bool = True, hold: str = "step", armature: ArrayLike | None = None, engine: Any = None,
+             max_steps: int = 2_000_000) -> TaskResult:
     """Simulate ``plan`` under ``controller`` (an :mod:`armlab.control` object) with step ``dt``.
 
     ``plant``: the robot that is simulated (default ``plan.robot``; the controller may believe another
@@ -263,8 +296,7 @@ def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True,
         raise TypeError("controller must be an armlab.control controller (with .output and .step)")
     if controller.n not in (None, robot.n):
         raise ValueError(f"the controller is for {controller.n} joints, the robot has {robot.n}")
-    if controller.n is None:
-        controller._bind(robot.n)
+    controller = controller.bind(robot.n)  # a new controller if it was built without a size
     dt = float(as_float_array(dt, "dt", ()))
     if not dt > 0:
         raise ValueError(f"dt must be > 0 s, got {dt!r}")
@@ -274,23 +306,19 @@ def run_task(plan, controller, *, dt, method="euler", plant=None, informed=True,
     k_pick, k_place = plan.step_of(plan.t_pick, dt), plan.step_of(plan.t_place, dt)
     sim = KernelEngine(robot, plan.payload, plan.gravity, armature) if engine is None else engine
     refs, sub = _references(plan, controller, N, dt, hold == "stage")
-    holders = _informable(controller) if informed and plan.payload else []
-    models = [(c, c.model, loaded(c.model, plan.payload)) for c in holders]
-    for c, bare, heavy in models:  # compile the loaded model's kernels before the clock starts
-        c.model = heavy
-        c.model = bare
+    # the controller that knows it holds the ball: its model-based parts use their model with the payload
+    # (a new controller sharing gains, state and saturation record; built, and compiled, before the clock)
+    heavy = controller.with_model(lambda m: loaded(m, plan.payload)) if informed and plan.payload else controller
     controller.reset()
+    if heavy is not controller:
+        heavy.reset()
     t0 = time.perf_counter()
-    try:
-        rows = _loop(sim, controller, refs, sub, N, dt, method, k_pick, k_place, models, plan.q_start.tolist())
-    finally:
-        for c, bare, _ in models:
-            c.model = bare
+    rows = _loop(sim, (controller, heavy), refs, sub, N, dt, method, k_pick, k_place, plan.q0.tolist())
     wall = time.perf_counter() - t0
     return _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall)
 
 
-_GRIDS = weakref.WeakKeyDictionary()  # joint reference -> {(steps, dt, sub): sampled reference}
+_GRIDS: weakref.WeakKeyDictionary[Any, dict] = weakref.WeakKeyDictionary()  # joint reference -> {(steps, dt, sub): sampled reference}
 
 
 def _references(plan, controller, N, dt, stages):
@@ -314,9 +342,10 @@ def _references(plan, controller, N, dt, stages):
     return refs, sub
 
 
-def _loop(sim, controller, refs, sub, N, h, method, k_pick, k_place, models, q0):
+def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
     R, RD, RDD, _ = refs
-    out, advance = controller.output, sim.advance
+    bare, heavy = controllers  # without and with the payload in the controller's model
+    out, advance = bare.output, sim.advance
     # our own engine's Euler step is called here directly: one Python call less on every step
     direct = method == "euler" and type(sim) is KernelEngine
     euler = sim.euler if direct else None
@@ -329,13 +358,15 @@ def _loop(sim, controller, refs, sub, N, h, method, k_pick, k_place, models, q0)
         if k in switch:  # the gripper closes (pick) or opens (place)
             sim.hold(switch[k])
             euler = sim.euler if direct else None
-            for c, bare, heavy in models:
-                c.model = heavy if switch[k] else bare
+            out = (heavy if switch[k] else bare).output
         t = k * h
         j = k * sub
         tau = out(t, q, qd, R[j], RD[j], RDD[j])
         if k == N:
-            Q.extend(q), QD.extend(qd), QDD.extend(sim.accel(q, qd, tau)), TAU.extend(tau)
+            Q.extend(q)
+            QD.extend(qd)
+            QDD.extend(sim.accel(q, qd, tau))
+            TAU.extend(tau)
             break
         torque_at = None
         if sub == 2:
@@ -349,7 +380,10 @@ def _loop(sim, controller, refs, sub, N, h, method, k_pick, k_place, models, q0)
         except (ZeroDivisionError, OverflowError):
             raise ValueError(f"the simulation failed at t = {t:.6g} s (step {k}): M(q) singular or the state "
                              "overflowed") from None
-        Q.extend(q), QD.extend(qd), QDD.extend(a), TAU.extend(tau)
+        Q.extend(q)
+        QD.extend(qd)
+        QDD.extend(a)
+        TAU.extend(tau)
         if not math.isfinite(sum(q2) + sum(qd2)):
             raise ValueError(f"the state became non-finite after t = {t:.6g} s (step {k}): the closed loop is "
                              "unstable at this step size or with these gains")
@@ -379,7 +413,7 @@ def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k
     for b in (k_pick, k_place):  # the payload's energy enters or leaves at a switch: not drift
         drift[b:] -= (E[b] - E[b - 1]) - (work[b] - work[b - 1])
     traj = Trajectory(t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=E, work=work, drift=drift, kinetic=K,
-                      reason="completed", method=method, dt=dt)
+                      reason="", method=method, dt=dt)
     tool = robot.fkine(Q)[:, :3, 3]
     ball = sim.ball()
     ball = _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g) if ball is None else ball

@@ -23,9 +23,14 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from typing import Any
 
-from .._core.validation import as_float_array
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.deprecation import renamed_kwargs
+from .._core.protocol import RobotLike
+from .._core.validation import as_float_array, joint_vector
 
 __all__ = ["Reference", "JointReference", "Sequence", "CartesianLine", "quintic", "cubic", "trapezoidal", "via_points", "hold",
            "sequence", "cartesian_line", "check_limits"]
@@ -37,7 +42,32 @@ class Reference:
     """What every reference of this module has: ``t0``, ``t1``, ``duration``, ``n``, ``shifted(t0)``,
     ``__call__(t) -> (q, q̇, q̈)``, and the two helpers below."""
 
-    def sample(self, dt, t_end=None):
+    _n: int
+
+    @property
+    def n(self) -> int:
+        """The number of joints."""
+        return self._n
+
+    @property
+    def t0(self) -> float:
+        raise NotImplementedError
+
+    @property
+    def t1(self) -> float:
+        raise NotImplementedError
+
+    @property
+    def duration(self) -> float:
+        return self.t1 - self.t0
+
+    def __call__(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def shifted(self, t0: float) -> Reference:
+        raise NotImplementedError
+
+    def sample(self, dt: float, t_end: float | None = None) -> tuple[np.ndarray, ...]:
         """(t, q, q̇, q̈) on the grid t0, t0 + dt, …, up to ``t_end`` (default the end)."""
         dt = float(as_float_array(dt, "dt", ()))
         if not dt > 0:
@@ -46,7 +76,7 @@ class Reference:
         t = self.t0 + dt * np.arange(int(round((end - self.t0) / dt)) + 1)
         return (t, *self(t))
 
-    def peaks(self, samples=801):
+    def peaks(self, samples: int = 801) -> tuple[np.ndarray, np.ndarray]:
         """(max |q̇|, max |q̈|) per joint, (n,) each, on a grid of ``samples`` times."""
         _, qd, qdd = self(np.linspace(self.t0, self.t1, samples))
         return np.abs(qd).max(axis=0), np.abs(qdd).max(axis=0)
@@ -56,7 +86,7 @@ class JointReference(Reference):
     """A piecewise polynomial joint trajectory: ``breaks`` (m + 1,) absolute times, ``coeffs`` (m, n, 6)
     with q(t) = Σ_k coeffs[i, :, k]·(t − breaks[i])^k on piece i. Built by the functions of this module."""
 
-    def __init__(self, breaks, coeffs, name=""):
+    def __init__(self, breaks: ArrayLike, coeffs: ArrayLike, name: str = ""):
         self.breaks = np.asarray(breaks, dtype=float)
         self.coeffs = np.asarray(coeffs, dtype=float)
         self.name = name
@@ -94,7 +124,7 @@ class JointReference(Reference):
             out = out * tau + c[..., k]
         return out
 
-    def __call__(self, t):
+    def __call__(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(q, q̇, q̈) at time(s) t: (n,) each for a number, (N, n) for an array (N,)."""
         scalar = np.ndim(t) == 0
         t = np.atleast_1d(as_float_array(t, "t"))
@@ -108,8 +138,8 @@ class JointReference(Reference):
         qdd = np.where((t[:, None] < self.t0) | after, 0.0, qdd)
         return (q[0], qd[0], qdd[0]) if scalar else (q, qd, qdd)
 
-    def peaks(self):
-        """(max |q̇|, max |q̈|) per joint, (n,) each, exact: at the ends of each piece or where the next
+    def peaks(self, samples: int = 801) -> tuple[np.ndarray, np.ndarray]:
+        """(max |q̇|, max |q̈|) per joint, (n,) each, exact (``samples`` is not needed): at the ends of each piece or where the next
         derivative vanishes inside it."""
         out = np.zeros((2, self.n))
         for i, (a, b) in enumerate(zip(self.breaks[:-1], self.breaks[1:])):
@@ -121,11 +151,11 @@ class JointReference(Reference):
                     out[k - 1, j] = max(out[k - 1, j], max(abs(np.polyval(c[::-1], x)) for x in taus))
         return out[0], out[1]
 
-    def shifted(self, t0):
+    def shifted(self, t0: float) -> JointReference:
         """The same motion starting at ``t0``."""
         return JointReference(self.breaks - self.t0 + float(t0), self.coeffs, self.name)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"JointReference({self.name or 'piecewise polynomial'}, {self.n} joints, "
                 f"t = {self.t0:g}…{self.t1:g} s, {len(self.breaks) - 1} piece(s))")
 
@@ -138,14 +168,15 @@ def _derivative(c):
 
 
 def _joints(value, name, n=None):
-    """A vector of joint values (n entries when n is given; a number is then used for every joint)."""
-    if n is not None and np.ndim(value) == 0:
-        return np.full(n, float(as_float_array(value, name, ())))
-    arr = np.atleast_1d(as_float_array(value, name))
-    if arr.ndim != 1 or (n is not None and len(arr) != n):
-        raise ValueError(f"{name} must have {n if n is not None else 'one value per'} joint value(s), "
-                         f"got shape {arr.shape}")
-    return arr
+    """A vector of joint values through the one validator (:func:`armlab._core.validation.joint_vector`):
+    n entries when n is given (a number is then used for every joint), else as many as ``value`` has."""
+    if np.ndim(value) == 0:
+        if n is not None:
+            return np.full(n, float(as_float_array(value, name, ())))
+        value = [value]
+    if n is None:
+        n = np.shape(value)[-1] if np.ndim(value) == 1 else -1
+    return joint_vector(value, n, name, symbolic=False, batch=False)
 
 
 def _duration(T, name="T"):
@@ -155,17 +186,19 @@ def _duration(T, name="T"):
     return T
 
 
-def quintic(q0, q1, T, *, qd0=0.0, qd1=0.0, qdd0=0.0, qdd1=0.0, t0=0.0, qd_max=None, qdd_max=None):
+def quintic(q0: ArrayLike, q1: ArrayLike, T: float, *, qd0: ArrayLike = 0.0, qd1: ArrayLike = 0.0, qdd0: ArrayLike = 0.0,
+            qdd1: ArrayLike = 0.0, t0: float = 0.0, qd_max: ArrayLike | None = None,
+            qdd_max: ArrayLike | None = None) -> JointReference:
     """The quintic from (q0, q̇0, q̈0) at t0 to (q1, q̇1, q̈1) at t0 + T, per joint (q̈ continuous, jerk
     finite). Rest to rest, the peak velocity is 1.875·|Δq|/T and the peak acceleration 5.774·|Δq|/T²."""
-    q0 = _joints(q0, "q0")
-    n = len(q0)
-    q1, v0, v1, a0, a1 = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1"),
+    x0 = _joints(q0, "q0")
+    n = len(x0)
+    x1, v0, v1, a0, a1 = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1"),
                                                                (qdd0, "qdd0"), (qdd1, "qdd1")))
     T = _duration(T)
-    h = q1 - q0
+    h = x1 - x0
     c = np.zeros((1, n, _DEGREE))
-    c[0, :, 0], c[0, :, 1], c[0, :, 2] = q0, v0, a0 / 2
+    c[0, :, 0], c[0, :, 1], c[0, :, 2] = x0, v0, a0 / 2
     c[0, :, 3] = (20 * h - (8 * v1 + 12 * v0) * T - (3 * a0 - a1) * T**2) / (2 * T**3)
     c[0, :, 4] = (-30 * h + (14 * v1 + 16 * v0) * T + (3 * a0 - 2 * a1) * T**2) / (2 * T**4)
     c[0, :, 5] = (12 * h - 6 * (v1 + v0) * T + (a1 - a0) * T**2) / (2 * T**5)
@@ -173,23 +206,25 @@ def quintic(q0, q1, T, *, qd0=0.0, qd1=0.0, qdd0=0.0, qdd1=0.0, t0=0.0, qd_max=N
     return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, 1.875, 5.7735))
 
 
-def cubic(q0, q1, T, *, qd0=0.0, qd1=0.0, t0=0.0, qd_max=None, qdd_max=None):
+def cubic(q0: ArrayLike, q1: ArrayLike, T: float, *, qd0: ArrayLike = 0.0, qd1: ArrayLike = 0.0, t0: float = 0.0,
+          qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None) -> JointReference:
     """The cubic from (q0, q̇0) at t0 to (q1, q̇1) at t0 + T (q̈ jumps at the ends). Rest to rest, the
     peak velocity is 1.5·|Δq|/T and the peak acceleration 6·|Δq|/T²."""
-    q0 = _joints(q0, "q0")
-    n = len(q0)
-    q1, v0, v1 = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1")))
+    x0 = _joints(q0, "q0")
+    n = len(x0)
+    x1, v0, v1 = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1")))
     T = _duration(T)
-    h = q1 - q0
+    h = x1 - x0
     c = np.zeros((1, n, _DEGREE))
-    c[0, :, 0], c[0, :, 1] = q0, v0
+    c[0, :, 0], c[0, :, 1] = x0, v0
     c[0, :, 2] = (3 * h - (2 * v0 + v1) * T) / T**2
     c[0, :, 3] = (-2 * h + (v0 + v1) * T) / T**3
     ref = JointReference([t0, t0 + T], c, "cubic")
     return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, 1.5, 6.0))
 
 
-def check_limits(ref, qd_max=None, qdd_max=None, rest_to_rest=None):
+def check_limits(ref: Any, qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None,
+                 rest_to_rest: tuple | None = None) -> Any:
     """``ref`` itself if its peak |q̇| and |q̈| are within the limits (numbers or (n,)); else a ValueError
     naming the joint, its peak, the limit and (for rest-to-rest polynomials) the shortest feasible T."""
     if qd_max is None and qdd_max is None:
@@ -214,7 +249,8 @@ def check_limits(ref, qd_max=None, qdd_max=None, rest_to_rest=None):
     return ref
 
 
-def trapezoidal(q0, q1, *, qd_max, qdd_max, T=None, t0=0.0):
+def trapezoidal(q0: ArrayLike, q1: ArrayLike, *, qd_max: ArrayLike, qdd_max: ArrayLike, T: float | None = None,
+                t0: float = 0.0) -> JointReference:
     """Linear segment with parabolic blends (LSPB), rest to rest, every joint arriving together.
 
     Each joint accelerates at its ``qdd_max`` to a cruise velocity, coasts, and brakes at ``qdd_max``.
@@ -222,12 +258,12 @@ def trapezoidal(q0, q1, *, qd_max, qdd_max, T=None, t0=0.0):
     (the slowest joint's; short moves never reach cruise: a triangular profile). With ``T``, each joint
     cruises at the velocity that takes exactly T; a T below the least feasible one is a ValueError.
     """
-    q0 = _joints(q0, "q0")
-    n = len(q0)
-    q1, vmax, amax = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd_max, "qd_max"), (qdd_max, "qdd_max")))
+    x0 = _joints(q0, "q0")
+    n = len(x0)
+    x1, vmax, amax = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd_max, "qd_max"), (qdd_max, "qdd_max")))
     if np.any(~(vmax > 0)) or np.any(~(amax > 0)):
         raise ValueError(f"qd_max and qdd_max must be > 0, got {vmax.tolist()} and {amax.tolist()}")
-    D = np.abs(q1 - q0)
+    D = np.abs(x1 - x0)
     # least time per joint: trapezoid if the cruise velocity is reached, else triangle
     full = D >= vmax**2 / amax
     t_min = np.where(full, D / vmax + vmax / amax, 2 * np.sqrt(D / amax))
@@ -235,7 +271,7 @@ def trapezoidal(q0, q1, *, qd_max, qdd_max, T=None, t0=0.0):
     if T is None:
         T = T_least
         if T == 0.0:
-            return hold(q0, 0.0, t0=t0)
+            return hold(x0, 0.0, t0=t0)
     T = _duration(T)
     if T < T_least * (1 - 1e-12):
         i = int(np.argmax(t_min))
@@ -245,7 +281,7 @@ def trapezoidal(q0, q1, *, qd_max, qdd_max, T=None, t0=0.0):
     disc = np.maximum(amax**2 * T**2 - 4 * amax * D, 0.0)
     v = (amax * T - np.sqrt(disc)) / 2
     tb = np.where(D > 0, v / amax, 0.0)
-    sign = np.sign(q1 - q0)
+    sign = np.sign(x1 - x0)
     cuts = np.unique(np.concatenate([[0.0, T], tb, T - tb]))
     cuts = cuts[(cuts >= 0) & (cuts <= T)]
     cuts = cuts[np.concatenate([[True], np.diff(cuts) > 1e-12])]
@@ -253,7 +289,7 @@ def trapezoidal(q0, q1, *, qd_max, qdd_max, T=None, t0=0.0):
     for k, s in enumerate(cuts[:-1]):
         mid = 0.5 * (s + cuts[k + 1])  # which part of each joint's profile this piece is
         acc = np.where(mid < tb, amax, np.where(mid > T - tb, -amax, 0.0)) * sign
-        q_s, v_s = _lspb_state(s, q0, q1, sign, amax, v, tb, T)
+        q_s, v_s = _lspb_state(s, x0, x1, sign, amax, v, tb, T)
         coeffs[k, :, 0], coeffs[k, :, 1], coeffs[k, :, 2] = q_s, v_s, acc / 2
     return JointReference(t0 + cuts, coeffs, "trapezoidal")
 
@@ -266,18 +302,19 @@ def _lspb_state(t, q0, q1, sign, a, v, tb, T):
     return q, qd
 
 
-def hold(q, T, t0=0.0):
+def hold(q: ArrayLike, T: float, t0: float = 0.0) -> JointReference:
     """Stay at q for T seconds (T = 0: an instant)."""
-    q = _joints(q, "q")
+    x = _joints(q, "q")
     T = float(as_float_array(T, "T", ()))
     if not T >= 0:
         raise ValueError(f"T must be >= 0 s, got {T!r}")
-    c = np.zeros((1, len(q), _DEGREE))
-    c[0, :, 0] = q
+    c = np.zeros((1, len(x), _DEGREE))
+    c[0, :, 0] = x
     return JointReference([t0, t0 + T], c, "hold")
 
 
-def via_points(points, times, *, qd=None, t0=None, qd_max=None, qdd_max=None):
+def via_points(points: ArrayLike, times: ArrayLike, *, qd: ArrayLike | None = None, t0: float | None = None,
+               qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None) -> JointReference:
     """Quintic segments through ``points`` (m, n) at ``times`` (m,), at rest at both ends.
 
     At an interior point the velocity is the mean of the two neighbouring segments' average slopes, or 0
@@ -309,10 +346,11 @@ class Sequence(Reference):
     """References run one after another (each shifted to start where the previous ends); callable like
     each of them. ``starts`` holds the start time of every part."""
 
-    def __init__(self, parts, t0=0.0, tol=1e-9):
+    def __init__(self, parts: list, t0: float = 0.0, tol: float = 1e-9):
         if not parts:
             raise ValueError("sequence needs at least one reference")
-        self.parts, self.starts = [], []
+        self.parts: list[Reference] = []
+        self.starts: list[float] = []
         start = float(t0)
         for k, part in enumerate(parts):
             if not callable(part) or not hasattr(part, "duration"):
@@ -330,7 +368,7 @@ class Sequence(Reference):
             self.parts.append(part)
             self.starts.append(start)
             start += part.duration
-        self.n = self.parts[0].n
+        self._n = self.parts[0].n
 
     @property
     def t0(self) -> float:
@@ -344,10 +382,10 @@ class Sequence(Reference):
     def duration(self) -> float:
         return self.t1 - self.t0
 
-    def shifted(self, t0):
+    def shifted(self, t0: float) -> Sequence:
         return Sequence(self.parts, t0)
 
-    def __call__(self, t):
+    def __call__(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         scalar = np.ndim(t) == 0
         t = np.atleast_1d(as_float_array(t, "t"))
         k = np.clip(np.searchsorted(np.array(self.starts), t, side="right") - 1, 0, len(self.parts) - 1)
@@ -356,17 +394,18 @@ class Sequence(Reference):
             mask = k == j
             for o, v in zip(out, self.parts[j](t[mask])):
                 o[mask] = v
-        return tuple(o[0] for o in out) if scalar else tuple(out)
+        q, qd, qdd = out
+        return (q[0], qd[0], qdd[0]) if scalar else (q, qd, qdd)
 
-    def peaks(self, samples=801):
+    def peaks(self, samples: int = 801) -> tuple[np.ndarray, np.ndarray]:
         per = [p.peaks() for p in self.parts]
         return np.max([p[0] for p in per], axis=0), np.max([p[1] for p in per], axis=0)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Sequence({', '.join(repr(p) for p in self.parts)})"
 
 
-def sequence(*parts, t0=0.0):
+def sequence(*parts: Reference, t0: float = 0.0) -> Sequence:
     """Run references one after another; each must start where the previous one ends (q and q̇)."""
     return Sequence(list(parts), t0)
 
@@ -378,35 +417,36 @@ class CartesianLine(Reference):
     q̇ = J⁻¹ṗ and q̈ = J⁻¹(p̈ − J̇q̇) with J the Jacobian's position rows. ``x(t)`` gives p, ṗ, p̈.
     """
 
-    def __init__(self, robot, p0, p1, T, label, q_ref, t0=0.0):
+    def __init__(self, robot: RobotLike, p0: ArrayLike, p1: ArrayLike, T: float, label: str, q_ref: ArrayLike,
+                 t0: float = 0.0):
         self.robot, self.label, self.q_ref = robot, label, np.asarray(q_ref, float)
         self.p0, self.p1 = np.asarray(p0, float), np.asarray(p1, float)
         self.T, self._t0 = float(T), float(t0)
-        self.n = robot.n
+        self._n = robot.n
         self.s = quintic([0.0], [1.0], self.T, t0=self._t0)
 
     @property
-    def t0(self):
+    def t0(self) -> float:
         return self._t0
 
     @property
-    def t1(self):
+    def t1(self) -> float:
         return self._t0 + self.T
 
     @property
-    def duration(self):
+    def duration(self) -> float:
         return self.T
 
-    def shifted(self, t0):
+    def shifted(self, t0: float) -> CartesianLine:
         return CartesianLine(self.robot, self.p0, self.p1, self.T, self.label, self.q_ref, t0)
 
-    def x(self, t):
+    def x(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(p, ṗ, p̈) of the tool, (3,) each or (N, 3)."""
         s, sd, sdd = self.s(t)
         d = self.p1 - self.p0
         return self.p0 + s * d, sd * d, sdd * d
 
-    def __call__(self, t):
+    def __call__(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         scalar = np.ndim(t) == 0
         p, pd, pdd = (np.atleast_2d(v) for v in self.x(t))
         q = _branch(self.robot, p, self.label, self.q_ref)
@@ -418,16 +458,18 @@ class CartesianLine(Reference):
         qdd = np.linalg.solve(J, (pdd - np.einsum("...ij,...j->...i", Jd, qd))[..., None])[..., 0]
         return (q[0], qd[0], qdd[0]) if scalar else (q, qd, qdd)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"CartesianLine({self.p0.tolist()} → {self.p1.tolist()} in {self.T:g} s, branch {self.label!r}, "
                 f"{self.robot.name or 'robot'})")
 
 
 def _branch(robot, points, label, q_ref):
     """IK of each point (N, 3) on the branch ``label``, each angle the 2π-equivalent nearest q_ref."""
+    from ..ik import ikine_all
+
     out = np.empty((len(points), robot.n))
     for k, p in enumerate(points):
-        sols = robot.ikine_all(p, q0=q_ref)
+        sols = ikine_all(robot, p, q_ref)
         if label not in sols.labels:
             raise ValueError(f"the path leaves the workspace of branch {label!r} at p = {np.round(p, 6).tolist()}"
                              + (f" ({sols.reason})" if sols.reason else ""))
@@ -436,28 +478,34 @@ def _branch(robot, points, label, q_ref):
     return out
 
 
-def cartesian_line(robot, p0, p1, T, *, q_start=None, t0=0.0, min_sigma=1e-2, samples=201, qd_max=None,
-                   qdd_max=None):
+@renamed_kwargs(q_start="q0")
+def cartesian_line(robot: RobotLike, p0: ArrayLike, p1: ArrayLike, T: float, *, q0: ArrayLike | None = None,
+                   t0: float = 0.0, min_sigma: float = 1e-2, samples: int = 201, qd_max: ArrayLike | None = None,
+                   qdd_max: ArrayLike | None = None) -> CartesianLine:
     """A straight line of the tool's position from p0 to p1 in T seconds (quintic timing), through the
     closed-form position IK of ``robot`` (e.g. ``models.paper_3r()``).
 
-    The branch is the IK solution at p0 nearest ``q_start`` (default: the first solution), kept along the
-    line. The line is checked at ``samples`` points: a point out of reach, or a smallest singular value of
-    the Jacobian's position rows below ``min_sigma`` (m/rad; the line would cross a singularity, where
-    q̇ = J⁻¹ṗ blows up) raises a ValueError naming where. ``qd_max``/``qdd_max`` are checked too.
+    The branch is the IK solution at p0 nearest the start pose ``q0`` (default: the first solution), kept
+    along the line. The line is checked at ``samples`` points: a point out of reach, or a smallest singular
+    value of the Jacobian's position rows below ``min_sigma`` (m/rad; the line would cross a singularity,
+    where q̇ = J⁻¹ṗ blows up) raises a ValueError naming where. ``qd_max``/``qdd_max`` are checked too.
     """
     p0 = as_float_array(p0, "p0", (3,), allow_batch=False)
     p1 = as_float_array(p1, "p1", (3,), allow_batch=False)
     T = _duration(T)
-    sols = robot.ikine_all(p0, q0=q_start)
+    if q0 is not None:
+        q0 = joint_vector(q0, robot.n, "q0", symbolic=False, batch=False)
+    from ..ik import ikine_all  # on first use: importing sim stays light
+
+    sols = ikine_all(robot, p0, q0)
     if len(sols) == 0:
         raise ValueError(f"p0 = {p0.tolist()} is out of reach ({sols.reason})")
-    if q_start is None:
+    if q0 is None:
         k = 0
+        q_ref = sols.q[k]
     else:
-        q_start = as_float_array(q_start, "q_start", (robot.n,), allow_batch=False)
-        k = int(np.argmin(np.abs((sols.q - q_start + np.pi) % (2 * np.pi) - np.pi).sum(axis=1)))
-    q_ref = sols.q[k] if q_start is None else q_start + (sols.q[k] - q_start + np.pi) % (2 * np.pi) - np.pi
+        k = int(np.argmin(np.abs((sols.q - q0 + np.pi) % (2 * np.pi) - np.pi).sum(axis=1)))
+        q_ref = q0 + (sols.q[k] - q0 + np.pi) % (2 * np.pi) - np.pi
     line = CartesianLine(robot, p0, p1, T, sols.labels[k], q_ref, t0)
     s = np.linspace(0.0, 1.0, samples)
     pts = p0 + s[:, None] * (p1 - p0)

@@ -40,13 +40,19 @@ class Trajectory:
     drift: np.ndarray
     kinetic: np.ndarray
     events: list = field(default_factory=list)
-    reason: str = "completed"
+    reason: str = ""
     method: str = "rk4"
     dt: float = 0.0
 
     @property
+    def ok(self) -> bool:
+        """The run went to its end (``reason`` is "")."""
+        return not self.reason
+
+    @property
     def completed(self) -> bool:
-        return self.reason == "completed"
+        """Same as :attr:`ok`."""
+        return self.ok
 
     @property
     def max_drift(self) -> float:
@@ -59,11 +65,11 @@ class Trajectory:
         scale = float(self.kinetic.max(initial=0.0))
         return self.max_drift / scale if scale > 0 else 0.0
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.t)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         n = self.q.shape[1] if self.q.ndim == 2 else 0
         return (f"Trajectory({len(self)} samples, {n} joints, t = 0…{self.t[-1] if len(self) else 0:g} s, "
                 f"{self.method}, dt = {self.dt:g} s, max drift {self.max_drift:.3g} J, "
-                f"{len(self.events)} limit events, {self.reason})")
+                f"{len(self.events)} limit events, {self.reason or 'completed'})")

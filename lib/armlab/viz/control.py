@@ -181,7 +181,7 @@ class ControlLab(_Animated):
         self.robot, self.plan, self.dt, self.limits, self.gravity = _task(arm)
         self._models = {0.0: self.robot}
         payload = self.plan.payload if payload is None else payload
-        self._scene(self.robot, self.plan.q_start, figsize)
+        self._scene(self.robot, self.plan.q0, figsize)
         self.result = None
         self.choice = w.Dropdown(options=CONTROLLERS, value=controller, description="controller",
                                  layout=w.Layout(width="100%"))
@@ -273,7 +273,7 @@ def _task(arm):
     pick = robot.fkine(np.array([-0.644, -0.56, -1.087, 0.076, 2.498]))
     place = robot.fkine(np.array([0.9, -0.3, -1.3, 0.4, 2.0]))
     plan = sim.plan_pick_and_place(robot, pick, place, t_pick=1.0, t_place=2.0, t_end=2.4, payload=0.5,
-                                   q_start=np.array([0.0, 0.0, 0.0, 0.5, 0.0]))
+                                   q0=np.array([0.0, 0.0, 0.0, 0.5, 0.0]))
     return robot, plan, 4e-3, YOUBOT_ACTUATORS["effort"], GRAVITY
 
 

@@ -12,10 +12,15 @@ All angles here are the DH angles of :func:`armlab.models.youbot`; the server co
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import Any, Callable
 
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..._core.validation import joint_vector
 from ...models import youbot
 from ...models.youbot import YOUBOT_ACTUATORS
+from ...sim.integrators import semi_implicit_euler
 
 __all__ = ["ArmPhysics", "COULOMB", "VISCOUS_OFF"]
 
@@ -41,11 +46,11 @@ class ArmPhysics:
     STUCK_GAIN = 200.0
     PEAK = 2.0
 
-    def __init__(self, q0, dt_servo=0.002, dt_free=0.005):
+    def __init__(self, q0: ArrayLike, dt_servo: float = 0.002, dt_free: float = 0.005):
         self.robot = youbot()  # with the youBot-store inertias in DH frames
         self.lo, self.hi = self.robot.qlim[:, 0], self.robot.qlim[:, 1]
         self.vmax = YOUBOT_ACTUATORS["max_speed"]
-        self.q = np.array(q0, dtype=float)
+        self.q = np.array(joint_vector(q0, self.robot.n, "q0", symbolic=False, batch=False))
         self.qd = np.zeros(5)
         self.target = self.q.copy()
         self.vel_cmd = np.full(5, np.nan)  # NaN: position mode
@@ -54,31 +59,32 @@ class ArmPhysics:
         self.gripper = np.array([0.0, 0.0])
         self.gripper_target = self.gripper.copy()
         self.dt_servo, self.dt_free = dt_servo, dt_free
-        self.t = None
+        self.t: float | None = None
         self._acc = 0.0
         self.qdd = np.zeros(5)  # of the last integration step
-        self._qdd_mean, self._eff_at = np.zeros(5), (None, None)
+        self._qdd_mean = np.zeros(5)
+        self._eff_at: tuple[float | None, np.ndarray | None] = (None, None)
 
     # --- commands --------------------------------------------------------------------------------
-    def set_target(self, j, value):
+    def set_target(self, j: int, value: float) -> None:
         self.target[j] = value
         self.vel_cmd[j] = np.nan
 
-    def set_velocity(self, j, value):
+    def set_velocity(self, j: int, value: float) -> None:
         self.vel_cmd[j] = value
 
-    def hold_here(self):
+    def hold_here(self) -> None:
         self.target = self.q.copy()
         self.vel_cmd[:] = np.nan
 
-    def switch_motors(self, on: bool):
+    def switch_motors(self, on: bool) -> None:
         if on and not self.motors_on:
             self.qd[:] = 0.0
         self.motors_on = on
         self.hold_here()
 
     # --- integration -----------------------------------------------------------------------------
-    def advance(self, t):
+    def advance(self, t: float) -> None:
         if self.t is None:
             self.t = t
             return
@@ -91,7 +97,7 @@ class ArmPhysics:
         step = 0.02 * elapsed  # fingers move at 20 mm/s
         self.gripper += np.clip(self.gripper_target - self.gripper, -step, step)
 
-    def _servo_step(self, dt):
+    def _servo_step(self, dt: float) -> None:
         e = self.target - self.q
         # first-order position loop, saturated at the firmware speed: a far set point is a ramp at full speed,
         # streamed set points are followed smoothly with a lag of 1/GAIN
@@ -104,33 +110,41 @@ class ArmPhysics:
             near = ((v < 0) & (self.q <= self.lo + brake)) | ((v > 0) & (self.q >= self.hi - brake))
             v_des = np.where(vel_mode, np.where(near, 0.0, v), v_des)
             self.target = np.where(vel_mode, self.q, self.target)
-        qd = self.qd + np.clip(v_des - self.qd, -self.ACCEL * dt, self.ACCEL * dt)
-        qd[self.stuck] = 0.0
-        self.qdd = (qd - self.qd) / dt
-        self.qd = qd
-        self.q = self.q + self.qd * dt
+        # the drive accelerates toward v_des at up to ACCEL; a stuck joint is stopped (an impulse)
+        servo = np.clip(v_des - self.qd, -self.ACCEL * dt, self.ACCEL * dt) / dt
+        self._step(lambda q, qd: servo, dt, self._stop_stuck if self.stuck.any() else None)
 
-    def _friction(self, qd):
+    def _stop_stuck(self, qd: np.ndarray) -> np.ndarray:
+        return np.where(self.stuck, 0.0, qd)
+
+    def _step(self, accel: Callable[[Any, Any], Any], dt: float, impulse: Callable[[Any], Any] | None) -> None:
+        """One semi-implicit Euler step of the arm (:func:`armlab.sim.integrators.semi_implicit_euler`);
+        ``qdd`` is the mean acceleration over it, impulses included."""
+        _, q, qd = semi_implicit_euler(accel, self.q, self.qd, dt, impulse=impulse)
+        self.qdd = (qd - self.qd) / dt
+        self.q, self.qd = q, qd
+
+    def _friction(self, qd: np.ndarray) -> np.ndarray:
         return COULOMB * np.tanh(qd / 0.01) + 0.01 * qd
 
-    def _free_step(self, dt):
+    def _free_step(self, dt: float) -> None:
         M = self.robot.inertia(self.q)
-        qdd = np.linalg.solve(M, -self.robot.rne(self.q, self.qd, np.zeros(5)))  # τ = 0: −(C q̇ + G)
-        qd = self.qd + qdd * dt
-        # Coulomb friction as an impulse that can stop a joint but never reverse it (an explicit
-        # tanh law is too stiff for the light wrist at this step)
         m = np.diag(M)
-        qd = qd / (1.0 + VISCOUS_OFF / m * dt)  # implicit viscous damping
-        qd = np.sign(qd) * np.maximum(np.abs(qd) - COULOMB / m * dt, 0.0)
-        self.qdd = (qd - self.qd) / dt
-        self.qd = qd
-        self.q = self.q + self.qd * dt
+
+        def impulse(qd):
+            # Coulomb friction as an impulse that can stop a joint but never reverse it (an explicit
+            # tanh law is too stiff for the light wrist at this step); viscous damping taken implicitly
+            qd = qd / (1.0 + VISCOUS_OFF / m * dt)
+            return np.sign(qd) * np.maximum(np.abs(qd) - COULOMB / m * dt, 0.0)
+
+        # τ = 0: M q̈ = −(C q̇ + G)
+        self._step(lambda q, qd: np.linalg.solve(M, -self.robot.rne(q, qd, np.zeros(5))), dt, impulse)
         low, high = self.q < self.lo, self.q > self.hi  # the end stops: inelastic
         self.q = np.clip(self.q, self.lo, self.hi)
         self.qd[low] = np.maximum(self.qd[low], 0.0)
         self.qd[high] = np.minimum(self.qd[high], 0.0)
 
-    def efforts(self):
+    def efforts(self) -> np.ndarray:
         """τ (DH signs): rne(q, q̇, q̈) + friction, with q̈ the mean acceleration since the last call (the driver's
         current reading is a filtered one; a call within 5 ms reuses the last mean), a stuck joint's push
         added, clipped to the peak torque; zero with the motors off."""
@@ -138,8 +152,9 @@ class ArmPhysics:
             self._eff_at = (self.t, self.qd.copy())
             return np.zeros(5)
         t0, qd0 = self._eff_at
-        if t0 is not None and self.t - t0 >= 0.005:
-            self._qdd_mean = (self.qd - qd0) / (self.t - t0)
+        now = self.t
+        if t0 is not None and qd0 is not None and now is not None and now - t0 >= 0.005:
+            self._qdd_mean = (self.qd - qd0) / (now - t0)
             self._eff_at = (self.t, self.qd.copy())
         elif t0 is None:
             self._eff_at = (self.t, self.qd.copy())
