@@ -40,7 +40,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterator
 
 __all__ = ["Task", "Result", "Progress", "grade_assignment", "grade_one", "versions", "main"]
 
@@ -114,7 +114,7 @@ def _children(pid: int) -> list[int]:
 
 
 @contextlib.contextmanager
-def _deadline(seconds: float, hit: list[bool]) -> Iterable[None]:
+def _deadline(seconds: float, hit: list[bool]) -> Iterator[None]:
     """Kill this process's children (the kernel) once ``seconds`` have passed."""
     done = threading.Event()
 
@@ -137,7 +137,7 @@ def _deadline(seconds: float, hit: list[bool]) -> Iterable[None]:
 def _rows(gb: Any, assignment: str, student: str) -> tuple[Any, dict[str, dict[str, Any]]]:
     """The autograde's results for one submission, as plain data."""
     sub = gb.find_submission(assignment, student)
-    notebooks = {}
+    notebooks: dict[str, dict[str, Any]] = {}
     for nb in sub.notebooks:
         notebooks[nb.name] = {
             "flagged": nb.flagged,
@@ -183,7 +183,8 @@ def grade_one(task: Task) -> Result:
             reason = f"timed out after {task.timeout:g} s"
         elif not out["success"]:
             reason = "nbgrader autograde failed: " + _last_line(out.get("error", ""))
-        timestamp, notebooks = None, {}
+        timestamp: Any = None
+        notebooks: dict[str, dict[str, Any]] = {}
         if not hit:  # nbgrader's own rows, also for a notebook it failed (a dead kernel): as serial grading
             with Gradebook(cfg.CourseDirectory.db_url, task.course_id) as gb:
                 with contextlib.suppress(Exception):

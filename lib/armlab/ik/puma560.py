@@ -349,7 +349,7 @@ def compile_kernels(a2: float, a3: float, d2: float, d4: float, eps2: float,
     folded = [(float(lo), float(hi), rev) for lo, hi, rev in lims]
     outputs = closed_form(x, g[0], g[1], g[2], g[3], g[4], folded, _TraceOps(tr))
     batch = tr.kernel("puma560_ik", _BATCH_ARGS, tuple(outputs))
-    tree = _ToSyntax().visit(ast.parse(batch.source))
+    tree = _ToSyntax().visit(ast.parse(getattr(batch, "source")))  # .source: set by make_function
     single = make_function("puma560_ik", ast.unparse(ast.fix_missing_locations(tree)) + "\n", {})
     return single, batch
 

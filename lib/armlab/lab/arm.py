@@ -105,7 +105,7 @@ class YoubotArm:
         # the driver → DH map q = offset + sign·q_driver, so that a log can be read without armlab.models
         dh = {"sign": (youbot_driver_to_q(np.ones(5)) - youbot_driver_to_q(np.zeros(5))).tolist(),
               "offset": youbot_driver_to_q(np.zeros(5)).tolist()}
-        self.log = None if log is False else SessionLog(default_log_path() if log is None else log,
+        self.log = None if log is False else SessionLog(default_log_path() if log is None or log is True else log,
                                                        {"url": url, "rate": self.rate, "driver_to_dh": dh})
         self.fault: str | None = None
         self.last_error: BaseException | None = None

@@ -494,7 +494,7 @@ def cartesian_line(robot: RobotLike, p0: ArrayLike, p1: ArrayLike, T: float, *, 
     p1 = as_float_array(p1, "p1", (3,), allow_batch=False)
     T = _duration(T)
     if q0 is not None:
-        q0 = joint_vector(q0, robot.n, "q0", symbolic=False, batch=False)
+        q0 = np.asarray(joint_vector(q0, robot.n, "q0", symbolic=False, batch=False), dtype=float)
     from ..ik import ikine_all  # on first use: importing sim stays light
 
     sols = ikine_all(robot, p0, q0)

@@ -32,6 +32,7 @@ from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 
 if TYPE_CHECKING:
     from ..ik import IKSolutions
+    from ..robot import DHRobot
 
 __all__ = ["IKExplorer", "ik_explorer", "PRESETS"]
 
