@@ -23,7 +23,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import connect as ws_connect
 
-from .protocol import Defragmenter, ProtocolError, decode, encode
+from .protocol import Defragmenter, ProtocolError, encode
 
 __all__ = ["RosbridgeClient", "NotConnectedError", "ServiceError"]
 
@@ -231,13 +231,9 @@ class RosbridgeClient:
         if self.on_frame:
             self.on_frame("rx", text if isinstance(text, str) else repr(text))
         try:
-            frame = decode(text)
-            if frame["op"] == "fragment":
-                whole = self._defrag.add(frame)
-                if whole is None:
-                    return
-                frame = decode(whole)
-            self._dispatch(frame, t)
+            frame = self._defrag.decode(text)
+            if frame is not None:
+                self._dispatch(frame, t)
         except ProtocolError as e:
             self._bad(text, str(e))
 

@@ -467,16 +467,11 @@ class Gate:
         try:
             if isinstance(text, bytes):
                 raise P.ProtocolError("binary frames are not rosbridge JSON")
-            frame = P.decode(text)
-            if frame["op"] == "fragment":
-                whole = c.defrag.add(frame)
-                if whole is None:
-                    return
-                frame = P.decode(whole)
-                if frame["op"] == "fragment":
-                    raise P.ProtocolError("a fragment inside a fragment")
+            frame = c.defrag.decode(text)
         except P.ProtocolError as e:
             await self._refuse(c, f"malformed frame: {e}", raw=text)
+            return
+        if frame is None:  # a fragment of a frame not yet whole
             return
         op = frame["op"]
         topic = frame.get("topic")

@@ -183,6 +183,20 @@ class Defragmenter:
         self.max_pending = max_pending
         self._pending: dict[str, dict[int, str]] = {}
 
+    def decode(self, text: str | bytes) -> dict | None:
+        """One received frame decoded; a fragment is kept until its frame is whole (None until then).
+        A fragment inside a fragment, like any malformed frame, raises ProtocolError."""
+        frame = decode(text)
+        if frame["op"] != "fragment":
+            return frame
+        whole = self.add(frame)
+        if whole is None:
+            return None
+        frame = decode(whole)
+        if frame["op"] == "fragment":
+            raise ProtocolError("a fragment inside a fragment")
+        return frame
+
     def add(self, frame: dict) -> str | None:
         """Take one fragment; return the whole frame's text once every part has arrived."""
         try:

@@ -82,7 +82,50 @@ class _Holding:
             self._hold = False
 
 
-class TipForce2R(Panel, _Holding):
+class _JointsPanel(Panel, _Holding):
+    """A statics panel driven by joint sliders (``self.joints``) and a few value controls."""
+
+    joints: Any
+    view: Any
+    tau: np.ndarray
+
+    def _update(self, draw: bool = True) -> None:
+        raise NotImplementedError
+
+    def _wire(self, side: Any, controls: Sequence[Any]) -> None:
+        """Every control updates the panel; the first update; the panel's layout."""
+        self.joints.observe(lambda _: self._update())
+        for control in controls:
+            control.observe(lambda _: self._update(), names="value")
+        self._update(draw=False)
+        self.widget = panel_layout(side, self._figure_widget())
+
+    def _pose(self) -> np.ndarray | None:
+        """The joint angles, with the arm drawn at them; None while controls are set from code."""
+        if self._hold:
+            return None
+        q = self.joints.q
+        self.view.update(q)
+        return q
+
+    @property
+    def q(self) -> np.ndarray:
+        """The joint angles (rad)."""
+        return self.joints.q
+
+    def _set(self, q: ArrayLike | None, values: dict[Any, float | None]) -> np.ndarray:
+        """Set the joint angles and the controls given (not None) together, then update once."""
+        with self._holding():
+            if q is not None:
+                self.joints.set_q(q)
+            for control, value in values.items():
+                if value is not None:
+                    control.value = float(value)
+        self._update()
+        return self.tau
+
+
+class TipForce2R(_JointsPanel):
     """A planar 2R arm (seen from above) pushing on the environment with a force F at its tip.
 
     Controls: θ1, θ2, |F| (N) and the direction of F in the base frame (degrees from x0). Drawn: the arm,
@@ -119,17 +162,12 @@ class TipForce2R(Panel, _Holding):
                   f"<br>bars: τ = JᵀF, full width {self.tau_ref:g} N·m</small>")
         side = side_column([self.joints.box, self.magnitude, self.direction, self.button, self.bars, self.readout,
                             w.HTML(legend)])
-        self.joints.observe(lambda _: self._update())
-        for s in (self.magnitude, self.direction):
-            s.observe(lambda _: self._update(), names="value")
-        self._update(draw=False)
-        self.widget = panel_layout(side, self._figure_widget())
+        self._wire(side, (self.magnitude, self.direction))
 
     def _update(self, draw=True):
-        if self._hold:
+        q = self._pose()
+        if q is None:
             return
-        q = self.joints.q
-        self.view.update(q)
         phi = np.radians(self.direction.value)
         self.force = self.magnitude.value * np.array([np.cos(phi), np.sin(phi)])
         self.tau = statics.joint_torques(self.robot, q, [*self.force, 0, 0, 0, 0])
@@ -151,23 +189,10 @@ class TipForce2R(Panel, _Holding):
         if draw:
             self.redraw()
 
-    @property
-    def q(self) -> np.ndarray:
-        """The joint angles (rad)."""
-        return self.joints.q
-
     def set_state(self, q: ArrayLike | None = None, magnitude: float | None = None,
                   direction: float | None = None) -> np.ndarray:
         """Set any of the joint angles (rad), |F| (N) and its direction (degrees); one update."""
-        with self._holding():
-            if q is not None:
-                self.joints.set_q(q)
-            if magnitude is not None:
-                self.magnitude.value = float(magnitude)
-            if direction is not None:
-                self.direction.value = float(direction)
-        self._update()
-        return self.tau
+        return self._set(q, {self.magnitude: magnitude, self.direction: direction})
 
     def fig_5_7(self) -> np.ndarray:
         """Fig. 5.7: θ2 = 0 and the largest force along the arm: a huge force, no joint torque."""
@@ -182,7 +207,7 @@ def tip_force_explorer(robot: DHRobot | None = None, q: ArrayLike | None = None,
     return TipForce2R(robot, q, **kwargs)
 
 
-class PayloadExplorer(Panel, _Holding):
+class PayloadExplorer(_JointsPanel):
     """The youBot holding a payload of ``mass`` kg in its gripper.
 
     The torques holding the arm's own weight and the payload's, τ = G(q) + J_vᵀ·(m·(−g)) (the gripper pushes
@@ -216,16 +241,12 @@ class PayloadExplorer(Panel, _Holding):
                   + ", ".join(f"{e:g}" for e in self.effort) + f" N·m): {swatch}<br>"
                   f"<span style='color:{FORCE_COLOR}'>➜</span> the payload's weight</small>")
         side = side_column([self.joints.box, self.mass, self.bars, self.readout, w.HTML(legend)])
-        self.joints.observe(lambda _: self._update())
-        self.mass.observe(lambda _: self._update(), names="value")
-        self._update(draw=False)
-        self.widget = panel_layout(side, self._figure_widget())
+        self._wire(side, (self.mass,))
 
     def _update(self, draw=True):
-        if self._hold:
+        q = self._pose()
+        if q is None:
             return
-        q = self.joints.q
-        self.view.update(q)
         m = self.mass.value
         own = statics.gravity_load(self.robot, q, gravity=self.g)
         per_kg = self.robot.jacob0(q)[:3].T @ (-self.g)  # torques per kg held
@@ -263,20 +284,9 @@ class PayloadExplorer(Panel, _Holding):
                             np.where(per_kg < 0, (-self.effort - own) / per_kg, np.inf))
         return int(np.argmin(room)) + 1
 
-    @property
-    def q(self) -> np.ndarray:
-        """The joint angles (rad)."""
-        return self.joints.q
-
     def set_state(self, q: ArrayLike | None = None, mass: float | None = None) -> np.ndarray:
         """Set the joint angles (rad) and/or the payload (kg); one update."""
-        with self._holding():
-            if q is not None:
-                self.joints.set_q(q)
-            if mass is not None:
-                self.mass.value = float(mass)
-        self._update()
-        return self.tau
+        return self._set(q, {self.mass: mass})
 
 
 def payload_explorer(robot: DHRobot | None = None, q: ArrayLike | None = None, **kwargs: Any) -> PayloadExplorer:

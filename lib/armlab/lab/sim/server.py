@@ -262,13 +262,9 @@ class Simulator:
 
     def _on_text(self, conn, text):
         try:
-            frame = P.decode(text)
-            if frame["op"] == "fragment":
-                whole = conn.defrag.add(frame)
-                if whole is None:
-                    return
-                frame = P.decode(whole)
-            self._on_frame(conn, frame)
+            frame = conn.defrag.decode(text)
+            if frame is not None:
+                self._on_frame(conn, frame)
         except P.ProtocolError as e:
             self._warn(f"connection {conn.id}: dropped a malformed frame: {e}")
 
