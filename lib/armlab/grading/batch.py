@@ -352,8 +352,10 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
         if scheduler:
             client = stack.enter_context(Client(scheduler))
         else:
-            # a submission that kills its worker is retried once, not three times, then gets zero
-            stack.enter_context(dask.config.set({"distributed.scheduler.allowed-failures": 1}))
+            # a submission that kills its worker is retried once, not three times, then gets zero; one task per
+            # worker at a time, so that a worker's death only ever counts against the submission it was grading
+            stack.enter_context(dask.config.set({"distributed.scheduler.allowed-failures": 1,
+                                                 "distributed.scheduler.worker-saturation": 1.0}))
             cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                        dashboard_address=None, host="127.0.0.1"))
             client = stack.enter_context(Client(cluster))
