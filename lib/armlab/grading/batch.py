@@ -81,11 +81,9 @@ class Result:
 # --- the worker side --------------------------------------------------------------------------------
 def versions() -> dict[str, str]:
     """The versions a grading worker must share with the course: armlab, nbgrader, Python."""
-    import nbgrader
+    from importlib.metadata import version
 
-    import armlab
-
-    return {"armlab": armlab.__version__, "nbgrader": nbgrader.__version__,
+    return {"armlab": version("armlab"), "nbgrader": version("nbgrader"),
             "python": "%d.%d" % sys.version_info[:2]}
 
 
