@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:  # numpy.typing costs import time; annotations only
+    from numpy.typing import ArrayLike
 
 PI = math.pi
 TAU = 2.0 * math.pi

@@ -6,10 +6,12 @@ a wrong shape, NaN or infinity, complex numbers, strings. Nothing is silently co
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
-from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:  # numpy.typing costs import time; annotations only
+    from numpy.typing import ArrayLike
 
 from .symbolic import is_symbolic, sympy
 
