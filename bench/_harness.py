@@ -6,6 +6,7 @@
 mass properties included); ``pin_puma`` is the kinematic-only model the kinematics and Jacobian benchmarks
 time pinocchio on (one operational frame, no inertias). pinocchio is imported when a converter is called.
 """
+
 from __future__ import annotations
 
 import statistics

@@ -8,6 +8,7 @@ builders: monkeypatching, deleted and stripped test cells, a million printed lin
 Also reports the per-notebook overhead that is not the student's code: a kernel start, and the
 imports of the setup cell.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,20 @@ sys.path.insert(0, str(REPO / "tests"))
 BIN = Path(sys.executable).parent
 os.environ["PATH"] = str(BIN) + os.pathsep + os.environ.get("PATH", "")  # nbgrader runs alembic
 A = "hw01_transforms"
-MIX = ("solution", "wrong", "blank", "solution", "monkeypatch", "deleted_tests", "stripped_solution", "solution",
-       "million_lines", "edited_tests", "os_exit", "wrong")
+MIX = (
+    "solution",
+    "wrong",
+    "blank",
+    "solution",
+    "monkeypatch",
+    "deleted_tests",
+    "stripped_solution",
+    "solution",
+    "million_lines",
+    "edited_tests",
+    "os_exit",
+    "wrong",
+)
 
 
 def make_course(root: Path, students: int) -> None:
@@ -56,8 +69,10 @@ def grades(root: Path) -> dict:
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
-        return {s.student.id: {g.name: (g.auto_score, g.needs_manual_grade) for nb in s.notebooks for g in nb.grades}
-                for s in gb.find_assignment(A).submissions}
+        return {
+            s.student.id: {g.name: (g.auto_score, g.needs_manual_grade) for nb in s.notebooks for g in nb.grades}
+            for s in gb.find_assignment(A).submissions
+        }
 
 
 def timed(cmd: list[str], cwd: Path) -> float:
@@ -101,7 +116,9 @@ def main() -> None:
         starts, imports = zip(*(overhead() for _ in range(3)))
     print(f"{args.students} hw01 submissions ({', '.join(sorted(set(MIX)))})")
     print(f"serial nbgrader autograde:          {t_serial:7.1f} s  ({t_serial / args.students:.2f} s per notebook)")
-    print(f"armlab-grade --workers {args.workers}:          {t_batch:7.1f} s  ({t_batch / args.students:.2f} s per notebook)")
+    print(
+        f"armlab-grade --workers {args.workers}:          {t_batch:7.1f} s  ({t_batch / args.students:.2f} s per notebook)"
+    )
     print(f"ratio serial / parallel:            {t_serial / t_batch:7.2f}x   (target >= 1.8x on 2 cores)")
     print(f"every score of every cell matched:  {same}")
     print(f"per-notebook overhead: kernel start {min(starts):.2f} s, setup imports {min(imports):.2f} s (best of 3)")

@@ -12,6 +12,7 @@ Target: p50 ≤ 50 ms and p90 ≤ 80 ms.
 
 The JupyterLab server and page helpers here are shared with tests/integration/test_browser.py.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "course"
 TARGET_P50_MS, TARGET_P90_MS = 50.0, 80.0
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def chromium_path():
@@ -67,13 +75,30 @@ def jupyter_lab(workdir=None, nodelay=True):
         shutil.copytree(COURSE, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         port, token = _free_port(), uuid.uuid4().hex
         home = workdir / "home"
-        env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-                   JUPYTERLAB_SETTINGS_DIR=str(home / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(home / "ws"),
-                   PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-        cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-               "--ServerApp.ip=127.0.0.1", f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}",
-               "--ServerApp.open_browser=False", "--ServerApp.port_retries=0", "--LabApp.expose_app_in_browser=True",
-               "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+        env = dict(
+            os.environ,
+            JUPYTER_CONFIG_DIR=str(home / "config"),
+            JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+            JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+            JUPYTERLAB_WORKSPACES_DIR=str(home / "ws"),
+            PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--no-browser",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.token={token}",
+            f"--ServerApp.root_dir={root}",
+            "--ServerApp.open_browser=False",
+            "--ServerApp.port_retries=0",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
         if nodelay:
@@ -113,10 +138,12 @@ def jupyter_lab(workdir=None, nodelay=True):
                 proc.wait(timeout=5)
 
 
-_KERNEL = ("window.jupyterapp && window.jupyterapp.shell.currentWidget &&"
-           " window.jupyterapp.shell.currentWidget.sessionContext &&"
-           " window.jupyterapp.shell.currentWidget.sessionContext.session &&"
-           " window.jupyterapp.shell.currentWidget.sessionContext.session.kernel")
+_KERNEL = (
+    "window.jupyterapp && window.jupyterapp.shell.currentWidget &&"
+    " window.jupyterapp.shell.currentWidget.sessionContext &&"
+    " window.jupyterapp.shell.currentWidget.sessionContext.session &&"
+    " window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+)
 
 
 def open_notebook(page, lab, name, file_browser=True):
@@ -135,8 +162,10 @@ def run_all(page, timeout_ms=180_000, but_last=False):
     """Run ▸ Run All Cells from the menu, as a student would; wait until no cell is left running.
     ``but_last``: run all above the last cell instead (a lab's last cell disconnects the arm)."""
     if but_last:
-        page.evaluate("() => { const nb = window.jupyterapp.shell.currentWidget.content;"
-                      " nb.activeCellIndex = nb.widgets.length - 1; }")
+        page.evaluate(
+            "() => { const nb = window.jupyterapp.shell.currentWidget.content;"
+            " nb.activeCellIndex = nb.widgets.length - 1; }"
+        )
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-above')")
     else:
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
@@ -144,7 +173,9 @@ def run_all(page, timeout_ms=180_000, but_last=False):
     page.wait_for_function(
         f"() => {{ const k = {_KERNEL};"
         " const busy = [...document.querySelectorAll('.jp-InputArea-prompt')].some(e => e.textContent.includes('*'));"
-        " return k && k.status === 'idle' && !busy; }", timeout=timeout_ms)
+        " return k && k.status === 'idle' && !busy; }",
+        timeout=timeout_ms,
+    )
 
 
 def shutdown_kernels(lab):
@@ -245,10 +276,14 @@ FIGURES_JS = r"""([panel, slider, settle]) => {
   return figs.length;
 }"""
 
-_HANDLE_JS = ("([panel, slider]) => { const s = window.__armlabPanels[panel].sliders[slider];"
-              " return s.querySelector('input[type=range]') || s.querySelector('.noUi-handle'); }")
-_TRACK_JS = ("([panel, slider]) => { const s = window.__armlabPanels[panel].sliders[slider];"
-             " return s.querySelector('input[type=range]') || s.querySelector('.noUi-base'); }")
+_HANDLE_JS = (
+    "([panel, slider]) => { const s = window.__armlabPanels[panel].sliders[slider];"
+    " return s.querySelector('input[type=range]') || s.querySelector('.noUi-handle'); }"
+)
+_TRACK_JS = (
+    "([panel, slider]) => { const s = window.__armlabPanels[panel].sliders[slider];"
+    " return s.querySelector('input[type=range]') || s.querySelector('.noUi-base'); }"
+)
 
 
 def press_latency(page, panel, slider, key):
@@ -357,8 +392,10 @@ def report(results):
     """Per widget: p50/p90/max to the first figure that changed (the target), and p50/p90 until every figure
     the press changed had changed ("all")."""
     ok = True
-    print(f"slider key press -> figure changed on screen (target p50 <= {TARGET_P50_MS:g} ms, "
-          f"p90 <= {TARGET_P90_MS:g} ms); all = until every figure the press changed had changed")
+    print(
+        f"slider key press -> figure changed on screen (target p50 <= {TARGET_P50_MS:g} ms, "
+        f"p90 <= {TARGET_P90_MS:g} ms); all = until every figure the press changed had changed"
+    )
     print(f"{'notebook':28s} {'widget':42s} {'n':>3s} {'p50':>7s} {'p90':>7s} {'max':>7s} {'all p50':>8s} {'p90':>7s}")
     for nb, res in results.items():
         print(f"{nb:28s} (open + Run All: {res['run_all_s']:.1f} s)")
@@ -372,9 +409,12 @@ def report(results):
             p50, p90 = np.percentile(t, 50), np.percentile(t, 90)
             good = p50 <= TARGET_P50_MS and p90 <= TARGET_P90_MS and not lost
             ok &= good
-            print(f"{'':28s} {widget[:42]:42s} {len(t):3d} {p50:7.1f} {p90:7.1f} {t.max():7.1f} "
-                  f"{np.percentile(a, 50):8.1f} {np.percentile(a, 90):7.1f}"
-                  + ("" if good else "  OVER TARGET") + (f"  ({lost} presses never repainted)" if lost else ""))
+            print(
+                f"{'':28s} {widget[:42]:42s} {len(t):3d} {p50:7.1f} {p90:7.1f} {t.max():7.1f} "
+                f"{np.percentile(a, 50):8.1f} {np.percentile(a, 90):7.1f}"
+                + ("" if good else "  OVER TARGET")
+                + (f"  ({lost} presses never repainted)" if lost else "")
+            )
     return ok
 
 
@@ -386,8 +426,11 @@ def main(argv=None):
     ap.add_argument("--json", help="also write the raw samples to this file")
     ap.add_argument("--check", action="store_true", help="exit 1 if a widget misses the target")
     ap.add_argument("--screenshots", metavar="DIR", help="save each panel's picture after its presses here")
-    ap.add_argument("--nagle", action="store_true",
-                    help="jupyter_server's stock kernel websockets (Nagle on), not ./run.sh course's TCP_NODELAY")
+    ap.add_argument(
+        "--nagle",
+        action="store_true",
+        help="jupyter_server's stock kernel websockets (Nagle on), not ./run.sh course's TCP_NODELAY",
+    )
     args = ap.parse_args(argv)
     names = sorted(p.name for p in [*COURSE.glob("[0-9][0-9]_*.ipynb"), *COURSE.glob("lab[0-9]_*.ipynb")])
     if args.notebooks:
@@ -395,8 +438,9 @@ def main(argv=None):
     w, h = (int(v) for v in args.size.lower().split("x"))
     if args.screenshots:
         Path(args.screenshots).mkdir(parents=True, exist_ok=True)
-    results = run(names, args.samples, {"width": w, "height": h}, screenshot_dir=args.screenshots,
-                  nodelay=not args.nagle)
+    results = run(
+        names, args.samples, {"width": w, "height": h}, screenshot_dir=args.screenshots, nodelay=not args.nagle
+    )
     ok = report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))

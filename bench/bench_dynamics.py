@@ -9,6 +9,7 @@ time with semi-implicit Euler (RK4, four dynamics evaluations a step, is reporte
 reference libraries are test-only dependencies: a missing one is reported and skipped.
 Times are medians; on a loaded machine every number grows, the ratios much less.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -69,8 +70,10 @@ def dynamics_rows(robot, q, qd, qdd, Q, QD, QDD):
         g.update(r=r, qr=q + shift)
         assert np.allclose(r.rne(q + shift, qd, qdd, gravity=(0, 0, -9.81)), robot.rne(q, qd, qdd), atol=1e-9)
         ref["RTB rne (C)"] = (per_call("r.rne(qr, qd, qdd)", g, number=500), "armlab robot.rne(q, qd, qdd)")
-        ref["RTB rne_python"] = (per_call("r.rne_python(qr, qd, qdd)", g, number=20, repeat=3),
-                                 "armlab robot.rne(q, qd, qdd)")
+        ref["RTB rne_python"] = (
+            per_call("r.rne_python(qr, qd, qdd)", g, number=20, repeat=3),
+            "armlab robot.rne(q, qd, qdd)",
+        )
     except ImportError as e:
         print("roboticstoolbox not available:", e)
     try:
@@ -80,8 +83,10 @@ def dynamics_rows(robot, q, qd, qdd, Q, QD, QDD):
         data = model.createData()
         g.update(pin=pin, model=model, data=data)
         assert np.allclose(pin.rnea(model, data, q, qd, qdd), robot.rne(q, qd, qdd), atol=1e-9)
-        ref["pinocchio rnea"] = (per_call("pin.rnea(model, data, q, qd, qdd)", g, number=20000),
-                                 "armlab robot.rne(q, qd, qdd)")
+        ref["pinocchio rnea"] = (
+            per_call("pin.rnea(model, data, q, qd, qdd)", g, number=20000),
+            "armlab robot.rne(q, qd, qdd)",
+        )
 
         def loop(n=20_000):
             for i in range(n):
@@ -89,8 +94,10 @@ def dynamics_rows(robot, q, qd, qdd, Q, QD, QDD):
 
         ref["pinocchio rnea loop, per state"] = (once(loop) / 20_000, "armlab robot.rne, batched N=100k, per state")
         ref["pinocchio crba"] = (per_call("pin.crba(model, data, q)", g, number=20000), "armlab robot.inertia(q)")
-        ref["pinocchio aba"] = (per_call("pin.aba(model, data, q, qd, qdd)", g, number=20000),
-                                "armlab robot.fdyn(q, qd, tau)")
+        ref["pinocchio aba"] = (
+            per_call("pin.aba(model, data, q, qd, qdd)", g, number=20000),
+            "armlab robot.fdyn(q, qd, tau)",
+        )
     except ImportError as e:
         print("pinocchio not available:", e)
     return ours, ref

@@ -7,6 +7,7 @@ temporary copy of the course, in-process via nbgrader's NbGraderAPI, with the ha
 students of tests/integration/test_homework.py (tests/support/nbgrader_harness.py). ``--quick`` grades only
 the solution submissions.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -9,6 +9,7 @@ per unit parameter, 10n passes sharing the outward pass), rebuilt here, and with
 computeJointTorqueRegressor when pinocchio is installed (a test-only dependency). Times are the best of several
 repeats (the machine is shared: medians wander with the load).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,13 @@ from armlab.kinematics.scalar import TracerBackend
 
 from _harness import to_pin
 
-TARGETS = {"symbolic build (s)": 10.0, "τ operations": 3000, "single (µs)": 50.0, "batched (µs/sample)": 5.0,
-           "identify 20k (s)": 2.0}
+TARGETS = {
+    "symbolic build (s)": 10.0,
+    "τ operations": 3000,
+    "single (µs)": 50.0,
+    "batched (µs/sample)": 5.0,
+    "identify 20k (s)": 2.0,
+}
 
 
 def best(fn, number, repeat=7):
@@ -68,10 +74,20 @@ def main(argv=None):
     start = time.perf_counter()
     lag = dynamics.lagrange(armlab.models.youbot())
     lag_time = time.perf_counter() - start
-    rows.append(("symbolic ξ, 50 parameters as symbols (report's route)", f"{results['symbolic build (s)']:.2f} s",
-                 f"dynamics.lagrange (pseudo-inertia, numeric parameters): {lag_time:.2f} s"))
-    rows.append(("generated τ = ξχ (sympy count_ops of the program)", f"{results['τ operations']}",
-                 f"ξ alone: {model.operations('xi')}"))
+    rows.append(
+        (
+            "symbolic ξ, 50 parameters as symbols (report's route)",
+            f"{results['symbolic build (s)']:.2f} s",
+            f"dynamics.lagrange (pseudo-inertia, numeric parameters): {lag_time:.2f} s",
+        )
+    )
+    rows.append(
+        (
+            "generated τ = ξχ (sympy count_ops of the program)",
+            f"{results['τ operations']}",
+            f"ξ alone: {model.operations('xi')}",
+        )
+    )
     del lag
 
     # numeric regressor
@@ -79,6 +95,7 @@ def main(argv=None):
     q, qd, qdd = rng.normal(size=(3, 5))
     dynamics.regressor(robot, q, qd, qdd)
     from armlab._core.codegen import cached_kernel
+
     new_kernel = cached_kernel(robot, "regressor", None)
     old = unit_parameter_kernel(robot)
     g = [0.0, 0.0, -9.81]
@@ -95,26 +112,47 @@ def main(argv=None):
 
     t_old_call = best(old_call, 500)
     results["single (µs)"] = t_new * 1e6
-    rows.append(("regressor(robot, q, qd, qdd), one sample", f"{t_new * 1e6:.1f} µs",
-                 f"the old call path: {t_old_call * 1e6:.1f} µs (×{t_old_call / t_new:.1f})"))
-    rows.append(("  its kernel alone", f"{t_new_k * 1e6:.1f} µs", f"unit-parameter RNE kernel: {t_old * 1e6:.1f} µs "
-                 f"(×{t_old / t_new_k:.1f}); traced operations {count_ops(new_kernel.source)} vs {count_ops(old.source)}"))
+    rows.append(
+        (
+            "regressor(robot, q, qd, qdd), one sample",
+            f"{t_new * 1e6:.1f} µs",
+            f"the old call path: {t_old_call * 1e6:.1f} µs (×{t_old_call / t_new:.1f})",
+        )
+    )
+    rows.append(
+        (
+            "  its kernel alone",
+            f"{t_new_k * 1e6:.1f} µs",
+            f"unit-parameter RNE kernel: {t_old * 1e6:.1f} µs "
+            f"(×{t_old / t_new_k:.1f}); traced operations {count_ops(new_kernel.source)} vs {count_ops(old.source)}",
+        )
+    )
     N = 20000
     Q = rng.normal(size=(3, N, 5))
     G = np.broadcast_to(np.array(g), (N, 3)).copy()
     t_new_b = best(lambda: dynamics.regressor(robot, *Q), 1, 5) / N
     t_old_b = best(lambda: run_kernel(old, Q[0], (5, 50), Q[1], Q[2], G), 1, 5) / N
     results["batched (µs/sample)"] = t_new_b * 1e6
-    rows.append(("regressor, batched (20k)", f"{t_new_b * 1e6:.2f} µs/sample",
-                 f"unit-parameter RNE kernel: {t_old_b * 1e6:.2f} µs/sample (×{t_old_b / t_new_b:.1f})"))
+    rows.append(
+        (
+            "regressor, batched (20k)",
+            f"{t_new_b * 1e6:.2f} µs/sample",
+            f"unit-parameter RNE kernel: {t_old_b * 1e6:.2f} µs/sample (×{t_old_b / t_new_b:.1f})",
+        )
+    )
     try:
         import pinocchio as pin
 
         pm, _, _ = to_pin(robot)
         data = pm.createData()
         t_pin = best(lambda: pin.computeJointTorqueRegressor(pm, data, q, qd, qdd), 2000)
-        rows.append(("pinocchio computeJointTorqueRegressor, one sample (C++)", f"{t_pin * 1e6:.1f} µs",
-                     f"ours / pinocchio: ×{t_new / t_pin:.1f}"))
+        rows.append(
+            (
+                "pinocchio computeJointTorqueRegressor, one sample (C++)",
+                f"{t_pin * 1e6:.1f} µs",
+                f"ours / pinocchio: ×{t_new / t_pin:.1f}",
+            )
+        )
     except ImportError:
         rows.append(("pinocchio", "not installed", "skipped"))
 
@@ -135,7 +173,9 @@ def main(argv=None):
     for key, target in TARGETS.items():
         ok = results[key] <= target
         missed += [] if ok else [key]
-        print(f"target {key:<22} {results[key]:10.3f} ≤ {target:<8g} {'ok' if ok else 'MISSED'}  (ratio {results[key] / target:.2f})")
+        print(
+            f"target {key:<22} {results[key]:10.3f} ≤ {target:<8g} {'ok' if ok else 'MISSED'}  (ratio {results[key] / target:.2f})"
+        )
     if args.check and missed:
         sys.exit(1)
 

@@ -6,6 +6,7 @@ Targets (issue: Jacobians chapter): jacob0 <= 10 us; each of the three methods <
 manipulability over 100k configurations <= 2 us per configuration. The reference libraries are
 test-only dependencies: a missing one is reported and skipped.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -41,7 +42,9 @@ def main():
         assert np.allclose(r.jacob0(q), robot.jacob0(q))
         g["r"] = r
         ref["RTB DHRobot.jacob0(q)"] = per_call("r.jacob0(q)", g, number=200)
-        ref["RTB manipulability(q) in a loop, per config"] = per_call("r.manipulability(q, axes='trans')", g, number=200)
+        ref["RTB manipulability(q) in a loop, per config"] = per_call(
+            "r.manipulability(q, axes='trans')", g, number=200
+        )
     except ImportError as e:
         print("roboticstoolbox not available:", e)
     try:
@@ -54,7 +57,8 @@ def main():
         J = pin.computeFrameJacobian(model, data, q, fid, pin.LOCAL_WORLD_ALIGNED)
         assert np.allclose(J, robot.jacob0(q))
         ref["pinocchio computeFrameJacobian(q)"] = per_call(
-            "pin.computeFrameJacobian(model, data, q, fid, pin.LOCAL_WORLD_ALIGNED)", g, number=20000)
+            "pin.computeFrameJacobian(model, data, q, fid, pin.LOCAL_WORLD_ALIGNED)", g, number=20000
+        )
 
         def pin_manip(Qs):
             out = np.empty(len(Qs))
@@ -65,8 +69,9 @@ def main():
 
         g["pin_manip"], g["Qs"] = pin_manip, Q[:20_000]
         assert np.allclose(pin_manip(Q[:50]), jb.manipulability(robot, Q[:50]))
-        ref["pinocchio loop: frame Jacobian + det, per config"] = statistics.median(
-            timeit.repeat("pin_manip(Qs)", globals=g, number=1, repeat=3)) / 20_000
+        ref["pinocchio loop: frame Jacobian + det, per config"] = (
+            statistics.median(timeit.repeat("pin_manip(Qs)", globals=g, number=1, repeat=3)) / 20_000
+        )
     except ImportError as e:
         print("pinocchio not available:", e)
 

@@ -6,6 +6,7 @@ Prints the median time per call and the ratio to each reference. Targets (issue 
 fkine <= 10 us (>= 5x faster than RTB), batched FK <= 1 us/config over 100k,
 jacob0 <= 20 us, import armlab <= 0.3 s.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -20,11 +21,20 @@ from _harness import per_call, pin_puma
 
 def import_time(module, runs=7):
     """Median wall time of `python -c "import module"` minus a bare interpreter start."""
+
     def run(code):
         return statistics.median(
-            float(subprocess.run([sys.executable, "-c", f"import time; t=time.perf_counter(); {code}; "
-                                  "print(time.perf_counter()-t)"], capture_output=True, text=True,
-                                 check=True).stdout) for _ in range(runs))
+            float(
+                subprocess.run(
+                    [sys.executable, "-c", f"import time; t=time.perf_counter(); {code}; print(time.perf_counter()-t)"],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+            )
+            for _ in range(runs)
+        )
+
     return run(f"import {module}")
 
 
@@ -60,7 +70,8 @@ def main():
         ref["RTB DHRobot.jacob0"] = per_call("r.jacob0(q)", locals(), number=200)
         Qs = Q[:2000]
         ref["RTB fkine(Q) per config"] = statistics.median(
-            timeit.repeat("r.fkine(Qs)", globals=locals(), number=1, repeat=3)) / len(Qs)
+            timeit.repeat("r.fkine(Qs)", globals=locals(), number=1, repeat=3)
+        ) / len(Qs)
     except ImportError as e:
         print("roboticstoolbox not available:", e)
     try:
@@ -73,7 +84,8 @@ def main():
         assert np.allclose(data.oMf[fid].homogeneous, robot.fkine(q))
         ref["pinocchio forwardKinematics"] = per_call("pin.forwardKinematics(model, data, q)", locals(), number=20000)
         ref["pinocchio computeFrameJacobian"] = per_call(
-            "pin.computeFrameJacobian(model, data, q, fid, pin.LOCAL_WORLD_ALIGNED)", locals(), number=20000)
+            "pin.computeFrameJacobian(model, data, q, fid, pin.LOCAL_WORLD_ALIGNED)", locals(), number=20000
+        )
     except ImportError as e:
         print("pinocchio not available:", e)
 

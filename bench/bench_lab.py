@@ -14,6 +14,7 @@ The simulator runs as its own process (``python -m armlab.lab.sim --port 0``); t
 run here. The load
 average is printed with the results: on a shared machine it explains outliers.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,8 +39,12 @@ MID = HOME_DRIVER + [0.4, 0.4, -0.4, 0.4, 0.4]  # away from the end stops
 
 
 def start_sim():
-    proc = subprocess.Popen([sys.executable, "-m", "armlab.lab.sim", "--port", "0", "--quiet"],
-                            stdout=subprocess.PIPE, text=True, env=lib_env())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "armlab.lab.sim", "--port", "0", "--quiet"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=lib_env(),
+    )
     return proc, proc.stdout.readline().split()[-1]
 
 
@@ -115,19 +120,25 @@ def main():
     proc, url = start_sim()
     try:
         lat = command_to_state(url, n)
-        print(f"command → /joint_states reflecting it ({len(lat)} steps): p50 {pct(lat, 50):.1f} ms, "
-              f"p99 {pct(lat, 99):.1f} ms, max {1000 * max(lat):.1f} ms   (target p99 ≤ 40 ms)")
+        print(
+            f"command → /joint_states reflecting it ({len(lat)} steps): p50 {pct(lat, 50):.1f} ms, "
+            f"p99 {pct(lat, 99):.1f} ms, max {1000 * max(lat):.1f} ms   (target p99 ≤ 40 ms)"
+        )
         cpu, client = sim_cpu(proc, url, secs)
-        print(f"simulator CPU, one client streaming at 50 Hz for {secs:.0f} s: {100 * cpu:.1f} % of one core"
-              f"   (target ≤ 10 %); the client's process: {100 * client:.1f} %")
+        print(
+            f"simulator CPU, one client streaming at 50 Hz for {secs:.0f} s: {100 * cpu:.1f} % of one core"
+            f"   (target ≤ 10 %); the client's process: {100 * client:.1f} %"
+        )
     finally:
         stop_sim(proc)
     proc, url = start_sim()
     try:
         lat, missed, faults = many_clients(url, 20, secs)
-        print(f"state latency, 20 clients × 50 Hz × {secs:.0f} s ({len(lat)} states): p50 {pct(lat, 50):.2f} ms, "
-              f"p99 {pct(lat, 99):.2f} ms, max {1000 * max(lat):.1f} ms; client ticks late {missed}, "
-              f"clients that held on a fault {len(faults)} {sorted(set(faults))}   (target p99 ≤ 20 ms)")
+        print(
+            f"state latency, 20 clients × 50 Hz × {secs:.0f} s ({len(lat)} states): p50 {pct(lat, 50):.2f} ms, "
+            f"p99 {pct(lat, 99):.2f} ms, max {1000 * max(lat):.1f} ms; client ticks late {missed}, "
+            f"clients that held on a fault {len(faults)} {sorted(set(faults))}   (target p99 ≤ 20 ms)"
+        )
     finally:
         stop_sim(proc)
     print(f"load average during the run: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")

@@ -8,6 +8,7 @@ cached per robot), so it is the first-call time. For scale the same run times th
 written out literally ((3.130)–(3.132) with sympy.diff and traces) and RNE run on sympy symbols, and
 the compiled functions against the compiled RNE. Times are medians; a loaded machine slows them all.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -42,13 +43,25 @@ def literal_2r():
     T = [sp.Matrix(Tp) for Tp in robot.fkine_all(list(q))][1:]
     Ip = [pseudo_inertia(L.m, L.r, L.I) for L in robot.links]
     U = [[Tp.diff(x) for x in q] for Tp in T]
-    D2 = [[sp.simplify(sum((U[p][j] * Ip[p] * U[p][i].T).trace() for p in range(max(i, j), 2)))
-           for j in range(2)] for i in range(2)]
-    D3 = [[[sp.simplify(sum((U[p][j].diff(q[k]) * Ip[p] * U[p][i].T).trace() for p in range(max(i, j, k), 2)))
-            for k in range(2)] for j in range(2)] for i in range(2)]
+    D2 = [
+        [sp.simplify(sum((U[p][j] * Ip[p] * U[p][i].T).trace() for p in range(max(i, j), 2))) for j in range(2)]
+        for i in range(2)
+    ]
+    D3 = [
+        [
+            [
+                sp.simplify(sum((U[p][j].diff(q[k]) * Ip[p] * U[p][i].T).trace() for p in range(max(i, j, k), 2)))
+                for k in range(2)
+            ]
+            for j in range(2)
+        ]
+        for i in range(2)
+    ]
     g4 = sp.Matrix([[g, 0, 0, 0]])
-    D1 = [sp.simplify(sum((-robot.links[p].m * g4 * U[p][i] * sp.Matrix([0, 0, 0, 1]))[0] for p in range(i, 2)))
-          for i in range(2)]
+    D1 = [
+        sp.simplify(sum((-robot.links[p].m * g4 * U[p][i] * sp.Matrix([0, 0, 0, 1]))[0] for p in range(i, 2)))
+        for i in range(2)
+    ]
     return D2, D3, D1
 
 
@@ -62,8 +75,10 @@ def main():
         t_build = cold(lambda: lagrange(make()))
         t_tau = cold(lambda: lagrange(make()).tau)
         steps = len(lagrange(make()).cse("tau")[0])
-        print(f"  {name}: model {t_build:5.2f} s, model and τ as sympy {t_tau:5.2f} s   (target <= 10 s); "
-              f"τ's program: {steps} steps")
+        print(
+            f"  {name}: model {t_build:5.2f} s, model and τ as sympy {t_tau:5.2f} s   (target <= 10 s); "
+            f"τ's program: {steps} steps"
+        )
     robot = puma560()
     q6 = sp.symbols("q1:7", real=True)
     t_rne = cold(lambda: robot.rne(q6, sp.symbols("qd1:7"), sp.symbols("qdd1:7")), repeat=1)
@@ -74,8 +89,12 @@ def main():
     rng = np.random.default_rng(0)
     q, qd, qdd = rng.normal(size=(3, 6))
     glob = {"model": model, "robot": robot, "q": q, "qd": qd, "qdd": qdd}
-    for label, stmt in (("lagrange tau_fn", "model.tau_fn(q, qd, qdd)"), ("rne (compiled)", "robot.rne(q, qd, qdd)"),
-                        ("lagrange M_fn", "model.M_fn(q)"), ("inertia (RNE columns)", "robot.inertia(q)")):
+    for label, stmt in (
+        ("lagrange tau_fn", "model.tau_fn(q, qd, qdd)"),
+        ("rne (compiled)", "robot.rne(q, qd, qdd)"),
+        ("lagrange M_fn", "model.M_fn(q)"),
+        ("inertia (RNE columns)", "robot.inertia(q)"),
+    ):
         t = statistics.median(x / 500 for x in timeit.repeat(stmt, globals=glob, number=500, repeat=5))
         print(f"  {label:24s} {t * 1e6:8.1f} us")
     err = np.abs(model.tau_fn(q, qd, qdd) - robot.rne(q, qd, qdd)).max()

@@ -7,6 +7,7 @@ process tree's resident memory every 50 ms. It prints the peak memory, the CPU s
 time, the numbers docs/instructor.md turns into per-student limits. The lab notebooks start their own
 simulator, whose process is counted with the kernel's.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -8,6 +8,7 @@ Targets (issue: Statics chapter): the link recursion (5-1)–(5-4) for a 6-DOF a
 The arm is the textbook PUMA560 with random mass properties (pinocchio needs them; so does G(q)).
 pinocchio is a test-only dependency: if it is missing it is reported and skipped.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,14 +42,23 @@ def main(argv=None):
     statics.link_forces(robot, q, F, frame="tool")  # trace and compile once
     statics.gravity_load(robot, Q[:10])
     ours = {
-        "link_forces(robot, q, F), tool frame": (per_call("statics.link_forces(robot, q, F, frame='tool')", g), "recursion"),
-        "link_forces(robot, q, F, gravity=g)": (per_call("statics.link_forces(robot, q, F, frame='tool', gravity=grav)", g),
-                                                "recursion"),
-        "link_forces(robot, q, F, frame='base')": (per_call("statics.link_forces(robot, q, F, frame='base')", g),
-                                                   "recursion"),
+        "link_forces(robot, q, F), tool frame": (
+            per_call("statics.link_forces(robot, q, F, frame='tool')", g),
+            "recursion",
+        ),
+        "link_forces(robot, q, F, gravity=g)": (
+            per_call("statics.link_forces(robot, q, F, frame='tool', gravity=grav)", g),
+            "recursion",
+        ),
+        "link_forces(robot, q, F, frame='base')": (
+            per_call("statics.link_forces(robot, q, F, frame='base')", g),
+            "recursion",
+        ),
         "joint_torques(robot, q, F) (τ = JᵀF)": (per_call("statics.joint_torques(robot, q, F)", g), None),
-        "gravity_load(robot, Q), per config, N=100k": (statistics.median(timeit.repeat(
-            "statics.gravity_load(robot, Q)", globals=g, number=1, repeat=5)) / len(Q), "gravity"),
+        "gravity_load(robot, Q), per config, N=100k": (
+            statistics.median(timeit.repeat("statics.gravity_load(robot, Q)", globals=g, number=1, repeat=5)) / len(Q),
+            "gravity",
+        ),
     }
     ref = {}
     try:
@@ -65,13 +75,18 @@ def main(argv=None):
         model_g0 = model.copy()
         model_g0.gravity.linear = np.zeros(3)
         g.update(model_g0=model_g0, data_g0=model_g0.createData())
-        assert np.allclose(pin.rnea(model_g0, g["data_g0"], q, zero, zero, fext), statics.link_forces(robot, q, F, frame="tool").tau)
-        assert np.allclose(pin.rnea(model, data, q, zero, zero, fext),
-                           statics.link_forces(robot, q, F, frame="tool", gravity=grav).tau)
+        assert np.allclose(
+            pin.rnea(model_g0, g["data_g0"], q, zero, zero, fext), statics.link_forces(robot, q, F, frame="tool").tau
+        )
+        assert np.allclose(
+            pin.rnea(model, data, q, zero, zero, fext), statics.link_forces(robot, q, F, frame="tool", gravity=grav).tau
+        )
         ref["pinocchio rnea(q, 0, 0, fext), no gravity"] = per_call(
-            "pin.rnea(model_g0, data_g0, q, zero, zero, fext)", g, number=20000)
-        ref["pinocchio rnea(q, 0, 0, fext), gravity"] = per_call("pin.rnea(model, data, q, zero, zero, fext)", g,
-                                                                  number=20000)
+            "pin.rnea(model_g0, data_g0, q, zero, zero, fext)", g, number=20000
+        )
+        ref["pinocchio rnea(q, 0, 0, fext), gravity"] = per_call(
+            "pin.rnea(model, data, q, zero, zero, fext)", g, number=20000
+        )
 
         def pin_gravity(Qs):
             return np.array([pin.computeGeneralizedGravity(model, data, qq) for qq in Qs])
@@ -79,7 +94,8 @@ def main(argv=None):
         g["pin_gravity"], g["Qs"] = pin_gravity, Q[:20_000]
         assert np.allclose(pin_gravity(Q[:50]), statics.gravity_load(robot, Q[:50]))
         ref["pinocchio computeGeneralizedGravity loop, per config"] = statistics.median(
-            timeit.repeat("pin_gravity(Qs)", globals=g, number=1, repeat=3)) / len(g["Qs"])
+            timeit.repeat("pin_gravity(Qs)", globals=g, number=1, repeat=3)
+        ) / len(g["Qs"])
     except ImportError as e:
         print("pinocchio not available:", e)
 
@@ -100,8 +116,10 @@ def main(argv=None):
         print(f"  link_forces / rnea with fext (no gravity): {rec / pin0:6.1f}x")
         print(f"  link_forces / rnea with fext (gravity):    {rec_g / pin_g:6.1f}x")
         grav_t = ours["gravity_load(robot, Q), per config, N=100k"][0]
-        print(f"  gravity_load batched / computeGeneralizedGravity loop: "
-              f"{grav_t / ref['pinocchio computeGeneralizedGravity loop, per config']:6.2f}x")
+        print(
+            f"  gravity_load batched / computeGeneralizedGravity loop: "
+            f"{grav_t / ref['pinocchio computeGeneralizedGravity loop, per config']:6.2f}x"
+        )
     for name, ms in _widget_updates().items():
         verdict = "OK" if ms <= 50.0 else "MISSED"
         if verdict == "MISSED":
@@ -120,8 +138,11 @@ def _widget_updates(moves=100):
     from armlab import viz
 
     out = {}
-    for name, make in (("tip_force_explorer", viz.tip_force_explorer), ("payload_explorer", viz.payload_explorer),
-                       ("wrist_sensor_demo", viz.wrist_sensor_demo)):
+    for name, make in (
+        ("tip_force_explorer", viz.tip_force_explorer),
+        ("payload_explorer", viz.payload_explorer),
+        ("wrist_sensor_demo", viz.wrist_sensor_demo),
+    ):
         panel = make()
         times = []
         for k in range(moves):

@@ -12,6 +12,7 @@ that end to end in Chromium).
     python bench/bench_viz.py            # 200 moves per case
     python bench/bench_viz.py --moves 50 --check   # exit 1 if a median is over target
 """
+
 from __future__ import annotations
 
 import argparse
@@ -67,11 +68,15 @@ def main(argv=None):
     ap.add_argument("--moves", type=int, default=200)
     ap.add_argument("--check", action="store_true", help=f"exit 1 if a median exceeds {TARGET_MS:g} ms")
     args = ap.parse_args(argv)
-    cases = [("PUMA560", lambda: bench_arm(models.puma560(), np.radians([90, 0, -90, 0, 0, 0]), args.moves)),
-             ("youBot", lambda: bench_arm(models.youbot(), np.array([0, 0, 0, np.pi / 2, 0]), args.moves)),
-             ("IK PUMA", lambda: bench_ik(models.puma560(), args.moves))]
-    print(f"slider change -> callback + scene data (the live path); Agg draw (the still image), "
-          f"{args.moves} moves each (target: callback median <= {TARGET_MS:g} ms)")
+    cases = [
+        ("PUMA560", lambda: bench_arm(models.puma560(), np.radians([90, 0, -90, 0, 0, 0]), args.moves)),
+        ("youBot", lambda: bench_arm(models.youbot(), np.array([0, 0, 0, np.pi / 2, 0]), args.moves)),
+        ("IK PUMA", lambda: bench_ik(models.puma560(), args.moves)),
+    ]
+    print(
+        f"slider change -> callback + scene data (the live path); Agg draw (the still image), "
+        f"{args.moves} moves each (target: callback median <= {TARGET_MS:g} ms)"
+    )
     ok = True
     for name, run in cases:
         ms, T_ok = run()
@@ -79,8 +84,10 @@ def main(argv=None):
         median = float(np.median(live))
         verdict = "OK" if median <= TARGET_MS else "OVER TARGET"
         ok &= median <= TARGET_MS and T_ok
-        print(f"{name:8s} callback + scene {median:5.1f} ms (p90 {np.percentile(live, 90):5.1f}, max {live.max():5.1f})"
-              f"   Agg draw {np.median(ms[:, 1]):5.1f} ms   T==fkine: {T_ok}   {verdict}")
+        print(
+            f"{name:8s} callback + scene {median:5.1f} ms (p90 {np.percentile(live, 90):5.1f}, max {live.max():5.1f})"
+            f"   Agg draw {np.median(ms[:, 1]):5.1f} ms   T==fkine: {T_ok}   {verdict}"
+        )
     return 0 if ok or not args.check else 1
 
 

@@ -9,6 +9,7 @@ harmonics and amplitude) and on the two values a key press goes back and forth b
     python bench/bench_viz_chapters.py            # 20 steps per case
     python bench/bench_viz_chapters.py --steps 50
 """
+
 from __future__ import annotations
 
 import argparse
@@ -82,8 +83,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     print(f"{'widget: slider':40s} {'callback p50':>12s} {'p90':>7s} {'picture p50':>12s} {'p90':>7s}  (ms)")
     for name, ms in cases(args.steps):
-        print(f"{name:40s} {np.median(ms[:, 0]):12.1f} {np.percentile(ms[:, 0], 90):7.1f} "
-              f"{np.median(ms[:, 1]):12.1f} {np.percentile(ms[:, 1], 90):7.1f}")
+        print(
+            f"{name:40s} {np.median(ms[:, 0]):12.1f} {np.percentile(ms[:, 0], 90):7.1f} "
+            f"{np.median(ms[:, 1]):12.1f} {np.percentile(ms[:, 1], 90):7.1f}"
+        )
     return 0
 
 

@@ -8,6 +8,7 @@ robot: median and 95th percentile of a move, and the size of the scene sent. Tar
     python bench/bench_viz_jacobians.py                # 200 moves per robot
     python bench/bench_viz_jacobians.py --moves 50 --check
 """
+
 from __future__ import annotations
 
 import argparse

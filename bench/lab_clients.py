@@ -12,6 +12,7 @@ latency of each (wall-clock receipt − the simulator's stamp, one machine so on
 ticks sent more than a period late, and the fault it held on, if any. ``--watch`` workers only watch (a class
 behind the gate, where one student holds the arm); ``--claim`` workers claim the arm at the gate first.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,9 @@ def worker(url, seconds, watch=False, claim=False):
     seqs, lat, sent = [], [], []
     arm.client.on_frame = lambda d, text: sent.append(1) if d == "tx" and '"op":"publish"' in text else None
     # receipt on the wall clock: taken when recv returned (s.received, monotonic), not when this runs
-    arm.on_state.append(lambda s: (seqs.append(s.seq),
-                                   lat.append(time.time() - (time.monotonic() - s.received) - s.stamp)))
+    arm.on_state.append(
+        lambda s: (seqs.append(s.seq), lat.append(time.time() - (time.monotonic() - s.received) - s.stamp))
+    )
     print("ready", flush=True)
     if sys.stdin.readline().strip() != "go":
         arm.close()
@@ -47,8 +49,7 @@ def worker(url, seconds, watch=False, claim=False):
         if watch:
             time.sleep(seconds)
             return _report(arm, seqs, lat, sent, fault)
-        arm.move_joints([h + d for h, d in zip(HOME_DRIVER, MID_OFFSET)], frame="driver", duration=seconds,
-                        tol=0.05)
+        arm.move_joints([h + d for h, d in zip(HOME_DRIVER, MID_OFFSET)], frame="driver", duration=seconds, tol=0.05)
     except Exception as e:  # a hold on a fault is a result, reported to the parent
         fault = f"{type(e).__name__}: {e}"
     _report(arm, seqs, lat, sent, fault)
@@ -56,13 +57,26 @@ def worker(url, seconds, watch=False, claim=False):
 
 def _report(arm, seqs, lat, sent, fault):
     arm.close()
-    print(json.dumps({"seqs": seqs, "latency": lat, "missed_ticks": arm.missed_ticks, "fault": fault or arm.fault,
-                      "sent": len(sent)}), flush=True)
+    print(
+        json.dumps(
+            {
+                "seqs": seqs,
+                "latency": lat,
+                "missed_ticks": arm.missed_ticks,
+                "fault": fault or arm.fault,
+                "sent": len(sent),
+            }
+        ),
+        flush=True,
+    )
 
 
 def lib_env():
     """This environment with the repository's lib/ first on PYTHONPATH: for the simulator's and clients' processes."""
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")]))}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")])),
+    }
 
 
 def run_clients(url, clients, seconds, timeout=None, args=None):
@@ -72,9 +86,16 @@ def run_clients(url, clients, seconds, timeout=None, args=None):
     timeout = seconds + 60 if timeout is None else timeout
     urls = [url] * clients if isinstance(url, str) else list(url)
     extra = args or [[] for _ in range(clients)]
-    procs = [subprocess.Popen([sys.executable, __file__, u, "--worker", "--seconds", str(seconds), *a],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=lib_env())
-             for u, a in zip(urls, extra)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, u, "--worker", "--seconds", str(seconds), *a],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=lib_env(),
+        )
+        for u, a in zip(urls, extra)
+    ]
     try:
         for p in procs:
             line = p.stdout.readline().strip()
@@ -113,9 +134,11 @@ def main():
     reports, (t0, t1) = run_clients(args.url, args.clients, args.seconds)
     wall = t1 - t0
     lat = np.concatenate([r["latency"] for r in reports]) * 1000
-    print(f"{args.clients} clients × 50 Hz × {args.seconds:g} s in {wall:.1f} s: {lat.size} states, latency p50 "
-          f"{np.percentile(lat, 50):.2f} ms, p99 {np.percentile(lat, 99):.2f} ms; "
-          f"faults {[r['fault'] for r in reports if r['fault']]}")
+    print(
+        f"{args.clients} clients × 50 Hz × {args.seconds:g} s in {wall:.1f} s: {lat.size} states, latency p50 "
+        f"{np.percentile(lat, 50):.2f} ms, p99 {np.percentile(lat, 99):.2f} ms; "
+        f"faults {[r['fault'] for r in reports if r['fault']]}"
+    )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ no instructor guide; ``check_edition`` proves it (tests/integration/test_student
 home with nbgitpuller, which never overwrites a student's own changes (docs/instructor.md, "How students
 get the course"). Rebuilding into the same DIR with ``--git`` adds a commit, so an update is one pull.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,13 @@ def build_wheel(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "src"  # build from a clean copy: no build/ or egg-info left in the checkout
-        shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
-                                                                   "tests", "solutions", "bench"))
+        shutil.copytree(
+            REPO,
+            src,
+            ignore=shutil.ignore_patterns(
+                ".git", ".venv", "build", "*.egg-info", "__pycache__", "tests", "solutions", "bench"
+            ),
+        )
         subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dest), str(src)], check=True)
     (wheel,) = dest.glob("armlab-*.whl")
     return wheel
@@ -95,8 +101,7 @@ def _commit(out: Path) -> None:
     git("add", "-A")
     status = subprocess.run(["git", "-C", str(out), "status", "--porcelain"], capture_output=True, text=True).stdout
     if status.strip():
-        git("-c", "user.name=ArmLab", "-c", "user.email=armlab@localhost", "commit", "-q", "-m",
-            "student edition")
+        git("-c", "user.name=ArmLab", "-c", "user.email=armlab@localhost", "commit", "-q", "-m", "student edition")
 
 
 def solution_lines(repo: Path = REPO) -> set[str]:
@@ -130,8 +135,12 @@ def _texts(out: Path):
 
 def _course_lines(out: Path) -> set[str]:
     """Lines the chapter notebooks teach: a homework may ask a student to apply them."""
-    return {line.strip() for path in (out / "course").glob("*.ipynb")
-            for cell in json.loads(path.read_text())["cells"] for line in "".join(cell["source"]).splitlines()}
+    return {
+        line.strip()
+        for path in (out / "course").glob("*.ipynb")
+        for cell in json.loads(path.read_text())["cells"]
+        for line in "".join(cell["source"]).splitlines()
+    }
 
 
 def check_edition(out: Path) -> None:

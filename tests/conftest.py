@@ -7,6 +7,7 @@
 
 ``tests/support`` is importable as ``support`` from every folder (``pythonpath`` in pyproject.toml).
 """
+
 from __future__ import annotations
 
 import pytest

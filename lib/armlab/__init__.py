@@ -7,6 +7,7 @@ One vocabulary for notebooks, homework and the lab (the package layout: docs/arc
 >>> robot.fkine([0, 0, 0, 0, 0, 0]).shape
 (4, 4)
 """
+
 from typing import Any
 
 from . import models
@@ -14,8 +15,23 @@ from ._core.deprecation import install_moved_modules
 from .kinematics.links import DHLink, ImmutableError, link_transform_modified, link_transform_standard
 from .robot import DHRobot
 from .transforms import (
-    R, Rot, Tinv, Trans, R_to_axis_angle, R_to_euler, R_to_rpy, axis_angle_to_R, compose,
-    euler_to_R, homogeneous, is_rotation, point, rpy_to_R, skew, unskew, vector,
+    R,
+    Rot,
+    Tinv,
+    Trans,
+    R_to_axis_angle,
+    R_to_euler,
+    R_to_rpy,
+    axis_angle_to_R,
+    compose,
+    euler_to_R,
+    homogeneous,
+    is_rotation,
+    point,
+    rpy_to_R,
+    skew,
+    unskew,
+    vector,
 )
 
 __version__ = "0.1.0"
@@ -23,8 +39,20 @@ __version__ = "0.1.0"
 install_moved_modules()  # the old module paths (armlab.dh, armlab.grading_ik, ...) import, with a DeprecationWarning
 
 #: Subpackages loaded on first use (``armlab.statics`` works without importing it first).
-_LAZY = ("ik", "jacobians", "dynamics", "statics", "sim", "control", "export", "viz", "grading", "lab", "kinematics",
-         "transforms")
+_LAZY = (
+    "ik",
+    "jacobians",
+    "dynamics",
+    "statics",
+    "sim",
+    "control",
+    "export",
+    "viz",
+    "grading",
+    "lab",
+    "kinematics",
+    "transforms",
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -34,9 +62,29 @@ def __getattr__(name: str) -> Any:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
-    "models", "DHLink", "DHRobot", "ImmutableError", "link_transform_standard", "link_transform_modified",
-    "R", "Rot", "Trans", "Tinv", "homogeneous", "point", "vector", "compose",
-    "rpy_to_R", "R_to_rpy", "euler_to_R", "R_to_euler", "axis_angle_to_R", "R_to_axis_angle",
-    "skew", "unskew", "is_rotation",
+    "models",
+    "DHLink",
+    "DHRobot",
+    "ImmutableError",
+    "link_transform_standard",
+    "link_transform_modified",
+    "R",
+    "Rot",
+    "Trans",
+    "Tinv",
+    "homogeneous",
+    "point",
+    "vector",
+    "compose",
+    "rpy_to_R",
+    "R_to_rpy",
+    "euler_to_R",
+    "R_to_euler",
+    "axis_angle_to_R",
+    "R_to_axis_angle",
+    "skew",
+    "unskew",
+    "is_rotation",
 ]

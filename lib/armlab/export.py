@@ -9,6 +9,7 @@ i moves about z_{i−1} through O_{i−1}; with F the link's fixed part at q = 0
 F⁻¹·O_{i−1} along F⁻¹·z. So MuJoCo's qpos is our q. A link's inertial element is its mass, centre of
 mass and principal moments and axes (from I, about the centre of mass, in the link frame).
 """
+
 from __future__ import annotations
 
 import math
@@ -29,9 +30,17 @@ __all__ = ["to_mjcf"]
 INTEGRATORS = ("Euler", "RK4", "implicit", "implicitfast")
 
 
-def to_mjcf(robot: RobotLike, *, gravity: ArrayLike = GRAVITY, timestep: float = 1e-3, integrator: str = "RK4",
-            armature: ArrayLike | None = None, min_inertia: float | None = None, joint_limits: bool = False,
-            name: str | None = None) -> str:
+def to_mjcf(
+    robot: RobotLike,
+    *,
+    gravity: ArrayLike = GRAVITY,
+    timestep: float = 1e-3,
+    integrator: str = "RK4",
+    armature: ArrayLike | None = None,
+    min_inertia: float | None = None,
+    joint_limits: bool = False,
+    name: str | None = None,
+) -> str:
     """The robot as an MJCF XML string (one body per link, hinge/slide joints, no contacts, no damping).
 
     ``gravity`` is in the world frame (the frame the robot's base transform is given in), as in
@@ -49,8 +58,7 @@ def to_mjcf(robot: RobotLike, *, gravity: ArrayLike = GRAVITY, timestep: float =
     if not timestep > 0:
         raise ValueError(f"timestep must be > 0 s, got {timestep!r}")
     g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
-    arm = np.zeros(robot.n) if armature is None else as_float_array(armature, "armature", (robot.n,),
-                                                                    allow_batch=False)
+    arm = np.zeros(robot.n) if armature is None else as_float_array(armature, "armature", (robot.n,), allow_batch=False)
     if np.any(arm < 0):
         raise ValueError(f"armature must be >= 0, got {arm.tolist()}")
     floor = None if min_inertia is None else float(as_float_array(min_inertia, "min_inertia", ()))
@@ -58,10 +66,12 @@ def to_mjcf(robot: RobotLike, *, gravity: ArrayLike = GRAVITY, timestep: float =
         raise ValueError(f"min_inertia must be > 0, got {min_inertia!r}")
 
     title = name or robot.name or "armlab robot"
-    lines = [f"<mujoco model={quoteattr(title)}>",
-             '  <compiler angle="radian" autolimits="true"/>',
-             f'  <option gravity="{_nums(g)}" timestep="{_num(timestep)}" integrator="{integrator}"/>',
-             "  <worldbody>"]
+    lines = [
+        f"<mujoco model={quoteattr(title)}>",
+        '  <compiler angle="radian" autolimits="true"/>',
+        f'  <option gravity="{_nums(g)}" timestep="{_num(timestep)}" integrator="{integrator}"/>',
+        "  <worldbody>",
+    ]
     base = np.eye(4) if robot.base is None else np.asarray(robot.base, dtype=float)
     lines.append(f'    <body name="base" {_pose(base)}>')
     depth = 3
@@ -73,14 +83,16 @@ def to_mjcf(robot: RobotLike, *, gravity: ArrayLike = GRAVITY, timestep: float =
         extra = ""
         if joint_limits and link.qlim is not None and all(map(math.isfinite, link.qlim)):
             extra = f' range="{_nums(link.qlim)}"'
-        lines.append(f'{pad}  <joint name="joint{k}" type="{kind}" pos="{_nums(joint_pos)}" '
-                     f'axis="{_nums(joint_axis)}" damping="0" armature="{_num(arm[k - 1])}"{extra}/>')
+        lines.append(
+            f'{pad}  <joint name="joint{k}" type="{kind}" pos="{_nums(joint_pos)}" '
+            f'axis="{_nums(joint_axis)}" damping="0" armature="{_num(arm[k - 1])}"{extra}/>'
+        )
         lines.append(f"{pad}  {_inertial(link, k, floor)}")
         depth += 1
     tool = np.eye(4) if robot.tool is None else np.asarray(robot.tool, dtype=float)
     lines.append(f'{"  " * depth}<site name="tool" {_pose(tool)}/>')
     for d in range(depth - 1, 1, -1):
-        lines.append(f'{"  " * d}</body>')
+        lines.append(f"{'  ' * d}</body>")
     lines += ["  </worldbody>", "</mujoco>", ""]
     return "\n".join(lines)
 
@@ -101,17 +113,25 @@ def _inertial(link, k, floor):
     I = np.zeros((3, 3)) if link.I is None else np.asarray(link.I, dtype=float)  # noqa: E741
     moments, axes = np.linalg.eigh(0.5 * (I + I.T))
     if floor is None and (m <= 0 or link.I is None or moments.min() <= 0):
-        what = ("has a mass but no inertia (I=None, a point mass)" if m > 0 and link.I is None
-                else "has no mass" if m <= 0 else f"has a zero principal moment {moments.round(12).tolist()}")
-        raise ValueError(f"link {k} {what}: MuJoCo needs a positive mass and inertia on every moving body. "
-                         "Give the DHLink m and I, or pass min_inertia (e.g. 1e-9) to raise them to that floor")
+        what = (
+            "has a mass but no inertia (I=None, a point mass)"
+            if m > 0 and link.I is None
+            else "has no mass"
+            if m <= 0
+            else f"has a zero principal moment {moments.round(12).tolist()}"
+        )
+        raise ValueError(
+            f"link {k} {what}: MuJoCo needs a positive mass and inertia on every moving body. "
+            "Give the DHLink m and I, or pass min_inertia (e.g. 1e-9) to raise them to that floor"
+        )
     if floor is not None:
         m, moments = max(m, floor), np.maximum(moments, floor)
     moments[2] = min(moments[2], moments[0] + moments[1])  # rounding must not break MuJoCo's A + B >= C
     if np.linalg.det(axes) < 0:
         axes[:, 0] = -axes[:, 0]
-    return (f'<inertial pos="{_nums(link.r)}" quat="{_nums(_quat(axes))}" mass="{_num(m)}" '
-            f'diaginertia="{_nums(moments)}"/>')
+    return (
+        f'<inertial pos="{_nums(link.r)}" quat="{_nums(_quat(axes))}" mass="{_num(m)}" diaginertia="{_nums(moments)}"/>'
+    )
 
 
 def _pose(T):

@@ -7,6 +7,7 @@ and tool never change, so everything compiled from it (:mod:`armlab.kinematics.c
 the robot is built, the dynamics, statics and IK kernels on first use) stays true. A changed robot is a
 new one: :meth:`DHRobot.replace`, :meth:`DHRobot.replace_link`, :meth:`DHLink.replace`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
@@ -41,19 +42,25 @@ class Links(tuple):
     __slots__ = ()
 
     def __setitem__(self, i: Any, value: Any) -> NoReturn:
-        raise ImmutableError(f"robots are immutable: robot.links is a tuple; use robot.replace_link({i!r}, a=...) "
-                             f"for a new robot with link {i!r} changed, or robot.replace(links=...) for a new "
-                             "table")
+        raise ImmutableError(
+            f"robots are immutable: robot.links is a tuple; use robot.replace_link({i!r}, a=...) "
+            f"for a new robot with link {i!r} changed, or robot.replace(links=...) for a new "
+            "table"
+        )
 
     def __delitem__(self, i: Any) -> NoReturn:
-        raise ImmutableError("robots are immutable: robot.links is a tuple; use robot.replace(links=...) with the "
-                             "links you want for a new robot")
+        raise ImmutableError(
+            "robots are immutable: robot.links is a tuple; use robot.replace(links=...) with the "
+            "links you want for a new robot"
+        )
 
     def __getattr__(self, name: str) -> Any:
         if name in _LIST_METHODS:
-            raise ImmutableError(f"robots are immutable: robot.links is a tuple and has no {name}(); use "
-                                 f"robot.replace(links=robot.links + (DHLink(...),)) or robot.replace(links=[...]) "
-                                 "for a new robot")
+            raise ImmutableError(
+                f"robots are immutable: robot.links is a tuple and has no {name}(); use "
+                f"robot.replace(links=robot.links + (DHLink(...),)) or robot.replace(links=[...]) "
+                "for a new robot"
+            )
         raise AttributeError(f"'tuple' object has no attribute {name!r}")
 
     def __reduce__(self) -> tuple:
@@ -91,8 +98,14 @@ class DHRobot:
     _fk_all: Callable[..., Any]
     _jac: Callable[..., Any]
 
-    def __init__(self, links: Iterable[DHLink], convention: str = "standard", base: ArrayLike | None = None,
-                 tool: ArrayLike | None = None, name: str = "") -> None:
+    def __init__(
+        self,
+        links: Iterable[DHLink],
+        convention: str = "standard",
+        base: ArrayLike | None = None,
+        tool: ArrayLike | None = None,
+        name: str = "",
+    ) -> None:
         if convention not in CONVENTIONS:
             raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
         links = Links(links)
@@ -105,9 +118,17 @@ class DHRobot:
         symbolic = any(link.symbolic for link in links) or is_symbolic(base, tool)
         key = make_description_key(convention, links, base, tool)
         put = object.__setattr__
-        for attr, value in (("links", links), ("convention", convention), ("name", name), ("base", base),
-                            ("tool", tool), ("symbolic", symbolic), ("description_key", key),
-                            ("_hash", hash((key, name))), ("_kernels", kernel_entry(key))):
+        for attr, value in (
+            ("links", links),
+            ("convention", convention),
+            ("name", name),
+            ("base", base),
+            ("tool", tool),
+            ("symbolic", symbolic),
+            ("description_key", key),
+            ("_hash", hash((key, name))),
+            ("_kernels", kernel_entry(key)),
+        ):
             put(self, attr, value)
         if not symbolic:
             self._prepare()
@@ -123,8 +144,9 @@ class DHRobot:
 
     def _prepare(self) -> None:
         # the compiled chain, resolved once here: fkine/jacob0 look nothing up per call
-        fk, fk_all, jac = cached_kernel(self, "kinematics.chain",
-                                        lambda r: compile_chain(r.links, r.modified, r.base, r.tool))
+        fk, fk_all, jac = cached_kernel(
+            self, "kinematics.chain", lambda r: compile_chain(r.links, r.modified, r.base, r.tool)
+        )
         for attr, value in (("_fk", fk), ("_fk_all", fk_all), ("_jac", jac)):
             object.__setattr__(self, attr, value)
 
@@ -132,21 +154,26 @@ class DHRobot:
     def __setattr__(self, name: str, value: Any) -> NoReturn:
         if name in ("links", "base", "tool", "name", "convention"):
             what = "other links" if name == "links" else f"another {name}"
-            raise ImmutableError(f"robots are immutable: use robot = robot.replace({name}=...) for a new robot "
-                                 f"with {what}")
-        raise ImmutableError(f"robots are immutable: {name!r} cannot be set on a DHRobot; make a new robot with "
-                             "robot.replace(links=..., base=..., tool=..., name=...) or robot.replace_link(i, ...)")
+            raise ImmutableError(
+                f"robots are immutable: use robot = robot.replace({name}=...) for a new robot with {what}"
+            )
+        raise ImmutableError(
+            f"robots are immutable: {name!r} cannot be set on a DHRobot; make a new robot with "
+            "robot.replace(links=..., base=..., tool=..., name=...) or robot.replace_link(i, ...)"
+        )
 
     def __delattr__(self, name: str) -> NoReturn:
-        raise ImmutableError(f"robots are immutable: {name!r} cannot be deleted from a DHRobot; make a new robot "
-                             "with robot.replace(...)")
+        raise ImmutableError(
+            f"robots are immutable: {name!r} cannot be deleted from a DHRobot; make a new robot with robot.replace(...)"
+        )
 
     def __eq__(self, other: object) -> bool:
         """Robots are equal when they are the same description (:attr:`description_key`) with the same name."""
         if not isinstance(other, DHRobot):
             return NotImplemented
-        return self is other or (self._hash == other._hash and self.description_key == other.description_key
-                                 and self.name == other.name)
+        return self is other or (
+            self._hash == other._hash and self.description_key == other.description_key and self.name == other.name
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -158,9 +185,15 @@ class DHRobot:
     def _rebuild(cls, links: Iterable[DHLink], convention: str, base: Any, tool: Any, name: str) -> DHRobot:
         return cls(links, convention, base=base, tool=tool, name=name)
 
-    def replace(self, *, links: Iterable[DHLink] = _UNCHANGED, base: ArrayLike | None = _UNCHANGED,
-                tool: ArrayLike | None = _UNCHANGED, name: str = _UNCHANGED,
-                convention: str = _UNCHANGED) -> DHRobot:
+    def replace(
+        self,
+        *,
+        links: Iterable[DHLink] = _UNCHANGED,
+        base: ArrayLike | None = _UNCHANGED,
+        tool: ArrayLike | None = _UNCHANGED,
+        name: str = _UNCHANGED,
+        convention: str = _UNCHANGED,
+    ) -> DHRobot:
         """A new robot with the given parts changed and the others kept (``base=None`` removes the base).
 
         >>> from armlab.models import planar2r
@@ -170,11 +203,13 @@ class DHRobot:
         >>> r.replace(name="short arm").name
         'short arm'
         """
-        return type(self)._rebuild(self.links if links is _UNCHANGED else links,
-                                   self.convention if convention is _UNCHANGED else convention,
-                                   self.base if base is _UNCHANGED else base,
-                                   self.tool if tool is _UNCHANGED else tool,
-                                   self.name if name is _UNCHANGED else name)
+        return type(self)._rebuild(
+            self.links if links is _UNCHANGED else links,
+            self.convention if convention is _UNCHANGED else convention,
+            self.base if base is _UNCHANGED else base,
+            self.tool if tool is _UNCHANGED else tool,
+            self.name if name is _UNCHANGED else name,
+        )
 
     def replace_link(self, i: int, link: DHLink | None = None, /, **changes: Any) -> DHRobot:
         """A new robot whose link ``i`` (0-based, as in ``robot.links[i]``; −1 is the last) is ``link``, or
@@ -220,7 +255,7 @@ class DHRobot:
 
     @property
     def joint_types(self) -> str:
-        """"R" or "P" per joint, e.g. "RRPRRR"."""
+        """ "R" or "P" per joint, e.g. "RRPRRR"."""
         return "".join(link.joint for link in self.links)
 
     def within_limits(self, q: ArrayLike, tol: float = 1e-9) -> Any:
@@ -267,7 +302,7 @@ class DHRobot:
         """
         if self.symbolic or is_symbolic(q):
             frames = self._fkine_sym(q)
-            return frames[:self.n + 1]
+            return frames[: self.n + 1]
         q = self._fast_q(q)
         F = run_kernel(self._fk_all, q, (self.n + 1, 3, 4))
         bottom = np.broadcast_to([0.0, 0.0, 0.0, 1.0], F.shape[:-2] + (1, 4))
@@ -396,5 +431,6 @@ class DHRobot:
 
 
 if TYPE_CHECKING:  # mypy checks that a DHRobot is the RobotLike the algorithms are typed against
+
     def _is_robot_like(robot: DHRobot) -> RobotLike:
         return robot

@@ -5,6 +5,7 @@ dimensions (angles ``(...)``, matrices ``(..., 4, 4)``), or sympy expressions;
 given symbols it returns a sympy Matrix. Angles are in radians unless a
 function takes ``deg=True``.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -18,10 +19,26 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = [
-    "R", "Rot", "Trans", "homogeneous", "Tinv", "point", "vector", "compose",
-    "rpy_to_R", "R_to_rpy", "euler_to_R", "R_to_euler",
-    "axis_angle_to_R", "R_to_axis_angle", "skew", "unskew", "is_rotation",
-    "twist_transform", "wrench_transform", "wrench_in_frame",
+    "R",
+    "Rot",
+    "Trans",
+    "homogeneous",
+    "Tinv",
+    "point",
+    "vector",
+    "compose",
+    "rpy_to_R",
+    "R_to_rpy",
+    "euler_to_R",
+    "R_to_euler",
+    "axis_angle_to_R",
+    "R_to_axis_angle",
+    "skew",
+    "unskew",
+    "is_rotation",
+    "twist_transform",
+    "wrench_transform",
+    "wrench_in_frame",
 ]
 
 _AXES = {"x": 0, "y": 1, "z": 2}
@@ -94,11 +111,12 @@ def Trans(dx: Any, dy: Any = None, dz: Any = None) -> Any:
         p = None
     if is_symbolic(dx, dy, dz):
         sp = sympy()
-        px, py, pz = (list(p) if p is not None else (dx, dy, dz))
+        px, py, pz = list(p) if p is not None else (dx, dy, dz)
         return sp.Matrix([[1, 0, 0, px], [0, 1, 0, py], [0, 0, 1, pz], [0, 0, 0, 1]])
     if p is None:
-        p = np.stack(np.broadcast_arrays(
-            as_float_array(dx, "dx"), as_float_array(dy, "dy"), as_float_array(dz, "dz")), axis=-1)
+        p = np.stack(
+            np.broadcast_arrays(as_float_array(dx, "dx"), as_float_array(dy, "dy"), as_float_array(dz, "dz")), axis=-1
+        )
     p = as_float_array(p, "p", (3,))
     T = np.zeros(p.shape[:-1] + (4, 4))
     T[..., [0, 1, 2, 3], [0, 1, 2, 3]] = 1.0
@@ -291,8 +309,9 @@ def unskew(S: Any) -> Any:
         S = sympy().Matrix(S)
         return sympy().Matrix([S[2, 1], S[0, 2], S[1, 0]])
     S = as_float_array(S, "S", (3, 3))
-    return 0.5 * np.stack([S[..., 2, 1] - S[..., 1, 2], S[..., 0, 2] - S[..., 2, 0],
-                           S[..., 1, 0] - S[..., 0, 1]], axis=-1)
+    return 0.5 * np.stack(
+        [S[..., 2, 1] - S[..., 1, 2], S[..., 0, 2] - S[..., 2, 0], S[..., 1, 0] - S[..., 0, 1]], axis=-1
+    )
 
 
 def axis_angle_to_R(axis: Any, theta: Any) -> Any:
@@ -345,6 +364,7 @@ def is_rotation(R_: Any, tol: float = 1e-9) -> bool:
 
 
 # --- twists and wrenches between frames --------------------------------------------------------------
+
 
 def _R_p(T):
     if is_symbolic(T):

@@ -2,6 +2,7 @@
 never grows), computed torque imposes ë + Kd·ė + Kp·e = 0, PD alone stops short by Kp⁻¹·G, PID removes that
 offset, the lab report's cascade, saturation is clipped and reported, resolved rate follows a line, and
 bad input is refused."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -124,8 +125,9 @@ def test_pd_plus_gravity_is_pd_plus_gravity_compensation():
     b = control.PD(KP, KD) + control.GravityCompensation(ARM, gravity=G)
     q, qd = np.array([0.3, 1.1, -0.4]), np.array([0.2, -0.1, 0.5])
     np.testing.assert_allclose(a.step(0, q, qd, Q_SET), b.step(0, q, qd, Q_SET), atol=1e-12)
-    np.testing.assert_allclose(control.GravityCompensation(ARM, gravity=G).step(0, q, qd, q), ARM.gravload(q, G),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        control.GravityCompensation(ARM, gravity=G).step(0, q, qd, q), ARM.gravload(q, G), atol=1e-12
+    )
 
 
 def test_resolved_rate_follows_a_cartesian_line():
@@ -158,19 +160,22 @@ def test_perturbed_model_scales_the_inertial_parameters():
         control.perturbed(ARM, 1.5)
 
 
-@pytest.mark.parametrize("make, match", [
-    (lambda: control.PD(np.nan, 1.0), "gain kp contains NaN"),
-    (lambda: control.PID(1.0, [1.0, np.inf], 1.0), "gain ki contains NaN or infinity"),
-    (lambda: control.PD(-1.0, 1.0), "gain kp must be >= 0"),
-    (lambda: control.PD([1.0, 2.0], [1.0, 2.0, 3.0]), "one value per joint"),
-    (lambda: control.ComputedTorque(ARM, [1.0, 2.0], 1.0), r"one value per joint \(3 for this model\)"),
-    (lambda: control.PD(1.0, 1.0, limits=[1.0, 0.0]).step(0, [0, 0], [0, 0], [1, 1]), "limits must be > 0"),
-    (lambda: control.PD(1.0, 1.0).step(0, [0, 0], [0, 0], [1, 1, 1]), "ref must have shape"),
-    (lambda: control.PD(1.0, 1.0).step(0, [0, np.nan], [0, 0], [1, 1]), "q contains NaN"),
-    (lambda: control.PID.cascade(1.0, 1.0, current_lag=-1.0), "current_lag must be >= 0"),
-    (lambda: control.ComputedTorque(models.puma560(), 1.0, 1.0).with_model(ARM), "has 3 joints"),
-    (lambda: control.ComputedTorque(models.stanford_arm(), 1.0, 1.0), "no link masses"),
-])
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: control.PD(np.nan, 1.0), "gain kp contains NaN"),
+        (lambda: control.PID(1.0, [1.0, np.inf], 1.0), "gain ki contains NaN or infinity"),
+        (lambda: control.PD(-1.0, 1.0), "gain kp must be >= 0"),
+        (lambda: control.PD([1.0, 2.0], [1.0, 2.0, 3.0]), "one value per joint"),
+        (lambda: control.ComputedTorque(ARM, [1.0, 2.0], 1.0), r"one value per joint \(3 for this model\)"),
+        (lambda: control.PD(1.0, 1.0, limits=[1.0, 0.0]).step(0, [0, 0], [0, 0], [1, 1]), "limits must be > 0"),
+        (lambda: control.PD(1.0, 1.0).step(0, [0, 0], [0, 0], [1, 1, 1]), "ref must have shape"),
+        (lambda: control.PD(1.0, 1.0).step(0, [0, np.nan], [0, 0], [1, 1]), "q contains NaN"),
+        (lambda: control.PID.cascade(1.0, 1.0, current_lag=-1.0), "current_lag must be >= 0"),
+        (lambda: control.ComputedTorque(models.puma560(), 1.0, 1.0).with_model(ARM), "has 3 joints"),
+        (lambda: control.ComputedTorque(models.stanford_arm(), 1.0, 1.0), "no link masses"),
+    ],
+)
 def test_bad_input_is_refused_clearly(make, match):
     with pytest.raises(ValueError, match=match):
         make()

@@ -1,5 +1,6 @@
 """The controller protocol a simulator uses (control/base.py): ``bind(n)`` and ``with_model(model)`` give
 new controllers and never change the one a student built; ``run_task`` uses only them."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -6,6 +6,7 @@ rank; the package root (``armlab/__init__.py``) may import any layer; ``grading`
 counts, including the lazy ones inside functions. Every package of ``lib/armlab`` must have a row, and every
 row must name a package that exists.
 """
+
 from __future__ import annotations
 
 import ast
@@ -59,9 +60,18 @@ TOP = {name for name, rank in TABLE.items() if rank == "root"} | OLD_PATHS
 #: Parts that import no other part of armlab.
 ALONE = {name for name, rank in TABLE.items() if rank == "alone"}
 #: What grading may use besides itself: its frozen builtins come from the standard library.
-GRADING_ALLOWED = {"numpy", "sympy", "nbgrader", "traitlets", "nbformat", "nbconvert", "IPython",
-                   "sqlalchemy",  # nbgrader's gradebook, read by the batch grader
-                   "dask", "distributed"}  # the batch grader's workers (the scale extra, imported on use)
+GRADING_ALLOWED = {
+    "numpy",
+    "sympy",
+    "nbgrader",
+    "traitlets",
+    "nbformat",
+    "nbconvert",
+    "IPython",
+    "sqlalchemy",  # nbgrader's gradebook, read by the batch grader
+    "dask",
+    "distributed",
+}  # the batch grader's workers (the scale extra, imported on use)
 
 
 def module_name(path: Path) -> str:
@@ -83,7 +93,7 @@ def imports(path: Path):
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - node.level + 1]
+                base = base[: len(base) - node.level + 1]
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module
@@ -134,7 +144,9 @@ def violations():
             elif other not in RANK or mine not in RANK:
                 out.append(f"{where}: {me} or {target} has no layer in docs/architecture.md's table")
             elif RANK[other] >= RANK[mine]:
-                out.append(f"{where}: {me} (layer {RANK[mine]}) imports {target} (layer {RANK[other]}): upward or sideways")
+                out.append(
+                    f"{where}: {me} (layer {RANK[mine]}) imports {target} (layer {RANK[other]}): upward or sideways"
+                )
     return out
 
 
@@ -148,10 +160,14 @@ def parts_of_the_library(pkg: Path | None = None) -> set[str]:
 
 def table_problems(table: dict[str, int | str], parts: set[str]) -> list[str]:
     """What is wrong between the doc's layer table and the library's parts (empty when they agree)."""
-    out = [f"{name}: a part of lib/armlab without a row in docs/architecture.md's layer table"
-           for name in sorted(parts - set(table) - OLD_PATHS)]
-    out += [f"{name}: a row of docs/architecture.md's layer table, but no such package in lib/armlab"
-            for name in sorted(set(table) - parts)]
+    out = [
+        f"{name}: a part of lib/armlab without a row in docs/architecture.md's layer table"
+        for name in sorted(parts - set(table) - OLD_PATHS)
+    ]
+    out += [
+        f"{name}: a row of docs/architecture.md's layer table, but no such package in lib/armlab"
+        for name in sorted(set(table) - parts)
+    ]
     return out
 
 
@@ -164,8 +180,7 @@ def test_the_layer_table_is_read_from_the_doc():
 
 
 def test_the_layer_table_names_every_package_and_only_real_ones():
-    assert not table_problems(TABLE, parts_of_the_library()), "\n".join(
-        table_problems(TABLE, parts_of_the_library()))
+    assert not table_problems(TABLE, parts_of_the_library()), "\n".join(table_problems(TABLE, parts_of_the_library()))
 
 
 def test_a_package_missing_from_the_table_fails(tmp_path):
@@ -182,7 +197,8 @@ def test_a_package_missing_from_the_table_fails(tmp_path):
     assert "`statics`" in row
     shorter = layer_table(text.replace(row + "\n", ""))
     assert table_problems(shorter, parts_of_the_library()) == [
-        "statics: a part of lib/armlab without a row in docs/architecture.md's layer table"]
+        "statics: a part of lib/armlab without a row in docs/architecture.md's layer table"
+    ]
 
 
 def test_a_package_without_a_layer_is_reported_at_its_imports(tmp_path, monkeypatch):
@@ -195,8 +211,9 @@ def test_a_package_without_a_layer_is_reported_at_its_imports(tmp_path, monkeypa
     monkeypatch.setattr(sys.modules[__name__], "LIB", tmp_path)
     monkeypatch.setattr(sys.modules[__name__], "PKG", tmp_path / "armlab")
     monkeypatch.setattr(sys.modules[__name__], "FILES", sorted((tmp_path / "armlab").rglob("*.py")))
-    assert violations() == ["armlab/newpkg/__init__.py:1: armlab.newpkg or armlab.ik has no layer in "
-                            "docs/architecture.md's table"]
+    assert violations() == [
+        "armlab/newpkg/__init__.py:1: armlab.newpkg or armlab.ik has no layer in docs/architecture.md's table"
+    ]
 
 
 def test_import_armlab_stays_light():
@@ -204,8 +221,13 @@ def test_import_armlab_stays_light():
     nor dask."""
     heavy = ("sympy", "matplotlib", "ipywidgets", "anywidget", "websockets", "dask")
     code = f"import sys, armlab; print(','.join(m for m in {heavy!r} if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(LIB)})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(LIB)},
+    )
     assert out.stdout.strip() == ""
 
 
@@ -226,7 +248,7 @@ def test_no_import_cycles():
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                cycles.append(" → ".join(stack[stack.index(nxt):] + [nxt]))
+                cycles.append(" → ".join(stack[stack.index(nxt) :] + [nxt]))
             elif nxt not in state:
                 visit(nxt, stack)
         stack.pop()
@@ -250,16 +272,26 @@ def test_no_private_names_imported_across_modules():
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("from ..robot import DHRobot", "armlab/ik/x.py:1: armlab.ik.x (layer 3) imports armlab.robot (layer 7)"),
-    ("def f():\n    from armlab import viz", "armlab/ik/x.py:2: armlab.ik.x (layer 3) imports armlab.viz (layer 9)"),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("from ..robot import DHRobot", "armlab/ik/x.py:1: armlab.ik.x (layer 3) imports armlab.robot (layer 7)"),
+        (
+            "def f():\n    from armlab import viz",
+            "armlab/ik/x.py:2: armlab.ik.x (layer 3) imports armlab.viz (layer 9)",
+        ),
+    ],
+)
 def test_the_rule_catches_an_upward_import(tmp_path, monkeypatch, source, expected):
     """A test that cannot fail is a defect: plant an upward import and see it reported with file and line."""
     fake = tmp_path / "armlab" / "ik"
     fake.mkdir(parents=True)
-    for p in (tmp_path / "armlab" / "__init__.py", fake / "__init__.py", tmp_path / "armlab" / "robot.py",
-              tmp_path / "armlab" / "viz.py"):
+    for p in (
+        tmp_path / "armlab" / "__init__.py",
+        fake / "__init__.py",
+        tmp_path / "armlab" / "robot.py",
+        tmp_path / "armlab" / "viz.py",
+    ):
         p.write_text("")
     (fake / "x.py").write_text(source)
     monkeypatch.setattr(sys.modules[__name__], "LIB", tmp_path)

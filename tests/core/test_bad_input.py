@@ -2,6 +2,7 @@
 
 Each case is (callable, expected exception, regex the message must match).
 """
+
 from __future__ import annotations
 
 import math
@@ -48,8 +49,11 @@ CASES = {
     "jacobe q inf": (lambda: PUMA.jacobe(_q((4, INF))), ValueError, r"q contains NaN"),
     "within_limits q wrong length": (lambda: PUMA.within_limits(np.zeros(3)), ValueError, r"q must have 6"),
     "stanford fkine prismatic q NaN": (lambda: STANFORD.fkine([0, 0, NAN, 0, 0, 0]), ValueError, r"q contains"),
-    "symbolic q wrong length": (lambda: PUMA.fkine(__import__("sympy").symbols("q1:6")), ValueError,
-                                r"q must have 6 joint values"),
+    "symbolic q wrong length": (
+        lambda: PUMA.fkine(__import__("sympy").symbols("q1:6")),
+        ValueError,
+        r"q must have 6 joint values",
+    ),
     # --- rotations: axis and angle ---------------------------------------------------------
     "R unknown axis w": (lambda: tf.R("w", 0.1), ValueError, r"axis must be 'x', 'y' or 'z', got 'w'"),
     "Rot unknown axis w": (lambda: tf.Rot("w", 0.1), ValueError, r"axis must be .*'w'"),
@@ -92,18 +96,27 @@ CASES = {
     "Trans vector of 4": (lambda: tf.Trans([1, 2, 3, 4]), ValueError, r"p must have shape \(\.\.\., 3\)"),
     "Trans dx string": (lambda: tf.Trans("a", 1, 2), TypeError, r"dx must be a number"),
     "Trans dz NaN": (lambda: tf.Trans(0, 0, NAN), ValueError, r"dz contains NaN"),
-    "compose frame world": (lambda: tf.compose(np.eye(4), frame="world"), ValueError,
-                            r"frame must be 'fixed' or 'current', got 'world'"),
+    "compose frame world": (
+        lambda: tf.compose(np.eye(4), frame="world"),
+        ValueError,
+        r"frame must be 'fixed' or 'current', got 'world'",
+    ),
     "compose nothing": (lambda: tf.compose(), ValueError, r"compose needs at least one transform"),
     "compose 4x4 with 3x3": (lambda: tf.compose(np.eye(4), np.eye(3)), ValueError, r"transforms must all be"),
     "compose string": (lambda: tf.compose(np.eye(4), "T"), TypeError, r"transforms\[\d\] must be a number"),
     "point x string": (lambda: tf.point("a", 1, 2), TypeError, r"x must be a number"),
     "vector of 2": (lambda: tf.vector([1, 2]), ValueError, r"vector must have shape"),
     # --- DH links ----------------------------------------------------------------------------------
-    "link_transform_standard theta NaN": (lambda: link_transform_standard(NAN, 0, 0, 0), ValueError,
-                                          r"theta contains NaN"),
-    "link_transform_modified alpha string": (lambda: link_transform_modified("x", 0, 0, 0), TypeError,
-                                             r"alpha must be a number"),
+    "link_transform_standard theta NaN": (
+        lambda: link_transform_standard(NAN, 0, 0, 0),
+        ValueError,
+        r"theta contains NaN",
+    ),
+    "link_transform_modified alpha string": (
+        lambda: link_transform_modified("x", 0, 0, 0),
+        TypeError,
+        r"alpha must be a number",
+    ),
     "link_transform_modified d inf": (lambda: link_transform_modified(0, 0, 0, INF), ValueError, r"d contains"),
     "DHLink joint X": (lambda: DHLink(joint="X"), ValueError, r"joint must be 'R' .* or 'P' .*got 'X'"),
     "DHLink joint lower-case r": (lambda: DHLink(joint="r"), ValueError, r"joint must be"),
@@ -112,27 +125,45 @@ CASES = {
     "DHLink theta NaN": (lambda: DHLink(theta=NAN), ValueError, r"DHLink theta must be finite"),
     "DHLink d inf": (lambda: DHLink(d=INF), ValueError, r"DHLink d must be finite"),
     "DHLink offset NaN": (lambda: DHLink(offset=NAN), ValueError, r"DHLink offset must be finite"),
-    "DHLink qlim lower > upper": (lambda: DHLink(qlim=(1.0, -1.0)), ValueError,
-                                  r"qlim must be \(lower, upper\) with lower <= upper"),
+    "DHLink qlim lower > upper": (
+        lambda: DHLink(qlim=(1.0, -1.0)),
+        ValueError,
+        r"qlim must be \(lower, upper\) with lower <= upper",
+    ),
     "DHLink qlim three values": (lambda: DHLink(qlim=(0, 1, 2)), ValueError, r"qlim must have shape \(2,\)"),
     "DHLink qlim NaN": (lambda: DHLink(qlim=(NAN, 1.0)), ValueError, r"qlim contains NaN"),
     "DHLink qlim string": (lambda: DHLink(qlim=("lo", "hi")), TypeError, r"qlim must be a number"),
     "DHLink r of 2": (lambda: DHLink(r=(0, 0)), ValueError, r"r must have shape \(3,\)"),
     "DHLink I 2x2": (lambda: DHLink(I=np.eye(2)), ValueError, r"I must have shape \(3, 3\)"),
     # --- DH robots and models ----------------------------------------------------------------------
-    "DHRobot unknown convention": (lambda: DHRobot([DHLink()], convention="craig"), ValueError,
-                                   r"convention must be 'standard' or 'modified', got 'craig'"),
-    "DHRobot convention capitalised": (lambda: DHRobot([DHLink()], convention="Modified"), ValueError,
-                                       r"convention must be"),
+    "DHRobot unknown convention": (
+        lambda: DHRobot([DHLink()], convention="craig"),
+        ValueError,
+        r"convention must be 'standard' or 'modified', got 'craig'",
+    ),
+    "DHRobot convention capitalised": (
+        lambda: DHRobot([DHLink()], convention="Modified"),
+        ValueError,
+        r"convention must be",
+    ),
     "DHRobot no links": (lambda: DHRobot([]), TypeError, r"links must be a non-empty sequence of DHLink"),
     "DHRobot links not DHLink": (lambda: DHRobot([(0, 0, 0, 0)]), TypeError, r"links must be"),
-    "DHRobot base 3x3": (lambda: DHRobot([DHLink()], base=np.eye(3)), ValueError,
-                         r"base must have shape \(4, 4\), got shape \(3, 3\)"),
+    "DHRobot base 3x3": (
+        lambda: DHRobot([DHLink()], base=np.eye(3)),
+        ValueError,
+        r"base must have shape \(4, 4\), got shape \(3, 3\)",
+    ),
     "DHRobot tool NaN": (lambda: DHRobot([DHLink()], tool=np.full((4, 4), NAN)), ValueError, r"tool contains NaN"),
-    "DHRobot base batch": (lambda: DHRobot([DHLink()], base=np.stack([np.eye(4)] * 2)), ValueError,
-                           r"base must have shape \(4, 4\)"),
-    "stanford_arm unknown convention": (lambda: models.stanford_arm(convention="dh"), ValueError,
-                                        r"convention must be"),
+    "DHRobot base batch": (
+        lambda: DHRobot([DHLink()], base=np.stack([np.eye(4)] * 2)),
+        ValueError,
+        r"base must have shape \(4, 4\)",
+    ),
+    "stanford_arm unknown convention": (
+        lambda: models.stanford_arm(convention="dh"),
+        ValueError,
+        r"convention must be",
+    ),
     "planar2r length NaN": (lambda: models.planar2r(l1=NAN), ValueError, r"DHLink a must be finite"),
     "youbot d5 string": (lambda: models.youbot(d5="0.2"), TypeError, r"DHLink d must be a real number"),
 }
@@ -151,8 +182,11 @@ def test_bad_input_raises_clear_error_naming_the_argument(name):
         func()
 
 
-@pytest.mark.parametrize("call", [lambda: tf.Rot("z", "90"), lambda: PUMA.fkine(["0"] * 6),
-                                  lambda: tf.Trans("1", "2", "3")], ids=["Rot theta", "fkine q", "Trans"])
+@pytest.mark.parametrize(
+    "call",
+    [lambda: tf.Rot("z", "90"), lambda: PUMA.fkine(["0"] * 6), lambda: tf.Trans("1", "2", "3")],
+    ids=["Rot theta", "fkine q", "Trans"],
+)
 def test_numeric_strings_are_rejected(call):
     with pytest.raises(TypeError, match="must be a number"):
         call()

@@ -1,4 +1,5 @@
 """Every docstring example in armlab, in every subpackage, runs and prints what it says."""
+
 import doctest
 import importlib
 import pkgutil

@@ -1,6 +1,7 @@
 """The old module paths (armlab.dh, armlab.viz_ik, armlab.grading_ik, armlab.nbgrader_hardening): released
 notebooks still import them, each import warns, and they give the very objects of the new paths. They live
 in one place, ``armlab._core.deprecation.MOVED_MODULES`` (no files; removed after the spring 2027 term)."""
+
 from __future__ import annotations
 
 import importlib
@@ -16,8 +17,20 @@ from armlab._core.deprecation import MOVED_MODULES, MovedModuleFinder, moved_to
 LIB = Path(armlab.__file__).parent
 EXPECTED = {
     "armlab.dh": ("armlab", ["DHLink", "DHRobot", "link_transform_standard", "link_transform_modified"]),
-    "armlab.viz_ik": ("armlab.viz", ["OUTSIDE_COLOR", "GhostArm", "IKExplorer", "SolutionArms", "SolutionsFigure",
-                                     "arm_label", "ik_explorer", "show_solutions", "slot_of"]),
+    "armlab.viz_ik": (
+        "armlab.viz",
+        [
+            "OUTSIDE_COLOR",
+            "GhostArm",
+            "IKExplorer",
+            "SolutionArms",
+            "SolutionsFigure",
+            "arm_label",
+            "ik_explorer",
+            "show_solutions",
+            "slot_of",
+        ],
+    ),
     "armlab.grading_ik": ("armlab.grading.ik", None),
     "armlab.nbgrader_hardening": ("armlab.grading.preprocessors", None),
 }
@@ -71,9 +84,11 @@ def test_the_old_paths_live_in_one_place():
 
 
 def test_import_armlab_imports_none_of_the_targets():
-    code = ("import sys, armlab\n"
-            "loaded = [m for m in ('armlab.grading', 'armlab.viz', 'armlab.grading.ik', 'sympy') if m in sys.modules]\n"
-            "assert not loaded, loaded\n"
-            "print('ok')")
+    code = (
+        "import sys, armlab\n"
+        "loaded = [m for m in ('armlab.grading', 'armlab.viz', 'armlab.grading.ik', 'sympy') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+        "print('ok')"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -4,6 +4,7 @@ run.sh is sourced with its installation steps stubbed out and a fake ``.venv/bin
 it was called, so the order of the steps and the stop on a failing check are checked without installing
 anything.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,8 +41,9 @@ def run(tmp_path: Path, *args: str, **env: str) -> tuple[int, list[str], str]:
     calls.write_text("")
     environ = {k: v for k, v in os.environ.items() if k not in ("ARMLAB_CHECKS", "FAIL")}
     environ.update(REPO=str(ROOT), FAKE_VENV=str(venv), CALLS=str(calls), **env)
-    proc = subprocess.run(["bash", "-c", DRIVER, "driver", *args], env=environ, capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        ["bash", "-c", DRIVER, "driver", *args], env=environ, capture_output=True, text=True, timeout=60
+    )
     return proc.returncode, calls.read_text().splitlines(), proc.stderr
 
 
@@ -55,10 +57,13 @@ def test_with_arguments_only_pytest_runs(tmp_path):
     assert (rc, calls) == (0, ["-m pytest tests/core -q"])
 
 
-@pytest.mark.parametrize("flag, args, expected", [
-    ("1", ("tests/core",), CHECKS + ["-m pytest tests/core"]),
-    ("0", (), ["-m pytest"]),
-])
+@pytest.mark.parametrize(
+    "flag, args, expected",
+    [
+        ("1", ("tests/core",), CHECKS + ["-m pytest tests/core"]),
+        ("0", (), ["-m pytest"]),
+    ],
+)
 def test_armlab_checks_overrides_the_default(tmp_path, flag, args, expected):
     rc, calls, _ = run(tmp_path, "test", *args, ARMLAB_CHECKS=flag)
     assert (rc, calls) == (0, expected)

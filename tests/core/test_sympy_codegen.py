@@ -1,6 +1,7 @@
 """The one sympy → Python compiler (armlab._core.sympy_codegen): straight-line programs over sympy compiled
 through _core.codegen.make_function, for the Lagrange model (textbook (3.111)–(3.132)) and the lab report's
 symbolic regressor τ = ξχ (2.53)–(2.56)."""
+
 import math
 
 import numpy as np
@@ -15,7 +16,7 @@ from armlab.models import planar2r
 def test_compiled_program_equals_sympy_on_floats_and_batches():
     x, y = sp.symbols("x y", real=True)
     t0, t1 = sp.Dummy("t0"), sp.Dummy("t1")
-    entries = [(t0, sp.cos(x) * y + sp.Rational(1, 3)), (t1, t0 ** 2 - sp.sin(y) / 2 + sp.pi)]
+    entries = [(t0, sp.cos(x) * y + sp.Rational(1, 3)), (t1, t0**2 - sp.sin(y) / 2 + sp.pi)]
     outputs = [t1, t0 * x, sp.Integer(0)]
     names = {x: "x", y: "y", t0: "t0", t1: "t1"}
     f = compile_program("prog", ["x", "y"], entries, outputs, names)

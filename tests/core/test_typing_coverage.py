@@ -15,6 +15,7 @@ The rule, read from the source with ``ast`` (nothing is imported):
 The issue's "104 of 857" counted differently: every def without a leading underscore, nested ones
 included, typed if it had at least one annotation. That count is printed too, for comparison.
 """
+
 from __future__ import annotations
 
 import ast
@@ -77,7 +78,8 @@ def issue_count(pkg: Path = PKG) -> tuple[int, int]:
                 a = node.args
                 total += 1
                 typed += node.returns is not None or any(
-                    p.annotation is not None for p in [*a.posonlyargs, *a.args, *a.kwonlyargs])
+                    p.annotation is not None for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]
+                )
     return typed, total
 
 
@@ -96,7 +98,8 @@ def test_the_rule_counts_what_it_says(tmp_path: Path) -> None:
         "    def method(self, x: int) -> int: ...\n"
         "    @staticmethod\n    def static(x) -> int: ...\n"
         "    @classmethod\n    def make(cls) -> 'C': ...\n"
-        "if True:\n    def in_if(x: float) -> float: ...\n")
+        "if True:\n    def in_if(x: float) -> float: ...\n"
+    )
     typed, counted, untyped = survey(pkg)["armlab/m.py"]
     assert (typed, counted) == (5, 8), untyped
     assert sorted(n.split(":")[0] for n in untyped) == ["bare_kwargs", "no_return", "static"]
@@ -109,10 +112,14 @@ def test_at_least_90_percent_of_public_functions_are_typed() -> None:
     assert counted > 500, f"the survey found only {counted} public functions: is {PKG} the library?"
     share = typed / counted
     worst = sorted(((t / n, p, n - t, u) for p, (t, n, u) in stats.items() if t < n), key=lambda r: (r[0], -r[2]))
-    lines = [f"{typed} of {counted} public functions fully annotated ({share:.1%}; target {TARGET:.0%})",
-             "issue #19's count (any annotation, nested defs included): %d of %d" % issue_count(),
-             "least-typed modules:"]
-    lines += [f"  {p}: {n_untyped} untyped ({frac:.0%} typed): {', '.join(u[:6])}{' …' if len(u) > 6 else ''}"
-              for frac, p, n_untyped, u in worst[:15]]
+    lines = [
+        f"{typed} of {counted} public functions fully annotated ({share:.1%}; target {TARGET:.0%})",
+        "issue #19's count (any annotation, nested defs included): %d of %d" % issue_count(),
+        "least-typed modules:",
+    ]
+    lines += [
+        f"  {p}: {n_untyped} untyped ({frac:.0%} typed): {', '.join(u[:6])}{' …' if len(u) > 6 else ''}"
+        for frac, p, n_untyped, u in worst[:15]
+    ]
     print("\n".join(lines))
     assert share >= TARGET, "\n".join(lines)

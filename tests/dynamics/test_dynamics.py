@@ -4,6 +4,7 @@ base, tool, any gravity direction), and the properties every model must have.
 
 Example 3.9 and the other worked examples are in tests/sources/test_textbook_ch6.py.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -38,18 +39,32 @@ def test_rne_mass_gravity_coriolis_and_forward_dynamics_equal_pinocchio():
         for q in random_q(rng, robot, 3):
             qd, qdd = rng.normal(size=(2, robot.n))
             tag = f"{robot!r}\nq = {q!r}"
-            np.testing.assert_allclose(dy.rne(robot, q, qd, qdd, GRAVITY), pin.rnea(model, data, q, qd, qdd),
-                                       atol=TOL, err_msg="rne " + tag)
+            np.testing.assert_allclose(
+                dy.rne(robot, q, qd, qdd, GRAVITY), pin.rnea(model, data, q, qd, qdd), atol=TOL, err_msg="rne " + tag
+            )
             M = pin.crba(model, data, q)
             np.testing.assert_allclose(dy.inertia(robot, q), np.triu(M) + np.triu(M, 1).T, atol=TOL, err_msg=tag)
-            np.testing.assert_allclose(dy.gravload(robot, q, gravity=GRAVITY), pin.computeGeneralizedGravity(model, data, q),
-                                       atol=TOL, err_msg=tag)
-            np.testing.assert_allclose(dy.coriolis(robot, q, qd), pin.computeCoriolisMatrix(model, data, q, qd),
-                                       atol=TOL, err_msg="coriolis " + tag)
-            np.testing.assert_allclose(dy.fdyn(robot, q, qd, qdd, GRAVITY), pin.aba(model, data, q, qd, qdd),
-                                       atol=TOL, err_msg="fdyn " + tag)
-            np.testing.assert_allclose(dy.kinetic_energy(robot, q, qd), pin.computeKineticEnergy(model, data, q, qd),
-                                       atol=TOL, err_msg="kinetic energy " + tag)
+            np.testing.assert_allclose(
+                dy.gravload(robot, q, gravity=GRAVITY),
+                pin.computeGeneralizedGravity(model, data, q),
+                atol=TOL,
+                err_msg=tag,
+            )
+            np.testing.assert_allclose(
+                dy.coriolis(robot, q, qd),
+                pin.computeCoriolisMatrix(model, data, q, qd),
+                atol=TOL,
+                err_msg="coriolis " + tag,
+            )
+            np.testing.assert_allclose(
+                dy.fdyn(robot, q, qd, qdd, GRAVITY), pin.aba(model, data, q, qd, qdd), atol=TOL, err_msg="fdyn " + tag
+            )
+            np.testing.assert_allclose(
+                dy.kinetic_energy(robot, q, qd),
+                pin.computeKineticEnergy(model, data, q, qd),
+                atol=TOL,
+                err_msg="kinetic energy " + tag,
+            )
 
 
 def test_rne_with_a_tip_wrench_equals_pinocchio_external_force_and_jt_f():
@@ -68,8 +83,9 @@ def test_rne_with_a_tip_wrench_equals_pinocchio_external_force_and_jt_f():
         fext[frame.parentJoint] = f_on_body
         ref = pin.rnea(model, data, q, qd, qdd, fext)
         np.testing.assert_allclose(dy.rne(robot, q, qd, qdd, GRAVITY, f_tip=F), ref, atol=TOL)
-        np.testing.assert_allclose(dy.rne(robot, q, np.zeros(robot.n), np.zeros(robot.n), (0, 0, 0), f_tip=F),
-                                   robot.jacobe(q).T @ F, atol=TOL)
+        np.testing.assert_allclose(
+            dy.rne(robot, q, np.zeros(robot.n), np.zeros(robot.n), (0, 0, 0), f_tip=F), robot.jacobe(q).T @ F, atol=TOL
+        )
 
 
 def test_rne_equals_roboticstoolbox_rne():
@@ -107,8 +123,9 @@ def test_symbolic_equals_numeric():
     rng = np.random.default_rng(5)
     q, qd, qdd = random_q(rng, robot, 1)[0], *rng.normal(size=(2, robot.n))
     sym = dy.rne(robot, list(sp.Matrix(q)), list(sp.Matrix(qd)), list(sp.Matrix(qdd)), list(sp.Matrix(GRAVITY)))
-    np.testing.assert_allclose(np.array(sym.evalf(), dtype=float).ravel(), dy.rne(robot, q, qd, qdd, GRAVITY),
-                               atol=1e-10)
+    np.testing.assert_allclose(
+        np.array(sym.evalf(), dtype=float).ravel(), dy.rne(robot, q, qd, qdd, GRAVITY), atol=1e-10
+    )
 
 
 @settings(max_examples=30, deadline=None)
@@ -148,27 +165,35 @@ def test_gravity_load_is_the_statics_gravity_load():
     rng = np.random.default_rng(6)
     for robot in ROBOTS[::5]:
         Q = random_q(rng, robot, 4)
-        np.testing.assert_allclose(statics.gravity_load(robot, Q, gravity=GRAVITY), dy.gravload(robot, Q, gravity=GRAVITY), atol=1e-12)
+        np.testing.assert_allclose(
+            statics.gravity_load(robot, Q, gravity=GRAVITY), dy.gravload(robot, Q, gravity=GRAVITY), atol=1e-12
+        )
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda r: dy.rne(r, np.zeros(2), np.zeros(3), np.zeros(3)), r"q must have 3 joint values"),
-    (lambda r: dy.rne(r, np.zeros(3), [0, np.inf, 0], np.zeros(3)), "qd contains NaN or infinity"),
-    (lambda r: dy.inertia(r, np.full(3, 1j)), "real numbers"),
-    (lambda r: dy.gravload(r, np.zeros(3), gravity=(0, 9.81)), r"gravity must have shape"),
-    (lambda r: dy.rne(r, np.zeros(3), np.zeros(3), np.zeros(3), f_tip=np.zeros(5)), r"f_tip must have shape"),
-    (lambda r: dy.inertia(armlab.models.rpr(), np.zeros(3)), "has no link masses"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda r: dy.rne(r, np.zeros(2), np.zeros(3), np.zeros(3)), r"q must have 3 joint values"),
+        (lambda r: dy.rne(r, np.zeros(3), [0, np.inf, 0], np.zeros(3)), "qd contains NaN or infinity"),
+        (lambda r: dy.inertia(r, np.full(3, 1j)), "real numbers"),
+        (lambda r: dy.gravload(r, np.zeros(3), gravity=(0, 9.81)), r"gravity must have shape"),
+        (lambda r: dy.rne(r, np.zeros(3), np.zeros(3), np.zeros(3), f_tip=np.zeros(5)), r"f_tip must have shape"),
+        (lambda r: dy.inertia(armlab.models.rpr(), np.zeros(3)), "has no link masses"),
+    ],
+)
 def test_bad_input_gets_a_clear_error(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call(ROBOTS[[r.n for r in ROBOTS].index(3)])
 
 
-@pytest.mark.parametrize("I, match", [
-    (np.diag([1.0, 1.0, -0.1]), "positive"),
-    (np.diag([0.1, 0.1, 0.5]), "triangle"),
-    (np.array([[1.0, 0.2, 0], [0.1, 1.0, 0], [0, 0, 1.0]]), "symmetric"),
-])
+@pytest.mark.parametrize(
+    "I, match",
+    [
+        (np.diag([1.0, 1.0, -0.1]), "positive"),
+        (np.diag([0.1, 0.1, 0.5]), "triangle"),
+        (np.array([[1.0, 0.2, 0], [0.1, 1.0, 0], [0, 0, 1.0]]), "symmetric"),
+    ],
+)
 def test_physically_invalid_inertia_is_rejected(I, match):
     with pytest.raises(ValueError, match=match):
         armlab.DHLink(a=1.0, m=1.0, I=I)

@@ -1,4 +1,5 @@
 """Base parameters, excitation, identification (lab report §3, (3.1)–(3.2)) and the data pipeline."""
+
 from __future__ import annotations
 
 import json
@@ -14,14 +15,23 @@ from armlab.models import YOUBOT_ACTUATORS, youbot_driver_to_q, youbot_q_to_driv
 from support import random_inertial, random_q, random_robots, to_pin
 
 YOUBOT = armlab.models.youbot()
-FRICTION = np.array([[0.02, 0.30, 0.10, 0.02], [0.03, 0.30, 0.07, -0.02], [0.01, 0.15, 0.04, 0.01],
-                     [0.005, 0.05, 0.04, 0.0], [0.004, 0.02, 0.3, 0.0]])  # (I_a, f_v, f_c, f_off) per joint
+FRICTION = np.array(
+    [
+        [0.02, 0.30, 0.10, 0.02],
+        [0.03, 0.30, 0.07, -0.02],
+        [0.01, 0.15, 0.04, 0.01],
+        [0.005, 0.05, 0.04, 0.0],
+        [0.004, 0.02, 0.3, 0.0],
+    ]
+)  # (I_a, f_v, f_c, f_off) per joint
 CHIBAR = np.concatenate([P.dynamic_params(YOUBOT).reshape(5, 10), FRICTION], axis=1).reshape(-1)
 #: a fixed (not optimised) Fourier excitation about a pose that loads joints 2–4
 EXCITATION = dynamics.Excitation(
     a=[[0.3, 0.1, 0.05], [0.25, -0.1, 0.05], [0.3, 0.15, -0.05], [0.3, -0.2, 0.1], [0.5, 0.2, 0.1]],
     b=[[0.1, -0.1, 0.05], [-0.1, 0.1, 0.05], [0.2, -0.1, 0.05], [-0.2, 0.1, 0.05], [0.3, -0.2, 0.1]],
-    q0=[0.0, 0.3, -0.8, 1.5, 0.0], f0=0.1)
+    q0=[0.0, 0.3, -0.8, 1.5, 0.0],
+    f0=0.1,
+)
 
 
 def _simulate(excitation, rate=200.0, periods=1.0, robot=YOUBOT, chibar=CHIBAR):
@@ -31,28 +41,35 @@ def _simulate(excitation, rate=200.0, periods=1.0, robot=YOUBOT, chibar=CHIBAR):
 
 # --- base parameters ---------------------------------------------------------------------------------
 
+
 def _pin_rank(robot, gravity, samples=120, seed=11):
     """Rank of pinocchio's stacked joint-torque regressor: an independent count of the base parameters."""
     model, _, _ = to_pin(robot)
     model.gravity.linear = np.asarray(gravity, float)
     data = model.createData()
     rng = np.random.default_rng(seed)
-    Y = [pin.computeJointTorqueRegressor(model, data, q, *rng.normal(size=(2, robot.n)))
-         for q in random_q(rng, robot, samples)]
+    Y = [
+        pin.computeJointTorqueRegressor(model, data, q, *rng.normal(size=(2, robot.n)))
+        for q in random_q(rng, robot, samples)
+    ]
     return np.linalg.matrix_rank(np.vstack(Y))
 
 
-@pytest.mark.parametrize("robot, gravity, count", [
-    (YOUBOT, dynamics.GRAVITY, 29),
-    (armlab.models.planar2r(), (0, 0, -9.81), 4),    # the arm's plane is horizontal: gravity does no work
-    (armlab.models.planar2r(), (0, -9.81, 0), 6),    # a vertical plane: link 1's first moments appear too
-    (armlab.models.puma560(), dynamics.GRAVITY, 36),
-])
+@pytest.mark.parametrize(
+    "robot, gravity, count",
+    [
+        (YOUBOT, dynamics.GRAVITY, 29),
+        (armlab.models.planar2r(), (0, 0, -9.81), 4),  # the arm's plane is horizontal: gravity does no work
+        (armlab.models.planar2r(), (0, -9.81, 0), 6),  # a vertical plane: link 1's first moments appear too
+        (armlab.models.puma560(), dynamics.GRAVITY, 36),
+    ],
+)
 def test_base_parameter_count_agrees_with_an_independent_rank(robot, gravity, count):
     bp = dynamics.base_parameters(robot, gravity=gravity)
     assert bp.count == count == _pin_rank(robot, gravity)
     assert dynamics.base_parameters(robot, friction=True, gravity=gravity).count == count + 3 * robot.n + sum(
-        1 for c in bp.columns if False) + (robot.n - _absorbed_armatures(robot, gravity))
+        1 for c in bp.columns if False
+    ) + (robot.n - _absorbed_armatures(robot, gravity))
 
 
 def _absorbed_armatures(robot, gravity):
@@ -71,7 +88,7 @@ def test_youbot_link_1_turns_about_the_vertical_only():
     first = bp.symbolic[0]
     m1, mx1, Iyy1 = (next(s for s in bp.symbols if s.name == n) for n in ("m1", "mx1", "Iyy1"))
     assert first.coeff(Iyy1) == 1
-    assert float(first.coeff(m1)) == pytest.approx(0.033 ** 2)
+    assert float(first.coeff(m1)) == pytest.approx(0.033**2)
     assert float(first.coeff(mx1)) == pytest.approx(2 * 0.033)
     assert bp.names[0] == "Iyy1" and sum(n.endswith("1") for n in bp.names) == 1
 
@@ -89,6 +106,7 @@ def test_base_combination_reproduces_the_full_regressor():
 
 
 # --- identification ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("method", dynamics.METHODS)
 def test_noise_free_identification_recovers_base_parameters_to_1e_6(method):
@@ -153,7 +171,9 @@ def test_constrained_fit_is_physically_consistent_where_least_squares_is_not():
     assert all(L["mass_positive"] and L["triangle"] for L in report["links"])
     np.testing.assert_allclose(con.base, con.params.of(con.chi))
     assert np.all(con.rms <= 1.2 * ols.rms + 1e-3)
-    assert (ols.consistency()["consistent"] is False) or np.linalg.norm(con.base - ols.base) < 0.1 * np.linalg.norm(ols.base)
+    assert (ols.consistency()["consistent"] is False) or np.linalg.norm(con.base - ols.base) < 0.1 * np.linalg.norm(
+        ols.base
+    )
 
 
 def test_constrained_fit_is_optimal_among_consistent_neighbours():
@@ -172,7 +192,7 @@ def test_constrained_fit_is_optimal_among_consistent_neighbours():
     best = cost(res.chi)
     for _ in range(200):
         c = res.chi + 1e-4 * rng.normal(size=28) * np.abs(res.chi).clip(1e-3)
-        links_ok = all(dynamics.link_consistency(c[14 * k:14 * k + 10])["consistent"] for k in range(2))
+        links_ok = all(dynamics.link_consistency(c[14 * k : 14 * k + 10])["consistent"] for k in range(2))
         if links_ok and (c.reshape(2, 14)[:, 10:13] >= 0).all():
             assert cost(c) >= best * (1 - 1e-9)
 
@@ -182,12 +202,14 @@ def test_identification_from_20k_samples_is_fast():
     tau = P.regressor_full(YOUBOT, q, qd, qdd) @ CHIBAR
     dynamics.identify(YOUBOT, q[:200], qd[:200], qdd[:200], tau[:200])  # compile and cache
     import time
+
     start = time.perf_counter()
     dynamics.identify(YOUBOT, q, qd, qdd, tau, method="wls")
     assert time.perf_counter() - start < 6.0  # 2 s on an idle machine (bench/bench_identification.py)
 
 
 # --- bad input -----------------------------------------------------------------------------------------
+
 
 def test_mismatched_lengths_are_named():
     t, q, qd, qdd, tau = _simulate(EXCITATION, rate=20.0)
@@ -239,6 +261,7 @@ def test_base_parameters_rejects_a_wrong_chi():
 
 # --- excitation ----------------------------------------------------------------------------------------
 
+
 def test_fourier_excitation_derivatives_are_exact():
     t = np.linspace(0, 10, 2001)
     q, qd, qdd = EXCITATION(t)
@@ -248,11 +271,20 @@ def test_fourier_excitation_derivatives_are_exact():
 
 
 def test_designed_excitation_is_inside_the_limits_and_better_conditioned():
-    ex = dynamics.design_excitation(YOUBOT, harmonics=2, max_speed=YOUBOT_ACTUATORS["max_speed"],
-                                    max_effort=YOUBOT_ACTUATORS["effort"], margin=0.1, maxiter=15, starts=2)
+    ex = dynamics.design_excitation(
+        YOUBOT,
+        harmonics=2,
+        max_speed=YOUBOT_ACTUATORS["max_speed"],
+        max_effort=YOUBOT_ACTUATORS["effort"],
+        margin=0.1,
+        maxiter=15,
+        starts=2,
+    )
     peaks = ex.peaks(YOUBOT)
     lo, hi = YOUBOT.qlim.T
-    assert np.all(peaks["q_min"] >= lo + 0.05 * (hi - lo) - 1e-6) and np.all(peaks["q_max"] <= hi - 0.05 * (hi - lo) + 1e-6)
+    assert np.all(peaks["q_min"] >= lo + 0.05 * (hi - lo) - 1e-6) and np.all(
+        peaks["q_max"] <= hi - 0.05 * (hi - lo) + 1e-6
+    )
     assert np.all(peaks["qd_max"] <= 0.9 * YOUBOT_ACTUATORS["max_speed"] + 1e-6)
     assert np.all(peaks["tau_max"] <= 0.9 * YOUBOT_ACTUATORS["effort"] + 1e-3)
     assert ex.cond == pytest.approx(dynamics.regressor_condition(YOUBOT, ex, samples=50))
@@ -260,6 +292,7 @@ def test_designed_excitation_is_inside_the_limits_and_better_conditioned():
 
 
 # --- lab logs ------------------------------------------------------------------------------------------
+
 
 def _write_log(path, t, q, tau, mapping=True, rate=50.0):
     """A session log as armlab.lab writes it: driver angles and signs, robot stamps, arrival times."""
@@ -270,9 +303,19 @@ def _write_log(path, t, q, tau, mapping=True, rate=50.0):
     lines = [json.dumps(meta)]
     rng = np.random.default_rng(1)
     for tk, qk, ek in zip(t, q, tau):
-        lines.append(json.dumps({"kind": "state", "t": 1000.0 + tk + 0.002, "stamp": 500.0 + tk + rng.normal(0, 1e-4),
-                                 "q_driver": youbot_q_to_driver(qk).tolist(), "qd_driver": [0.0] * 5,
-                                 "effort_driver": (sign * ek).tolist(), "q_cmd_driver": None}))
+        lines.append(
+            json.dumps(
+                {
+                    "kind": "state",
+                    "t": 1000.0 + tk + 0.002,
+                    "stamp": 500.0 + tk + rng.normal(0, 1e-4),
+                    "q_driver": youbot_q_to_driver(qk).tolist(),
+                    "qd_driver": [0.0] * 5,
+                    "effort_driver": (sign * ek).tolist(),
+                    "q_cmd_driver": None,
+                }
+            )
+        )
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -293,8 +336,9 @@ def test_identify_log_maps_driver_angles_and_recovers_the_model(tmp_path):
     # the one path: identify_log fits exactly the arrays identification_data makes of the log
     data = identification_data(log, cutoff=2.0)
     np.testing.assert_array_equal(data["qdd"], res.data["qdd"])
-    np.testing.assert_allclose(res.base, dynamics.identify(YOUBOT, data["q"], data["qd"], data["qdd"], data["tau"],
-                                                           method="wls").base)
+    np.testing.assert_allclose(
+        res.base, dynamics.identify(YOUBOT, data["q"], data["qd"], data["qdd"], data["tau"], method="wls").base
+    )
     # a time window (arrival times on the lab machine)
     part = identify_log(log, YOUBOT, t_start=1000.0, t_end=1015.0, cutoff=2.0)
     assert part.samples < res.samples
@@ -313,6 +357,7 @@ def test_identify_log_without_the_driver_map_asks_for_it(tmp_path):
 
 
 # --- the chapter's widget ------------------------------------------------------------------------------
+
 
 def test_excitation_explorer_sliders_update_condition_error_and_plots():
     from armlab.viz import excitation_explorer

@@ -5,6 +5,7 @@ both conventions with prismatic joints, base transforms and tilted gravity (≤ 
 positive definite, Ṁ − 2C skew, the D-coefficients against the book's formulas written out
 literally, and the pseudo-inertia matrix. Example 3.9 itself is in tests/sources/test_textbook_ch6.py.
 """
+
 from __future__ import annotations
 
 import gc
@@ -95,15 +96,17 @@ def test_eq_3_129_puma560_equals_rne_and_builds_fast(convention):
 def test_symbolic_expressions_equal_the_compiled_functions():
     # a 3-joint arm (RPP, base and tool): the back-substituted expressions are trees that sympy walks
     # without sharing, so a long arm's would take minutes here
-    robot = random_inertial(np.random.default_rng(31), random_robots(31, 1, ("standard",), n_range=(3, 3),
-                                                                     prismatic_prob=0.5)[0])
+    robot = random_inertial(
+        np.random.default_rng(31), random_robots(31, 1, ("standard",), n_range=(3, 3), prismatic_prob=0.5)[0]
+    )
     assert robot.joint_types == "RPP"
     model = lagrange(robot, GRAVITY)
     rng = np.random.default_rng(3)
     q, qd, qdd = random_q(rng, robot), *rng.normal(size=(2, robot.n))
     values = dict(zip(model.q + model.qd + model.qdd, map(sp.Float, np.concatenate([q, qd, qdd]))))
-    np.testing.assert_allclose(np.array(model.tau.xreplace(values), dtype=float).ravel(),
-                               model.tau_fn(q, qd, qdd), atol=1e-10)
+    np.testing.assert_allclose(
+        np.array(model.tau.xreplace(values), dtype=float).ravel(), model.tau_fn(q, qd, qdd), atol=1e-10
+    )
     np.testing.assert_allclose(np.array(model.M.xreplace(values), dtype=float), model.M_fn(q), atol=1e-10)
     # the program behind τ (cse form) gives the same numbers
     pairs, outputs = model.cse("tau")
@@ -144,21 +147,35 @@ def _literal(robot, gravity):
     Ip = [pseudo_inertia(L.m, L.r, L.I) for L in robot.links]
     U = [[T[p].diff(q[j]) for j in range(n)] for p in range(n)]
     g4 = sp.Matrix(list(gravity) + [0]).T
-    D2 = [[sum((U[p][j] * Ip[p] * U[p][i].T).trace() for p in range(max(i, j), n)) for j in range(n)]
-          for i in range(n)]
-    D3 = [[[sum((U[p][j].diff(q[k]) * Ip[p] * U[p][i].T).trace() for p in range(max(i, j, k), n))
-            for k in range(n)] for j in range(n)] for i in range(n)]
-    D1 = [sum((-robot.links[p].m * g4 * U[p][i] * sp.Matrix(list(robot.links[p].r) + [1]))[0] for p in range(i, n))
-          for i in range(n)]
+    D2 = [[sum((U[p][j] * Ip[p] * U[p][i].T).trace() for p in range(max(i, j), n)) for j in range(n)] for i in range(n)]
+    D3 = [
+        [
+            [sum((U[p][j].diff(q[k]) * Ip[p] * U[p][i].T).trace() for p in range(max(i, j, k), n)) for k in range(n)]
+            for j in range(n)
+        ]
+        for i in range(n)
+    ]
+    D1 = [
+        sum((-robot.links[p].m * g4 * U[p][i] * sp.Matrix(list(robot.links[p].r) + [1]))[0] for p in range(i, n))
+        for i in range(n)
+    ]
     return q, D2, D3, D1
 
 
-@pytest.mark.parametrize("make, gravity", [
-    (_sym2r, (g, 0, 0)),
-    (_point_3r, (0, -9.81, 0)),
-    (lambda: random_inertial(np.random.default_rng(5), random_robots(5, 1, ("modified",), n_range=(3, 3),
-                                                                      prismatic_prob=0.5)[0]), (0.4, -1.3, -9.7)),
-], ids=["2r-symbolic", "3r-point-masses", "random-3-joint"])
+@pytest.mark.parametrize(
+    "make, gravity",
+    [
+        (_sym2r, (g, 0, 0)),
+        (_point_3r, (0, -9.81, 0)),
+        (
+            lambda: random_inertial(
+                np.random.default_rng(5), random_robots(5, 1, ("modified",), n_range=(3, 3), prismatic_prob=0.5)[0]
+            ),
+            (0.4, -1.3, -9.7),
+        ),
+    ],
+    ids=["2r-symbolic", "3r-point-masses", "random-3-joint"],
+)
 def test_eq_3_130_to_3_132_d_coefficients_equal_the_printed_sums(make, gravity):
     robot = make()
     model = lagrange(robot, gravity)
@@ -206,10 +223,14 @@ def test_eq_3_119_3_120_pseudo_inertia_of_a_rigid_cluster_of_point_masses():
     I_o = sum(mi * ((p @ p) * np.eye(3) - np.outer(p, p)) for mi, p in zip(masses, points))
     Ixx, Iyy, Izz = np.diag(I_o)
     Ixy, Ixz, Iyz = -I_o[0, 1], -I_o[0, 2], -I_o[1, 2]
-    book = np.array([[(-Ixx + Iyy + Izz) / 2, Ixy, Ixz, m * c[0]],
-                     [Ixy, (Ixx - Iyy + Izz) / 2, Iyz, m * c[1]],
-                     [Ixz, Iyz, (Ixx + Iyy - Izz) / 2, m * c[2]],
-                     [m * c[0], m * c[1], m * c[2], m]])
+    book = np.array(
+        [
+            [(-Ixx + Iyy + Izz) / 2, Ixy, Ixz, m * c[0]],
+            [Ixy, (Ixx - Iyy + Izz) / 2, Iyz, m * c[1]],
+            [Ixz, Iyz, (Ixx + Iyy - Izz) / 2, m * c[2]],
+            [m * c[0], m * c[1], m * c[2], m],
+        ]
+    )
     np.testing.assert_allclose(book, expected, atol=1e-12)
 
 
@@ -222,7 +243,7 @@ def test_eq_3_122_to_3_124_armature_adds_to_the_diagonal_of_m():
     np.testing.assert_allclose(model.M_fn(q), plain.M_fn(q) + np.diag(Ia), atol=1e-12)
     np.testing.assert_allclose(model.tau_fn(q, qd, qdd), plain.tau_fn(q, qd, qdd) + Ia * qdd, atol=1e-12)
     K = model.energy_fn(q, qd)[0]
-    assert K == pytest.approx(plain.energy_fn(q, qd)[0] + 0.5 * Ia @ qd ** 2)  # (3.124)
+    assert K == pytest.approx(plain.energy_fn(q, qd)[0] + 0.5 * Ia @ qd**2)  # (3.124)
 
 
 def test_batched_equals_looped_and_parameters_are_keywords():
@@ -250,17 +271,20 @@ def test_model_is_built_once_per_robot_and_does_not_keep_it_alive():
     assert alive() is None
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: lagrange(rpr()), "has no link masses"),
-    (lambda: lagrange(planar2r(), gravity=(0, 9.81)), "gravity must have 3 entries"),
-    (lambda: lagrange(planar2r(), armature=(1.0,)), "armature must have 2 entries"),
-    (lambda: lagrange(planar2r(), symbol="1q"), "symbol must be a name"),
-    (lambda: lagrange(planar2r()).M_fn([0.0, 0.0, 0.0]), r"q must have 2 joint values"),
-    (lambda: lagrange(planar2r()).tau_fn([0, 0], [0, np.nan], [0, 0]), "qd contains NaN or infinity"),
-    (lambda: lagrange(_sym2r(), (g, 0, 0)).M_fn([0, 0]), r"missing \['d1', 'd2', 'g', 'm1', 'm2'\]"),
-    (lambda: lagrange(planar2r()).M_fn([0, 0], m1=2), r"unknown \['m1'\]"),
-    (lambda: lagrange(planar2r()).D(3, 1), "D takes 1 to 3 joint indices in 1..2"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: lagrange(rpr()), "has no link masses"),
+        (lambda: lagrange(planar2r(), gravity=(0, 9.81)), "gravity must have 3 entries"),
+        (lambda: lagrange(planar2r(), armature=(1.0,)), "armature must have 2 entries"),
+        (lambda: lagrange(planar2r(), symbol="1q"), "symbol must be a name"),
+        (lambda: lagrange(planar2r()).M_fn([0.0, 0.0, 0.0]), r"q must have 2 joint values"),
+        (lambda: lagrange(planar2r()).tau_fn([0, 0], [0, np.nan], [0, 0]), "qd contains NaN or infinity"),
+        (lambda: lagrange(_sym2r(), (g, 0, 0)).M_fn([0, 0]), r"missing \['d1', 'd2', 'g', 'm1', 'm2'\]"),
+        (lambda: lagrange(planar2r()).M_fn([0, 0], m1=2), r"unknown \['m1'\]"),
+        (lambda: lagrange(planar2r()).D(3, 1), "D takes 1 to 3 joint indices in 1..2"),
+    ],
+)
 def test_bad_input_gets_a_clear_error(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()

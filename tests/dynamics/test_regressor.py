@@ -1,4 +1,5 @@
 """The regressor form τ = ξ·χ (lab report (2.53)–(2.56)) and its extension ξ̄·χ̄ (2.64)–(2.67)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,7 +32,7 @@ def test_eq_2_55_xi_is_block_upper_triangular():
     robot = armlab.models.youbot()
     xi = R.regressor(robot, *np.random.default_rng(2).normal(size=(3, 5)))
     for j in range(5):
-        assert np.all(xi[j, :10 * j] == 0)
+        assert np.all(xi[j, : 10 * j] == 0)
 
 
 def test_pinocchio_joint_torque_regressor_after_mapping_parameter_orders():
@@ -46,12 +47,11 @@ def test_pinocchio_joint_torque_regressor_after_mapping_parameter_orders():
         qd, qdd = rng.normal(size=(2, robot.n))
         Y = pin.computeJointTorqueRegressor(model, data, q, qd, qdd)
         pi = np.concatenate([model.inertias[j].toDynamicParameters() for j in range(1, model.njoints)])
-        np.testing.assert_allclose(Y @ pi, R.regressor(robot, q, qd, qdd, GRAVITY) @ R.dynamic_params(robot),
-                                   atol=1e-9)
+        np.testing.assert_allclose(Y @ pi, R.regressor(robot, q, qd, qdd, GRAVITY) @ R.dynamic_params(robot), atol=1e-9)
         # the same reorder, parameter by parameter, for a modified-DH robot (DH frame = joint frame)
         if robot.modified:
             order = [0, 1, 2, 3, 4, 6, 9, 5, 7, 8]  # ours in terms of pinocchio's indices
-            mapped = np.concatenate([pi[10 * k:10 * k + 10][order] for k in range(robot.n)])
+            mapped = np.concatenate([pi[10 * k : 10 * k + 10][order] for k in range(robot.n)])
             np.testing.assert_allclose(mapped, R.dynamic_params(robot), atol=1e-12)
 
 
@@ -61,7 +61,7 @@ def test_regressor_full_adds_actuator_inertia_and_friction_columns():
     q, qd, qdd = rng.normal(size=(3, 5))
     chi = R.dynamic_params(robot)
     Ia, fv, fc, foff = rng.uniform(0.01, 0.1, (4, 5))
-    chibar = np.concatenate([np.r_[chi[10 * i:10 * i + 10], Ia[i], fv[i], fc[i], foff[i]] for i in range(5)])
+    chibar = np.concatenate([np.r_[chi[10 * i : 10 * i + 10], Ia[i], fv[i], fc[i], foff[i]] for i in range(5)])
     tau_e = robot.rne(q, qd, qdd) + Ia * qdd + fv * qd + fc * np.sign(qd) + foff  # (2.63)
     np.testing.assert_allclose(R.regressor_full(robot, q, qd, qdd) @ chibar, tau_e, atol=1e-12)
 

@@ -1,6 +1,7 @@
 """armlab.grading.control: the hw08 checkers pass right answers, fail wrong ones naming the mistake (time scaling,
 the error's sign, the gravity term, the inertia, the feedback outside M, unweighted or unwrapped costs), and their
 plain-math references agree with armlab.sim, armlab.control and the paper arm's IK."""
+
 import re
 
 import numpy as np
@@ -14,8 +15,17 @@ ARM = models.paper_3r()
 
 # --- right answers (as in solutions/hw08) ---------------------------------------------------------
 def quintic_ok(q0, q1, T, v0=0.0, v1=0.0, a0=0.0, a1=0.0):
-    A = np.array([[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 2, 0, 0, 0], [1, T, T**2, T**3, T**4, T**5],
-                  [0, 1, 2 * T, 3 * T**2, 4 * T**3, 5 * T**4], [0, 0, 2, 6 * T, 12 * T**2, 20 * T**3]], float)
+    A = np.array(
+        [
+            [1, 0, 0, 0, 0, 0],
+            [0, 1, 0, 0, 0, 0],
+            [0, 0, 2, 0, 0, 0],
+            [1, T, T**2, T**3, T**4, T**5],
+            [0, 1, 2 * T, 3 * T**2, 4 * T**3, 5 * T**4],
+            [0, 0, 2, 6 * T, 12 * T**2, 20 * T**3],
+        ],
+        float,
+    )
     return np.linalg.solve(A, [q0, v0, a0, q1, v1, a1])
 
 
@@ -52,7 +62,9 @@ def test_reference_quintic_is_sim_quintic():
         q0, q1, v0, v1, a0, a1 = rng.normal(size=6)
         T = rng.uniform(0.3, 3)
         ref = sim.quintic([q0], [q1], T, qd0=v0, qd1=v1, qdd0=a0, qdd1=a1)
-        np.testing.assert_allclose(g.reference_quintic(q0, q1, T, v0, v1, a0, a1), ref.coeffs[0, 0], rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            g.reference_quintic(q0, q1, T, v0, v1, a0, a1), ref.coeffs[0, 0], rtol=1e-12, atol=1e-12
+        )
 
 
 def test_reference_ct_step_is_control_computed_torque_on_the_papers_arm():
@@ -64,8 +76,9 @@ def test_reference_ct_step_is_control_computed_torque_on_the_papers_arm():
         M, h = ARM.inertia(q), ARM.rne(q, qd, np.zeros(3), gravity=(0, 0, 0))
         G = ARM.gravload(q, gravity)
         want = ct.step(0.0, q, qd, (qr, qdr, qddr))
-        np.testing.assert_allclose(g.reference_ct_step(M.ravel().tolist(), h, G, q, qd, qr, qdr, qddr, 144.0, 24.0), want,
-                                   atol=1e-9)
+        np.testing.assert_allclose(
+            g.reference_ct_step(M.ravel().tolist(), h, G, q, qd, qr, qdr, qddr, 144.0, 24.0), want, atol=1e-9
+        )
 
 
 def test_reference_paper_ik_is_the_arms_ik_and_eq_12_is_ik_select():
@@ -106,37 +119,72 @@ def test_reference_pd_gains_settle_a_one_joint_arm_in_the_stated_time():
 
 
 # --- wrong answers are named ----------------------------------------------------------------------
-@pytest.mark.parametrize("checker, fn, message", [
-    (g.check_quintic_function, lambda q0, q1, T, *a: quintic_ok(q0, q1, 1.0, *a), "solves the conditions for T = 1 s"),
-    (g.check_quintic_function, lambda q0, q1, T, *a: quintic_ok(q0, q1, T, *a) * T ** np.arange(6), "normalised time"),
-    (g.check_quintic_function, lambda *a: quintic_ok(*a)[::-1], "reverse order"),
-    (g.check_quintic_function, lambda q0, q1, T, *a: quintic_ok(q0, q1, T), "velocities and accelerations are ignored"),
-    (g.check_pd_gains_function, lambda I, ts, z=0.7: gains_ok(1.0, ts, z), "the inertia is missing"),
-    (g.check_pd_gains_function, lambda I, ts, z=0.7: (I / ts**2, 2 * z * I / ts), "ω is not 4/(ζ·t_s)"),
-    (g.check_pd_gains_function, lambda I, ts, z=0.7: gains_ok(I, ts, z)[::-1], "swapped"),
-    (g.check_pdg_torque_function, lambda th, dth, ref, kp, kd, m, l, gr=9.81: torque_ok(ref, dth, th, kp, kd, m, l, gr)
-     - m * gr * l * (np.cos(ref) - np.cos(th)), "wrong sign of the error"),
-    (g.check_pdg_torque_function, lambda th, dth, ref, kp, kd, m, l, gr=9.81: kp * (ref - th) - kd * dth,
-     "the gravity term is missing"),
-    (g.check_pdg_torque_function, lambda th, dth, ref, kp, kd, m, l, gr=9.81: kp * (ref - th) - kd * dth
-     + m * gr * l * np.sin(th), "sin instead of cos"),
-    (g.check_ct_step_function, lambda M, h, G, *a: ct_ok(M, h, G, *a) - G, "the gravity term G is missing"),
-    (g.check_ct_step_function, lambda M, h, G, q, qd, qr, qdr, qddr, kp, kd: ct_ok(M, h, G, qr, qdr, q, qd, qddr, kp, kd),
-     "wrong sign of the error"),
-    (g.check_ct_step_function, lambda M, h, G, q, qd, qr, qdr, qddr, kp, kd: M @ qddr + kp * (qr - q) + kd * (qdr - qd)
-     + h + G, "not multiplied by M"),
-    (g.check_ct_step_function, lambda M, h, G, *a: ct_ok(M, h, G, *a) - h, "h = C(q, q̇)·q̇ is missing"),
-])
+@pytest.mark.parametrize(
+    "checker, fn, message",
+    [
+        (
+            g.check_quintic_function,
+            lambda q0, q1, T, *a: quintic_ok(q0, q1, 1.0, *a),
+            "solves the conditions for T = 1 s",
+        ),
+        (
+            g.check_quintic_function,
+            lambda q0, q1, T, *a: quintic_ok(q0, q1, T, *a) * T ** np.arange(6),
+            "normalised time",
+        ),
+        (g.check_quintic_function, lambda *a: quintic_ok(*a)[::-1], "reverse order"),
+        (
+            g.check_quintic_function,
+            lambda q0, q1, T, *a: quintic_ok(q0, q1, T),
+            "velocities and accelerations are ignored",
+        ),
+        (g.check_pd_gains_function, lambda I, ts, z=0.7: gains_ok(1.0, ts, z), "the inertia is missing"),
+        (g.check_pd_gains_function, lambda I, ts, z=0.7: (I / ts**2, 2 * z * I / ts), "ω is not 4/(ζ·t_s)"),
+        (g.check_pd_gains_function, lambda I, ts, z=0.7: gains_ok(I, ts, z)[::-1], "swapped"),
+        (
+            g.check_pdg_torque_function,
+            lambda th, dth, ref, kp, kd, m, l, gr=9.81: (
+                torque_ok(ref, dth, th, kp, kd, m, l, gr) - m * gr * l * (np.cos(ref) - np.cos(th))
+            ),
+            "wrong sign of the error",
+        ),
+        (
+            g.check_pdg_torque_function,
+            lambda th, dth, ref, kp, kd, m, l, gr=9.81: kp * (ref - th) - kd * dth,
+            "the gravity term is missing",
+        ),
+        (
+            g.check_pdg_torque_function,
+            lambda th, dth, ref, kp, kd, m, l, gr=9.81: kp * (ref - th) - kd * dth + m * gr * l * np.sin(th),
+            "sin instead of cos",
+        ),
+        (g.check_ct_step_function, lambda M, h, G, *a: ct_ok(M, h, G, *a) - G, "the gravity term G is missing"),
+        (
+            g.check_ct_step_function,
+            lambda M, h, G, q, qd, qr, qdr, qddr, kp, kd: ct_ok(M, h, G, qr, qdr, q, qd, qddr, kp, kd),
+            "wrong sign of the error",
+        ),
+        (
+            g.check_ct_step_function,
+            lambda M, h, G, q, qd, qr, qdr, qddr, kp, kd: M @ qddr + kp * (qr - q) + kd * (qdr - qd) + h + G,
+            "not multiplied by M",
+        ),
+        (g.check_ct_step_function, lambda M, h, G, *a: ct_ok(M, h, G, *a) - h, "h = C(q, q̇)·q̇ is missing"),
+    ],
+)
 def test_wrong_answers_name_the_mistake(checker, fn, message):
     with pytest.raises(AssertionError, match=re.escape(message)):
         checker(fn, seed=11, n=20)
 
 
-@pytest.mark.parametrize("weights, wrap, from_zero, message", [
-    ((1, 1, 1), False, False, "equal weights"),
-    ((3, 2, 1), True, False, "wrapped the short way round"),
-    ((3, 2, 1), False, True, "from q = 0"),
-])
+@pytest.mark.parametrize(
+    "weights, wrap, from_zero, message",
+    [
+        ((1, 1, 1), False, False, "equal weights"),
+        ((3, 2, 1), True, False, "wrapped the short way round"),
+        ((3, 2, 1), False, True, "from q = 0"),
+    ],
+)
 def test_wrong_choices_by_eq_12_are_named(weights, wrap, from_zero, message):
     def choose(point, qc):
         sols = ARM.ikine_all(np.asarray(point, float)).q

@@ -1,6 +1,7 @@
 """armlab.grading.dynamics: the hw06 checkers pass right answers, fail wrong ones naming the mistake (the
 factor ½, Coriolis counted once, the gravity sign, angles from the horizontal, ...), and their plain-math
 references agree with armlab.dynamics (Lagrange and RNE) on Example 3.9's arm."""
+
 import numpy as np
 import pytest
 
@@ -13,8 +14,11 @@ from armlab.models import planar2r
 
 # --- right answers (as in solutions/hw06) ---------------------------------------------------------
 def K_ok(q, qd, m1, m2, d1, d2):
-    return (0.5 * (m1 + m2) * d1**2 * qd[0] ** 2 + 0.5 * m2 * d2**2 * (qd[0] + qd[1]) ** 2
-            + m2 * d1 * d2 * np.cos(q[1]) * (qd[0] ** 2 + qd[0] * qd[1]))
+    return (
+        0.5 * (m1 + m2) * d1**2 * qd[0] ** 2
+        + 0.5 * m2 * d2**2 * (qd[0] + qd[1]) ** 2
+        + m2 * d1 * d2 * np.cos(q[1]) * (qd[0] ** 2 + qd[0] * qd[1])
+    )
 
 
 def h_ok(q, qd, m1, m2, d1, d2):
@@ -70,14 +74,32 @@ def fails(check, fn, match):
 def test_kinetic_energy_names_the_mistake():
     c = g.check_kinetic_energy_function
     fails(c, lambda *a: 2 * K_ok(*a), "missing the factor ½")
-    fails(c, lambda q, qd, m1, m2, d1, d2: 0.5 * (m1 + m2) * d1**2 * qd[0] ** 2 + 0.5 * m2 * d2**2 * (qd[0] + qd[1]) ** 2,
-          "cross term of v2² is missing")
-    fails(c, lambda q, qd, m1, m2, d1, d2: K_ok(q, qd, m1, m2, d1, d2)
-          - 0.5 * m2 * d1 * d2 * np.cos(q[1]) * (qd[0] ** 2 + qd[0] * qd[1]), "half what it should be")
-    fails(c, lambda q, qd, m1, m2, d1, d2: 0.5 * (m1 + m2) * d1**2 * qd[0] ** 2 + 0.5 * m2 * d2**2 * qd[1] ** 2
-          + m2 * d1 * d2 * np.cos(q[1] - q[0]) * qd[0] * qd[1], "θ2 taken as link 2's absolute angle")
-    fails(c, lambda q, qd, m1, m2, d1, d2: K_ok(q, qd, m1, m2, d1, d2) - 0.5 * m2 * d1**2 * qd[0] ** 2,
-          "m2 moves with link 1 too")
+    fails(
+        c,
+        lambda q, qd, m1, m2, d1, d2: 0.5 * (m1 + m2) * d1**2 * qd[0] ** 2 + 0.5 * m2 * d2**2 * (qd[0] + qd[1]) ** 2,
+        "cross term of v2² is missing",
+    )
+    fails(
+        c,
+        lambda q, qd, m1, m2, d1, d2: (
+            K_ok(q, qd, m1, m2, d1, d2) - 0.5 * m2 * d1 * d2 * np.cos(q[1]) * (qd[0] ** 2 + qd[0] * qd[1])
+        ),
+        "half what it should be",
+    )
+    fails(
+        c,
+        lambda q, qd, m1, m2, d1, d2: (
+            0.5 * (m1 + m2) * d1**2 * qd[0] ** 2
+            + 0.5 * m2 * d2**2 * qd[1] ** 2
+            + m2 * d1 * d2 * np.cos(q[1] - q[0]) * qd[0] * qd[1]
+        ),
+        "θ2 taken as link 2's absolute angle",
+    )
+    fails(
+        c,
+        lambda q, qd, m1, m2, d1, d2: K_ok(q, qd, m1, m2, d1, d2) - 0.5 * m2 * d1**2 * qd[0] ** 2,
+        "m2 moves with link 1 too",
+    )
     fails(c, lambda *a: [K_ok(*a), 0.0], "expected one number")
     fails(c, lambda *a: None, "forget to `return`")
 
@@ -92,19 +114,33 @@ def test_velocity_torques_names_the_mistake():
     fails(c, once, "Coriolis counted once instead of twice")
     fails(c, lambda *a: -h_ok(*a), "sign flipped")
     fails(c, lambda *a: h_ok(*a) * [1, -1], "D211 has the wrong sign")
-    fails(c, lambda q, qd, m1, m2, d1, d2: np.array([-2 * m2 * d1 * d2 * np.sin(q[1]) * qd[0] * qd[1], 0.0]),
-          "centripetal terms are missing")
+    fails(
+        c,
+        lambda q, qd, m1, m2, d1, d2: np.array([-2 * m2 * d1 * d2 * np.sin(q[1]) * qd[0] * qd[1], 0.0]),
+        "centripetal terms are missing",
+    )
 
 
 def test_gravity_names_the_mistake():
     c = g.check_gravity_function
     fails(c, lambda *a: -G_ok(*a), "gravity sign")
-    fails(c, lambda q, m1, m2, d1, d2, gg: G_ok([q[0] + np.pi / 2, q[1]], m1, m2, d1, d2, gg),
-          "angles measured from the horizontal")
-    fails(c, lambda q, m1, m2, d1, d2, gg: G_ok(q, m1, m2, d1, d2, gg) - [m2 * gg * d1 * np.sin(q[0]), 0],
-          "joint 1 holds m2 too")
-    fails(c, lambda q, m1, m2, d1, d2, gg: np.array([(m1 + m2) * gg * d1 * np.sin(q[0]) + m2 * gg * d2 * np.sin(q[1]),
-                                                     m2 * gg * d2 * np.sin(q[1])]), "θ2 taken as absolute")
+    fails(
+        c,
+        lambda q, m1, m2, d1, d2, gg: G_ok([q[0] + np.pi / 2, q[1]], m1, m2, d1, d2, gg),
+        "angles measured from the horizontal",
+    )
+    fails(
+        c,
+        lambda q, m1, m2, d1, d2, gg: G_ok(q, m1, m2, d1, d2, gg) - [m2 * gg * d1 * np.sin(q[0]), 0],
+        "joint 1 holds m2 too",
+    )
+    fails(
+        c,
+        lambda q, m1, m2, d1, d2, gg: np.array(
+            [(m1 + m2) * gg * d1 * np.sin(q[0]) + m2 * gg * d2 * np.sin(q[1]), m2 * gg * d2 * np.sin(q[1])]
+        ),
+        "θ2 taken as absolute",
+    )
 
 
 def test_outward_step_names_the_mistake():
@@ -135,8 +171,11 @@ def test_mass_matrix_names_the_mistake():
     fails(c, lambda *a: np.triu(M_ok(*a)), "not symmetric")
     fails(c, lambda *a: M_ok(*a) / 2, "missing the factor 2")
     fails(c, lambda q, m1, m2, d1, d2: M_ok(q, m1, m2, d1, d2) - [[m2 * d1**2, 0], [0, 0]], "m2 moves with link 1")
-    fails(c, lambda q, m1, m2, d1, d2: M_ok(q, m1, m2, d1, d2) - [[m2 * d1 * d2 * np.cos(q[1]), 0], [0, 0]],
-          "cross term is 2m2d1d2cosθ2")
+    fails(
+        c,
+        lambda q, m1, m2, d1, d2: M_ok(q, m1, m2, d1, d2) - [[m2 * d1 * d2 * np.cos(q[1]), 0], [0, 0]],
+        "cross term is 2m2d1d2cosθ2",
+    )
 
 
 def test_spd_names_the_mistake():
@@ -169,8 +208,9 @@ def test_references_equal_armlab_dynamics():
         model = dy.lagrange(arm, gravity=(gg, 0, 0))
         assert g.reference_kinetic_energy(q, qd, m1, m2, d1, d2) == pytest.approx(model.energy_fn(q, qd)[0])
         np.testing.assert_allclose(np.reshape(g.reference_mass_matrix(q, m1, m2, d1, d2), (2, 2)), arm.inertia(q))
-        np.testing.assert_allclose(g.reference_velocity_torques(q, qd, m1, m2, d1, d2), arm.coriolis(q, qd) @ qd,
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            g.reference_velocity_torques(q, qd, m1, m2, d1, d2), arm.coriolis(q, qd) @ qd, atol=1e-12
+        )
         np.testing.assert_allclose(g.reference_gravity(q, m1, m2, d1, d2, gg), arm.gravload(q, (gg, 0, 0)))
         assert g.reference_is_spd(g.reference_mass_matrix(q, m1, m2, d1, d2), 2)
 
@@ -188,6 +228,7 @@ def test_outward_step_reference_is_a_step_of_rne():
     T2 = robot.links[1]
     A = np.asarray(__import__("armlab").link_transform_modified(T2.alpha, T2.a, q[1], T2.d))
     s1, s2 = steps[0], steps[1]
-    ref = g.reference_outward_step(A[:3, :3].ravel().tolist(), A[:3, 3].tolist(), s1["w"], s1["wd"], s1["vd"],
-                                   qd[1], qdd[1])
+    ref = g.reference_outward_step(
+        A[:3, :3].ravel().tolist(), A[:3, 3].tolist(), s1["w"], s1["wd"], s1["vd"], qd[1], qdd[1]
+    )
     np.testing.assert_allclose(ref, np.concatenate([s2["w"], s2["wd"], s2["vd"]]), atol=1e-12)

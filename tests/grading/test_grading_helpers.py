@@ -1,4 +1,5 @@
 """armlab.grading: every helpful message, and the checkers' resistance to tampering."""
+
 import builtins
 import dis
 import importlib
@@ -17,9 +18,21 @@ import armlab
 import armlab.grading as g
 from armlab import Rot, Trans, link_transform_modified, link_transform_standard, point
 from armlab.grading import (
-    check_close, check_dh_position, check_dh_robot, check_expr_equal, check_link_function, check_orthonormal,
-    check_point, check_rot_function, check_rotation, check_shape, check_symbols, check_trans_function,
-    check_transform, reference_fkine, reference_transform,
+    check_close,
+    check_dh_position,
+    check_dh_robot,
+    check_expr_equal,
+    check_link_function,
+    check_orthonormal,
+    check_point,
+    check_rot_function,
+    check_rotation,
+    check_shape,
+    check_symbols,
+    check_trans_function,
+    check_transform,
+    reference_fkine,
+    reference_transform,
 )
 
 
@@ -113,8 +126,13 @@ def test_unit_mistakes_with_factors_given_in_radians():
     factors = [("Rot", "z", 0.3), ("Trans", 1, 2, 3)]
     fails(check_transform, Rot("z", np.radians(0.3)) @ Trans(1, 2, 3), factors, match="radians twice")
     fails(check_transform, Rot("z", np.degrees(0.3)) @ Trans(1, 2, 3), factors, match="degrees were used")
-    fails(check_point, (Rot("z", np.radians(0.3)) @ Trans(1, 2, 3) @ point(1, 0, 0))[:3], factors, (1, 0, 0),
-          match="radians twice")
+    fails(
+        check_point,
+        (Rot("z", np.radians(0.3)) @ Trans(1, 2, 3) @ point(1, 0, 0))[:3],
+        factors,
+        (1, 0, 0),
+        match="radians twice",
+    )
     fails(check_transform, Rot("z", np.radians(np.radians(30))), [("Rot", "z", 30, "deg")], match="radians twice")
 
 
@@ -127,8 +145,13 @@ def test_check_point_messages():
     fails(check_point, T @ point(*p), factors, p, match="homogeneous 4-vector")
     fails(check_point, (armlab.Tinv(T) @ point(*p))[:3], factors, p, match="inverse transform")
     fails(check_point, T[:3, :3] @ np.array(p, float), factors, p, match="translation is missing")
-    fails(check_point, (Trans(1, 2, 3) @ Rot("z", np.radians(50)) @ point(*p))[:3], factors, p,
-          match="wrong composition order")
+    fails(
+        check_point,
+        (Trans(1, 2, 3) @ Rot("z", np.radians(50)) @ point(*p))[:3],
+        factors,
+        p,
+        match="wrong composition order",
+    )
     fails(check_point, (Rot("z", 50) @ Trans(1, 2, 3) @ point(*p))[:3], factors, p, match="degrees were used")
 
 
@@ -147,8 +170,7 @@ def test_student_function_checkers_use_armlab_vocabulary():
     fails(check_rot_function, lambda a, t: None, match="None")
     fails(check_rot_function, lambda a, t: (_ for _ in ()).throw(NotImplementedError()), match="not implemented")
     fails(check_trans_function, lambda x, y, z: Trans(x, y, z).T, match="bottom row")
-    fails(check_link_function, lambda al, a, th, d: link_transform_standard(th, d, a, al),
-          match="STANDARD-convention")
+    fails(check_link_function, lambda al, a, th, d: link_transform_standard(th, d, a, al), match="STANDARD-convention")
 
 
 # --- symbolic -------------------------------------------------------------------------------------
@@ -178,8 +200,10 @@ def test_check_expr_equal_messages():
 
 
 # --- DH tables -------------------------------------------------------------------------------------
-SCARA = {"convention": "modified", "links": [
-    dict(joint="R", d=0.5), dict(joint="R", a=0.4), dict(joint="P", alpha=math.pi, a=0.3), dict(joint="R")]}
+SCARA = {
+    "convention": "modified",
+    "links": [dict(joint="R", d=0.5), dict(joint="R", a=0.4), dict(joint="P", alpha=math.pi, a=0.3), dict(joint="R")],
+}
 
 
 def test_check_dh_robot_accepts_equivalent_tables():
@@ -203,19 +227,40 @@ def test_reference_fkine_deg_converts_revolute_joints_only():
 
 def test_check_dh_robot_messages():
     DL, DR = armlab.DHLink, armlab.DHRobot
-    fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P")], convention="modified"),
-          SCARA, match="has 3 joints")
-    fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3), DL()], convention="modified"),
-          SCARA, match="joint 3 should be prismatic")
-    fails(check_dh_robot, DR([DL(d=0.4), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL()], convention="modified"),
-          SCARA, match="home pose")
-    fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(a=0.3, joint="P"), DL()], convention="modified"),
-          SCARA, match="right at q = 0 but wrong when the joints move")
-    fails(check_dh_robot, DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL(offset=0.5)],
-                             convention="modified"), SCARA, match="POSITION is right .* ORIENTATION is not")
+    fails(
+        check_dh_robot,
+        DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P")], convention="modified"),
+        SCARA,
+        match="has 3 joints",
+    )
+    fails(
+        check_dh_robot,
+        DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3), DL()], convention="modified"),
+        SCARA,
+        match="joint 3 should be prismatic",
+    )
+    fails(
+        check_dh_robot,
+        DR([DL(d=0.4), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL()], convention="modified"),
+        SCARA,
+        match="home pose",
+    )
+    fails(
+        check_dh_robot,
+        DR([DL(d=0.5), DL(a=0.4), DL(a=0.3, joint="P"), DL()], convention="modified"),
+        SCARA,
+        match="right at q = 0 but wrong when the joints move",
+    )
+    fails(
+        check_dh_robot,
+        DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL(offset=0.5)], convention="modified"),
+        SCARA,
+        match="POSITION is right .* ORIENTATION is not",
+    )
     fails(check_dh_robot, "not a robot", SCARA, match="expected a DHRobot")
-    fails(check_dh_position, DR([DL(), DL()], convention="modified"), [0, 0], [1, 0, 0], joints="RP",
-          match="joint types")
+    fails(
+        check_dh_position, DR([DL(), DL()], convention="modified"), [0, 0], [1, 0, 0], joints="RP", match="joint types"
+    )
 
 
 # --- tamper resistance -----------------------------------------------------------------------------
@@ -249,8 +294,14 @@ def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched
     q = sp.Symbol("q")
     fails(check_expr_equal, sp.sin(q), "cos(q)", symbols=["q"], match="swapped|not equal")
     fails(check_expr_equal, sp.Integer(0), "a*cos(q)", symbols=["a", "q"], match="not equal")
-    fails(check_dh_robot, armlab.DHRobot([armlab.DHLink(), armlab.DHLink(), armlab.DHLink(joint="P"),
-                                          armlab.DHLink()], convention="modified"), SCARA, match="home pose")
+    fails(
+        check_dh_robot,
+        armlab.DHRobot(
+            [armlab.DHLink(), armlab.DHLink(), armlab.DHLink(joint="P"), armlab.DHLink()], convention="modified"
+        ),
+        SCARA,
+        match="home pose",
+    )
     # and right answers still pass
     check_close([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]])
     check_transform(reference_transform(("Rot", "z", 0.3), ("Trans", 1, 2, 3)), [("Rot", "z", 0.3), ("Trans", 1, 2, 3)])
@@ -266,6 +317,7 @@ def test_grading_module_is_read_only():
     with pytest.raises(AttributeError, match="read-only"):
         del g.check_close
     from armlab.grading import check_close as again
+
     assert again is check_close
     fails(again, 1.0, 2.0, match="differs")
 
@@ -299,8 +351,7 @@ def test_grading_functions_use_only_frozen_builtins(name):
     source = Path(module.__file__).read_text(encoding="utf-8")
     code = compile(source, module.__file__, "exec")
     functions = [c for c in code.co_consts if isinstance(c, types.CodeType)]  # run time, not import time
-    live = {n for c in functions for n in _global_lookups(c)
-            if n in vars(builtins) and n not in vars(module)}
+    live = {n for c in functions for n in _global_lookups(c) if n in vars(builtins) and n not in vars(module)}
     assert not live, f"{name} looks up live builtins {sorted(live)}: import them from ._frozen"
 
 
@@ -322,8 +373,13 @@ def test_sympy_subclass_cannot_fake_equality():
             return sp.Integer(0)
 
     fails(check_expr_equal, Zero("z"), "a*cos(q)", symbols=["a", "q"], match="symbol|not equal")
-    fails(check_expr_equal, sp.Matrix([Zero("z"), 0, 0]), "Matrix([-a*cos(theta), a*sin(theta) - b, 0])",
-          symbols=["a", "b", "theta"], match="symbol|not equal")
+    fails(
+        check_expr_equal,
+        sp.Matrix([Zero("z"), 0, 0]),
+        "Matrix([-a*cos(theta), a*sin(theta) - b, 0])",
+        symbols=["a", "b", "theta"],
+        match="symbol|not equal",
+    )
 
 
 def test_sympy_number_subclass_cannot_fake_equality():
@@ -373,15 +429,35 @@ def test_check_motion_mistakes_names_order_and_units_but_never_confirms():
     fails(check_motion_mistakes, C @ B @ A, FIXED_P3, frame="fixed", name="T_AB", match="multiplied them in reverse")
     check_motion_mistakes(C @ B @ A, FIXED_P3, frame="current", name="T")  # the same product is right for current axes
     fails(check_motion_mistakes, B @ A @ C, FIXED_P3, frame="fixed", name="T_AB", match=r"in the order \[")
-    fails(check_motion_mistakes, Rot("x", 25) @ B @ Rot("z", 40), FIXED_P3, frame="fixed", name="T_AB",
-          match="degrees were used where radians")
+    fails(
+        check_motion_mistakes,
+        Rot("x", 25) @ B @ Rot("z", 40),
+        FIXED_P3,
+        frame="fixed",
+        name="T_AB",
+        match="degrees were used where radians",
+    )
     T = A @ B @ C
     p = (3, -5, 2)
     check_motion_mistakes((T @ point(*p))[:3], FIXED_P3, frame="fixed", p=p, name="AP")
-    fails(check_motion_mistakes, (armlab.Tinv(T) @ point(*p))[:3], FIXED_P3, frame="fixed", p=p, name="AP",
-          match="inverse transform")
-    fails(check_motion_mistakes, T[:3, :3] @ np.array(p, float), FIXED_P3, frame="fixed", p=p, name="AP",
-          match="translation is missing")
+    fails(
+        check_motion_mistakes,
+        (armlab.Tinv(T) @ point(*p))[:3],
+        FIXED_P3,
+        frame="fixed",
+        p=p,
+        name="AP",
+        match="inverse transform",
+    )
+    fails(
+        check_motion_mistakes,
+        T[:3, :3] @ np.array(p, float),
+        FIXED_P3,
+        frame="fixed",
+        p=p,
+        name="AP",
+        match="translation is missing",
+    )
     with pytest.raises(ValueError, match="frame"):
         check_motion_mistakes(T, FIXED_P3, frame="moving")
 
@@ -437,7 +513,7 @@ def hw01_runs():
         "p1_my_Rot": "def my_Rot(axis, theta):\n    return armlab.Rot(axis, -theta)",
         "p3_T_AB": "T_AB = Rot('x', 25) @ Trans(6, -3, 0) @ Rot('z', 40)",
         "p5_fixed_current": "Rz, Rx, Ry = Rot('z', np.radians(35)), Rot('x', np.radians(70)), Rot('y', np.radians(-20))\n"
-                            "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry",
+        "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry",
     }
     for c in wrong.cells:
         gid = c.metadata.get("nbgrader", {}).get("grade_id")
@@ -450,8 +526,10 @@ def test_blank_answer_says_fill_in_the_cell_above(hw01_runs):
     blank, _ = hw01_runs
     assert "NameError: T_AB is not defined yet — fill in the cell above and run it" in _errors(blank["p3_visible"])
     assert "NameError: AP is not defined yet — fill in the cell above" in _errors(blank["p4_visible"])
-    assert ("NotImplementedError: my_Rot is not written yet — fill in the cell above (replace "
-            "`raise NotImplementedError()` with your code)") in _errors(blank["p1_visible"])
+    assert (
+        "NotImplementedError: my_Rot is not written yet — fill in the cell above (replace "
+        "`raise NotImplementedError()` with your code)"
+    ) in _errors(blank["p1_visible"])
     assert "NotImplementedError: your answer goes here" in _errors(blank["p3_T_AB"])
     assert "name 'T_AB' is not defined" not in _errors(blank["p3_visible"])
 
@@ -475,6 +553,7 @@ def test_passing_visible_tests_say_so(hw01_runs):
     for gid in ("p2_visible", "p6_visible"):
         assert wrong[gid] == [("stream", "✓ visible tests passed\n")], gid
     assert "AP: looks like degrees were used" in _errors(wrong["p4_visible"])  # AP = T_AB·P inherits the mistake
+
     def printed(run):
         return {gid for gid, outs in run.items() for kind, text in outs if kind == "stream" and "✓" in text}
 

@@ -1,4 +1,5 @@
 """armlab.grading.identification (hw07): right answers pass, each known mistake is named, numpy patches change nothing."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -55,13 +56,19 @@ def test_pendulum_data_is_the_model():
     np.testing.assert_allclose(np.gradient(Q, t)[1:-1], QD[1:-1], atol=1e-3)
 
 
-@pytest.mark.parametrize("wrong, message", [
-    (lambda q, qd, qdd, g=9.81: regressor(q, qd, qdd, g)[:, [1, 0, 2, 3, 4]], "columns are in the wrong order"),
-    (lambda q, qd, qdd, g=9.81: regressor(q, qd, qdd, g)[:, :4], "needs a column of ones"),
-    (lambda q, qd, qdd, g=9.81: np.column_stack([qdd, g * np.cos(q), qd, np.sign(qd), np.ones_like(q)]), "cos q"),
-    (lambda q, qd, qdd, g=9.81: np.column_stack([qdd, np.sin(q), qd, np.sign(qd), np.ones_like(q)]), "g is missing"),
-    (lambda q, qd, qdd, g=9.81: np.column_stack([qdd, g * np.sin(q), qd, qd, np.ones_like(q)]), "sign(q̇) belongs"),
-])
+@pytest.mark.parametrize(
+    "wrong, message",
+    [
+        (lambda q, qd, qdd, g=9.81: regressor(q, qd, qdd, g)[:, [1, 0, 2, 3, 4]], "columns are in the wrong order"),
+        (lambda q, qd, qdd, g=9.81: regressor(q, qd, qdd, g)[:, :4], "needs a column of ones"),
+        (lambda q, qd, qdd, g=9.81: np.column_stack([qdd, g * np.cos(q), qd, np.sign(qd), np.ones_like(q)]), "cos q"),
+        (
+            lambda q, qd, qdd, g=9.81: np.column_stack([qdd, np.sin(q), qd, np.sign(qd), np.ones_like(q)]),
+            "g is missing",
+        ),
+        (lambda q, qd, qdd, g=9.81: np.column_stack([qdd, g * np.sin(q), qd, qd, np.ones_like(q)]), "sign(q̇) belongs"),
+    ],
+)
 def test_regressor_mistakes_are_named(wrong, message):
     with pytest.raises(AssertionError, match=message.replace("(", r"\(").replace(")", r"\)")):
         gi.check_regressor_function(wrong, cases=[([0.3, -1.2, 2.0], [0.5, -1.0, 0.0], [1.0, 2.0, -1.0], 9.81)])
@@ -82,12 +89,15 @@ def no_offset(t, q, tau):
     return np.r_[np.linalg.lstsq(regressor(q_f[keep], qd[keep], qdd[keep])[:, :4], tau[keep], rcond=None)[0], 0.0]
 
 
-@pytest.mark.parametrize("wrong, message", [
-    (raw, "unfiltered accelerations"),
-    (no_offset, "friction offset f_off is missing"),
-    (lambda t, q, tau: identify(t, q, tau)[[1, 0, 2, 3, 4]], "right numbers in the wrong order"),
-    (lambda t, q, tau: identify(t, q, tau)[:4], "f_off is missing"),
-])
+@pytest.mark.parametrize(
+    "wrong, message",
+    [
+        (raw, "unfiltered accelerations"),
+        (no_offset, "friction offset f_off is missing"),
+        (lambda t, q, tau: identify(t, q, tau)[[1, 0, 2, 3, 4]], "right numbers in the wrong order"),
+        (lambda t, q, tau: identify(t, q, tau)[:4], "f_off is missing"),
+    ],
+)
 def test_identification_mistakes_are_named(wrong, message):
     with pytest.raises(AssertionError, match=message):
         gi.check_identify_function(wrong, seeds=[7000])
@@ -97,19 +107,24 @@ def test_rank_and_count_mistakes_are_named():
     with pytest.raises(AssertionError, match="rounding-level differences"):
         gi.check_rank_function(lambda Y: int(np.linalg.matrix_rank(Y)), seed=3, n=20)
     with pytest.raises(AssertionError, match="small scale were dropped"):
-        gi.check_rank_function(lambda Y: int(np.sum((s := np.linalg.svd(Y, compute_uv=False)) > 1e-4 * s[0])), seed=3, n=20)
+        gi.check_rank_function(
+            lambda Y: int(np.sum((s := np.linalg.svd(Y, compute_uv=False)) > 1e-4 * s[0])), seed=3, n=20
+        )
     with pytest.raises(AssertionError, match="swapped"):
         gi.check_2r_counts(4, 6)
     with pytest.raises(AssertionError, match="20 is every parameter"):
         gi.check_2r_counts(20, 20)
 
 
-@pytest.mark.parametrize("wrong, message", [
-    (lambda p, q, qd, qdd, tau: float(np.mean((tau - regressor(q, qd, qdd) @ p) ** 2)), "mean square"),
-    (lambda p, q, qd, qdd, tau: float(np.mean(np.abs(tau - regressor(q, qd, qdd) @ p))), "mean absolute error"),
-    (lambda p, q, qd, qdd, tau: float(np.std(tau - regressor(q, qd, qdd) @ p)), "standard deviation"),
-    (lambda p, q, qd, qdd, tau: float(np.linalg.norm(tau - regressor(q, qd, qdd) @ p)), "SUM of squares"),
-])
+@pytest.mark.parametrize(
+    "wrong, message",
+    [
+        (lambda p, q, qd, qdd, tau: float(np.mean((tau - regressor(q, qd, qdd) @ p) ** 2)), "mean square"),
+        (lambda p, q, qd, qdd, tau: float(np.mean(np.abs(tau - regressor(q, qd, qdd) @ p))), "mean absolute error"),
+        (lambda p, q, qd, qdd, tau: float(np.std(tau - regressor(q, qd, qdd) @ p)), "standard deviation"),
+        (lambda p, q, qd, qdd, tau: float(np.linalg.norm(tau - regressor(q, qd, qdd) @ p)), "SUM of squares"),
+    ],
+)
 def test_rms_mistakes_are_named(wrong, message):
     with pytest.raises(AssertionError, match=message):
         gi.check_rms_function(wrong, seeds=[1])

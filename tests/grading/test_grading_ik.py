@@ -1,5 +1,6 @@
 """armlab.grading.ik: the hw03 checkers pass right answers, fail wrong ones with the right hint,
 and their plain-math references agree with armlab.ik."""
+
 import math
 import random
 
@@ -16,7 +17,7 @@ A2, A3, D2, D4 = 0.4318, 0.02032, 0.14909, 0.43307
 
 # --- right answers (as in solutions/hw03) ----------------------------------------------------
 def theta1_ok(px, py, d2):
-    D = px ** 2 + py ** 2 - d2 ** 2
+    D = px**2 + py**2 - d2**2
     if D < 0:
         return []
     phi = np.arctan2(py, px)
@@ -24,20 +25,20 @@ def theta1_ok(px, py, d2):
 
 
 def theta3_ok(px, py, pz, a2, a3, d2, d4):
-    k = (px ** 2 + py ** 2 + pz ** 2 - a2 ** 2 - a3 ** 2 - d2 ** 2 - d4 ** 2) / (2 * a2)
-    D = a3 ** 2 + d4 ** 2 - k ** 2
+    k = (px**2 + py**2 + pz**2 - a2**2 - a3**2 - d2**2 - d4**2) / (2 * a2)
+    D = a3**2 + d4**2 - k**2
     if D < 0:
         return []
     return [np.arctan2(a3, d4) - np.arctan2(k, s) for s in (np.sqrt(D), -np.sqrt(D))]
 
 
 def solve_2r_ok(x, y, l1, l2):
-    D = (x ** 2 + y ** 2 - l1 ** 2 - l2 ** 2) / (2 * l1 * l2)
+    D = (x**2 + y**2 - l1**2 - l2**2) / (2 * l1 * l2)
     if abs(D) > 1:
         return np.zeros((0, 2))
     out = []
     for s in (1, -1):
-        t2 = np.arctan2(s * np.sqrt(1 - D ** 2), D)
+        t2 = np.arctan2(s * np.sqrt(1 - D**2), D)
         out.append([np.arctan2(y, x) - np.arctan2(l2 * np.sin(t2), l1 + l2 * np.cos(t2)), t2])
     return np.array(out)
 
@@ -68,8 +69,9 @@ def count_ok(T):
 def test_right_answers_pass():
     g.check_theta1_function(theta1_ok, cases=[(-D2, A2 + D4, D2), (0.05, 0.05, D2)], seed=1, n=60)
     g.check_theta3_function(theta3_ok, cases=[(-D2, A2 + D4, A3, A2, A3, D2, D4)], seed=2, n=60)
-    g.check_2r_function(solve_2r_ok, cases=[(1.0, 1.0, 1.0, 1.0), (3.0, 0.0, 1.0, 1.0), (2.0, 0.0, 1.0, 1.0)],
-                        seed=3, n=80)
+    g.check_2r_function(
+        solve_2r_ok, cases=[(1.0, 1.0, 1.0, 1.0), (3.0, 0.0, 1.0, 1.0), (2.0, 0.0, 1.0, 1.0)], seed=3, n=80
+    )
     g.check_motion_cost_function(cost_ok, seed=4, n=60)
     g.check_choose_function(choose_ok, seed=5, n=60)
     g.check_in_range_function(in_range_ok)
@@ -84,7 +86,7 @@ def _fails(match, fn, *args, **kw):
 
 def test_theta1_hints():
     def swapped_phi(px, py, d2):
-        s = np.sqrt(px ** 2 + py ** 2 - d2 ** 2)
+        s = np.sqrt(px**2 + py**2 - d2**2)
         return [np.arctan2(px, py) - np.arctan2(d2, s), np.arctan2(px, py) - np.arctan2(d2, -s)]
 
     def in_degrees(px, py, d2):
@@ -97,7 +99,7 @@ def test_theta1_hints():
         return [t + np.pi for t in theta1_ok(px, py, d2)]
 
     def no_empty(px, py, d2):  # forgets the unreachable case: clips the square root at 0
-        phi, s = np.arctan2(py, px), np.sqrt(max(px ** 2 + py ** 2 - d2 ** 2, 0.0))
+        phi, s = np.arctan2(py, px), np.sqrt(max(px**2 + py**2 - d2**2, 0.0))
         return [phi - np.arctan2(d2, s), phi - np.arctan2(d2, -s)]
 
     case = [(0.3, 0.4, D2)]
@@ -106,14 +108,15 @@ def test_theta1_hints():
     _fails("expected 2 root", g.check_theta1_function, one_root, cases=case)
     _fails("off by π", g.check_theta1_function, off_by_pi, cases=case)
     _fails("expected no solution", g.check_theta1_function, no_empty, cases=[(0.05, 0.05, D2)])
-    _fails("not implemented", g.check_theta1_function, lambda *a: (_ for _ in ()).throw(NotImplementedError()),
-           cases=case)
+    _fails(
+        "not implemented", g.check_theta1_function, lambda *a: (_ for _ in ()).throw(NotImplementedError()), cases=case
+    )
 
 
 def test_theta3_hints():
     def k_over_a2(px, py, pz, a2, a3, d2, d4):
-        k = (px ** 2 + py ** 2 + pz ** 2 - a2 ** 2 - a3 ** 2 - d2 ** 2 - d4 ** 2) / a2
-        s = np.sqrt(a3 ** 2 + d4 ** 2 - k ** 2)
+        k = (px**2 + py**2 + pz**2 - a2**2 - a3**2 - d2**2 - d4**2) / a2
+        s = np.sqrt(a3**2 + d4**2 - k**2)
         return [np.arctan2(a3, d4) - np.arctan2(k, s), np.arctan2(a3, d4) - np.arctan2(k, -s)]
 
     def swapped_gamma(px, py, pz, a2, a3, d2, d4):
@@ -133,7 +136,7 @@ def test_2r_hints():
         return out
 
     def nan_when_out(x, y, l1, l2):
-        D = (x ** 2 + y ** 2 - l1 ** 2 - l2 ** 2) / (2 * l1 * l2)
+        D = (x**2 + y**2 - l1**2 - l2**2) / (2 * l1 * l2)
         with np.errstate(invalid="ignore"):
             t2 = np.arccos(D)
         return np.array([[np.arctan2(y, x) - np.arctan2(l2 * np.sin(t2), l1 + l2 * np.cos(t2)), t2]] * 2)
@@ -157,15 +160,26 @@ def test_cost_and_choice_hints():
         return float(np.sum(np.asarray(k) * np.abs(np.asarray(q) - np.asarray(qc))))
 
     _fails("not wrapped", g.check_motion_cost_function, unwrapped, cases=[([deg(-170)], [deg(170)], [1.0])])
-    _fails("weights k are missing", g.check_motion_cost_function, lambda q, qc, k: cost_ok(q, qc, [1] * len(q)),
-           cases=[([0.1, 0.2, 0.3], [0, 0, 0], [3.0, 2.0, 1.0])])
+    _fails(
+        "weights k are missing",
+        g.check_motion_cost_function,
+        lambda q, qc, k: cost_ok(q, qc, [1] * len(q)),
+        cases=[([0.1, 0.2, 0.3], [0, 0, 0], [3.0, 2.0, 1.0])],
+    )
     sols = [[0.3, -1.4, 1.5], [-1.2, 1.4, 0.1]]
     _fails("index", g.check_choose_function, lambda s, qc, k: 0, cases=[(sols, [0, 0, 0], [3.0, 2.0, 1.0])])
-    _fails("equal weights", g.check_choose_function,
-           lambda s, qc, k: choose_ok(s, qc, [1.0] * len(qc)), cases=[(sols, [0, 0, 0], [3.0, 2.0, 1.0])])
-    _fails("without wrapping", g.check_choose_function,
-           lambda s, qc, k: np.asarray(s[int(np.argmin([unwrapped(q, qc, k) for q in s]))]),
-           cases=[([[3.0, 0.0, 0.0], [-2.0, 0.5, 0.5]], [-3.0, 0.0, 0.0], [3.0, 2.0, 1.0])])
+    _fails(
+        "equal weights",
+        g.check_choose_function,
+        lambda s, qc, k: choose_ok(s, qc, [1.0] * len(qc)),
+        cases=[(sols, [0, 0, 0], [3.0, 2.0, 1.0])],
+    )
+    _fails(
+        "without wrapping",
+        g.check_choose_function,
+        lambda s, qc, k: np.asarray(s[int(np.argmin([unwrapped(q, qc, k) for q in s]))]),
+        cases=[([[3.0, 0.0, 0.0], [-2.0, 0.5, 0.5]], [-3.0, 0.0, 0.0], [3.0, 2.0, 1.0])],
+    )
 
 
 def test_in_range_and_count_hints():

@@ -1,6 +1,7 @@
 """armlab.grading.statics: the hw05 checkers pass right answers, fail wrong ones naming the mistake
 (wrong frame, action vs reaction, transposed J, the moment of the force forgotten), and their plain-math
 references agree with armlab.statics."""
+
 import numpy as np
 import pytest
 
@@ -22,8 +23,12 @@ def tip_matrix(t2, l1, l2):
 
 
 def J2(t1, t2, l1, l2):
-    return np.array([[-l1 * np.sin(t1) - l2 * np.sin(t1 + t2), -l2 * np.sin(t1 + t2)],
-                     [l1 * np.cos(t1) + l2 * np.cos(t1 + t2), l2 * np.cos(t1 + t2)]])
+    return np.array(
+        [
+            [-l1 * np.sin(t1) - l2 * np.sin(t1 + t2), -l2 * np.sin(t1 + t2)],
+            [l1 * np.cos(t1) + l2 * np.cos(t1 + t2), l2 * np.cos(t1 + t2)],
+        ]
+    )
 
 
 def tau_tip_ok(t1, t2, l1, l2, f):
@@ -89,8 +94,11 @@ def test_tau_tip_and_base_name_frame_sign_and_transpose():
     fails(g.check_tau_tip_function, lambda t1, t2, l1, l2, f: tip_matrix(t2, l1, l2).T @ f, "transposed matrix")
     fails(g.check_tau_tip_function, lambda t1, t2, l1, l2, f: -tau_tip_ok(t1, t2, l1, l2, f), "sign flipped.*EXERTS")
     fails(g.check_tau_tip_function, tau_base_ok, "wrong frame: f is given in the tip frame")
-    fails(g.check_tau_tip_function, lambda t1, t2, l1, l2, f: np.array([l1 * (np.sin(t2) * f[0] + np.cos(t2) * f[1]),
-                                                                        l2 * f[1]]), "moment carried over")
+    fails(
+        g.check_tau_tip_function,
+        lambda t1, t2, l1, l2, f: np.array([l1 * (np.sin(t2) * f[0] + np.cos(t2) * f[1]), l2 * f[1]]),
+        "moment carried over",
+    )
     fails(g.check_tau_base_function, lambda t1, t2, l1, l2, F: J2(t1, t2, l1, l2) @ F, "transposed J")
     fails(g.check_tau_base_function, tau_tip_ok, "wrong frame: F is given in the base frame")
     fails(g.check_tau_base_function, lambda *a: -tau_base_ok(*a), "sign flipped")
@@ -110,13 +118,23 @@ def test_wrench_at_tool_messages():
     c = g.check_wrench_at_tool_function
     rot_only = lambda T, F: np.concatenate([T[:3, :3].T @ F[:3], T[:3, :3].T @ F[3:]])  # noqa: E731
     fails(c, rot_only, "forgot the moment of the force")
-    fails(c, lambda T, F: np.concatenate([T[:3, :3].T @ F[:3], T[:3, :3].T @ (F[3:] + np.cross(T[:3, 3], F[:3]))]),
-          "lever arm points the wrong way")
-    fails(c, lambda T, F: np.concatenate([T[:3, :3] @ F[:3], T[:3, :3] @ (F[3:] - np.cross(T[:3, 3], F[:3]))]),
-          "wrong frame")
-    fails(c, lambda T, F: np.concatenate([T[:3, :3].T @ F[:3],
-                                          T[:3, :3].T @ F[3:] - np.cross(T[:3, 3], T[:3, :3].T @ F[:3])]),
-          "mixed frames")
+    fails(
+        c,
+        lambda T, F: np.concatenate([T[:3, :3].T @ F[:3], T[:3, :3].T @ (F[3:] + np.cross(T[:3, 3], F[:3]))]),
+        "lever arm points the wrong way",
+    )
+    fails(
+        c,
+        lambda T, F: np.concatenate([T[:3, :3] @ F[:3], T[:3, :3] @ (F[3:] - np.cross(T[:3, 3], F[:3]))]),
+        "wrong frame",
+    )
+    fails(
+        c,
+        lambda T, F: np.concatenate(
+            [T[:3, :3].T @ F[:3], T[:3, :3].T @ F[3:] - np.cross(T[:3, 3], T[:3, :3].T @ F[:3])]
+        ),
+        "mixed frames",
+    )
     fails(c, lambda T, F: wrench_transform(T, F), "the other way")
 
     def example_6_as_printed(T, F):
@@ -147,17 +165,27 @@ def test_references_agree_with_armlab_statics():
         l1, l2 = rng.uniform(0.2, 1.5, 2)
         F = rng.normal(size=2)
         arm = planar2r(l1, l2)
-        np.testing.assert_allclose(g.reference_tau_base(t1, t2, l1, l2, list(F)),
-                                   statics.joint_torques(arm, [t1, t2], [*F, 0, 0, 0, 0]), atol=1e-12)
-        np.testing.assert_allclose(g.reference_tau_tip(t1, t2, l1, l2, list(F)),
-                                   statics.joint_torques(arm, [t1, t2], [*F, 0, 0, 0, 0], frame="tool"), atol=1e-12)
+        np.testing.assert_allclose(
+            g.reference_tau_base(t1, t2, l1, l2, list(F)),
+            statics.joint_torques(arm, [t1, t2], [*F, 0, 0, 0, 0]),
+            atol=1e-12,
+        )
+        np.testing.assert_allclose(
+            g.reference_tau_tip(t1, t2, l1, l2, list(F)),
+            statics.joint_torques(arm, [t1, t2], [*F, 0, 0, 0, 0], frame="tool"),
+            atol=1e-12,
+        )
         T = armlab.Trans(*rng.normal(size=3)) @ armlab.Rot("z", rng.normal()) @ armlab.Rot("x", rng.normal())
         W = rng.normal(size=6)
-        np.testing.assert_allclose(g.reference_wrench_at_tool(T.ravel().tolist(), list(W)),
-                                   wrench_transform(Tinv(T), W), atol=1e-12)
+        np.testing.assert_allclose(
+            g.reference_wrench_at_tool(T.ravel().tolist(), list(W)), wrench_transform(Tinv(T), W), atol=1e-12
+        )
         q, L, tau = rng.uniform(-np.pi, np.pi, 3), rng.uniform(0.2, 1.0, 3), rng.normal(size=3)
-        np.testing.assert_allclose(g.reference_tip_force_3r(list(q), list(L), list(tau)),
-                                   np.linalg.lstsq(planar3r(*L).jacob0(q)[:2].T, tau, rcond=None)[0], atol=1e-9)
+        np.testing.assert_allclose(
+            g.reference_tip_force_3r(list(q), list(L), list(tau)),
+            np.linalg.lstsq(planar3r(*L).jacob0(q)[:2].T, tau, rcond=None)[0],
+            atol=1e-9,
+        )
         R = armlab.Rot("y", rng.normal())[:3, :3]
         P, fn, nn = rng.normal(size=(3, 3))
         f, n = g.reference_recursion_step(R.ravel().tolist(), list(P), list(fn), list(nn))

@@ -6,6 +6,7 @@
 * fails cleanly (success False, empty q, reason, finite best_q, bounded iterations) on unreachable targets;
 * agrees with the closed form: the numeric answer is one of ikine_all's solutions.
 """
+
 from __future__ import annotations
 
 import math
@@ -125,12 +126,15 @@ def test_stanford_arm_with_a_prismatic_joint():
         assert 0.0 <= sol.q[0, 2] <= 1.0
 
 
-@pytest.mark.parametrize("kw, match", [
-    ({"mask": (0, 0, 0, 0, 0, 0)}, "mask"),
-    ({"mask": (1, 1)}, "mask"),
-    ({"max_iter": -1}, "max_iter"),
-    ({"q0": [0, 0]}, "q0"),
-])
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"mask": (0, 0, 0, 0, 0, 0)}, "mask"),
+        ({"mask": (1, 1)}, "mask"),
+        ({"max_iter": -1}, "max_iter"),
+        ({"q0": [0, 0]}, "q0"),
+    ],
+)
 def test_bad_arguments(kw, match):
     with pytest.raises(ValueError, match=match):
         armlab.models.puma560().ikine_numeric(np.eye(4), **kw)

@@ -5,6 +5,7 @@
 * the workspace boundary (stretched arm) and the folded arm at the base (θ1 free);
 * the 3-joint weighted motion J = k1|Δθ1| + k2|Δθ2| + k3|Δθ3|, k = (3, 2, 1) (paper 003 eq. (12)).
 """
+
 from __future__ import annotations
 
 import math
@@ -92,8 +93,11 @@ def test_folded_arm_at_the_base_is_singular_theta1_free():
 
 
 def test_offsets_and_base_are_handled():
-    links = [armlab.DHLink(a=1.0, offset=0.2, qlim=(-3, 3)), armlab.DHLink(a=0.6, offset=-0.5, qlim=(-3, 3)),
-             armlab.DHLink(a=0.2, d=0.1, qlim=(-3, 3))]
+    links = [
+        armlab.DHLink(a=1.0, offset=0.2, qlim=(-3, 3)),
+        armlab.DHLink(a=0.6, offset=-0.5, qlim=(-3, 3)),
+        armlab.DHLink(a=0.2, d=0.1, qlim=(-3, 3)),
+    ]
     robot = armlab.DHRobot(links, base=armlab.Trans(0.5, 0.2, 0.3) @ armlab.Rot("z", 1.0))
     q = np.array([0.3, 1.1, -0.4])
     sols = robot.ikine_all(robot.fkine(q))

@@ -9,6 +9,7 @@
   geometry, and analytic_ik().solve on our standard-DH table, compared as sets;
 * batched IK equals the looped single-pose solver.
 """
+
 from __future__ import annotations
 
 import math
@@ -49,6 +50,7 @@ def contains(qs, q, tol=1e-7):
 
 
 # --- errata --------------------------------------------------------------------------------------
+
 
 def test_eq_3_39_second_line_is_minus_pz_not_minus_px():
     """(3,4) element of (3.35): pz = ¹pz = −a3·s23 − a2·s2 − d4·c23, i.e. −pz = a3s23 + d4c23 + a2s2."""
@@ -106,15 +108,19 @@ def test_eq_3_49_inverse_of_T04_as_printed():
     q = np.array([0.4, -0.3, 0.9, 0.5, 0.7, 1.1])
     c1, s1, c4, s4 = math.cos(q[0]), math.sin(q[0]), math.cos(q[3]), math.sin(q[3])
     c23, s23, c3, s3 = math.cos(q[1] + q[2]), math.sin(q[1] + q[2]), math.cos(q[2]), math.sin(q[2])
-    printed = np.array([
-        [c1 * c23 * c4 + s1 * s4, s1 * c23 * c4 - c1 * s4, -s23 * c4, -A2 * c3 * c4 + D2 * s4 - A3 * c4],
-        [-c1 * c23 * s4 + s1 * c4, -s1 * c23 * s4 - c1 * c4, s23 * s4, A2 * c3 * s4 + D2 * c4 + A3 * s4],
-        [-c1 * s23, -s1 * s23, -c23, A2 * s3 - D4],
-        [0, 0, 0, 1]])
+    printed = np.array(
+        [
+            [c1 * c23 * c4 + s1 * s4, s1 * c23 * c4 - c1 * s4, -s23 * c4, -A2 * c3 * c4 + D2 * s4 - A3 * c4],
+            [-c1 * c23 * s4 + s1 * c4, -s1 * c23 * s4 - c1 * c4, s23 * s4, A2 * c3 * s4 + D2 * c4 + A3 * s4],
+            [-c1 * s23, -s1 * s23, -c23, A2 * s3 - D4],
+            [0, 0, 0, 1],
+        ]
+    )
     assert np.allclose(printed, np.linalg.inv(ROBOT.fkine_all(q)[4]), atol=1e-12)
 
 
 # --- properties ----------------------------------------------------------------------------------
+
 
 @PROPS
 @given(q=q_in_limits)
@@ -170,6 +176,7 @@ def test_branch_labels_match_the_geometry(q):
 
 
 # --- Example 3.3 check pose, singularity, boundary, unreachable ------------------------------------
+
 
 def test_example_3_3_check_pose_is_a_wrist_singularity():
     """θ = (90°, 0, −90°, 0, 0, 0): s5 = 0, so (3.48) is atan2(0, 0); θ4 is chosen and θ6 compensates."""
@@ -234,11 +241,14 @@ def test_workspace_boundary_double_roots(where):
     assert len(sols.unique(1e-6)) == 4
 
 
-@pytest.mark.parametrize("T, words", [
-    (armlab.Trans(1.5, 0.2, 0.1), ["unreachable", "(3.42)"]),
-    (armlab.Trans(0.0, 0.0, 0.3), ["unreachable", "(3.38)", "shoulder offset"]),
-    (armlab.Trans(0.05, 0.02, 0.0), ["unreachable", "(3.38)"]),
-])
+@pytest.mark.parametrize(
+    "T, words",
+    [
+        (armlab.Trans(1.5, 0.2, 0.1), ["unreachable", "(3.42)"]),
+        (armlab.Trans(0.0, 0.0, 0.3), ["unreachable", "(3.38)", "shoulder offset"]),
+        (armlab.Trans(0.05, 0.02, 0.0), ["unreachable", "(3.38)"]),
+    ],
+)
 def test_unreachable_gives_empty_result_with_reason(T, words):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -266,13 +276,16 @@ def test_just_outside_the_boundary_is_unreachable_and_just_inside_reachable():
     assert len(ROBOT.ikine_all(inside)) == 8
 
 
-@pytest.mark.parametrize("bad, match", [
-    (np.eye(3), "T must have shape"),
-    (np.full((4, 4), np.nan), "T contains NaN"),
-    (np.diag([2.0, 1, 1, 1]), "T is not a rigid transform"),
-    (np.array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1.0]]), "T is not a rigid"),  # det −1
-    (np.vstack([np.eye(4)[:3], [0, 0, 1, 1]]), "T is not a rigid"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (np.eye(3), "T must have shape"),
+        (np.full((4, 4), np.nan), "T contains NaN"),
+        (np.diag([2.0, 1, 1, 1]), "T is not a rigid transform"),
+        (np.array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1.0]]), "T is not a rigid"),  # det −1
+        (np.vstack([np.eye(4)[:3], [0, 0, 1, 1]]), "T is not a rigid"),
+    ],
+)
 def test_bad_T_raises_value_error_naming_T(bad, match):
     with pytest.raises(ValueError, match=match):
         ROBOT.ikine_all(bad)
@@ -291,14 +304,21 @@ def test_other_robots_raise_not_implemented_pointing_to_numeric():
 
 # --- variants of the table: flange tool, standard DH, base, other lengths ---------------------------
 
-@pytest.mark.parametrize("make", [
-    lambda: armlab.models.puma560(flange=True),
-    armlab.models.puma560_standard,
-    lambda: armlab.models.puma560_standard(flange=True),
-    lambda: armlab.DHRobot(armlab.models.puma560().links, "modified",
-                           base=armlab.Trans(0.1, -0.2, 0.67) @ armlab.Rot("z", 0.3),
-                           tool=armlab.Trans(0.01, 0.02, 0.1) @ armlab.Rot("x", 0.2)),
-])
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: armlab.models.puma560(flange=True),
+        armlab.models.puma560_standard,
+        lambda: armlab.models.puma560_standard(flange=True),
+        lambda: armlab.DHRobot(
+            armlab.models.puma560().links,
+            "modified",
+            base=armlab.Trans(0.1, -0.2, 0.67) @ armlab.Rot("z", 0.3),
+            tool=armlab.Trans(0.01, 0.02, 0.1) @ armlab.Rot("x", 0.2),
+        ),
+    ],
+)
 def test_variants_are_recognised_and_round_trip(make):
     robot = make()
     rng = np.random.default_rng(5)
@@ -319,6 +339,7 @@ def test_d6_in_the_dh_table_is_handled_as_a_tool():
 
 
 # --- joint ranges and selection --------------------------------------------------------------------
+
 
 def test_angles_moved_into_ranges_outside_minus_pi_pi():
     """θ2 = θ3 = −200° are in range (−225°…45°); their wrapped form 160° is not. θ6 = 250° likewise."""
@@ -382,6 +403,7 @@ def test_joint_motion_wraps_only_where_the_range_allows():
 
 
 # --- batch ------------------------------------------------------------------------------------------
+
 
 def test_batched_equals_looped_including_unreachable_and_singular():
     rng = np.random.default_rng(3)
@@ -518,9 +540,12 @@ def test_closed_form_is_written_once_and_compiled_for_single_poses_and_batches()
     cols = np.array(xs).transpose(1, 2, 0).copy()  # (4, 4, N)
     qs = rng.uniform(-4, 4, (2, 300))
     free = np.cos(qs[0]), np.sin(qs[0]), np.cos(qs[1]), np.sin(qs[1])
-    refs = [ik_puma.closed_form([*x[:9], *f], A2, A3, D2, D4, solver.eps2, solver.lims, ik_puma.FloatOps)
-            for x, f in zip(([r[0][0], r[0][2], r[0][3], r[1][0], r[1][2], r[1][3], r[2][0], r[2][2], r[2][3]]
-                             for r in xs), zip(*free))]
+    refs = [
+        ik_puma.closed_form([*x[:9], *f], A2, A3, D2, D4, solver.eps2, solver.lims, ik_puma.FloatOps)
+        for x, f in zip(
+            ([r[0][0], r[0][2], r[0][3], r[1][0], r[1][2], r[1][3], r[2][0], r[2][2], r[2][3]] for r in xs), zip(*free)
+        )
+    ]
     q, inside, sing, status = solver.batch(cols, *free, *ik_puma.NUMPY_OPS)
     assert np.abs(wrap_angle(np.array(q).T - [r[0] for r in refs])).max() <= 1e-9
     assert (np.array(inside, bool).T == [r[1] for r in refs]).all()

@@ -5,6 +5,7 @@
 * a general 6-D pose is not reachable by the 5-DOF arm: empty result, reason and nearest_T,
   and solving nearest_T is exact; positions out of reach; target on the base axis.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,10 +43,24 @@ def test_eq_2_12_right_side_by_sympy():
     M = A(t[1], 0, a2, 0) * A(t[2], 0, a3, 0) * A(t[3], 0, 0, sp.pi / 2) * A(t[4], d5, 0, 0)
     t234, t23 = t[1] + t[2] + t[3], t[1] + t[2]
     c5, s5 = sp.cos(t[4]), sp.sin(t[4])
-    printed = sp.Matrix([
-        [c5 * sp.cos(t234), -s5 * sp.cos(t234), sp.sin(t234), a2 * sp.cos(t[1]) + a3 * sp.cos(t23) + d5 * sp.sin(t234)],
-        [c5 * sp.sin(t234), -s5 * sp.sin(t234), -sp.cos(t234), a2 * sp.sin(t[1]) + a3 * sp.sin(t23) - d5 * sp.cos(t234)],
-        [s5, c5, 0, 0], [0, 0, 0, 1]])
+    printed = sp.Matrix(
+        [
+            [
+                c5 * sp.cos(t234),
+                -s5 * sp.cos(t234),
+                sp.sin(t234),
+                a2 * sp.cos(t[1]) + a3 * sp.cos(t23) + d5 * sp.sin(t234),
+            ],
+            [
+                c5 * sp.sin(t234),
+                -s5 * sp.sin(t234),
+                -sp.cos(t234),
+                a2 * sp.sin(t[1]) + a3 * sp.sin(t23) - d5 * sp.cos(t234),
+            ],
+            [s5, c5, 0, 0],
+            [0, 0, 0, 1],
+        ]
+    )
     assert sp.simplify(sp.expand_trig(M - printed)) == sp.zeros(4, 4)
 
 

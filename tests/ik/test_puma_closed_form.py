@@ -1,6 +1,7 @@
 """ik.puma560.compile_kernels: the joint-range fitting folded into the compiled closed form (only the tests
 that can fail for an angle in (−π, π] are kept) equals solver.fit_row, for any joint ranges, ranges lying
 wholly beyond ±π included (an angle moves by ±2π only where it then lands inside)."""
+
 from __future__ import annotations
 
 import math
@@ -37,9 +38,9 @@ def test_fitting_into_any_joint_ranges_equals_fit_row_single_and_batch():
             raw = unlimited(rows, *NO_FREE, *FLOATS)[0]
             q, ok, _, _ = single(rows, *NO_FREE, *FLOATS)
             for slot in range(8):
-                want, inside = fit_row(raw[6 * slot:6 * slot + 6], lims)
-                assert q[6 * slot:6 * slot + 6] == want and bool(ok[slot]) == inside
-                assert [float(np.broadcast_to(v, (40,))[i]) for v in qb[6 * slot:6 * slot + 6]] == want
+                want, inside = fit_row(raw[6 * slot : 6 * slot + 6], lims)
+                assert q[6 * slot : 6 * slot + 6] == want and bool(ok[slot]) == inside
+                assert [float(np.broadcast_to(v, (40,))[i]) for v in qb[6 * slot : 6 * slot + 6]] == want
                 assert bool(np.broadcast_to(okb[slot], (40,))[i]) == inside
-                moved += want != raw[6 * slot:6 * slot + 6]
+                moved += want != raw[6 * slot : 6 * slot + 6]
     assert moved > 50  # the ±2π moves were exercised

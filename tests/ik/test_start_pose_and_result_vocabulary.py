@@ -1,5 +1,6 @@
 """Issue #19 §5 in armlab.ik: the start pose is ``q0`` (the old ``q_current=`` works for one term with a
 DeprecationWarning), and every IK result has ``ok`` and ``reason`` ('' when ok)."""
+
 from __future__ import annotations
 
 import warnings
@@ -15,16 +16,29 @@ Q = np.array([0.3, -0.5, 0.4, 0.2, 0.6, -0.1])
 T = PUMA.fkine(Q)
 
 
-@pytest.mark.parametrize("call", [
-    lambda **kw: PUMA.ikine_all(T, **kw),
-    lambda **kw: PUMA.ikine(T, **kw),
-    lambda **kw: ik.ikine_all(PUMA, T, **kw),
-    lambda **kw: ik.ikine(PUMA, T, **kw),
-    lambda **kw: ik.select(ik.ikine_all(PUMA, T), **kw),
-    lambda **kw: ik.joint_motion(ik.ikine_all(PUMA, T).q, **kw)[0],
-    lambda **kw: ik.planar2r_ikine(1.0, 1.0, **{k: v[:2] for k, v in kw.items()}),
-    lambda **kw: ik.planar3r_ikine(1.0, 1.0, 0.3, **{k: v[:3] for k, v in kw.items()}),
-], ids=["robot.ikine_all", "robot.ikine", "ik.ikine_all", "ik.ikine", "select", "joint_motion", "planar2r", "planar3r"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda **kw: PUMA.ikine_all(T, **kw),
+        lambda **kw: PUMA.ikine(T, **kw),
+        lambda **kw: ik.ikine_all(PUMA, T, **kw),
+        lambda **kw: ik.ikine(PUMA, T, **kw),
+        lambda **kw: ik.select(ik.ikine_all(PUMA, T), **kw),
+        lambda **kw: ik.joint_motion(ik.ikine_all(PUMA, T).q, **kw)[0],
+        lambda **kw: ik.planar2r_ikine(1.0, 1.0, **{k: v[:2] for k, v in kw.items()}),
+        lambda **kw: ik.planar3r_ikine(1.0, 1.0, 0.3, **{k: v[:3] for k, v in kw.items()}),
+    ],
+    ids=[
+        "robot.ikine_all",
+        "robot.ikine",
+        "ik.ikine_all",
+        "ik.ikine",
+        "select",
+        "joint_motion",
+        "planar2r",
+        "planar3r",
+    ],
+)
 def test_old_keyword_q_current_warns_and_gives_the_same_answer_as_q0(call):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -45,8 +59,12 @@ def test_q0_picks_the_free_joint_at_the_wrist_singularity():
 
 
 def test_a_bad_q0_is_refused_naming_q0():
-    for bad, err in (([0, 0, 0, 0, 0, 1j], TypeError), ([0.0] * 5, ValueError), ([0, 0, 0, 0, 0, np.nan], ValueError),
-                     (["0"] * 6, TypeError)):
+    for bad, err in (
+        ([0, 0, 0, 0, 0, 1j], TypeError),
+        ([0.0] * 5, ValueError),
+        ([0, 0, 0, 0, 0, np.nan], ValueError),
+        (["0"] * 6, TypeError),
+    ):
         with pytest.raises(err, match="q0"):
             PUMA.ikine_all(T, q0=bad)
         with pytest.raises(err, match="q0"):

@@ -1,6 +1,7 @@
 """armlab-grade (armlab.grading.batch) against serial ``nbgrader autograde``: the same scores, cell by cell,
 on a real Dask LocalCluster with a worker killed mid-batch, and the failures a class produces
 (a submission that hangs, one that kills its worker) graded zero with the reason while the batch goes on."""
+
 from __future__ import annotations
 
 import copy
@@ -78,15 +79,18 @@ def _grades(root):
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
-        cells = {s.student.id: {g.name: (g.auto_score, g.needs_manual_grade) for nb in s.notebooks for g in nb.grades}
-                 for s in gb.find_assignment(A).submissions}
+        cells = {
+            s.student.id: {g.name: (g.auto_score, g.needs_manual_grade) for nb in s.notebooks for g in nb.grades}
+            for s in gb.find_assignment(A).submissions
+        }
         scores = {s.student.id: s.score for s in gb.find_assignment(A).submissions}
     return cells, scores
 
 
 def _serial_nbgrader(root):
-    out = subprocess.run([str(Path(BIN) / "nbgrader"), "autograde", A], cwd=root, env=_env(),
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [str(Path(BIN) / "nbgrader"), "autograde", A], cwd=root, env=_env(), capture_output=True, text=True, timeout=600
+    )
     assert "os_exit" in out.stdout + out.stderr  # the dead kernel is reported; the batch went on
     return _grades(root)
 
@@ -99,8 +103,10 @@ def _kill_a_busy_worker(stop, killed):
         for task in Path(f"/proc/{me}/task").glob("*"):
             for pid in (task / "children").read_text().split():
                 cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-                busy = any((Path(f"/proc/{pid}/task") / t / "children").read_text().strip()
-                           for t in os.listdir(f"/proc/{pid}/task"))
+                busy = any(
+                    (Path(f"/proc/{pid}/task") / t / "children").read_text().strip()
+                    for t in os.listdir(f"/proc/{pid}/task")
+                )
                 if b"multiprocessing" in cmd and busy:
                     os.kill(int(pid), signal.SIGKILL)
                     killed.append(int(pid))
@@ -165,6 +171,8 @@ def test_batch_times_out_a_slow_submission_and_resumes(course, tmp_path):
 
 
 def test_grading_package_does_not_import_dask_or_nbgrader():
-    code = "import armlab.grading, sys; print(sorted(m for m in ('dask', 'distributed', 'nbgrader') if m in sys.modules))"
+    code = (
+        "import armlab.grading, sys; print(sorted(m for m in ('dask', 'distributed', 'nbgrader') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -16,6 +16,7 @@ tests then look at what the page shows:
 Skipped when chromium or playwright is missing, unless CI is set: then it fails. bench/bench_browser.py
 measures the latency; these tests check correctness.
 """
+
 import os
 import sys
 import time
@@ -184,8 +185,11 @@ def test_chapter2_slider_moves_figure_and_matrix(browser):
     page.keyboard.press("Control+A")
     page.keyboard.type("30")
     page.keyboard.press("Enter")
-    page.wait_for_function("([before]) => document.querySelector('.armlab-matrix-text').textContent !== before",
-                           arg=[text_before], timeout=30_000)
+    page.wait_for_function(
+        "([before]) => document.querySelector('.armlab-matrix-text').textContent !== before",
+        arg=[text_before],
+        timeout=30_000,
+    )
     time.sleep(0.2)
     text_after, png_after = matrix.inner_text(), canvas.screenshot()
     (ARTIFACTS / "browser_ch02_canvas_before.png").write_bytes(png_before)
@@ -221,9 +225,12 @@ def test_chapter3_run_all_keeps_the_pose_set_from_code(browser):
     slider back to the example pose it first rendered (the "Run All" race)."""
     page = notebook(browser, "03_inverse_kinematics.ipynb")
     time.sleep(2.0)  # any late echo from the browser has arrived by now
-    out = in_kernel(page, "import numpy as _np\n"
-                          "_T = puma.fkine(_np.radians([20, -30, 40, 0, 0, 0]))\n"
-                          "print(_np.abs(explorer.T - _T).max(), bool(explorer.sols.singular.any()))")
+    out = in_kernel(
+        page,
+        "import numpy as _np\n"
+        "_T = puma.fkine(_np.radians([20, -30, 40, 0, 0, 0]))\n"
+        "print(_np.abs(explorer.T - _T).max(), bool(explorer.sols.singular.any()))",
+    )
     err, singular = out.split()
     assert float(err) < 1e-9, f"the explorer's target moved away from the pose set by code: |ΔT| = {err}"
     assert singular == "True", "the singular example is no longer singular in the explorer"

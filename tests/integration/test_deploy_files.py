@@ -1,6 +1,7 @@
 """deploy/k8s (Zero to JupyterHub) cannot be deployed from here, so its files are checked against the
 project's own: the same versions, the same extras, the same nbgrader layout. What this proves and what is
 verified on paper only is listed in docs/instructor.md, "Beyond one machine"."""
+
 from __future__ import annotations
 
 import importlib

@@ -8,6 +8,7 @@ students there) and the table of what each must get (``OUTCOMES``: its score and
 feedback, one row per student) are in ``tests/support/nbgrader_harness.py``, which
 bench/bench_grading.py runs too.
 """
+
 from __future__ import annotations
 
 import copy
@@ -22,13 +23,26 @@ import pytest
 
 from support.nbgrader_harness import BIN, OUTCOMES, REPO, load_config, run_batch
 
-MAX_SCORE = {"hw01_transforms": 18.0, "hw02_forward_kinematics": 15.0, "hw03_inverse_kinematics": 15.0,
-             "hw04_jacobians": 15.0, "hw05_statics": 18.0, "hw06_dynamics": 15.0, "hw07_identification": 12.0,
-             "hw08_control": 12.0}
+MAX_SCORE = {
+    "hw01_transforms": 18.0,
+    "hw02_forward_kinematics": 15.0,
+    "hw03_inverse_kinematics": 15.0,
+    "hw04_jacobians": 15.0,
+    "hw05_statics": 18.0,
+    "hw06_dynamics": 15.0,
+    "hw07_identification": 12.0,
+    "hw08_control": 12.0,
+}
 ASSIGNMENTS = list(MAX_SCORE)
 #: The checker module of each homework: its file name must not reach the feedback (no traceback frames).
-CHECKERS = {"hw03_inverse_kinematics": "ik.py", "hw04_jacobians": "jacobians.py", "hw05_statics": "statics.py",
-            "hw06_dynamics": "dynamics.py", "hw07_identification": "identification.py", "hw08_control": "control.py"}
+CHECKERS = {
+    "hw03_inverse_kinematics": "ik.py",
+    "hw04_jacobians": "jacobians.py",
+    "hw05_statics": "statics.py",
+    "hw06_dynamics": "dynamics.py",
+    "hw07_identification": "identification.py",
+    "hw08_control": "control.py",
+}
 TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed config: 10 s)
 
 
@@ -103,10 +117,15 @@ def test_shorten_tracebacks_only_in_graded_cells():
 
     from armlab.grading.preprocessors import ShortenTracebacks
 
-    err = dict(ename="AssertionError", evalue="T_AB: wrong composition order",
-               traceback=["----> 3 check_transform(T_AB, [('Rot', 'x', 25, 'deg')])", "AssertionError: ..."])
-    graded = new_code_cell("hidden", metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 1,
-                                                            "solution": False, "locked": True}})
+    err = dict(
+        ename="AssertionError",
+        evalue="T_AB: wrong composition order",
+        traceback=["----> 3 check_transform(T_AB, [('Rot', 'x', 25, 'deg')])", "AssertionError: ..."],
+    )
+    graded = new_code_cell(
+        "hidden",
+        metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 1, "solution": False, "locked": True}},
+    )
     graded.outputs = [new_output("error", **copy.deepcopy(err))]
     student = new_code_cell("mine")
     student.outputs = [new_output("error", **copy.deepcopy(err))]
@@ -134,7 +153,8 @@ def test_committed_exercises_are_up_to_date(course, assignment):
     assert names == sorted(p.name for p in committed.iterdir())
     for name in names:
         assert (fresh / name).read_bytes() == (committed / name).read_bytes(), (
-            f"exercises/{assignment}/{name} is stale: run  nbgrader generate_assignment '*' --no-db --force")
+            f"exercises/{assignment}/{name} is stale: run  nbgrader generate_assignment '*' --no-db --force"
+        )
 
 
 def _solution_lines(nb):
@@ -216,7 +236,7 @@ def test_dead_kernel_is_reported_and_batch_continues(course):
     assert not res["success"]
     # students graded after it still got their scores (the batch did not stop)
     keys = list(course["expected"])
-    after = keys[keys.index(("hw01_transforms", "os_exit")) + 1:]
+    after = keys[keys.index(("hw01_transforms", "os_exit")) + 1 :]
     assert after and all(course["graded"][k][1][0] is not None for k in after)
 
 
@@ -249,8 +269,9 @@ def _visible_text(html_text):
     return html.unescape(re.sub(r"<[^>]+>", "", html_text))
 
 
-@pytest.mark.parametrize("student", ["solution", "blank", "wrong", "monkeypatch", "deleted_tests",
-                                     "stripped_blank", "huge_line"])
+@pytest.mark.parametrize(
+    "student", ["solution", "blank", "wrong", "monkeypatch", "deleted_tests", "stripped_blank", "huge_line"]
+)
 def test_feedback_hides_hidden_tests_and_tracebacks(course, student):
     a = "hw01_transforms"
     api = course["api"]

@@ -3,6 +3,7 @@
 roslibpy's Twisted reactor cannot restart inside one process, so it runs in a subprocess; the
 simulator runs in this process on a free loopback port.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,12 @@ ros.terminate()
 def test_roslibpy_subscribes_publishes_calls_a_service_and_sees_the_arm_move():
     goal = HOME_DRIVER[0] + 0.5
     with Simulator(port=0, record=True) as sim:
-        proc = subprocess.run([sys.executable, "-c", ROSLIBPY_CLIENT, str(sim.port), str(goal)],
-                              capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-c", ROSLIBPY_CLIENT, str(sim.port), str(goal)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         out = json.loads(proc.stdout.strip().splitlines()[-1])
         ops = [json.loads(text)["op"] for _, _, text in sim.received]

@@ -1,6 +1,7 @@
 """Fault injection on a real websocket simulator (loopback, free port per test): a dropped connection, stale
 /joint_states, a server restart, malformed frames, a stuck joint tripping the effort watchdog, and
 switchOffMotors letting the simulated arm fall. Every wait is bounded."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,15 @@ import pytest
 
 pytest.importorskip("websockets")
 
-from armlab.lab import (ConnectionLostError, RosbridgeClient, SafetyError, Simulator,  # noqa: E402
-                        StaleStateError, WatchdogError, YoubotArm)
+from armlab.lab import (
+    ConnectionLostError,
+    RosbridgeClient,
+    SafetyError,
+    Simulator,  # noqa: E402
+    StaleStateError,
+    WatchdogError,
+    YoubotArm,
+)
 from armlab.lab import protocol as P  # noqa: E402
 from armlab.lab.sim.server import HOME_DRIVER  # noqa: E402
 
@@ -69,6 +77,7 @@ def test_connection_drop_publish_raises_and_is_never_queued(sim):
     sim.drop_connections()
     _wait(lambda: not c.connected, 2.0, "the drop")
     from armlab.lab import NotConnectedError
+
     with pytest.raises(NotConnectedError, match="never queued"):
         c.publish(P.ARM_POSITION, P.positions_msg(HOME_DRIVER, range(1, 6)))
     c.close()
@@ -84,8 +93,12 @@ def test_stale_joint_states_hold_within_150_ms_plus_one_tick(sim, arm):
     held_at = arm.limits.clip(arm.state().q_driver)  # the state is stale: this is the last one measured
 
     def holds():
-        return [(t, f) for t, f in ((t, json.loads(x)) for t, _, x in list(sim.received) if '"op":"publish"' in x)
-                if np.allclose([p["value"] for p in f["msg"]["positions"]], held_at, atol=1e-12)]
+        return [
+            (t, f)
+            for t, f in ((t, json.loads(x)) for t, _, x in list(sim.received) if '"op":"publish"' in x)
+            if np.allclose([p["value"] for p in f["msg"]["positions"]], held_at, atol=1e-12)
+        ]
+
     _wait(holds, 1.0, "the hold to arrive")
     t_hold, hold = holds()[0]
     last_state = max(t for t, _ in list(sim.published) if t < t_hold)
@@ -166,8 +179,9 @@ def test_velocity_command_has_no_watchdog_and_stops_at_the_limit(sim):
     c = RosbridgeClient(sim.url).connect()
     try:
         c.advertise(P.ARM_VELOCITY, P.TOPICS[P.ARM_VELOCITY])
-        c.publish(P.ARM_VELOCITY, {"velocities": [{"joint_uri": "arm_joint_5", "unit": P.UNIT_RAD_PER_S,
-                                                   "value": 4.0}]})
+        c.publish(
+            P.ARM_VELOCITY, {"velocities": [{"joint_uri": "arm_joint_5", "unit": P.UNIT_RAD_PER_S, "value": 4.0}]}
+        )
         time.sleep(0.6)  # nobody refreshes the command: it keeps running
         q1 = sim.joint_positions()[4]
         time.sleep(1.4)

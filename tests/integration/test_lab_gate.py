@@ -5,6 +5,7 @@ without the claim, far steps, values outside the limits or in the wrong unit, a 
 services, velocity commands, malformed frames. Every attempt is answered with a status frame, written to the
 audit log, and nothing outside the policy reaches the simulator; the arm never leaves the policy.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -122,25 +123,50 @@ def test_raw_websocket_bypass_attempts_are_refused_and_logged(rig):
     attempt("far step", lambda c: c.publish(far), "step")
     attempt("one far joint", lambda c: c.publish([q0[2] - 0.4], [3]), "step")
     attempt("above the upper limit", lambda c: c.publish([LIMITS.upper[1] + 0.1], [2]), "outside the safe range")
-    attempt("inside the driver's limit, in the margin", lambda c: c.publish([LIMITS.lower[0] + 0.005], [1]),
-            "outside the safe range")
-    attempt("NaN", lambda c: c.send('{"op":"publish","topic":"%s","msg":{"positions":[{"joint_uri":"arm_joint_1",'
-                                    '"unit":"rad","value":NaN}]}}' % ARM_POSITION), "NaN")
-    attempt("1e999", lambda c: c.send('{"op":"publish","topic":"%s","msg":{"positions":[{"joint_uri":"arm_joint_1",'
-                                      '"unit":"rad","value":1e999}]}}' % ARM_POSITION), "NaN or infinity")
+    attempt(
+        "inside the driver's limit, in the margin",
+        lambda c: c.publish([LIMITS.lower[0] + 0.005], [1]),
+        "outside the safe range",
+    )
+    attempt(
+        "NaN",
+        lambda c: c.send(
+            '{"op":"publish","topic":"%s","msg":{"positions":[{"joint_uri":"arm_joint_1",'
+            '"unit":"rad","value":NaN}]}}' % ARM_POSITION
+        ),
+        "NaN",
+    )
+    attempt(
+        "1e999",
+        lambda c: c.send(
+            '{"op":"publish","topic":"%s","msg":{"positions":[{"joint_uri":"arm_joint_1",'
+            '"unit":"rad","value":1e999}]}}' % ARM_POSITION
+        ),
+        "NaN or infinity",
+    )
     attempt("degrees unit", lambda c: c.publish([q0[0] + 0.01], [1], unit="deg"), "unit")
     attempt("unknown joint", lambda c: c.publish([0.1], ["arm_joint_9"]), "joint_uri")
     attempt("repeated joint", lambda c: c.publish([q0[0], q0[0] + 0.3], [1, 1]), "repeated")
     # 0.1 rad out is legal alone (inside the step cap), but not straight back: 0.2 rad in no time
     attempt("too fast a stream", lambda c: [c.publish(q0 + [0.1, 0, 0, 0, 0]), c.publish(q0)], "faster than")
-    attempt("velocity command", lambda c: c.publish([1.0], [1], unit="s^-1 rad",
-                                                    topic="/arm_1/arm_controller/velocity_command"), "velocity")
+    attempt(
+        "velocity command",
+        lambda c: c.publish([1.0], [1], unit="s^-1 rad", topic="/arm_1/arm_controller/velocity_command"),
+        "velocity",
+    )
     attempt("base", lambda c: c.send({"op": "publish", "topic": "/cmd_vel", "msg": {}}), "not allowed")
     for service in ("/arm_1/switchOffMotors", "/arm_1/calibrate", "/rosapi/topics"):
         attempt(service, lambda c, s=service: c.send({"op": "call_service", "id": "x", "service": s}), "refused")
     attempt("subscribe elsewhere", lambda c: c.send({"op": "subscribe", "topic": "/rosout"}), "watched")
-    for bad in ("not json {", "[1, 2]", '{"op": 5}', b"\x00\x01binary", '{"op":"fragment","id":"f","num":3,"total":2,"data":"x"}',
-                '{"op":"advertise_service","service":"/x"}', '{"op":"set_level","level":"none"}'):
+    for bad in (
+        "not json {",
+        "[1, 2]",
+        '{"op": 5}',
+        b"\x00\x01binary",
+        '{"op":"fragment","id":"f","num":3,"total":2,"data":"x"}',
+        '{"op":"advertise_service","service":"/x"}',
+        '{"op":"set_level","level":"none"}',
+    ):
         attempt(f"malformed {bad!r}", lambda c, t=bad: c.send(t), "refused")
     # the second commander: its claim and its commands are refused, naming who holds the arm
     resp = b.call("/armlab_gate/claim", {"name": "raw-b"})
@@ -148,10 +174,20 @@ def test_raw_websocket_bypass_attempts_are_refused_and_logged(rig):
     attempts.append("second claim")
     attempt("second commander", lambda c: c.publish(q0 + [0.05, 0, 0, 0, 0]), "held by raw-a", client=b)
     b.frames(0.2)
-    attempt("wrong TA token", lambda c: c.send({"op": "call_service", "id": "t", "service": "/armlab_gate/claim",
-                                               "args": {"token": "guess"}}), "wrong token", client=b)
-    attempt("resume by a watcher", lambda c: c.send({"op": "call_service", "id": "r",
-                                                    "service": "/armlab_gate/resume"}), "holder", client=b)
+    attempt(
+        "wrong TA token",
+        lambda c: c.send(
+            {"op": "call_service", "id": "t", "service": "/armlab_gate/claim", "args": {"token": "guess"}}
+        ),
+        "wrong token",
+        client=b,
+    )
+    attempt(
+        "resume by a watcher",
+        lambda c: c.send({"op": "call_service", "id": "r", "service": "/armlab_gate/resume"}),
+        "holder",
+        client=b,
+    )
     # and a legal step still goes through, for the holder
     a.frames(0.2)
     a.publish([sim.joint_positions()[0] + 0.05], [1])
@@ -218,8 +254,9 @@ def test_raw_roslibpy_client_is_held_to_the_policy(rig):
     sim, gate = rig
     time.sleep(0.3)
     q0 = sim.joint_positions()
-    proc = subprocess.run([sys.executable, "-c", ROSLIBPY_CLIENT, str(gate.port)], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", ROSLIBPY_CLIENT, str(gate.port)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["off"][0] == "error" and out["calibrate"][0] == "error"
@@ -309,8 +346,10 @@ def test_the_workspace_box_keeps_the_tool_point_in(tmp_path):
         p = robot.fkine(youbot_driver_to_q(sim.joint_positions()))[:3, 3]
         box = (tuple(p - 0.03), tuple(p + 0.03))
         limits = SafetyLimits(workspace=box)
-        with Gate(sim.url, port=0, limits=limits, audit=tmp_path / "a1.jsonl") as gate, \
-                YoubotArm(gate.url, log=False, claim=True) as arm:
+        with (
+            Gate(sim.url, port=0, limits=limits, audit=tmp_path / "a1.jsonl") as gate,
+            YoubotArm(gate.url, log=False, claim=True) as arm,
+        ):
             with pytest.raises(SafetyError, match="workspace box"):
                 arm.move_joints(q_start + [0, 0.4, 0, 0, 0], frame="driver", speed=0.6)
             time.sleep(0.5)
@@ -321,6 +360,7 @@ def test_the_workspace_box_keeps_the_tool_point_in(tmp_path):
 
 def test_the_notebooks_connect_cell_says_real_robot_and_claims_at_the_gate(rig, capsys, monkeypatch):
     from armlab.lab.notebook import close_session, connect
+
     monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
     sim, gate = rig
     arm, no_sim = connect(gate.url, log=False, name="group 3")
@@ -337,12 +377,20 @@ def test_the_notebooks_connect_cell_says_real_robot_and_claims_at_the_gate(rig, 
 
 def test_watchers_share_the_gates_one_subscription_with_throttle_and_fragments(rig):
     from armlab.lab.protocol import Defragmenter
+
     sim, gate = rig
     before = sim.stats["connections"]
     plain, slow = Raw(gate.url), Raw(gate.url)
     plain.send({"op": "subscribe", "topic": "/joint_states", "type": "sensor_msgs/JointState"})
-    slow.send({"op": "subscribe", "topic": "/joint_states", "type": "sensor_msgs/JointState", "throttle_rate": 100,
-               "fragment_size": 200})
+    slow.send(
+        {
+            "op": "subscribe",
+            "topic": "/joint_states",
+            "type": "sensor_msgs/JointState",
+            "throttle_rate": 100,
+            "fragment_size": 200,
+        }
+    )
     got_plain, got_slow = plain.frames(1.0), slow.frames(0.2)
     seqs = [f["msg"]["header"]["seq"] for f in got_plain if f.get("op") == "publish"]
     assert len(seqs) >= 35 and np.all(np.diff(seqs) == 1)  # 50 Hz, none lost

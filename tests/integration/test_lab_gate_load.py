@@ -6,6 +6,7 @@ straight to the simulator. The latency the gate adds is, per ``/joint_states`` m
 time minus the reference watcher's (one machine, one clock): p99 ≤ 5 ms. Nothing is lost: no watcher misses a
 ``seq``, every command the commander sent is forwarded, none is refused, and no client holds on a fault.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,9 @@ WATCHERS, SECONDS = 10, 30.0
 
 
 def _start(args):
-    proc = subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=lib_env())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=lib_env()
+    )
     line = proc.stdout.readline().strip()
     assert line.startswith("listening on ws://127.0.0.1:"), (line, proc.stderr.read() if proc.poll() else "")
     return proc, line.split()[2]
@@ -50,8 +52,19 @@ def test_ten_watchers_and_a_commander_at_50_hz_for_30_s_through_the_gate(tmp_pat
     sim, sim_url = _start(["armlab.lab.sim", "--port", "0", "--quiet", "--duration", "150"])
     gate = None
     try:
-        gate, gate_url = _start(["armlab.lab.gate", "--upstream", sim_url, "--port", "0",
-                                 "--audit", str(tmp_path / "audit.jsonl"), "--duration", "150"])
+        gate, gate_url = _start(
+            [
+                "armlab.lab.gate",
+                "--upstream",
+                sim_url,
+                "--port",
+                "0",
+                "--audit",
+                str(tmp_path / "audit.jsonl"),
+                "--duration",
+                "150",
+            ]
+        )
         urls = [sim_url] + [gate_url] * (WATCHERS + 1)
         args = [["--watch"]] + [["--watch"]] * WATCHERS + [["--claim"]]
         reports, (t_go, t_end) = run_clients(urls, len(urls), SECONDS, timeout=SECONDS + 60, args=args)
@@ -64,15 +77,17 @@ def test_ten_watchers_and_a_commander_at_50_hz_for_30_s_through_the_gate(tmp_pat
     added_ms = added * 1000
     p50, p99 = np.percentile(added_ms, [50, 99])
     lat = np.concatenate([w["latency"] for w in watchers]) * 1000
-    print(f"\ngate load: {WATCHERS} watchers + 1 commander × 50 Hz × {SECONDS:.0f} s: {added.size} states compared; "
-          f"added latency p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {added_ms.max():.1f} ms; state latency through "
-          f"the gate p99 {np.percentile(lat, 99):.2f} ms; commands sent {commander['sent']}, forwarded "
-          f"{gate_stats.get('forwarded')}, refused {gate_stats.get('refused')}; inside the gate: per command p99 "
-          f"{gate_stats.get('cmd_latency_ms_p99', float('nan')):.3f} ms, per state to a watcher p50 "
-          f"{gate_stats.get('state_latency_ms_p50', float('nan')):.3f} ms p99 "
-          f"{gate_stats.get('state_latency_ms_p99', float('nan')):.3f} ms; the gate's CPU "
-          f"{100 * gate_stats.get('cpu_s', 0) / max(gate_stats.get('wall_s', 1), 1e-9):.1f} % of one core over its "
-          f"{gate_stats.get('wall_s', 0):.0f} s; wall {t_end - t_go:.1f} s")
+    print(
+        f"\ngate load: {WATCHERS} watchers + 1 commander × 50 Hz × {SECONDS:.0f} s: {added.size} states compared; "
+        f"added latency p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {added_ms.max():.1f} ms; state latency through "
+        f"the gate p99 {np.percentile(lat, 99):.2f} ms; commands sent {commander['sent']}, forwarded "
+        f"{gate_stats.get('forwarded')}, refused {gate_stats.get('refused')}; inside the gate: per command p99 "
+        f"{gate_stats.get('cmd_latency_ms_p99', float('nan')):.3f} ms, per state to a watcher p50 "
+        f"{gate_stats.get('state_latency_ms_p50', float('nan')):.3f} ms p99 "
+        f"{gate_stats.get('state_latency_ms_p99', float('nan')):.3f} ms; the gate's CPU "
+        f"{100 * gate_stats.get('cpu_s', 0) / max(gate_stats.get('wall_s', 1), 1e-9):.1f} % of one core over its "
+        f"{gate_stats.get('wall_s', 0):.0f} s; wall {t_end - t_go:.1f} s"
+    )
     assert [r["fault"] for r in reports if r["fault"]] == []
     for i, r in enumerate([ref, *watchers]):
         s = r["seqs"]

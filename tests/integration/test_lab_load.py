@@ -7,6 +7,7 @@ The simulator runs as its own process (``python -m armlab.lab.sim --port 0``), a
 every client streams on time and none holds on a fault. The state latency (receipt − stamp, one clock)
 is printed as p50/p99 and must stay within 20 ms at p99.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,13 @@ CLIENTS, SECONDS = 10, 30.0
 
 @pytest.fixture(scope="module")
 def sim_process():
-    proc = subprocess.Popen([sys.executable, "-m", "armlab.lab.sim", "--port", "0", "--quiet", "--duration", "120"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=lib_env())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "armlab.lab.sim", "--port", "0", "--quiet", "--duration", "120"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=lib_env(),
+    )
     line = proc.stdout.readline().strip()
     assert line.startswith("listening on ws://127.0.0.1:"), (line, proc.stderr.read() if proc.poll() else "")
     yield proc, line.split()[-1]
@@ -59,12 +65,14 @@ def test_ten_clients_streaming_at_50_hz_for_30_s_lose_no_state(sim_process):
     missed = sum(r["missed_ticks"] for r in reports)
     lat = np.concatenate([r["latency"] for r in reports]) * 1000
     p50, p99 = np.percentile(lat, [50, 99])
-    print(f"\nload: {CLIENTS} client processes × 50 Hz × {SECONDS:.0f} s: {lat.size} states; "
-          f"state latency p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {lat.max():.1f} ms; "
-          f"client ticks late {missed}/{ticks:.0f}; simulator while streaming: {window_ticks:.0f} ticks, "
-          f"late (> half a period) {len(late)}, max late {1000 * max(late, default=0):.1f} ms; "
-          f"whole run (with the clients' start): {stats['ticks']} ticks, {stats['late_ticks']} late, "
-          f"max late {1000 * stats['max_late']:.1f} ms, dropped {stats['dropped']}")
+    print(
+        f"\nload: {CLIENTS} client processes × 50 Hz × {SECONDS:.0f} s: {lat.size} states; "
+        f"state latency p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {lat.max():.1f} ms; "
+        f"client ticks late {missed}/{ticks:.0f}; simulator while streaming: {window_ticks:.0f} ticks, "
+        f"late (> half a period) {len(late)}, max late {1000 * max(late, default=0):.1f} ms; "
+        f"whole run (with the clients' start): {stats['ticks']} ticks, {stats['late_ticks']} late, "
+        f"max late {1000 * stats['max_late']:.1f} ms, dropped {stats['dropped']}"
+    )
     assert [r["fault"] for r in reports if r["fault"]] == []
     assert elapsed < SECONDS + 10
     for i, r in enumerate(reports):

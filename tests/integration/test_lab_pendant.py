@@ -1,5 +1,6 @@
 """Lab 1's teach pendant (sliders → safety layer → simulator; measured vs commanded arms), lab 3's excitation
 trajectory and identification on exact model torques, and that ``import armlab`` leaves the lab alone."""
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,9 @@ Q0 = youbot_driver_to_q(YOUBOT_DRIVER["candle"]) + np.array([0.3, 0.4, -0.6, 0.2
 def test_import_armlab_does_not_load_the_lab_or_websockets(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(LIB), os.environ.get("PYTHONPATH")]))}
     code = "import sys, armlab; print(sorted(m for m in sys.modules if m.startswith(('armlab.lab', 'websockets'))))"
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True,
-                         check=True, timeout=60).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=True, timeout=60
+    ).stdout.strip()
     assert out == "[]"
 
 
@@ -33,6 +35,7 @@ def test_teach_pendant_sends_through_the_safety_layer(tmp_path):
     pytest.importorskip("ipywidgets")
     pytest.importorskip("anywidget")
     from armlab.lab.pendant import TeachPendant
+
     with Simulator(port=0, record=True) as sim, YoubotArm(sim.url, log=tmp_path / "p.jsonl") as arm:
         pendant = TeachPendant(arm, speed=1.0)
         target = youbot_driver_to_q(arm.state().q_driver + [0.3, 0.3, -0.3, 0.3, 0.3])  # away from the stops

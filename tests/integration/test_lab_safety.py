@@ -4,6 +4,7 @@ angle mapping; the rosbridge frames of youbot-interface.md; and the session log 
 
 All traffic is on 127.0.0.1, to a simulator started on a free port for this module.
 """
+
 from __future__ import annotations
 
 import json
@@ -54,10 +55,22 @@ for j in range(5):
         (f"nan joint {j + 1}", lambda a, j=j: a.move_joints(_candle_with(j, math.nan), frame="driver")),
         (f"inf joint {j + 1}", lambda a, j=j: a.move_joints(_candle_with(j, math.inf), frame="driver")),
         (f"degrees joint {j + 1}", lambda a, j=j: a.move_joints(_candle_with(j, 90.0), frame="driver")),
-        (f"above driver limit joint {j + 1}", lambda a, j=j: a.move_joints(_candle_with(j, HI[j] + 0.1), frame="driver")),
-        (f"below driver limit joint {j + 1}", lambda a, j=j: a.move_joints(_candle_with(j, LO[j] - 0.1), frame="driver")),
-        (f"inside margin at upper joint {j + 1}", lambda a, j=j: a.move_joints(_candle_with(j, HI[j] - 0.01), frame="driver")),
-        (f"at the strict lower limit joint {j + 1}", lambda a, j=j: a.move_joints(_candle_with(j, LO[j]), frame="driver")),
+        (
+            f"above driver limit joint {j + 1}",
+            lambda a, j=j: a.move_joints(_candle_with(j, HI[j] + 0.1), frame="driver"),
+        ),
+        (
+            f"below driver limit joint {j + 1}",
+            lambda a, j=j: a.move_joints(_candle_with(j, LO[j] - 0.1), frame="driver"),
+        ),
+        (
+            f"inside margin at upper joint {j + 1}",
+            lambda a, j=j: a.move_joints(_candle_with(j, HI[j] - 0.01), frame="driver"),
+        ),
+        (
+            f"at the strict lower limit joint {j + 1}",
+            lambda a, j=j: a.move_joints(_candle_with(j, LO[j]), frame="driver"),
+        ),
     ]
 BAD += [
     ("four joints", lambda a: a.move_joints([0.1, 0.2, 0.3, 0.4])),
@@ -71,7 +84,10 @@ BAD += [
     ("speed above cap", lambda a: a.move_joints(CANDLE, speed=1.5, frame="driver")),
     ("speed nan", lambda a: a.move_joints(CANDLE, speed=math.nan, frame="driver")),
     ("speed string", lambda a: a.move_joints(CANDLE, speed="fast", frame="driver")),
-    ("duration implies speed above cap", lambda a: a.move_joints(CANDLE + [1.0, 0, 0, 0, 0], duration=0.5, frame="driver")),
+    (
+        "duration implies speed above cap",
+        lambda a: a.move_joints(CANDLE + [1.0, 0, 0, 0, 0], duration=0.5, frame="driver"),
+    ),
     ("duration negative", lambda a: a.move_joints(CANDLE, duration=-1.0, frame="driver")),
     ("unknown frame", lambda a: a.move_joints(CANDLE, frame="deg")),
     ("gripper negative", lambda a: a.gripper(-0.001)),
@@ -81,13 +97,22 @@ BAD += [
     ("gripper string", lambda a: a.gripper("open")),
     ("service switchOffMotors", lambda a: a.call_service("/arm_1/switchOffMotors")),
     ("service calibrate", lambda a: a.call_service("/arm_1/calibrate")),
-    ("trajectory step above cap", lambda a: a.follow(np.linspace(a.state().q_driver, a.state().q_driver + [0.5, 0, 0, 0, 0], 3),
-                                                     frame="driver")),
+    (
+        "trajectory step above cap",
+        lambda a: a.follow(np.linspace(a.state().q_driver, a.state().q_driver + [0.5, 0, 0, 0, 0], 3), frame="driver"),
+    ),
     ("trajectory first row jumps", lambda a: a.follow([a.state().q_driver + [0, 0.2, 0, 0, 0]], frame="driver")),
     ("trajectory wrong shape", lambda a: a.follow(np.zeros((4, 3)))),
-    ("trajectory row outside limits", lambda a: a.follow([a.state().q_driver, _candle_with(1, HI[1] + 0.5)], frame="driver")),
-    ("unreachable pose", lambda a: a.move_pose(np.eye(4) @ np.diag([1, 1, 1, 1]) + np.array(
-        [[0, 0, 0, 2.0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]))),
+    (
+        "trajectory row outside limits",
+        lambda a: a.follow([a.state().q_driver, _candle_with(1, HI[1] + 0.5)], frame="driver"),
+    ),
+    (
+        "unreachable pose",
+        lambda a: a.move_pose(
+            np.eye(4) @ np.diag([1, 1, 1, 1]) + np.array([[0, 0, 0, 2.0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+        ),
+    ),
 ]
 
 
@@ -127,6 +152,7 @@ def test_driver_rejects_silently_what_the_client_refuses(sim):
     """The simulator behaves like the driver: a wrong unit or a set point on the strict limit is dropped with
     only a server-side warning; the arm does not move and no error comes back."""
     from armlab.lab import RosbridgeClient
+
     c = RosbridgeClient(sim.url).connect()
     try:
         time.sleep(0.5)  # let the last motion settle
@@ -134,8 +160,9 @@ def test_driver_rejects_silently_what_the_client_refuses(sim):
         c.advertise(P.ARM_POSITION, P.TOPICS[P.ARM_POSITION])
         c.publish(P.ARM_POSITION, P.positions_msg([1.0], [1], unit="deg"))
         c.publish(P.ARM_POSITION, P.positions_msg([LO[1]], [2]))
-        c.publish(P.ARM_POSITION, {"positions": [{"joint_uri": "arm_joint_1", "unit": "rad", "value": 1.0,
-                                                  "extra": 1}]})
+        c.publish(
+            P.ARM_POSITION, {"positions": [{"joint_uri": "arm_joint_1", "unit": "rad", "value": 1.0, "extra": 1}]}
+        )
         time.sleep(0.2)
         assert len(sim.warnings) - warned == 3
         np.testing.assert_allclose(sim.joint_positions(), before, atol=1e-3)
@@ -165,10 +192,12 @@ def test_arm_state_reports_both_angle_sets(arm):
 def test_position_command_frame_is_the_captured_one():
     """youbot-interface.md's captured frame, byte for byte (no stamps: the driver reads joint_uri/unit/value)."""
     frame = {"op": "publish", "topic": P.ARM_POSITION, "msg": P.positions_msg(CANDLE, range(1, 6))}
-    expected = ('{"op":"publish","topic":"/arm_1/arm_controller/position_command","msg":{"positions":['
-                '{"joint_uri":"arm_joint_1","unit":"rad","value":2.9496},{"joint_uri":"arm_joint_2","unit":"rad",'
-                '"value":1.1345},{"joint_uri":"arm_joint_3","unit":"rad","value":-2.5482},{"joint_uri":"arm_joint_4",'
-                '"unit":"rad","value":1.789},{"joint_uri":"arm_joint_5","unit":"rad","value":2.9234}]}}')
+    expected = (
+        '{"op":"publish","topic":"/arm_1/arm_controller/position_command","msg":{"positions":['
+        '{"joint_uri":"arm_joint_1","unit":"rad","value":2.9496},{"joint_uri":"arm_joint_2","unit":"rad",'
+        '"value":1.1345},{"joint_uri":"arm_joint_3","unit":"rad","value":-2.5482},{"joint_uri":"arm_joint_4",'
+        '"unit":"rad","value":1.789},{"joint_uri":"arm_joint_5","unit":"rad","value":2.9234}]}}'
+    )
     assert P.encode(frame) == expected
 
 
@@ -202,8 +231,9 @@ for k in range(100):  # bounded: about 20 s at most
 def test_sigkill_mid_session_leaves_the_log_intact_to_the_last_record(sim, tmp_path):
     log = tmp_path / "killed.jsonl"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(LIB), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, sim.url, str(log)], stdout=subprocess.PIPE, text=True,
-                            env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, sim.url, str(log)], stdout=subprocess.PIPE, text=True, env=env
+    )
     try:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(1.0)
@@ -227,6 +257,7 @@ def test_sigkill_mid_session_leaves_the_log_intact_to_the_last_record(sim, tmp_p
 
 def test_log_reader_skips_a_torn_last_line(tmp_path):
     from armlab.lab import SessionLog
+
     path = tmp_path / "torn.jsonl"
     with SessionLog(path) as log:
         log.write("event", msg="one")

@@ -4,6 +4,7 @@ Later chapters are picked up automatically (parametrized over course/*.ipynb).
 Execution times are printed (pytest -s, or the summary at the end with -rA);
 the target is ≤ 20 s per notebook and ≤ 2 min for all chapters.
 """
+
 import time
 from pathlib import Path
 
@@ -33,8 +34,11 @@ def test_course_has_notebooks():
 def test_notebook_committed_without_outputs(path):
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
-    dirty = [i for i, c in enumerate(nb.cells)
-             if c.cell_type == "code" and (c.get("outputs") or c.get("execution_count") is not None)]
+    dirty = [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and (c.get("outputs") or c.get("execution_count") is not None)
+    ]
     assert not dirty, f"{path.name}: cells {dirty} have outputs or execution counts; clear them before committing"
 
 
@@ -49,8 +53,13 @@ def test_figures_shown_with_viz_shown(path):
     """A cell ending in a bare ``fig.canvas`` shows "<FigureCanvasAgg …>" as text under the inline
     fallback; ``viz.shown(fig)`` gives the ipympl canvas or the figure."""
     nb = nbformat.read(path, as_version=4)
-    bare = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.strip()
-            and c.source.strip().splitlines()[-1].split("#")[0].strip().endswith(".canvas")]
+    bare = [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code"
+        and c.source.strip()
+        and c.source.strip().splitlines()[-1].split("#")[0].strip().endswith(".canvas")
+    ]
     assert not bare, f"{path.name}: cells {bare} end with a bare .canvas; end them with viz.shown(fig)"
 
 
@@ -58,8 +67,9 @@ def test_figures_shown_with_viz_shown(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_notebook_runs_headless(path):
     nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                                     resources={"metadata": {"path": str(COURSE)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}}
+    )
     t0 = time.perf_counter()
     client.execute()  # raises CellExecutionError with the failing cell and traceback
     elapsed = time.perf_counter() - t0
@@ -79,8 +89,11 @@ def test_kernel_is_this_python():
     km, kc = start_new_kernel(kernel_name="python3")
     out = []
     try:
-        kc.execute_interactive("import sys; print(sys.prefix)", timeout=60,
-                               output_hook=lambda msg: out.append(msg["content"].get("text", "")))
+        kc.execute_interactive(
+            "import sys; print(sys.prefix)",
+            timeout=60,
+            output_hook=lambda msg: out.append(msg["content"].get("text", "")),
+        )
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

@@ -4,6 +4,7 @@
 (b) `import armlab` stays fast and does not drag in sympy or matplotlib;
 (c) CI runs the README's test command.
 """
+
 from __future__ import annotations
 
 import os
@@ -180,8 +181,14 @@ def _subprocess_env() -> dict[str, str]:
 
 def _time_python(code: str, env: dict[str, str], cwd: Path) -> float:
     t0 = time.perf_counter()
-    subprocess.run([os.path.abspath(sys.executable), "-c", code], env=env, cwd=cwd, check=True,
-                   stdout=subprocess.DEVNULL, timeout=60)
+    subprocess.run(
+        [os.path.abspath(sys.executable), "-c", code],
+        env=env,
+        cwd=cwd,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        timeout=60,
+    )
     return time.perf_counter() - t0
 
 
@@ -200,12 +207,16 @@ def test_import_armlab_is_fast(tmp_path):
 
 
 def test_import_armlab_does_not_load_heavy_modules(tmp_path):
-    code = (
-        "import sys, armlab; "
-        "print(','.join(sorted(m for m in ('sympy', 'matplotlib') if m in sys.modules)))"
-    )
-    out = subprocess.run([os.path.abspath(sys.executable), "-c", code], env=_subprocess_env(), cwd=tmp_path,
-                         check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+    code = "import sys, armlab; print(','.join(sorted(m for m in ('sympy', 'matplotlib') if m in sys.modules)))"
+    out = subprocess.run(
+        [os.path.abspath(sys.executable), "-c", code],
+        env=_subprocess_env(),
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout.strip()
     assert out == "", f"`import armlab` imported: {out}"
 
 

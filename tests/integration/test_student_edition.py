@@ -4,6 +4,7 @@ It holds the course, the released exercises and armlab as a wheel, and nothing o
 no solutions, no hidden tests, no grader harness. Updates arrive with nbgitpuller, which must never
 overwrite a student's own work.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,8 @@ def test_student_edition_holds_the_course_and_a_built_wheel_only(edition):
     assert names == {".git", ".gitignore", "README.md", "course", "docs", "exercises", "requirements.txt", "wheels"}
     assert {p.name for p in (edition / "course").glob("*.ipynb")} == {p.name for p in (REPO / "course").glob("*.ipynb")}
     assert sorted(p.name for p in (edition / "exercises").iterdir()) == sorted(
-        p.name for p in (REPO / "exercises").iterdir())
+        p.name for p in (REPO / "exercises").iterdir()
+    )
     assert [p.name for p in (edition / "docs").iterdir()] == ["errata.md"]
     (wheel,) = (edition / "wheels").glob("armlab-*-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as z:
@@ -92,12 +94,19 @@ def test_an_update_pulled_with_nbgitpuller_never_overwrites_a_students_work(edit
     hw = home / "exercises" / "hw01_transforms" / "hw01_transforms.ipynb"
     ch1 = home / "course" / "01_poses_and_transforms.ipynb"
     code = next(i for i, c in enumerate(json.loads(ch1.read_text())["cells"]) if c["cell_type"] == "code")
-    answer = next(i for i, c in enumerate(json.loads(hw.read_text())["cells"])
-                  if c.get("metadata", {}).get("nbgrader", {}).get("solution"))
+    answer = next(
+        i
+        for i, c in enumerate(json.loads(hw.read_text())["cells"])
+        if c.get("metadata", {}).get("nbgrader", {}).get("solution")
+    )
     # the student answers hw01 and runs chapter 01 (outputs saved)
     _edit_cell(hw, answer, "def my_Rot(axis, theta):\n    return 'my own answer'")
-    _edit_cell(ch1, code, json.loads(ch1.read_text())["cells"][code]["source"],
-               outputs=[{"output_type": "stream", "name": "stdout", "text": "the student's run\n"}])
+    _edit_cell(
+        ch1,
+        code,
+        json.loads(ch1.read_text())["cells"][code]["source"],
+        outputs=[{"output_type": "stream", "name": "stdout", "text": "the student's run\n"}],
+    )
     mine_hw, mine_ch1 = hw.read_text(), ch1.read_text()
     # the instructor updates: a fixed typo in chapter 02's first cell, the same chapter 01 cell, a new file
     ch2_up = upstream / "course" / "02_dh_forward_kinematics.ipynb"
@@ -110,6 +119,8 @@ def test_an_update_pulled_with_nbgitpuller_never_overwrites_a_students_work(edit
     assert hw.read_text() == mine_hw  # the student's answer: untouched
     assert json.loads(ch1.read_text())["cells"][code]["outputs"][0]["text"] == "the student's run\n"
     assert "the student's run" in ch1.read_text() and ch1.read_text() == mine_ch1  # their version wins
-    assert json.loads((home / "course" / ch2_up.name).read_text())["cells"][0]["source"] == \
-        "# 2 Forward kinematics (updated)"  # a file they did not touch is updated
+    assert (
+        json.loads((home / "course" / ch2_up.name).read_text())["cells"][0]["source"]
+        == "# 2 Forward kinematics (updated)"
+    )  # a file they did not touch is updated
     assert (home / "docs" / "announcement.md").read_text() == "hw02 is out\n"

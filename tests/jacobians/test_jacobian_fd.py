@@ -8,6 +8,7 @@ Tolerance: central differences have truncation error ~h²·|∂³T/∂q³|/6 and
 round-off ~eps·|T|/h. With h = 1e-6 and lengths ≲ 3 m that is ~1e-12 + ~1e-10,
 so 1e-7 is a safe bound that still catches any wrong column, sign or frame.
 """
+
 from __future__ import annotations
 
 import zlib

@@ -4,6 +4,7 @@ per-link Jacobians, J̇, manipulability, singular sets, resolved rate, and bad i
 
 Worked examples of the sources (Examples 3.4–3.8, exercises 6–7) are in tests/sources/test_textbook_ch4.py.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -99,30 +100,34 @@ def test_velocity_propagation_of_the_004_2r_arm_symbolically():
     l2·c12·(θ̇1 + θ̇1) in ⁰v₃ (erratum, docs/errata.md): the second rate is θ̇2."""
     l1, l2 = sp.symbols("l1 l2", positive=True)
     t1, t2, w1, w2 = sp.symbols("theta1 theta2 thetadot1 thetadot2")
-    arm = armlab.DHRobot([armlab.DHLink(), armlab.DHLink(a=l1)], convention="modified",
-                         tool=armlab.Trans(l2, 0, 0))
+    arm = armlab.DHRobot([armlab.DHLink(), armlab.DHLink(a=l1)], convention="modified", tool=armlab.Trans(l2, 0, 0))
     steps = jb.velocity_propagation(arm, [t1, t2], [w1, w2])
     (_, w_1, v_1), (_, _, v_2), (_, w_3, v_3) = steps[1], steps[2], steps[3]
     assert list(w_1) == [0, 0, w1] and list(v_1) == [0, 0, 0]
     assert sp.simplify(v_2 - sp.Matrix([l1 * sp.sin(t2) * w1, l1 * sp.cos(t2) * w1, 0])) == sp.zeros(3, 1)
-    assert sp.simplify(v_3 - sp.Matrix([l1 * sp.sin(t2) * w1, l1 * sp.cos(t2) * w1 + l2 * (w1 + w2), 0])) == \
-        sp.zeros(3, 1)
+    assert sp.simplify(v_3 - sp.Matrix([l1 * sp.sin(t2) * w1, l1 * sp.cos(t2) * w1 + l2 * (w1 + w2), 0])) == sp.zeros(
+        3, 1
+    )
     assert list(w_3) == [0, 0, w1 + w2]
     s1, c1, s12, c12 = sp.sin(t1), sp.cos(t1), sp.sin(t1 + t2), sp.cos(t1 + t2)
     expected = sp.Matrix([[-l1 * s1 - l2 * s12, -l2 * s12], [l1 * c1 + l2 * c12, l2 * c12]])
     for f in (jb.jacob_velocity, jb.jacob_geometric):
         assert sp.simplify(f(arm, [t1, t2])[:2, :] - expected) == sp.zeros(2, 2)
     Je = jb.jacob_differential(arm, [t1, t2])
-    assert sp.simplify(sp.Matrix(sp.BlockDiagMatrix(*[sp.rot_axis3(-(t1 + t2))] * 2)) * Je -
-                       jb.jacob_velocity(arm, [t1, t2])) == sp.zeros(6, 2)
+    assert sp.simplify(
+        sp.Matrix(sp.BlockDiagMatrix(*[sp.rot_axis3(-(t1 + t2))] * 2)) * Je - jb.jacob_velocity(arm, [t1, t2])
+    ) == sp.zeros(6, 2)
 
 
 def test_symbolic_equals_numeric_for_every_method():
     for robot in ROBOTS[:12]:
         q = random_q(np.random.default_rng(7), robot, 1)[0]
         qs = sp.Matrix(q)
-        for name, f in (("differential", jb.jacob_differential), ("velocity", jb.jacob_velocity),
-                        ("geometric", jb.jacob_geometric)):
+        for name, f in (
+            ("differential", jb.jacob_differential),
+            ("velocity", jb.jacob_velocity),
+            ("geometric", jb.jacob_geometric),
+        ):
             sym = np.array(f(robot, list(qs)).evalf(), dtype=float)
             np.testing.assert_allclose(sym, f(robot, q), atol=1e-12, err_msg=name)
 
@@ -136,16 +141,19 @@ def test_link_jacobians_of_coms_match_finite_differences_of_the_point():
         assert J.shape == (robot.n, 6, robot.n)
         frames = robot.fkine_all(q)
         for k in range(robot.n):
+
             def point(qq, k=k):
                 F = robot.fkine_all(qq)[k + 1]
                 return F[:3, :3] @ pts[k] + F[:3, 3]
+
             h = 1e-6
             fd = np.column_stack([(point(q + h * e) - point(q - h * e)) / (2 * h) for e in np.eye(robot.n)])
             np.testing.assert_allclose(J[k, :3], fd, atol=1e-7)
-            assert np.all(J[k, :, k + 1:] == 0)  # later joints do not move link k
+            assert np.all(J[k, :, k + 1 :] == 0)  # later joints do not move link k
         # the origin of the last frame without a tool is the end of jacob0's chain
-        assert np.allclose(jb.link_jacobians(robot, q)[-1][:, :], jb.jacob_geometric(
-            robot.replace(tool=None), q), atol=1e-12)
+        assert np.allclose(
+            jb.link_jacobians(robot, q)[-1][:, :], jb.jacob_geometric(robot.replace(tool=None), q), atol=1e-12
+        )
         assert frames.shape == (robot.n + 1, 4, 4)
 
 
@@ -159,6 +167,7 @@ def test_jdot_matches_finite_differences_of_jacob0():
 
 
 # --- manipulability, singularities -------------------------------------------------------------------
+
 
 def test_manipulability_equals_svd_product_and_rtb():
     import roboticstoolbox as rtb  # noqa: F401 - to_rtb needs it
@@ -184,8 +193,7 @@ def test_puma560_det_closed_form_and_snapped_singularities():
     robot = armlab.models.puma560()
     g = armlab.models.PUMA560
     Q = random_q(np.random.default_rng(12), robot, 30)
-    np.testing.assert_allclose(np.linalg.det(robot.jacob0(Q)), jb.puma560_det(Q, g["a2"], g["a3"], g["d4"]),
-                               atol=1e-12)
+    np.testing.assert_allclose(np.linalg.det(robot.jacob0(Q)), jb.puma560_det(Q, g["a2"], g["a3"], g["d4"]), atol=1e-12)
     for q in Q[:5]:
         for kind in ("wrist", "elbow", "shoulder"):
             qs = jb.snap_to_singularity(robot, q, kind)
@@ -229,13 +237,16 @@ def test_frame_change_and_analytic_jacobian():
     rpy = armlab.R_to_rpy(T[:3, :3])
     Ja = jb.analytic_jacobian(robot.jacob0(q), rpy)
     h, qd = 1e-6, np.random.default_rng(13).uniform(-1, 1, 6)
-    rates = (armlab.R_to_rpy(robot.fkine(q + h * qd)[:3, :3]) - armlab.R_to_rpy(robot.fkine(q - h * qd)[:3, :3])) / (2 * h)
+    rates = (armlab.R_to_rpy(robot.fkine(q + h * qd)[:3, :3]) - armlab.R_to_rpy(robot.fkine(q - h * qd)[:3, :3])) / (
+        2 * h
+    )
     np.testing.assert_allclose(Ja[3:] @ qd, rates, atol=1e-7)
     with pytest.raises(ValueError, match="pitch = ±90°"):
         jb.analytic_jacobian(robot.jacob0(q), [0.1, np.pi / 2, 0.2])
 
 
 # --- resolved rate --------------------------------------------------------------------------------
+
 
 def _through_the_wrist_singularity():
     robot = armlab.models.puma560(flange=True)
@@ -258,8 +269,7 @@ def test_resolved_rate_damping_bounds_the_joint_rates_near_a_singularity():
 
 def test_resolved_rate_reports_when_it_gives_up():
     robot = armlab.models.planar2r()
-    res = jb.resolved_rate(robot, [0.0, 0.5], lambda t, q: np.array([1.0, 0, 0, 0, 0, 0]), 5.0, 0.01,
-                           part="all")
+    res = jb.resolved_rate(robot, [0.0, 0.5], lambda t, q: np.array([1.0, 0, 0, 0, 0, 0]), 5.0, 0.01, part="all")
     assert not res.ok and "cannot follow" in res.reason
     assert np.isfinite(res.q).all() and res.steps < 500
     limited = armlab.DHRobot([armlab.DHLink(a=1.0, qlim=(-0.1, 0.1)), armlab.DHLink(a=1.0, qlim=(-0.1, 0.1))])
@@ -280,17 +290,21 @@ def test_property_all_methods_agree_on_the_puma(q):
 
 # --- bad input --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("call, match", [
-    (lambda r: jb.jacob_velocity(r, np.zeros(5)), r"q must have 6 joint values"),
-    (lambda r: jb.jacob_geometric(r, [0, 0, np.nan, 0, 0, 0]), "NaN or infinity"),
-    (lambda r: jb.jacob_differential(r, np.full(6, 1 + 1j)), "real numbers"),
-    (lambda r: jb.jacob_velocity(r, np.zeros(6), frame="world"), "frame must be 'base' or 'tool'"),
-    (lambda r: jb.link_jacobians(r, np.zeros(6), points=np.zeros((5, 3))), r"points must have shape"),
-    (lambda r: r.manipulability(np.zeros(6), part="all"), "part must be 'trans' or 'rot'"),
-    (lambda r: jb.resolved_rate(r, np.zeros(6), lambda t, q: np.zeros(6), -1.0, 0.01), "t_end must be"),
-    (lambda r: jb.resolved_rate(r, np.zeros(6), lambda t, q: np.zeros(3), 1.0, 0.01), r"velocity\(t, q\) must"),
-    (lambda r: jb.ellipsoid(r.jacob0(np.zeros(6)), kind="power"), "kind must be 'velocity' or 'force'"),
-])
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda r: jb.jacob_velocity(r, np.zeros(5)), r"q must have 6 joint values"),
+        (lambda r: jb.jacob_geometric(r, [0, 0, np.nan, 0, 0, 0]), "NaN or infinity"),
+        (lambda r: jb.jacob_differential(r, np.full(6, 1 + 1j)), "real numbers"),
+        (lambda r: jb.jacob_velocity(r, np.zeros(6), frame="world"), "frame must be 'base' or 'tool'"),
+        (lambda r: jb.link_jacobians(r, np.zeros(6), points=np.zeros((5, 3))), r"points must have shape"),
+        (lambda r: r.manipulability(np.zeros(6), part="all"), "part must be 'trans' or 'rot'"),
+        (lambda r: jb.resolved_rate(r, np.zeros(6), lambda t, q: np.zeros(6), -1.0, 0.01), "t_end must be"),
+        (lambda r: jb.resolved_rate(r, np.zeros(6), lambda t, q: np.zeros(3), 1.0, 0.01), r"velocity\(t, q\) must"),
+        (lambda r: jb.ellipsoid(r.jacob0(np.zeros(6)), kind="power"), "kind must be 'velocity' or 'force'"),
+    ],
+)
 def test_bad_input_gets_a_clear_error(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call(armlab.models.puma560())

@@ -1,5 +1,6 @@
 """manipulability means Yoshikawa's w = √det(J_p·J_pᵀ) under two names, one per kind of first argument
 (issue #19 §5): jacobians.manipulability(robot, q, part) and jacobians.manipulability_of_J(J, part)."""
+
 import warnings
 
 import numpy as np
@@ -32,8 +33,7 @@ def test_old_analysis_name_still_works_with_a_deprecation_warning():
         warnings.simplefilter("always")
         old = analysis.manipulability
     assert old is jb.manipulability_of_J
-    assert any(issubclass(w.category, DeprecationWarning) and "manipulability_of_J" in str(w.message)
-               for w in caught)
+    assert any(issubclass(w.category, DeprecationWarning) and "manipulability_of_J" in str(w.message) for w in caught)
     assert old(J) == jb.manipulability_of_J(J)
     with pytest.raises(AttributeError):
         analysis.no_such_name  # noqa: B018
@@ -55,8 +55,9 @@ def test_joint_arguments_go_through_the_one_validator():
 
 def test_resolved_rate_result_has_ok_and_reason():
     arm = planar2r(0.5, 0.5)
-    done = jb.resolved_rate(arm, [0.3, 1.2], lambda t, q: np.r_[0.05, 0.0, 0, 0, 0, 0], 0.2, 0.01, part="all",
-                            give_up_error=np.inf)
+    done = jb.resolved_rate(
+        arm, [0.3, 1.2], lambda t, q: np.r_[0.05, 0.0, 0, 0, 0, 0], 0.2, 0.01, part="all", give_up_error=np.inf
+    )
     assert done.ok and done.reason == "" and not done.gave_up
     # straight out to full reach: the elbow singularity stops it
     stuck = jb.resolved_rate(arm, [0.0, 0.5], lambda t, q: np.r_[1.0, 0.0, 0.0], 3.0, 0.01, part="trans")

@@ -13,6 +13,7 @@ for the end effector (base and tool included). Compared:
 
 Tolerance 1e-9 absolute (observed differences are ~1e-15).
 """
+
 from __future__ import annotations
 
 import zlib

@@ -6,6 +6,7 @@ models. Compared: fkine, fkine_all (rtb: base first, no tool, like armlab),
 jacob0 and jacobe. rtb's Jacobian rows are (v, ω) like armlab's. Tolerance
 1e-9 absolute (observed differences are ~1e-15).
 """
+
 from __future__ import annotations
 
 import zlib

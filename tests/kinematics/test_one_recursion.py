@@ -4,6 +4,7 @@
 The teaching formulas are checked against it here: the elementary products of lab report (2.1)–(2.4)
 and textbook (3.22)–(3.23), and the printed matrices.
 """
+
 import subprocess
 import sys
 
@@ -34,16 +35,18 @@ def test_eq_3_22_modified_link_is_Rx_Tx_Rz_Tz():
 def test_eq_2_4_printed_matrix_symbolically():
     th, d, a, al = sp.symbols("theta d a alpha")
     ct, st, ca, sa = sp.cos(th), sp.sin(th), sp.cos(al), sp.sin(al)
-    printed = sp.Matrix([[ct, -st * ca, st * sa, a * ct], [st, ct * ca, -ct * sa, a * st],
-                         [0, sa, ca, d], [0, 0, 0, 1]])
+    printed = sp.Matrix(
+        [[ct, -st * ca, st * sa, a * ct], [st, ct * ca, -ct * sa, a * st], [0, sa, ca, d], [0, 0, 0, 1]]
+    )
     assert link_transform_standard(th, d, a, al) == printed  # entry by entry, not just equal after simplify
 
 
 def test_eq_3_23_printed_matrix_symbolically():
     al, a, th, d = sp.symbols("alpha a theta d")
     ct, st, ca, sa = sp.cos(th), sp.sin(th), sp.cos(al), sp.sin(al)
-    printed = sp.Matrix([[ct, -st, 0, a], [st * ca, ct * ca, -sa, -sa * d],
-                         [st * sa, ct * sa, ca, ca * d], [0, 0, 0, 1]])
+    printed = sp.Matrix(
+        [[ct, -st, 0, a], [st * ca, ct * ca, -sa, -sa * d], [st * sa, ct * sa, ca, ca * d], [0, 0, 0, 1]]
+    )
     assert link_transform_modified(al, a, th, d) == printed
 
 
@@ -61,9 +64,16 @@ ROBOTS = {
     "puma560 (modified)": puma560(),
     "youbot (standard, offsets)": youbot(),
     "stanford (prismatic d3)": stanford_arm(),
-    "base and tool": DHRobot([DHLink(a=0.3, alpha=0.4, d=0.1, offset=0.2), DHLink(a=0.2, alpha=-1.1, joint="P"),
-                              DHLink(d=0.05, alpha=np.pi / 2)], "standard",
-                             base=Trans(0.1, -0.2, 0.3) @ Rot("y", 0.3), tool=Trans(0, 0, 0.12) @ Rot("x", 0.2)),
+    "base and tool": DHRobot(
+        [
+            DHLink(a=0.3, alpha=0.4, d=0.1, offset=0.2),
+            DHLink(a=0.2, alpha=-1.1, joint="P"),
+            DHLink(d=0.05, alpha=np.pi / 2),
+        ],
+        "standard",
+        base=Trans(0.1, -0.2, 0.3) @ Rot("y", 0.3),
+        tool=Trans(0, 0, 0.12) @ Rot("x", 0.2),
+    ),
 }
 
 
@@ -134,8 +144,10 @@ def test_one_link_transform_from_identity_is_the_link_matrix():
 
 def test_robot_jacob0_does_not_use_the_teaching_methods():
     # The chapter's three methods are checked against jacob0; jacob0 never calls them.
-    code = ("import sys, numpy as np, sympy as sp; from armlab.models import puma560; r = puma560(); "
-            "r.jacob0(np.zeros(6)); r.jacobe(np.zeros(6)); r.jacob0(sp.symbols('q1:7')); "
-            "print('armlab.jacobians.methods' in sys.modules, 'armlab.jacobians' in sys.modules)")
+    code = (
+        "import sys, numpy as np, sympy as sp; from armlab.models import puma560; r = puma560(); "
+        "r.jacob0(np.zeros(6)); r.jacobe(np.zeros(6)); r.jacob0(sp.symbols('q1:7')); "
+        "print('armlab.jacobians.methods' in sys.modules, 'armlab.jacobians' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]

@@ -1,5 +1,6 @@
 """The gate's policy pieces, one at a time: the speed governor, the workspace box, the audit log, the exposed
 warning and the command line's box; and the notebooks' connect/confirm helpers (issue #21 §2, §3)."""
+
 from __future__ import annotations
 
 import json

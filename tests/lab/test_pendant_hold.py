@@ -5,6 +5,7 @@ mid-swing, then move only θ3. Before the fix the pendant sent the whole slider 
 to −149° after the hold. Now hold is latched, the sliders show the measured pose, a slider move carries
 only its own joint, and refusals are given in the sliders' DH degrees.
 """
+
 from __future__ import annotations
 
 import time
@@ -70,8 +71,9 @@ def test_hold_mid_swing_then_moving_theta3_does_not_move_joint_1(rig):
     q[2] += np.radians(10)
     pendant.joints.set_q(q)  # move only θ3
     time.sleep(1.5)
-    assert abs(arm.state().q[0] - q1_held) < np.radians(1), \
+    assert abs(arm.state().q[0] - q1_held) < np.radians(1), (
         f"joint 1 moved after hold: {np.degrees(q1_held):.1f}° → {np.degrees(arm.state().q[0]):.1f}°"
+    )
     assert _arm_publishes(sim) == n, "a slider move reached the robot while held"
     assert pendant.refused >= 1 and "resume" in pendant.status.value
     # the sliders showed, and show, where the arm is, not the −149° it is no longer going to

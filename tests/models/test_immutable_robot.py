@@ -5,6 +5,7 @@ changed robot (``replace``, ``replace_link``, ``link.replace`` + ``replace(links
 scratch) gives answers for the new geometry from fkine, jacob0, ikine_all, rne, statics and lagrange;
 and the one kernel cache (``_core.codegen.cached_kernel``) is keyed on the description.
 """
+
 from __future__ import annotations
 
 import copy
@@ -62,8 +63,10 @@ def rne_reference(robot, q, qd, qdd):
 def puma_table_with_a2(a2):
     """The PUMA560 built from scratch: Table 3.2 with a2 replaced, the model's limits, masses and tool."""
     ref = models.puma560()
-    links = [DHLink(alpha=L.alpha, a=a2 if k == 2 else L.a, d=L.d, qlim=L.qlim, m=L.m, r=L.r, I=L.I)
-             for k, L in enumerate(ref.links)]
+    links = [
+        DHLink(alpha=L.alpha, a=a2 if k == 2 else L.a, d=L.d, qlim=L.qlim, m=L.m, r=L.r, I=L.I)
+        for k, L in enumerate(ref.links)
+    ]
     return DHRobot(links, "modified", name="PUMA560 from scratch")
 
 
@@ -71,7 +74,8 @@ EDITS = {
     "replace_link": lambda r: r.replace_link(2, a=A2_NEW),
     "replace_link with a new link": lambda r: r.replace_link(2, r.links[2].replace(a=A2_NEW)),
     "link.replace + replace(links=...)": lambda r: r.replace(
-        links=[L.replace(a=A2_NEW) if k == 2 else L for k, L in enumerate(r.links)]),
+        links=[L.replace(a=A2_NEW) if k == 2 else L for k, L in enumerate(r.links)]
+    ),
     "replace_link(-4, ...)": lambda r: r.replace_link(-4, a=A2_NEW),
     "from scratch": lambda r: puma_table_with_a2(A2_NEW),
 }
@@ -79,7 +83,7 @@ EDITS = {
 
 def prime(robot):
     """Compile (and cache) everything the tests read for this robot."""
-    q = Q6[:robot.n]
+    q = Q6[: robot.n]
     robot.fkine(q), robot.jacob0(q), robot.rne(q, q, q), robot.gravload(q)
     statics.link_forces(robot, q, np.ones(6), frame="tool", gravity=(0, 0, -9.81))
     if robot.n == 6:
@@ -130,8 +134,9 @@ def test_lagrange_answers_for_the_new_geometry(how):
     dynamics.lagrange(arm, gravity=g)  # the original's model is built and cached first
     edited = {
         "replace_link": lambda: arm.replace_link(0, a=1.5, m=2.0),
-        "link.replace + replace(links=...)": lambda: arm.replace(links=(arm.links[0].replace(a=1.5, m=2.0),
-                                                                        arm.links[1])),
+        "link.replace + replace(links=...)": lambda: arm.replace(
+            links=(arm.links[0].replace(a=1.5, m=2.0), arm.links[1])
+        ),
         "from scratch": lambda: models.planar2r(l1=1.5, m1=2.0),
     }[how]()
     q, qd, qdd = np.array([0.4, -0.9]), np.array([0.3, 0.7]), np.array([-1.0, 0.5])
@@ -141,16 +146,31 @@ def test_lagrange_answers_for_the_new_geometry(how):
 
 
 # --- hypothesis: edited == built from scratch ----------------------------------------------------
-FIELD_VALUES = {"a": st.floats(-0.8, 0.8), "alpha": st.floats(-math.pi, math.pi), "d": st.floats(-0.8, 0.8),
-                "offset": st.floats(-math.pi, math.pi), "m": st.floats(0.1, 5.0)}
+FIELD_VALUES = {
+    "a": st.floats(-0.8, 0.8),
+    "alpha": st.floats(-math.pi, math.pi),
+    "d": st.floats(-0.8, 0.8),
+    "offset": st.floats(-math.pi, math.pi),
+    "m": st.floats(0.1, 5.0),
+}
 
 
 def from_scratch(robot, index, field, value):
     """The same robot typed in again, link by link, with one field of one link changed."""
     links = []
     for k, L in enumerate(robot.links):
-        values = dict(a=L.a, alpha=L.alpha, d=L.d, theta=L.theta, offset=L.offset, joint=L.joint, qlim=L.qlim,
-                      m=L.m, r=tuple(L.r), I=None if L.I is None else np.array(L.I))
+        values = dict(
+            a=L.a,
+            alpha=L.alpha,
+            d=L.d,
+            theta=L.theta,
+            offset=L.offset,
+            joint=L.joint,
+            qlim=L.qlim,
+            m=L.m,
+            r=tuple(L.r),
+            I=None if L.I is None else np.array(L.I),
+        )
         if k == index:
             values[field] = value
         links.append(DHLink(**values))
@@ -174,9 +194,14 @@ def test_an_edited_robot_equals_the_same_robot_built_from_scratch(seed, conventi
     edited = robot.replace_link(index, **{field: value})
     typed = from_scratch(robot, index, field, value)
     assert edited == typed.replace(name=edited.name) and edited.links[index] == typed.links[index]
-    for name, f in (("fkine", lambda r: r.fkine(Q)), ("fkine_all", lambda r: r.fkine_all(Q)),
-                    ("jacob0", lambda r: r.jacob0(Q)), ("rne", lambda r: r.rne(Q, qd, qdd)),
-                    ("inertia", lambda r: r.inertia(Q)), ("gravload", lambda r: r.gravload(Q))):
+    for name, f in (
+        ("fkine", lambda r: r.fkine(Q)),
+        ("fkine_all", lambda r: r.fkine_all(Q)),
+        ("jacob0", lambda r: r.jacob0(Q)),
+        ("rne", lambda r: r.rne(Q, qd, qdd)),
+        ("inertia", lambda r: r.inertia(Q)),
+        ("gravload", lambda r: r.gravload(Q)),
+    ):
         np.testing.assert_allclose(f(edited), f(typed), rtol=0, atol=1e-12, err_msg=name)
     for q in Q:  # and both are the new table, not the old one's kernels
         np.testing.assert_allclose(edited.fkine(q), fk_reference(typed, q), atol=1e-12)
@@ -185,11 +210,12 @@ def test_an_edited_robot_equals_the_same_robot_built_from_scratch(seed, conventi
 # --- mutation raises, with the way to do it ------------------------------------------------------
 def test_issue_19_snippet_raises_with_the_helpful_message():
     from armlab.models import planar2r
+
     r = planar2r()
     with pytest.raises(AttributeError, match=r"robots are immutable: use r = r\.replace_link\(0, a=5\.0\)"):
-        r.links[0].a = 5.0          # a student edits a link, as a DH exercise invites
+        r.links[0].a = 5.0  # a student edits a link, as a DH exercise invites
     np.testing.assert_allclose(r.fkine([0, 0])[:3, 3], [2, 0, 0])
-    r = r.replace_link(0, a=5.0)   # what the message says
+    r = r.replace_link(0, a=5.0)  # what the message says
     np.testing.assert_allclose(r.fkine([0, 0])[:3, 3], [6, 0, 0])
 
 
@@ -213,8 +239,9 @@ def dataclasses_frozen():
     return dataclasses.FrozenInstanceError
 
 
-@pytest.mark.parametrize("attr, value", [("links", ()), ("base", np.eye(4)), ("tool", np.eye(4)), ("name", "x"),
-                                         ("convention", "modified")])
+@pytest.mark.parametrize(
+    "attr, value", [("links", ()), ("base", np.eye(4)), ("tool", np.eye(4)), ("name", "x"), ("convention", "modified")]
+)
 def test_setting_a_robot_attribute_raises_and_names_replace(attr, value):
     r = models.planar2r()
     with pytest.raises(AttributeError, match=rf"robots are immutable: use robot = robot\.replace\({attr}=\.\.\.\)"):

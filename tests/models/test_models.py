@@ -1,10 +1,17 @@
 """The course's robot models against their source tables and check poses."""
+
 import numpy as np
 import pytest
 import sympy as sp
 
 from armlab.models import (
-    YOUBOT_DRIVER, planar2r, planar3r, puma560, puma560_standard, youbot, youbot_driver_to_q,
+    YOUBOT_DRIVER,
+    planar2r,
+    planar3r,
+    puma560,
+    puma560_standard,
+    youbot,
+    youbot_driver_to_q,
     youbot_q_to_driver,
 )
 

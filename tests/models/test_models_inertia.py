@@ -7,6 +7,7 @@ moved into our DH frames correctly.
   against pinocchio bodies built directly in the store frames (no use of our transformation).
 * Every model: physical links (triangle inequality), M symmetric positive definite.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,12 +19,16 @@ import pytest
 from armlab import DHLink, models
 from armlab.models import inertial
 from armlab.models.puma560 import PUMA560, PUMA560_AKB, PUMA560_MOMENT_CORRECTIONS
-from armlab.models.youbot import (YOUBOT_ACTUATORS, YOUBOT_STORE, YOUBOT_WRIST, _YOUBOT_Q_CANDLE,
-                                  youbot_store_frames)
+from armlab.models.youbot import YOUBOT_ACTUATORS, YOUBOT_STORE, YOUBOT_WRIST, _YOUBOT_Q_CANDLE, youbot_store_frames
 from support import random_q
 
-WITH_INERTIA = {"puma560": models.puma560, "puma560_standard": models.puma560_standard, "youbot": models.youbot,
-                "planar2r": models.planar2r, "planar3r": models.planar3r}
+WITH_INERTIA = {
+    "puma560": models.puma560,
+    "puma560_standard": models.puma560_standard,
+    "youbot": models.youbot,
+    "planar2r": models.planar2r,
+    "planar3r": models.planar3r,
+}
 
 
 @pytest.mark.parametrize("name", WITH_INERTIA)
@@ -44,6 +49,7 @@ def test_mass_matrix_is_symmetric_positive_definite_over_the_workspace(name):
 
 
 # --- PUMA560 -------------------------------------------------------------------------------------------
+
 
 def test_puma560_standard_and_modified_give_the_same_tau_and_M():
     mod, std = models.puma560(), models.puma560_standard()
@@ -81,8 +87,9 @@ def test_puma560_equals_roboticstoolbox_rne_in_corkes_frames():
     rng = np.random.default_rng(3)
     for q in random_q(rng, ours, 20):
         qd, qdd = rng.normal(size=(2, 6)) * 2
-        np.testing.assert_allclose(ours.rne(q, qd, qdd), theirs.rne(q + RTB_SHIFT, qd, qdd, gravity=(0, 0, -9.81)),
-                                   atol=1e-9)
+        np.testing.assert_allclose(
+            ours.rne(q, qd, qdd), theirs.rne(q + RTB_SHIFT, qd, qdd, gravity=(0, 0, -9.81)), atol=1e-9
+        )
 
 
 def test_puma560_published_moments_break_the_triangle_inequality_and_the_correction_is_small():
@@ -106,14 +113,17 @@ def test_puma560_published_moments_break_the_triangle_inequality_and_the_correct
 def test_puma560_link_1_mass_is_on_its_axis_so_it_enters_no_torque():
     robot = models.puma560()
     assert robot.links[0].m == 0 and np.allclose(robot.links[0].r, 0)
-    heavy = inertial.with_bodies(robot, [inertial.Body(5.0, (0, 0, 0), robot.links[0].I)] +
-                                 [inertial.Body(L.m, L.r, L.I) for L in robot.links[1:]])
+    heavy = inertial.with_bodies(
+        robot,
+        [inertial.Body(5.0, (0, 0, 0), robot.links[0].I)] + [inertial.Body(L.m, L.r, L.I) for L in robot.links[1:]],
+    )
     rng = np.random.default_rng(5)
     q, qd, qdd = random_q(rng, robot), *rng.normal(size=(2, 6))
     np.testing.assert_allclose(heavy.rne(q, qd, qdd), robot.rne(q, qd, qdd), atol=1e-12)
 
 
 # --- youBot --------------------------------------------------------------------------------------------
+
 
 def _youbot_in_pinocchio():
     """The youBot built directly from the store frames: in the candle pose every frame is the base
@@ -126,14 +136,18 @@ def _youbot_in_pinocchio():
     for k, key in enumerate(("link1", "link2", "link3", "link4", "link5")):
         axis = F[k][:3, 2]  # standard DH: joint k+1 turns about z_k
         origin = S[k][:3, 3]
-        parent = model.addJoint(parent, pin.JointModelRevoluteUnaligned(axis), pin.SE3(np.eye(3), origin - prev),
-                                f"joint{k + 1}")
+        parent = model.addJoint(
+            parent, pin.JointModelRevoluteUnaligned(axis), pin.SE3(np.eye(3), origin - prev), f"joint{k + 1}"
+        )
         m, r, moments = YOUBOT_STORE[key]
         model.appendBodyToJoint(parent, pin.Inertia(m, np.array(r), np.diag(moments)), pin.SE3.Identity())
         prev = origin
     m, r, moments = YOUBOT_STORE["gripper"]
-    model.appendBodyToJoint(parent, pin.Inertia(m, np.array(r), np.diag(moments)),
-                            pin.SE3(np.eye(3), np.array([0, 0, YOUBOT_WRIST["gripper_above_joint5"]])))
+    model.appendBodyToJoint(
+        parent,
+        pin.Inertia(m, np.array(r), np.diag(moments)),
+        pin.SE3(np.eye(3), np.array([0, 0, YOUBOT_WRIST["gripper_above_joint5"]])),
+    )
     return model
 
 
@@ -171,6 +185,7 @@ def test_youbot_actuator_constants_from_the_interface_notes():
 
 
 # --- planar arms and the helpers -------------------------------------------------------------------------
+
 
 def test_planar3r_links_are_uniform_rods():
     robot = models.planar3r(1.0, 0.8, 0.3, m1=2.0, m2=1.0, m3=0.5, radius=0.01)

@@ -1,5 +1,6 @@
 """The one home of the fixed-step integrators (armlab.sim.integrators): what simulate, run_task and the lab's
 simulated youBot step with."""
+
 from __future__ import annotations
 
 import math
@@ -41,6 +42,7 @@ def test_semi_implicit_euler_keeps_arrays_and_applies_the_impulse_before_the_pos
 
 def test_rk4_is_fourth_order_on_the_harmonic_oscillator():
     """q̈ = −q from (1, 0): the error at t = 1 shrinks 2⁴ = 16 times when h halves (Butcher's classic RK4)."""
+
     def error(h):
         q, qd = [1.0], [0.0]
         for _ in range(round(1.0 / h)):

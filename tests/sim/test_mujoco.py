@@ -1,5 +1,6 @@
 """armlab.export.to_mjcf against MuJoCo (a test-only dependency): the exported arm has our M(q) and
 C q̇ + G, and MuJoCo's RK4 motion from it is armlab.sim's RK4 motion."""
+
 from __future__ import annotations
 
 import os
@@ -49,7 +50,9 @@ def test_exported_random_robots_have_our_mass_matrix_and_bias_forces():
             qd = rng.normal(size=robot.n)
             M, bias = mujoco_m_and_bias(model, data, q, qd)
             np.testing.assert_allclose(M, robot.inertia(q), atol=1e-9, err_msg=repr(robot))
-            np.testing.assert_allclose(bias, robot.rne(q, qd, np.zeros(robot.n), GRAVITY), atol=1e-9, err_msg=repr(robot))
+            np.testing.assert_allclose(
+                bias, robot.rne(q, qd, np.zeros(robot.n), GRAVITY), atol=1e-9, err_msg=repr(robot)
+            )
 
 
 @pytest.mark.parametrize("factory", [models.puma560, models.puma560_standard, models.youbot, models.planar3r])
@@ -117,17 +120,20 @@ def test_mjcf_text_joint_kinds_limits_and_options():
     load(models.stanford_arm(), min_inertia=1e-6)  # it loads
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: to_mjcf(models.planar2r()), r"link 1 has a mass but no inertia \(I=None, a point mass\)"),
-    (lambda: to_mjcf(models.puma560()), "link 1 has no mass"),
-    (lambda: to_mjcf(models.rpr()), "link 1 has no mass"),
-    (lambda: to_mjcf(models.puma560(symbolic=True)), "needs a numeric robot"),
-    (lambda: to_mjcf(models.youbot(), integrator="RK45"), "integrator must be one of"),
-    (lambda: to_mjcf(models.youbot(), timestep=0), "timestep must be > 0"),
-    (lambda: to_mjcf(models.youbot(), gravity=(0, 9.81)), r"gravity must have shape"),
-    (lambda: to_mjcf(models.youbot(), armature=[1, 2]), r"armature must have shape"),
-    (lambda: to_mjcf(models.youbot(), min_inertia=-1.0), "min_inertia must be > 0"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: to_mjcf(models.planar2r()), r"link 1 has a mass but no inertia \(I=None, a point mass\)"),
+        (lambda: to_mjcf(models.puma560()), "link 1 has no mass"),
+        (lambda: to_mjcf(models.rpr()), "link 1 has no mass"),
+        (lambda: to_mjcf(models.puma560(symbolic=True)), "needs a numeric robot"),
+        (lambda: to_mjcf(models.youbot(), integrator="RK45"), "integrator must be one of"),
+        (lambda: to_mjcf(models.youbot(), timestep=0), "timestep must be > 0"),
+        (lambda: to_mjcf(models.youbot(), gravity=(0, 9.81)), r"gravity must have shape"),
+        (lambda: to_mjcf(models.youbot(), armature=[1, 2]), r"armature must have shape"),
+        (lambda: to_mjcf(models.youbot(), min_inertia=-1.0), "min_inertia must be > 0"),
+    ],
+)
 def test_bad_input_gets_a_clear_error(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
@@ -142,8 +148,10 @@ def test_point_masses_load_with_a_tiny_inertia_floor_and_move_like_ours():
 
 
 def test_armlab_never_imports_mujoco():
-    code = ("import sys, armlab, armlab.export, armlab.sim; armlab.export.to_mjcf(armlab.models.youbot()); "
-            "print('mujoco' in sys.modules)")
+    code = (
+        "import sys, armlab, armlab.export, armlab.sim; armlab.export.to_mjcf(armlab.models.youbot()); "
+        "print('mujoco' in sys.modules)"
+    )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(p) for p in sys.path if p]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, timeout=120)
     assert out.stdout.strip() == "False"

@@ -7,6 +7,7 @@ point mass fixed at the tool, MuJoCo's a soft weld that first pulls the ball the
 tracking error leaves between tool and ball — and agree within 1e-3 rad (0.06°) on every joint (measured
 1.9e-4 rad); the ball's paths within 3 mm.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,8 +25,9 @@ G = models.PAPER_GRAVITY
 
 @pytest.fixture(scope="module")
 def plan():
-    return sim.plan_pick_and_place(ARM, P["pick"], P["place"], **sim.PAPER_TASK, payload=P["ball_mass"], gravity=G,
-                                   weights=ik.PAPER_WEIGHTS)
+    return sim.plan_pick_and_place(
+        ARM, P["pick"], P["place"], **sim.PAPER_TASK, payload=P["ball_mass"], gravity=G, weights=ik.PAPER_WEIGHTS
+    )
 
 
 def test_computed_torque_pick_and_place_agrees_with_mujoco(plan):
@@ -34,7 +36,7 @@ def test_computed_torque_pick_and_place_agrees_with_mujoco(plan):
     mj = sim.run_task_mujoco(to_mjcf(ARM, gravity=G), plan, c, dt=P["dt"])
     assert mj.plant.startswith("MuJoCo") and len(mj.t) == len(ours.t) == 1001
     k = plan.step_of(plan.t_pick, P["dt"])
-    np.testing.assert_allclose(mj.q[:k + 1], ours.q[:k + 1], atol=1e-12)  # same model, same integrator
+    np.testing.assert_allclose(mj.q[: k + 1], ours.q[: k + 1], atol=1e-12)  # same model, same integrator
     np.testing.assert_allclose(mj.q, ours.q, atol=1e-3)
     np.testing.assert_allclose(mj.ball, ours.ball, atol=3e-3)
     np.testing.assert_allclose(mj.ball[k:760], mj.tool[k:760], atol=3e-3)  # the weld holds it at the tool
@@ -49,7 +51,7 @@ def test_pd_gravity_agrees_until_its_late_gripper_closes_far_from_the_ball(plan)
     ours = sim.run_task(plan, c, dt=P["dt"])
     mj = sim.run_task_mujoco(to_mjcf(ARM, gravity=G), plan, c, dt=P["dt"])
     k = plan.step_of(plan.t_pick, P["dt"])
-    np.testing.assert_allclose(mj.q[:k + 1], ours.q[:k + 1], atol=1e-12)
+    np.testing.assert_allclose(mj.q[: k + 1], ours.q[: k + 1], atol=1e-12)
     assert np.linalg.norm(ours.tool[k] - P["pick"]) > 0.3
 
 

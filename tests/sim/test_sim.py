@@ -2,6 +2,7 @@
 
 The MuJoCo cross-check of the same motions is in tests/sim/test_mujoco.py.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,12 +24,14 @@ def free(robot=YOUBOT, q0=Q0, t_end=1.0, dt=1e-3, **kw):
 
 # --- energy ----------------------------------------------------------------------------------------------
 
+
 def test_rk4_conserves_the_energy_of_a_free_arm():
     traj = free()
     assert traj.completed and traj.t[-1] == pytest.approx(1.0) and traj.q.shape == (1001, 5)
     assert np.ptp(traj.energy) < 1e-4 and traj.max_drift < 1e-4  # J (measured 2.3e-5); K reaches ~17 J
-    assert traj.kinetic.max() > 1.0 and np.allclose(traj.kinetic, 0.5 * np.einsum("ki,kij,kj->k", traj.qd,
-                                                                     YOUBOT.inertia(traj.q), traj.qd))
+    assert traj.kinetic.max() > 1.0 and np.allclose(
+        traj.kinetic, 0.5 * np.einsum("ki,kij,kj->k", traj.qd, YOUBOT.inertia(traj.q), traj.qd)
+    )
     # fourth order: halving the step cuts the drift by about 2⁴
     assert 8 < traj.max_drift / free(dt=5e-4).max_drift < 40
 
@@ -48,6 +51,7 @@ def test_adaptive_integration_agrees_with_rk4_at_a_small_step():
 def test_energy_balance_with_torque_friction_and_armature():
     """dE/dt = q̇ᵀ(τ − friction): drift = E − E0 − work stays small while E changes by ~9 J. The work is
     summed by the trapezoid rule, so here the drift is second order in dt (1.0e-4 J, then 2.6e-5 J)."""
+
     def tau(t, q, qd):
         return 0.5 * np.sin(3 * t + np.arange(5))
 
@@ -58,6 +62,7 @@ def test_energy_balance_with_torque_friction_and_armature():
 
 
 # --- inputs ----------------------------------------------------------------------------------------------
+
 
 def test_array_torque_equals_the_same_torque_as_a_function_or_a_controller():
     table = np.tile([0.2, -1.0, 0.5, 0.1, 0.05], (200, 1))
@@ -96,6 +101,7 @@ def test_payload_changes_the_gravity_load_by_j_transpose_of_its_weight():
 
 # --- limits and failures -------------------------------------------------------------------------------
 
+
 def test_joint_limit_events_stop_report_or_ignore():
     stop = sim.simulate(YOUBOT, Q0, Z5, 2.0, 1e-3, events="stop")
     assert not stop.completed and "joint 2 reached its upper limit" in stop.reason
@@ -116,20 +122,23 @@ def test_a_run_that_blows_up_stops_with_a_reason_and_no_nan():
         assert np.isfinite(a).all()
 
 
-@pytest.mark.parametrize("kw, match", [
-    (dict(q0=np.zeros(4)), r"q0 must have 5 joint values \(shape \(5,\)\)"),
-    (dict(q0=[0, np.nan, 0, 0, 0]), "q0 contains NaN"),
-    (dict(method="leapfrog"), "method must be one of"),
-    (dict(events="bounce"), "events must be one of"),
-    (dict(t_end=-1.0), "t_end and dt must be > 0"),
-    (dict(t_end=1e-4), "shorter than one step"),
-    (dict(tau=np.zeros((7, 5))), r"tau must be a function .* shape \(100, 5\)"),
-    (dict(tau=lambda t, q, qd: [1.0, 2.0]), r"tau\(t, q, qd\) must have shape"),
-    (dict(controller=42), "controller must be a function"),
-    (dict(payload=-1.0), "payload must be a mass"),
-    (dict(friction=[0.1] * 5), "friction must be a function"),
-    (dict(max_steps=10), "exceeds max_steps"),
-])
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        (dict(q0=np.zeros(4)), r"q0 must have 5 joint values \(shape \(5,\)\)"),
+        (dict(q0=[0, np.nan, 0, 0, 0]), "q0 contains NaN"),
+        (dict(method="leapfrog"), "method must be one of"),
+        (dict(events="bounce"), "events must be one of"),
+        (dict(t_end=-1.0), "t_end and dt must be > 0"),
+        (dict(t_end=1e-4), "shorter than one step"),
+        (dict(tau=np.zeros((7, 5))), r"tau must be a function .* shape \(100, 5\)"),
+        (dict(tau=lambda t, q, qd: [1.0, 2.0]), r"tau\(t, q, qd\) must have shape"),
+        (dict(controller=42), "controller must be a function"),
+        (dict(payload=-1.0), "payload must be a mass"),
+        (dict(friction=[0.1] * 5), "friction must be a function"),
+        (dict(max_steps=10), "exceeds max_steps"),
+    ],
+)
 def test_bad_input_gets_a_clear_error(kw, match):
     args = dict(q0=Q0, qd0=Z5, t_end=0.1, dt=1e-3) | kw
     with pytest.raises((ValueError, TypeError), match=match):
@@ -142,6 +151,7 @@ def test_a_robot_without_inertia_cannot_be_simulated():
 
 
 # --- the compiled forward dynamics the simulator calls ---------------------------------------------------
+
 
 def test_ldl_solve_equals_numpy_and_the_kernel_equals_m_inverse_times_the_rhs():
     rng = np.random.default_rng(2)

@@ -1,5 +1,6 @@
 """Reference trajectories (armlab.sim.trajectories): boundary conditions, the textbook peak values,
 limits and what is infeasible, via points, sequences, and straight Cartesian lines through IK."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -84,7 +85,9 @@ def test_trapezoidal_least_time_limits_and_synchronised_arrival():
     np.testing.assert_allclose(ref(ref.t1)[0], q1, atol=1e-12)
     np.testing.assert_allclose(ref(ref.t1)[1], 0.0, atol=1e-12)
     tri = sim.trapezoidal([0.0], [0.1], qd_max=1.0, qdd_max=1.0)  # too short to reach cruise: a triangle
-    assert tri.duration == pytest.approx(2 * np.sqrt(0.1)) and tri.peaks()[0][0] == pytest.approx(np.sqrt(0.1), rel=1e-3)
+    assert tri.duration == pytest.approx(2 * np.sqrt(0.1)) and tri.peaks()[0][0] == pytest.approx(
+        np.sqrt(0.1), rel=1e-3
+    )
     slow = sim.trapezoidal(q0, q1, qd_max=vmax, qdd_max=amax, T=4.0)
     assert slow.duration == 4.0 and np.all(slow.peaks()[0] < vmax)
 
@@ -92,7 +95,9 @@ def test_trapezoidal_least_time_limits_and_synchronised_arrival():
 def test_infeasible_trajectories_are_refused_with_the_least_feasible_time():
     with pytest.raises(ValueError, match=r"joint 1 needs at least T = 2\.5 s"):
         sim.trapezoidal([0.0], [2.0], qd_max=1.0, qdd_max=2.0, T=2.0)
-    with pytest.raises(ValueError, match=r"infeasible trajectory: joint 2 needs a peak velocity of 3\.75 .*at least T = 1\.875 s"):
+    with pytest.raises(
+        ValueError, match=r"infeasible trajectory: joint 2 needs a peak velocity of 3\.75 .*at least T = 1\.875 s"
+    ):
         sim.quintic([0.0, 0.0], [0.1, 2.0], 1.0, qd_max=2.0)
     with pytest.raises(ValueError, match="peak acceleration"):
         sim.cubic([0.0], [1.0], 0.5, qdd_max=1.0)
@@ -142,14 +147,17 @@ def test_cartesian_line_refuses_singularities_and_unreachable_points():
         sim.cartesian_line(arm, [3.0, 0.0, 1.0], [1.0, 0.0, 1.0], 1.0)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: sim.quintic([0.0, np.nan], [1, 1], 1.0), "q0 contains NaN"),
-    (lambda: sim.quintic([0.0], [1.0], 0.0), "T must be a duration > 0"),
-    (lambda: sim.quintic([0.0, 0.0], [1.0, 1.0, 1.0], 1.0), "q1 must have 2"),
-    (lambda: sim.via_points([[0.0], [1.0]], [1.0, 1.0]), "times must increase"),
-    (lambda: sim.trapezoidal([0.0], [1.0], qd_max=0.0, qdd_max=1.0), "must be > 0"),
-    (lambda: sim.quintic([0.0], [1.0], 1.0)(np.ones((2, 2))), "t must be a number or a 1-D array"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: sim.quintic([0.0, np.nan], [1, 1], 1.0), "q0 contains NaN"),
+        (lambda: sim.quintic([0.0], [1.0], 0.0), "T must be a duration > 0"),
+        (lambda: sim.quintic([0.0, 0.0], [1.0, 1.0, 1.0], 1.0), "q1 must have 2"),
+        (lambda: sim.via_points([[0.0], [1.0]], [1.0, 1.0]), "times must increase"),
+        (lambda: sim.trapezoidal([0.0], [1.0], qd_max=0.0, qdd_max=1.0), "must be > 0"),
+        (lambda: sim.quintic([0.0], [1.0], 1.0)(np.ones((2, 2))), "t must be a number or a 1-D array"),
+    ],
+)
 def test_bad_input_names_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()

@@ -1,6 +1,7 @@
 """One vocabulary (issue #19 §5) in sim: the start pose is ``q0`` (the old ``q_start`` keeps working for a
 term, with a DeprecationWarning); runs say ``ok`` and ``reason``; joint arguments are checked by the one
 validator; gravity defaults to ``_core.constants.GRAVITY``."""
+
 from __future__ import annotations
 
 import inspect
@@ -34,12 +35,15 @@ def test_plan_pick_and_place_takes_q0_and_still_answers_to_q_start():
     assert np.array_equal(old.q_pick, plan.q_pick)
 
 
-@pytest.mark.parametrize("bad, error, words", [
-    ([0.0, 1j, 0.0], TypeError, "q0 must be real"),
-    ([0.0, np.nan, 0.0], ValueError, "q0 contains NaN"),
-    ([0.0, 0.0], ValueError, "q0 must have 3 joint values"),
-    (["0", "0", "0"], TypeError, "q0 must be a number"),
-])
+@pytest.mark.parametrize(
+    "bad, error, words",
+    [
+        ([0.0, 1j, 0.0], TypeError, "q0 must be real"),
+        ([0.0, np.nan, 0.0], ValueError, "q0 contains NaN"),
+        ([0.0, 0.0], ValueError, "q0 must have 3 joint values"),
+        (["0", "0", "0"], TypeError, "q0 must be a number"),
+    ],
+)
 def test_a_bad_start_pose_is_refused_naming_q0(bad, error, words):
     with pytest.raises(error, match=words):
         sim.plan_pick_and_place(ARM, P["pick"], P["place"], **sim.PAPER_TASK, q0=bad)
@@ -47,8 +51,17 @@ def test_a_bad_start_pose_is_refused_naming_q0(bad, error, words):
         sim.cartesian_line(ARM, [1.0, 0.0, 0.5], [1.0, 1.0, 1.0], 1.2, q0=bad)
 
 
-@pytest.mark.parametrize("fn", [sim.simulate, sim.plan_pick_and_place, control.GravityCompensation,
-                                control.PDGravity, control.ComputedTorque, control.ResolvedRate])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        sim.simulate,
+        sim.plan_pick_and_place,
+        control.GravityCompensation,
+        control.PDGravity,
+        control.ComputedTorque,
+        control.ResolvedRate,
+    ],
+)
 def test_gravity_is_a_keyword_defaulting_to_the_one_constant(fn):
     p = inspect.signature(fn).parameters["gravity"]
     assert p.kind is inspect.Parameter.KEYWORD_ONLY and p.default == GRAVITY

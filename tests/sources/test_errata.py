@@ -2,6 +2,7 @@
 
 Each table row of docs/errata.md ends with the test that asserts the correct value (in backticks).
 """
+
 import re
 from pathlib import Path
 
@@ -26,8 +27,11 @@ def _rows():
 
 
 def _defined_tests():
-    return {m for path in (ROOT / "tests").rglob("test_*.py")
-            for m in re.findall(r"^def (test_\w+)\(", path.read_text(encoding="utf-8"), re.M)}
+    return {
+        m
+        for path in (ROOT / "tests").rglob("test_*.py")
+        for m in re.findall(r"^def (test_\w+)\(", path.read_text(encoding="utf-8"), re.M)
+    }
 
 
 def test_every_erratum_names_an_existing_test():

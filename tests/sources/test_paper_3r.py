@@ -1,5 +1,6 @@
 """The simulation paper's 3-R arm (003): model, FK of the start/pick/place poses, the IK by norm
 equations with 4 labelled solutions, and the optimal choice of eq. (12) (Table 2)."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,6 +1,7 @@
 """The simulation paper's experiment (003 §5) reproduced: Table 2 recomputed, the pick and the place, and the
 narrative of Figs. 6–8 as assertions at the paper's time steps (0.002 s; our timing puts the pick at step
 380, the place at step 760 — sim.PAPER_TASK), plus the task runner's own guarantees and bad input."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,9 @@ def run():
 @pytest.fixture(scope="module")
 def exact():
     """The same with RK4 and the controller evaluated at every stage (a continuous-time controller)."""
-    return sim.run_task(paper_plan(), control.ComputedTorque(ARM, 400.0, 40.0, gravity=G), dt=DT, method="rk4",
-                        hold="stage")
+    return sim.run_task(
+        paper_plan(), control.ComputedTorque(ARM, 400.0, 40.0, gravity=G), dt=DT, method="rk4", hold="stage"
+    )
 
 
 def test_table_2_analytic_feasible_and_optimal_solutions():
@@ -39,8 +41,10 @@ def test_table_2_analytic_feasible_and_optimal_solutions():
     from the start picks (0°, 90°, 90°), J = 270°, uniquely. Place: 4, all reasonable; from the pick,
     (45°, 45°, 90°), J = 225°; the two back solutions tie (J = 855°) — the optimum is still unique."""
     plan = paper_plan()
-    expected = {"pick": [[0, 90, 90], [0, 180, -90], [180, -90, -90], [180, 180, 90]],
-                "place": [[45, 45, 90], [45, 135, -90], [-135, -45, -90], [-135, -135, 90]]}
+    expected = {
+        "pick": [[0, 90, 90], [0, 180, -90], [180, -90, -90], [180, 180, 90]],
+        "place": [[45, 45, 90], [45, 135, -90], [-135, -45, -90], [-135, -135, 90]],
+    }
     costs = {"pick": [270, 450, 810, 990], "place": [225, 405, 855, 855]}
     for what, q_from in (("pick", plan.q0), ("place", plan.q_pick)):
         sols = plan.solutions[what]
@@ -123,8 +127,9 @@ def test_run_task_steps_exactly_like_simulate_without_a_payload():
     for method in ("euler", "rk4"):
         c = control.PDGravity(ARM, [10.0, 400.0, 100.0], [2.0, 60.0, 15.0], gravity=G)
         ours = sim.run_task(plan, c, dt=DT, method=method)
-        ref = sim.simulate(ARM, plan.q0, np.zeros(3), plan.t_end, DT, controller=c, reference=plan.reference,
-                           method=method, gravity=G)
+        ref = sim.simulate(
+            ARM, plan.q0, np.zeros(3), plan.t_end, DT, controller=c, reference=plan.reference, method=method, gravity=G
+        )
         np.testing.assert_allclose(ours.q, ref.q, atol=1e-12)
         np.testing.assert_allclose(ours.tau, ref.tau, atol=1e-9)
 
@@ -176,8 +181,9 @@ def test_a_payload_the_youbot_cannot_hold_saturates_and_is_reported():
     pick = yb.fkine(np.array([-0.644, -0.56, -1.087, 0.076, 2.498]))
     place = yb.fkine(np.array([0.9, -0.3, -1.3, 0.4, 2.0]))
     for mass, saturates in ((0.5, False), (1.5, True)):
-        plan = sim.plan_pick_and_place(yb, pick, place, t_pick=1.5, t_place=3.0, t_end=3.5, payload=mass,
-                                       q0=np.array([0.0, 0.0, 0.0, 0.5, 0.0]))
+        plan = sim.plan_pick_and_place(
+            yb, pick, place, t_pick=1.5, t_place=3.0, t_end=3.5, payload=mass, q0=np.array([0.0, 0.0, 0.0, 0.5, 0.0])
+        )
         res = sim.run_task(plan, control.ComputedTorque(yb, 400.0, 40.0, limits=limits), dt=1e-3)
         assert np.all(np.abs(res.tau) <= limits * (1 + 1e-12))
         assert res.saturated[:1500].any() == False  # noqa: E712 - the empty gripper never needs it
@@ -185,17 +191,23 @@ def test_a_payload_the_youbot_cannot_hold_saturates_and_is_reported():
         assert (res.max_error.max() < 1e-3) != saturates
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: sim.plan_pick_and_place(ARM, [3.0, 0.0, 0.0], P["place"], **sim.PAPER_TASK), "the pick .* is out of reach"),
-    (lambda: paper_plan(qd_max=2.0), "infeasible trajectory: joint 2 needs a peak velocity"),
-    (lambda: paper_plan(kind="trapezoidal"), "needs qd_max and qdd_max"),
-    (lambda: sim.run_task(paper_plan(), control.PD(np.nan, 1.0), dt=DT), "gain kp contains NaN"),
-    (lambda: sim.run_task(paper_plan(), control.PD(1.0, 1.0), dt=0.003), "not a whole number of steps"),
-    (lambda: sim.run_task(paper_plan(), control.PD([1.0] * 5, 1.0), dt=DT), "for 5 joints, the robot has 3"),
-    (lambda: sim.run_task(paper_plan(), control.PD(1.0, 1.0), dt=DT, method="rk45"), "method must be"),
-    (lambda: sim.run_task(paper_plan(), control.PD(1.0, 1.0), dt=DT, hold="stage"), "hold must be"),
-    (lambda: paper_plan(t_pick=2.0), "0 < t_pick < t_place"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (
+            lambda: sim.plan_pick_and_place(ARM, [3.0, 0.0, 0.0], P["place"], **sim.PAPER_TASK),
+            "the pick .* is out of reach",
+        ),
+        (lambda: paper_plan(qd_max=2.0), "infeasible trajectory: joint 2 needs a peak velocity"),
+        (lambda: paper_plan(kind="trapezoidal"), "needs qd_max and qdd_max"),
+        (lambda: sim.run_task(paper_plan(), control.PD(np.nan, 1.0), dt=DT), "gain kp contains NaN"),
+        (lambda: sim.run_task(paper_plan(), control.PD(1.0, 1.0), dt=0.003), "not a whole number of steps"),
+        (lambda: sim.run_task(paper_plan(), control.PD([1.0] * 5, 1.0), dt=DT), "for 5 joints, the robot has 3"),
+        (lambda: sim.run_task(paper_plan(), control.PD(1.0, 1.0), dt=DT, method="rk45"), "method must be"),
+        (lambda: sim.run_task(paper_plan(), control.PD(1.0, 1.0), dt=DT, hold="stage"), "hold must be"),
+        (lambda: paper_plan(t_pick=2.0), "0 < t_pick < t_place"),
+    ],
+)
 def test_bad_input_is_refused_before_anything_is_simulated(call, match):
     with pytest.raises(ValueError, match=match):
         call()

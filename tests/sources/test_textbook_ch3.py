@@ -3,6 +3,7 @@
 Each test is named after its example or equation. Where the printed answer is
 wrong, the test asserts the correct value and the comment says what was printed.
 """
+
 import functools
 
 import numpy as np
@@ -61,17 +62,17 @@ def test_section_3_1_5_item_3_origin_is_0001_and_0000_is_undefined():
     with np.errstate(invalid="ignore"):
         assert np.isnan(np.zeros(3) / 0.0).all()  # [0, 0, 0, 0]: X/W, Y/W, Z/W are all 0/0
 
+
 def test_exercise_1_fixed_axis_sequence():
     # Z0 45°, then X0 60°, then Y0 30°, all about the FIXED frame: T = Rot(y,30)·Rot(x,60)·Rot(z,45).
     T = compose(Rot("z", 45 * deg), Rot("x", 60 * deg), Rot("y", 30 * deg), frame="fixed")
     assert np.allclose(T, Rot("y", 30 * deg) @ Rot("x", 60 * deg) @ Rot("z", 45 * deg))
-    c45, s45, c60, s60, c30, s30 = (np.cos(45 * deg), np.sin(45 * deg), 0.5, np.sin(60 * deg),
-                                    np.cos(30 * deg), 0.5)
+    c45, s45, c60, s60, c30, s30 = (np.cos(45 * deg), np.sin(45 * deg), 0.5, np.sin(60 * deg), np.cos(30 * deg), 0.5)
     expected_first_row = [c30 * c45 + s30 * s60 * s45, -c30 * s45 + s30 * s60 * c45, s30 * c60]
     assert np.allclose(T[0, :3], expected_first_row, atol=1e-12)
-    assert np.allclose(T[:3, :3], [[0.9186, -0.3062, 0.25],
-                                   [0.3536, 0.3536, -0.8660],
-                                   [0.1768, 0.8839, 0.4330]], atol=1e-4)
+    assert np.allclose(
+        T[:3, :3], [[0.9186, -0.3062, 0.25], [0.3536, 0.3536, -0.8660], [0.1768, 0.8839, 0.4330]], atol=1e-4
+    )
     # ERRATUM: the book prints r12 = +0.306. Its magnitude is right but the sign is wrong:
     # r12 = −c30·s45 + s30·s60·c45 = −0.612 + 0.306 = −0.306.
     assert T[0, 1] == pytest.approx(-0.30619, abs=1e-5)
@@ -93,8 +94,9 @@ def test_eq_3_23_modified_link_transform():
     alpha, a, theta, d = sp.symbols("alpha a theta d")
     A = armlab.link_transform_modified(alpha, a, theta, d)
     ct, st, ca, sa = sp.cos(theta), sp.sin(theta), sp.cos(alpha), sp.sin(alpha)
-    printed = sp.Matrix([[ct, -st, 0, a], [st * ca, ct * ca, -sa, -d * sa],
-                         [st * sa, ct * sa, ca, d * ca], [0, 0, 0, 1]])
+    printed = sp.Matrix(
+        [[ct, -st, 0, a], [st * ca, ct * ca, -sa, -d * sa], [st * sa, ct * sa, ca, d * ca], [0, 0, 0, 1]]
+    )
     assert sp.simplify(A - printed) == sp.zeros(4, 4)
     # eq. (3.22): Rot(x, α)·Trans(a, 0, 0)·Rot(z, θ)·Trans(0, 0, d)
     assert sp.simplify(A - Rot("x", alpha) * Trans(a, 0, 0) * Rot("z", theta) * Trans(0, 0, d)) == sp.zeros(4, 4)
@@ -167,32 +169,41 @@ def _puma_products():
 def test_eq_3_26_to_3_28_intermediate_products():
     _, _, T46, T36, T13, _, _ = _puma_products()
     # (3.26)
-    assert T46 == sp.Matrix([[c[5] * c[6], -c[5] * s[6], -s[5], 0], [s[6], c[6], 0, 0],
-                             [s[5] * c[6], -s[5] * s[6], c[5], 0], [0, 0, 0, 1]])
+    assert T46 == sp.Matrix(
+        [[c[5] * c[6], -c[5] * s[6], -s[5], 0], [s[6], c[6], 0, 0], [s[5] * c[6], -s[5] * s[6], c[5], 0], [0, 0, 0, 1]]
+    )
     # (3.27). ERRATUM: entry (1,2) is printed −c4c5c6 − s4c6; it is −c4c5s6 − s4c6.
-    book_T36 = sp.Matrix([
-        [c[4] * c[5] * c[6] - s[4] * s[6], -c[4] * c[5] * s[6] - s[4] * c[6], -c[4] * s[5], a3],
-        [s[5] * c[6], -s[5] * s[6], c[5], d4],
-        [-s[4] * c[5] * c[6] - c[4] * s[6], s[4] * c[5] * s[6] - c[4] * c[6], s[4] * s[5], 0],
-        [0, 0, 0, 1]])
+    book_T36 = sp.Matrix(
+        [
+            [c[4] * c[5] * c[6] - s[4] * s[6], -c[4] * c[5] * s[6] - s[4] * c[6], -c[4] * s[5], a3],
+            [s[5] * c[6], -s[5] * s[6], c[5], d4],
+            [-s[4] * c[5] * c[6] - c[4] * s[6], s[4] * c[5] * s[6] - c[4] * c[6], s[4] * s[5], 0],
+            [0, 0, 0, 1],
+        ]
+    )
     assert (T36 - book_T36).applyfunc(sp.expand) == sp.zeros(4, 4)
     misprint = -c[4] * c[5] * c[6] - s[4] * c[6]
     assert sp.expand(T36[0, 1] - misprint) != 0
     # (3.28), in sum-angle form exactly as printed
-    assert T13 == sp.Matrix([[c23, -s23, 0, a2 * c[2]], [0, 0, 1, d2],
-                             [-s23, -c23, 0, -a2 * s[2]], [0, 0, 0, 1]])
+    assert T13 == sp.Matrix([[c23, -s23, 0, a2 * c[2]], [0, 0, 1, d2], [-s23, -c23, 0, -a2 * s[2]], [0, 0, 0, 1]])
 
 
 # Eq. (3.30): ¹T₆ entries, and eq. (3.32): ⁰T₆ entries, with c23 = cos(θ2+θ3).
 C456 = c[4] * c[5] * c[6] - s[4] * s[6]
 S456 = c[4] * c[5] * s[6] + s[4] * c[6]
 BOOK_T16 = {
-    "nx": c23 * C456 - s23 * s[5] * c[6], "ny": -s[4] * c[5] * c[6] - c[4] * s[6],
+    "nx": c23 * C456 - s23 * s[5] * c[6],
+    "ny": -s[4] * c[5] * c[6] - c[4] * s[6],
     "nz": -s23 * C456 - c23 * s[5] * c[6],
-    "ox": -c23 * S456 + s23 * s[5] * s[6], "oy": s[4] * c[5] * s[6] - c[4] * c[6],
+    "ox": -c23 * S456 + s23 * s[5] * s[6],
+    "oy": s[4] * c[5] * s[6] - c[4] * c[6],
     "oz": s23 * S456 + c23 * s[5] * s[6],
-    "ax": -c23 * c[4] * s[5] - s23 * c[5], "ay": s[4] * s[5], "az": s23 * c[4] * s[5] - c23 * c[5],
-    "px": a2 * c[2] + a3 * c23 - d4 * s23, "py": d2, "pz": -a3 * s23 - a2 * s[2] - d4 * c23,
+    "ax": -c23 * c[4] * s[5] - s23 * c[5],
+    "ay": s[4] * s[5],
+    "az": s23 * c[4] * s[5] - c23 * c[5],
+    "px": a2 * c[2] + a3 * c23 - d4 * s23,
+    "py": d2,
+    "pz": -a3 * s23 - a2 * s[2] - d4 * c23,
 }
 # The extraction lost the square brackets: nx = c1[c23(...) − s23s5c6] + s1(...), px = c1[...] − d2s1.
 BOOK_T06 = {
@@ -239,8 +250,11 @@ def test_eq_3_32_misprint_of_oy_is_really_wrong():
 def test_eq_3_32_numeric_fkine_equals_book_formula():
     rng = np.random.default_rng(32)
     lengths = {a2: PUMA560["a2"], a3: PUMA560["a3"], d2: PUMA560["d2"], d4: PUMA560["d4"]}
-    book = sp.lambdify([sp.symbols("q1:7")], sp.Matrix(3, 4, lambda i, j: BOOK_T06[
-        next(k for k, v in ENTRY.items() if v == (i, j))]).subs(lengths), "numpy")
+    book = sp.lambdify(
+        [sp.symbols("q1:7")],
+        sp.Matrix(3, 4, lambda i, j: BOOK_T06[next(k for k, v in ENTRY.items() if v == (i, j))]).subs(lengths),
+        "numpy",
+    )
     robot = puma560()
     for q in rng.uniform(-np.pi, np.pi, (50, 6)):
         assert np.allclose(robot.fkine(q)[:3], book(q), atol=1e-12)
@@ -276,8 +290,9 @@ def test_exercises_3_4_stanford_arm_tables():
     Q[:, 2] = rng.uniform(0, 1, 100)  # prismatic d3
     assert np.allclose(mod.fkine(Q), std.fkine(Q), atol=1e-12)
     # The printed α column read as modified DH is a different (wrong) arm.
-    wrong = armlab.DHRobot([armlab.DHLink(alpha=lk.alpha, d=lk.d, joint=lk.joint) for lk in std.links],
-                           convention="modified")
+    wrong = armlab.DHRobot(
+        [armlab.DHLink(alpha=lk.alpha, d=lk.d, joint=lk.joint) for lk in std.links], convention="modified"
+    )
     assert not np.allclose(wrong.fkine(Q[0]), mod.fkine(Q[0]))
 
 
@@ -286,9 +301,14 @@ def test_exercise_5_rpr_T03():
     th1, th3 = sp.symbols("theta1 theta3")
     T = rpr(L1, L2).fkine([th1, d2_, th3])
     c1, s1, c3, s3 = sp.cos(th1), sp.sin(th1), sp.cos(th3), sp.sin(th3)
-    printed = sp.Matrix([[c1 * c3, -c1 * s3, s1, s1 * L2 + s1 * d2_],
-                         [s1 * c3, -s1 * s3, -c1, -c1 * L2 - c1 * d2_],
-                         [s3, c3, 0, L1], [0, 0, 0, 1]])  # printed answer: right
+    printed = sp.Matrix(
+        [
+            [c1 * c3, -c1 * s3, s1, s1 * L2 + s1 * d2_],
+            [s1 * c3, -s1 * s3, -c1, -c1 * L2 - c1 * d2_],
+            [s3, c3, 0, L1],
+            [0, 0, 0, 1],
+        ]
+    )  # printed answer: right
     assert (T - printed).applyfunc(sp.expand) == sp.zeros(4, 4)
 
 
@@ -303,7 +323,7 @@ def test_exercise_5_printed_ik_belongs_to_a_planar_2r_not_the_rpr():
     # The printed formulas do solve the planar two-link arm with links L2, L3:
     l2, l3, q = 0.5, 0.3, np.array([0.4, 0.9])
     x, y = planar2r(l2, l3).fkine(q)[:2, 3]
-    t3 = np.arccos((x ** 2 + y ** 2 - l2 ** 2 - l3 ** 2) / (2 * l2 * l3))
+    t3 = np.arccos((x**2 + y**2 - l2**2 - l3**2) / (2 * l2 * l3))
     t2 = np.arctan(y / x) - np.arctan(l3 * np.sin(t3) / (l2 + l3 * np.cos(t3)))
     assert np.allclose([t2, t3], q)
 
@@ -317,6 +337,7 @@ def test_exercise_5_printed_arctan_y_over_x_loses_the_quadrant():
     beta = np.arctan2(l3 * np.sin(q[1]), l2 + l3 * np.cos(q[1]))
     assert np.arctan2(y, x) - beta == pytest.approx(q[0])
     assert abs(armlab.ik.wrap_angle(np.arctan(y / x) - beta - q[0])) == pytest.approx(np.pi)
+
 
 def test_exercise_6_2r_joint_rates():
     # 2R, l1 = l2 = 0.5 m, θ1 = 30°, θ2 = 60°; the hand moves along +X0 at 1 m/s.
@@ -341,9 +362,19 @@ def test_exercise_6_printed_jacobian_entry_l1_s12_should_be_l2_s12():
     J = planar2r(0.5, 0.7).jacob0(np.radians([30, 60]))
     assert J[0, 0] == pytest.approx(-(0.5 * np.sin(30 * deg) + 0.7 * np.sin(90 * deg)))
 
+
 def test_example_3_4_differential_motion():
-    J = np.array([[1, 0, 0, 0, 2, 0], [-1, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 0],
-                  [0, 0, 0, 3, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 1]], float)
+    J = np.array(
+        [
+            [1, 0, 0, 0, 2, 0],
+            [-1, 0, 1, 0, 0, 0],
+            [0, 1, 0, 0, 0, 0],
+            [0, 0, 0, 3, 0, 0],
+            [0, 0, 1, 0, 0, 0],
+            [0, 0, 0, 0, 0, 1],
+        ],
+        float,
+    )
     D = J @ [0.1, 0, -0.1, 0, 0, 0.1]  # eq. (3.57)
     assert np.allclose(D, [0.1, -0.2, 0, 0, -0.1, 0.1])  # printed answer: right
 
@@ -352,24 +383,38 @@ def test_table_3_2_theta3_range_is_lees_theta3_shifted_by_180():
     # ERRATUM (Table 3.2): the ranges come with d6 = 56.25 mm from Fu, Gonzalez & Lee's standard-DH PUMA
     # table, whose θ3 is this table's θ3 + 180° (their drawn pose has θ3 = +90°, the book's −90°). The
     # frames were converted, the range column was not: in this table's θ3 it is −225°…45°, not −45°…225°.
-    lee = armlab.DHRobot([armlab.DHLink(alpha=al * deg, a=a, d=d) for al, a, d in [
-        (-90, 0, 0), (0, PUMA560["a2"], PUMA560["d2"]), (90, -PUMA560["a3"], 0), (-90, 0, PUMA560["d4"]),
-        (90, 0, 0), (0, 0, 0)]], convention="standard")
+    lee = armlab.DHRobot(
+        [
+            armlab.DHLink(alpha=al * deg, a=a, d=d)
+            for al, a, d in [
+                (-90, 0, 0),
+                (0, PUMA560["a2"], PUMA560["d2"]),
+                (90, -PUMA560["a3"], 0),
+                (-90, 0, PUMA560["d4"]),
+                (90, 0, 0),
+                (0, 0, 0),
+            ]
+        ],
+        convention="standard",
+    )
     robot = puma560()
     shift = np.array([0, 0, np.pi, 0, 0, 0])
     for q in np.random.default_rng(32).uniform(-np.pi, np.pi, (50, 6)):
         # the same arm, frame {6} turned by a constant 180° about z6
         assert np.allclose(lee.fkine(q + shift), robot.fkine(q) @ Rot("z", np.pi), atol=1e-12)
     assert np.allclose(robot.qlim[2], np.radians([-45, 225]) - np.pi)
-    assert np.allclose(np.degrees(robot.qlim), [[-160, 160], [-225, 45], [-225, 45], [-110, 170],
-                                                [-100, 100], [-266, 266]])
+    assert np.allclose(
+        np.degrees(robot.qlim), [[-160, 160], [-225, 45], [-225, 45], [-110, 170], [-100, 100], [-266, 266]]
+    )
     # The corrected range is centred on θ3 = −90°, the stretched forearm of the check pose, which is
     # now within the ranges (the earlier "the real arm cannot reach its own check pose" was wrong).
     assert robot.within_limits(np.radians([90, 0, -90, 0, 0, 0]))
     # The printed range read as this θ3 is centred on θ3 = +90°: the forearm folded back onto the upper
     # arm, the wrist centre 20 mm from the shoulder (stretched: 865 mm), which no arm can do.
-    for t3, dist in ((90, np.hypot(PUMA560["a2"] - PUMA560["d4"], PUMA560["a3"])),
-                     (-90, np.hypot(PUMA560["a2"] + PUMA560["d4"], PUMA560["a3"]))):
+    for t3, dist in (
+        (90, np.hypot(PUMA560["a2"] - PUMA560["d4"], PUMA560["a3"])),
+        (-90, np.hypot(PUMA560["a2"] + PUMA560["d4"], PUMA560["a3"])),
+    ):
         F = robot.fkine_all(np.radians([0, 0, t3, 0, 0, 0]))
         assert np.linalg.norm(F[4, :3, 3] - F[2, :3, 3]) == pytest.approx(dist, abs=1e-12)
     assert np.hypot(PUMA560["a2"] - PUMA560["d4"], PUMA560["a3"]) < 0.021

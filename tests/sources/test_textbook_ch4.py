@@ -4,6 +4,7 @@ report's per-link Jacobians (001, (2.37)–(2.45)), recomputed.
 Each test is named after its example, exercise or equation. Where the printed answer is wrong, the test
 asserts the correct value and says what was printed (docs/errata.md lists each one).
 """
+
 import functools
 
 import numpy as np
@@ -22,6 +23,7 @@ c = {i: sp.cos(q_sym[i - 1]) for i in range(1, 7)}
 s = {i: sp.sin(q_sym[i - 1]) for i in range(1, 7)}
 c23, s23 = sp.cos(q_sym[1] + q_sym[2]), sp.sin(q_sym[1] + q_sym[2])
 
+
 def _trig_zero(expr):
     """expr(q1..q6) is identically zero: sum angles expanded, then reduced modulo cᵢ² + sᵢ² = 1.
 
@@ -34,14 +36,24 @@ def _trig_zero(expr):
     e = sp.sympify(expr)
     e = e.xreplace({f: sp.expand_trig(f).xreplace(to_cs) for f in e.atoms(sp.sin, sp.cos)})
     R, *_ = ring([*C, *S, *sorted(e.free_symbols - set(C) - set(S), key=str)], sp.QQ)
-    return R.from_expr(e).rem([R(c ** 2 + s ** 2 - 1) for c, s in zip(C, S)]) == 0
+    return R.from_expr(e).rem([R(c**2 + s**2 - 1) for c, s in zip(C, S)]) == 0
 
 
 # --- §3.3.1: the Jacobian maps joint motion to hand motion -----------------------------------------
 
+
 def test_example_3_4_hand_motion_from_joint_motion():
-    J = np.array([[1, 0, 0, 0, 2, 0], [-1, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 0],
-                  [0, 0, 0, 3, 0, 0], [0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 1]], float)
+    J = np.array(
+        [
+            [1, 0, 0, 0, 2, 0],
+            [-1, 0, 1, 0, 0, 0],
+            [0, 1, 0, 0, 0, 0],
+            [0, 0, 0, 3, 0, 0],
+            [0, 0, 1, 0, 0, 0],
+            [0, 0, 0, 0, 0, 1],
+        ],
+        float,
+    )
     Dq = np.array([0.1, 0, -0.1, 0, 0, 0.1])
     D = J @ Dq  # (3.57): D = J·Dθ, rows (dx, dy, dz, δx, δy, δz)
     assert np.allclose(D, [0.1 + 2 * 0, -0.1 - 0.1, 0, 0, -0.1, 0.1])
@@ -53,12 +65,12 @@ def test_eq_3_58_jacobian_is_the_derivative_of_the_position_equations():
     robot = puma560(flange=True)
     q = np.radians([20, -30, 40, 10, 30, 50])
     h = 1e-6
-    dp = np.column_stack([(robot.fkine(q + h * e)[:3, 3] - robot.fkine(q - h * e)[:3, 3]) / (2 * h)
-                          for e in np.eye(6)])
+    dp = np.column_stack([(robot.fkine(q + h * e)[:3, 3] - robot.fkine(q - h * e)[:3, 3]) / (2 * h) for e in np.eye(6)])
     assert np.allclose(robot.jacob0(q)[:3], dp, atol=1e-8)
 
 
 # --- §3.3.2: differential translation, rotation, the operator Δ --------------------------------------
+
 
 def test_eq_3_60_to_3_63_differential_rotations_commute_to_first_order():
     dx, dy, dz = sp.symbols("delta_x delta_y delta_z")
@@ -79,11 +91,13 @@ def test_eq_3_64_entry_2_1_is_dx_dy_plus_dz():
     # δxδy + δz. Without the δz, (3.65) could not have δz at (2,1).
     dx, dy, dz = sp.symbols("delta_x delta_y delta_z")
     P = dm.diff_rot([dx, 0, 0]) * dm.diff_rot([0, dy, 0]) * dm.diff_rot([0, 0, dz])
-    assert P[:3, :3] == sp.Matrix([[1, -dz, dy], [dx * dy + dz, -dx * dy * dz + 1, -dx],
-                                   [-dy + dx * dz, dx + dy * dz, 1]])  # (3.64) as it should read
+    assert P[:3, :3] == sp.Matrix(
+        [[1, -dz, dy], [dx * dy + dz, -dx * dy * dz + 1, -dx], [-dy + dx * dz, dx + dy * dz, 1]]
+    )  # (3.64) as it should read
     assert P[1, 0] != dx * dy
-    first_order = P.applyfunc(lambda e: sp.Poly(e, dx, dy, dz).as_expr().subs(
-        {dx * dy: 0, dx * dz: 0, dy * dz: 0, dx * dy * dz: 0}))
+    first_order = P.applyfunc(
+        lambda e: sp.Poly(e, dx, dy, dz).as_expr().subs({dx * dy: 0, dx * dz: 0, dy * dz: 0, dx * dy * dz: 0})
+    )
     assert first_order == dm.diff_rot([dx, dy, dz])  # (3.65)
 
 
@@ -92,7 +106,7 @@ def test_example_3_5_small_rotation_about_three_axes():
     assert np.allclose(Rq, [[1, -0.05, 0.1, 0], [0.05, 1, -0.05, 0], [-0.1, 0.05, 1, 0], [0, 0, 0, 1]])
     # printed answer: right. It is the first-order form of the true rotation R_x·R_y·R_z:
     true = armlab.Rot("x", 0.05) @ armlab.Rot("y", 0.1) @ armlab.Rot("z", 0.05)
-    assert np.abs(true - Rq).max() < 0.1 ** 2  # second-order terms only
+    assert np.abs(true - Rq).max() < 0.1**2  # second-order terms only
 
 
 def test_eq_3_66_to_3_70_delta_operator():
@@ -122,6 +136,7 @@ def test_example_3_6_differential_change_of_frame_A():
 
 
 # --- §3.3.2 item 5: the same motion seen from another frame, (3.71)–(3.87) ----------------------------
+
 
 def _random_pose(seed):
     rng = np.random.default_rng(seed)
@@ -208,6 +223,7 @@ def test_example_3_7_motion_about_frame_A():
 
 # --- §3.3.3: the Jacobian by differential transforms, Example 3.8 ------------------------------------
 
+
 def test_eq_3_89_3_91_last_row_is_T_delta_z():
     # ERRATUM (3.89), (3.91): the left-hand vector is printed (Tdx, Tdy, Tdz, Tδx, Tδy, Tδy); the last entry
     # is Tδz. For a revolute joint the hand's rotation about its own z axis is a_z·dθ (3.89), and it is
@@ -247,16 +263,30 @@ P = a2 * c[2] + a3 * c23 - d4 * s23  # ¹p_x of (3.30), the factor that recurs i
 C456, S456 = c[4] * c[5] * c[6] - s[4] * s[6], c[4] * c[5] * s[6] + s[4] * c[6]
 # Example 3.8 as printed, with the brackets the extraction lost put back (d2[...], a2[...]).
 PRINTED_3_94_TO_3_99 = [
-    [-d2 * (c23 * C456 - s23 * s[5] * c[6]) - P * (s[4] * c[5] * c[6] + c[4] * s[6]),
-     -d2 * (-c23 * S456 + s23 * s[5] * s[6]) + P * (s[4] * c[5] * s[6] - c[4] * c[6]),
-     d2 * (c23 * c[5] * s[5] + s23 * c[5]) + P * s[4] * s[5],
-     -s23 * C456 - c23 * s[5] * c[6], s23 * S456 + c23 * s[5] * c[6], -s23 * c[4] * s[5] - c23 * c[5]],
-    [a3 * s[5] * c[6] - d4 * C456 + a2 * (s[3] * C456 + c[3] * s[5] * c[6]),
-     -a3 * s[5] * s[6] - d4 * (-S456) + a2 * (s[3] * (-S456) + c[3] * s[5] * s[6]),
-     a3 * c[6] + d4 * c[4] * s[5] + a2 * (-s[3] * c[4] * s[5] + c[3] * c[6]),
-     -s[4] * c[5] * c[6] - c[4] * s[6], s[4] * c[5] * s[6] - c[4] * c[6], s[4] * s[5]],
-    [-d4 * C456 + a3 * s[5] * c[6], d4 * S456 - a3 * s[5] * s[6], d4 * c[4] * s[5] + a3 * c[6],
-     -s[4] * c[5] * c[6] - c[4] * s[6], s[4] * c[5] * s[6] - c[4] * c[6], s[4] * s[5]],
+    [
+        -d2 * (c23 * C456 - s23 * s[5] * c[6]) - P * (s[4] * c[5] * c[6] + c[4] * s[6]),
+        -d2 * (-c23 * S456 + s23 * s[5] * s[6]) + P * (s[4] * c[5] * s[6] - c[4] * c[6]),
+        d2 * (c23 * c[5] * s[5] + s23 * c[5]) + P * s[4] * s[5],
+        -s23 * C456 - c23 * s[5] * c[6],
+        s23 * S456 + c23 * s[5] * c[6],
+        -s23 * c[4] * s[5] - c23 * c[5],
+    ],
+    [
+        a3 * s[5] * c[6] - d4 * C456 + a2 * (s[3] * C456 + c[3] * s[5] * c[6]),
+        -a3 * s[5] * s[6] - d4 * (-S456) + a2 * (s[3] * (-S456) + c[3] * s[5] * s[6]),
+        a3 * c[6] + d4 * c[4] * s[5] + a2 * (-s[3] * c[4] * s[5] + c[3] * c[6]),
+        -s[4] * c[5] * c[6] - c[4] * s[6],
+        s[4] * c[5] * s[6] - c[4] * c[6],
+        s[4] * s[5],
+    ],
+    [
+        -d4 * C456 + a3 * s[5] * c[6],
+        d4 * S456 - a3 * s[5] * s[6],
+        d4 * c[4] * s[5] + a3 * c[6],
+        -s[4] * c[5] * c[6] - c[4] * s[6],
+        s[4] * c[5] * s[6] - c[4] * c[6],
+        s[4] * s[5],
+    ],
     [0, 0, 0, s[5] * c[6], -s[5] * s[6], c[5]],
     [0, 0, 0, -s[6], -c[6], 0],
     [0, 0, 0, 0, 0, 1],
@@ -348,6 +378,7 @@ def test_example_3_8_three_methods_equal_symbolically():
 
 # --- exercises 6 and 7 -------------------------------------------------------------------------------
 
+
 def test_exercise_6_joint_rates_by_each_method_and_the_printed_pose():
     # 2R, l1 = l2 = 0.5 m, θ = (30°, 60°), hand along +X0 at 1 m/s. See also test_textbook_ch3.py.
     robot = planar2r(0.5, 0.5)
@@ -363,8 +394,17 @@ def test_exercise_6_joint_rates_by_each_method_and_the_printed_pose():
 
 
 T_EX7 = np.array([[0, 1, 0, 2], [1, 0, 0, 2], [0, 0, -1, 5], [0, 0, 0, 1.0]])
-JINV_EX7 = np.array([[4, 0, 0, 0, 0, 0], [1, 0, -1, 0, 0, 0], [0, -0.2, 0, 0, 0, 0],
-                     [0, -0.5, 0, 0, 1, 0], [0, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 1]], float)
+JINV_EX7 = np.array(
+    [
+        [4, 0, 0, 0, 0, 0],
+        [1, 0, -1, 0, 0, 0],
+        [0, -0.2, 0, 0, 0, 0],
+        [0, -0.5, 0, 0, 1, 0],
+        [0, 0, 0, 1, 0, 0],
+        [1, 0, 0, 0, 0, 1],
+    ],
+    float,
+)
 
 
 def exercise_7(D, T=T_EX7, Jinv=JINV_EX7):
@@ -394,16 +434,21 @@ def test_exercise_7_differential_motion():
     # J⁻¹ is invertible, and each part is linear in D: J maps joint motion back to D
     assert np.allclose(np.linalg.inv(JINV_EX7) @ Dq, D)
     D2 = np.array([0.01, -0.02, 0.03, 0.002, 0.0, -0.001])
-    assert all(np.allclose(x + y, z) for x, y, z in zip(exercise_7(D)[::3], exercise_7(D2)[::3],
-                                                         exercise_7(D + D2)[::3]))
+    assert all(
+        np.allclose(x + y, z) for x, y, z in zip(exercise_7(D)[::3], exercise_7(D2)[::3], exercise_7(D + D2)[::3])
+    )
 
 
 # --- notes 004: velocity propagation on the 2R arm -----------------------------------------------------
 
+
 def _arm_004():
     l1, l2 = sp.symbols("l1 l2", positive=True)
-    return armlab.DHRobot([armlab.DHLink(), armlab.DHLink(a=l1)], convention="modified",
-                          tool=armlab.Trans(l2, 0, 0)), l1, l2
+    return (
+        armlab.DHRobot([armlab.DHLink(), armlab.DHLink(a=l1)], convention="modified", tool=armlab.Trans(l2, 0, 0)),
+        l1,
+        l2,
+    )
 
 
 def test_notes_004_second_3omega3_is_3v3():
@@ -449,6 +494,7 @@ def test_notes_004_jacobe_is_the_tool_frame_jacobian():
 
 # --- lab report §2.2: per-link Jacobians (2.37)–(2.45) ----------------------------------------------
 
+
 def _report_link_jacobians(robot, q, last_origin):
     """(2.38)–(2.45) as printed, with J_v5's last column z₄ × (r₅ − r_{last_origin})."""
     F = robot.fkine_all(q)
@@ -476,8 +522,12 @@ def test_eq_2_41_Jv5_last_column_uses_r4():
     F = robot.fkine_all(q)
     assert np.allclose(F[3, :3, 3], F[4, :3, 3])
     # on an arm whose frames 3 and 4 are apart, the printed column is wrong
-    other = armlab.DHRobot([armlab.DHLink(a=l.a, alpha=l.alpha, d=l.d + (0.1 if i == 3 else 0.0),
-                                          offset=l.offset) for i, l in enumerate(robot.links)])
+    other = armlab.DHRobot(
+        [
+            armlab.DHLink(a=l.a, alpha=l.alpha, d=l.d + (0.1 if i == 3 else 0.0), offset=l.offset)
+            for i, l in enumerate(robot.links)
+        ]
+    )
     assert np.allclose(_report_link_jacobians(other, q, 4), jb.link_jacobians(other, q), atol=1e-12)
     assert not np.allclose(_report_link_jacobians(other, q, 3), jb.link_jacobians(other, q), atol=1e-3)
     assert np.allclose(ours[-1], robot.jacob0(q), atol=1e-12)  # J_5 is the arm's Jacobian at the tool

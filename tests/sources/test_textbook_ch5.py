@@ -9,6 +9,7 @@ Notation. 002 writes ^{X}_{Y}R for the orientation of {X} relative to {Y} (it ma
 upper index the reference frame: 002's ^{i+1}_{i}R is the textbook's ^{i}_{i+1}R. Below, comments use the
 textbook's (and Craig's) order unless they quote 002.
 """
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -33,24 +34,31 @@ def _zero(expr):
 def fig_5_4_arm(a1=l1, a2=l2):
     """The 2R arm of Fig. 5.4(b): {1}, {2} on the joint axes with X along the links, {3} at the tip with
     {2}'s orientation, {0} on the base. That is Craig's (modified) DH with the tip as the tool frame."""
-    return armlab.DHRobot([armlab.DHLink(), armlab.DHLink(a=a1)], convention="modified",
-                          tool=armlab.Trans(a2, 0, 0))
+    return armlab.DHRobot([armlab.DHLink(), armlab.DHLink(a=a1)], convention="modified", tool=armlab.Trans(a2, 0, 0))
 
 
 # --- §5.2.1 the link recursion (5-1), (5-2) -------------------------------------------------------------
+
 
 def test_eq_5_1_recursion_with_link_weights():
     """(5-1): ^iF_i = ^iF_{i+1} − ^iG_i, ^iM_i = ^iM_{i+1} + ^{i+1}_iP × ^iF_{i+1} − ^c_ir × ^iG_i, written out
     by hand for the Fig. 5.4 arm with masses m1, m2 at (r1, 0, 0), (r2, 0, 0), equals link_forces."""
     m1, m2, r1, r2, g = sp.symbols("m1 m2 r1 r2 g", positive=True)
-    arm = armlab.DHRobot([armlab.DHLink(m=m1, r=(r1, 0, 0)), armlab.DHLink(a=l1, m=m2, r=(r2, 0, 0))],
-                         convention="modified", tool=armlab.Trans(l2, 0, 0))
+    arm = armlab.DHRobot(
+        [armlab.DHLink(m=m1, r=(r1, 0, 0)), armlab.DHLink(a=l1, m=m2, r=(r2, 0, 0))],
+        convention="modified",
+        tool=armlab.Trans(l2, 0, 0),
+    )
     res = statics.link_forces(arm, [t1, t2], [fx, fy, 0, 0, 0, 0], frame="tool", gravity=[0, -g, 0])
+
     def Rz(t):
         return sp.Matrix([[sp.cos(t), -sp.sin(t), 0], [sp.sin(t), sp.cos(t), 0], [0, 0, 1]])
+
     R01, R12 = Rz(t1), Rz(t2)
+
     def G(m, R):
         return R.T * sp.Matrix([0, -m * g, 0])  # the weight in the link's frame
+
     F3, M3 = sp.Matrix([fx, fy, 0]), sp.zeros(3, 1)
     G2 = G(m2, R01 * R12)
     F2 = F3 - G2
@@ -64,6 +72,7 @@ def test_eq_5_1_recursion_with_link_weights():
 
 
 # --- §5.2.2 joint balancing torques (5-3), (5-4) ---------------------------------------------------------
+
 
 def test_example_1_revolute_joint_torque_is_the_moment_about_z():
     M = np.array([10.0, 20.0, 30.0])
@@ -136,14 +145,23 @@ def test_examples_3_to_5_a_force_on_the_tip_is_held_by_minus_jt_f():
     the tip is held by τ = −JᵀF. Checked by virtual work with a finite-difference tip displacement."""
     arm = planar2r(0.5, 0.3)
     q, F_env = np.array([0.4, 0.9]), np.array([2.0, -1.0])
+
     def x(q):
         return arm.fkine(q)[:2, 3]
+
     h = 1e-6
     J = np.column_stack([(x(q + h * e) - x(q - h * e)) / (2 * h) for e in np.eye(2)])
     # the arm is in equilibrium when no virtual displacement does work: (τ + Jᵀ·F_env)·δq = 0 for all δq
     tau_hold = -J.T @ F_env
-    printed = np.array([[-0.5 * np.sin(0.4) - 0.3 * np.sin(1.3), 0.5 * np.cos(0.4) + 0.3 * np.cos(1.3)],
-                        [-0.3 * np.sin(1.3), 0.3 * np.cos(1.3)]]) @ F_env  # Example 5's τ with F on the tip
+    printed = (
+        np.array(
+            [
+                [-0.5 * np.sin(0.4) - 0.3 * np.sin(1.3), 0.5 * np.cos(0.4) + 0.3 * np.cos(1.3)],
+                [-0.3 * np.sin(1.3), 0.3 * np.cos(1.3)],
+            ]
+        )
+        @ F_env
+    )  # Example 5's τ with F on the tip
     np.testing.assert_allclose(printed, -tau_hold, atol=1e-8)  # the printed sign is for the reaction
     np.testing.assert_allclose(statics.joint_torques(arm, q, [*(-F_env), 0, 0, 0, 0]), tau_hold, atol=1e-8)
 
@@ -162,6 +180,7 @@ def test_exercise_force_jacobian_and_torques_of_a_2r_arm():
 
 
 # --- §5.3 τ = JᵀF (5-6), the static mapping, Fig. 5.7 ------------------------------------------------------
+
 
 def test_eq_5_6_tau_is_jt_f_by_virtual_work():
     """τᵀδq = FᵀD with D = J·δq (5-6), on the PUMA560: the torques from the recursion do the same virtual
@@ -210,6 +229,7 @@ def test_fig_5_7_singular_pose_holds_a_huge_force_with_almost_no_torque():
 
 
 # --- §5.4 inverse statics --------------------------------------------------------------------------------
+
 
 def test_section_5_4_inverse_statics_exact_when_jt_is_invertible():
     robot = puma560()
@@ -266,6 +286,7 @@ def test_section_5_4_static_load_envelope_of_the_youbot():
 
 
 # --- §5.5 coordinate transforms of forces and moments ----------------------------------------------------
+
 
 def test_section_5_5_1_a_force_is_a_free_vector():
     """F^B = ᴬ_BR·F^A (002's notation: {A} relative to {B}): only the orientation matters."""
@@ -400,10 +421,12 @@ def test_eq_3_165_to_3_167_wrench_maps_are_the_transposed_differential_transform
     for T_AB in (EX_3_10_B, T, armlab.Trans(0.3, -1, 2) @ armlab.Rot("x", 0.7) @ armlab.Rot("z", -1.2)):
         R, p = T_AB[:3, :3], T_AB[:3, 3]
         n, o, a = R.T
-        J382 = np.block([[R.T, np.array([np.cross(p, n), np.cross(p, o), np.cross(p, a)])],
-                         [np.zeros((3, 3)), R.T]])  # (3.82): (ᵀd, ᵀδ) from (d, δ)
-        M3166 = np.block([[R, np.zeros((3, 3))],
-                          [np.column_stack([np.cross(p, n), np.cross(p, o), np.cross(p, a)]), R]])
+        J382 = np.block(
+            [[R.T, np.array([np.cross(p, n), np.cross(p, o), np.cross(p, a)])], [np.zeros((3, 3)), R.T]]
+        )  # (3.82): (ᵀd, ᵀδ) from (d, δ)
+        M3166 = np.block(
+            [[R, np.zeros((3, 3))], [np.column_stack([np.cross(p, n), np.cross(p, o), np.cross(p, a)]), R]]
+        )
         np.testing.assert_allclose(M3166, J382.T)
         np.testing.assert_allclose(M3166, wrench_transform(T_AB), atol=1e-12)  # F in A from ᴮF
         M3167 = np.block([[R.T, np.zeros((3, 3))], [np.array([np.cross(p, n), np.cross(p, o), np.cross(p, a)]), R.T]])

@@ -11,6 +11,7 @@ vertical: x2 = d1 sinθ1 + d2 sin(θ1 + θ2), y2 = −d1 cosθ1 − d2 cos(θ1 +
 gravity (g, 0, 0) along +x0: the book's (x, y) are our (y, −x). Fig. 3.14 in §3.4.3 draws the same arm
 with i pointing down, which is our frame exactly.
 """
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -45,6 +46,7 @@ def ddt(f):
 
 # --- Example 3.9 -----------------------------------------------------------------------------------------
 
+
 def test_example_3_9_positions_and_v2_squared():
     p = ARM.fkine([th1, th2])[:3, 3]
     x2, y2 = d1 * s1 + d2 * s12, -d1 * c1 - d2 * c12  # as printed
@@ -57,18 +59,28 @@ def test_example_3_9_positions_and_v2_squared():
     assert same(ddt(p[0]) ** 2 + ddt(p[1]) ** 2, v2_sq)
 
 
-K_BOOK = (sp.Rational(1, 2) * (m1 + m2) * d1**2 * w1**2 + sp.Rational(1, 2) * m2 * d2**2 * (w1 + w2) ** 2
-          + m2 * d1 * d2 * c2 * (w1**2 + w1 * w2))
+K_BOOK = (
+    sp.Rational(1, 2) * (m1 + m2) * d1**2 * w1**2
+    + sp.Rational(1, 2) * m2 * d2**2 * (w1 + w2) ** 2
+    + m2 * d1 * d2 * c2 * (w1**2 + w1 * w2)
+)
 P_BOOK = -(m1 + m2) * g * d1 * c1 - m2 * g * d2 * c12
-L_BOOK = (sp.Rational(1, 2) * (m1 + m2) * d1**2 * w1**2 + sp.Rational(1, 2) * m2 * d2**2 * (w1**2 + 2 * w1 * w2 + w2**2)
-          + m2 * d1 * d2 * c2 * (w1**2 + w1 * w2) + (m1 + m2) * g * d1 * c1 + m2 * g * d2 * c12)
+L_BOOK = (
+    sp.Rational(1, 2) * (m1 + m2) * d1**2 * w1**2
+    + sp.Rational(1, 2) * m2 * d2**2 * (w1**2 + 2 * w1 * w2 + w2**2)
+    + m2 * d1 * d2 * c2 * (w1**2 + w1 * w2)
+    + (m1 + m2) * g * d1 * c1
+    + m2 * g * d2 * c12
+)
 
 
 def test_eq_3_103_kinetic_energy():
     assert same(K_BOOK, MODEL.K)
     v1_sq = d1**2 * w1**2
-    assert same(K_BOOK, m1 * v1_sq / 2 + m2 * (ddt(ARM.fkine([th1, th2])[0, 3]) ** 2
-                                               + ddt(ARM.fkine([th1, th2])[1, 3]) ** 2) / 2)
+    assert same(
+        K_BOOK,
+        m1 * v1_sq / 2 + m2 * (ddt(ARM.fkine([th1, th2])[0, 3]) ** 2 + ddt(ARM.fkine([th1, th2])[1, 3]) ** 2) / 2,
+    )
 
 
 def test_eq_3_104_potential_energy():
@@ -86,7 +98,10 @@ def test_example_3_9_partial_derivatives_of_L():
     printed = {
         th1: -(m1 + m2) * g * d1 * s1 - m2 * g * d2 * s12,
         th2: -m2 * d1 * d2 * s2 * (w1**2 + w1 * w2) - m2 * g * d2 * s12,
-        w1: (m1 + m2) * d1**2 * w1 + m2 * d2**2 * w1 + m2 * d2**2 * w2 + 2 * m2 * d1 * d2 * c2 * w1
+        w1: (m1 + m2) * d1**2 * w1
+        + m2 * d2**2 * w1
+        + m2 * d2**2 * w2
+        + 2 * m2 * d1 * d2 * c2 * w1
         + m2 * d1 * d2 * c2 * w2,
         w2: m2 * d2**2 * w1 + m2 * d2**2 * w2 + m2 * d1 * d2 * c2 * w1,
     }
@@ -96,15 +111,25 @@ def test_example_3_9_partial_derivatives_of_L():
 
 def test_example_3_9_time_derivatives_of_dL_dthetadot():
     L = MODEL.K - MODEL.P
-    printed_1 = (((m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2) * a1 + (m2 * d2**2 + m2 * d1 * d2 * c2) * a2
-                 - 2 * m2 * d1 * d2 * s2 * w1 * w2 - m2 * d1 * d2 * s2 * w2**2)
+    printed_1 = (
+        ((m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2) * a1
+        + (m2 * d2**2 + m2 * d1 * d2 * c2) * a2
+        - 2 * m2 * d1 * d2 * s2 * w1 * w2
+        - m2 * d1 * d2 * s2 * w2**2
+    )
     printed_2 = m2 * d2**2 * a1 + m2 * d2**2 * a2 + m2 * d1 * d2 * c2 * a1 - m2 * d1 * d2 * s2 * w1 * w2
     assert same(printed_1, ddt(L.diff(w1)))
     assert same(printed_2, ddt(L.diff(w2)))
 
 
-T1_BOOK = (((m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2) * a1 + (m2 * d2**2 + m2 * d1 * d2 * c2) * a2
-           - 2 * m2 * d1 * d2 * s2 * w1 * w2 - m2 * d1 * d2 * s2 * w2**2 + (m1 + m2) * g * d1 * s1 + m2 * g * d2 * s12)
+T1_BOOK = (
+    ((m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2) * a1
+    + (m2 * d2**2 + m2 * d1 * d2 * c2) * a2
+    - 2 * m2 * d1 * d2 * s2 * w1 * w2
+    - m2 * d1 * d2 * s2 * w2**2
+    + (m1 + m2) * g * d1 * s1
+    + m2 * g * d2 * s12
+)
 T2_BOOK = (m2 * d2**2 + m2 * d1 * d2 * c2) * a1 + m2 * d2**2 * a2 + m2 * d1 * d2 * s2 * w1**2 + m2 * g * d2 * s12
 
 
@@ -134,8 +159,15 @@ def test_eq_3_108_to_3_110_d_coefficients():
     # (3.108)–(3.109) with them are (3.106)–(3.107)
     for i, T in ((1, T1_BOOK), (2, T2_BOOK)):
         D = MODEL.D
-        form = (D(i, 1) * a1 + D(i, 2) * a2 + D(i, 1, 1) * w1**2 + D(i, 2, 2) * w2**2 + D(i, 1, 2) * w1 * w2
-                + D(i, 2, 1) * w2 * w1 + D(i))
+        form = (
+            D(i, 1) * a1
+            + D(i, 2) * a2
+            + D(i, 1, 1) * w1**2
+            + D(i, 2, 2) * w2**2
+            + D(i, 1, 2) * w1 * w2
+            + D(i, 2, 1) * w2 * w1
+            + D(i)
+        )
         assert same(T, form)
 
 
@@ -151,14 +183,23 @@ def test_eq_3_108_to_3_110_torque_split_by_name():
     def D(*i):
         return float(MODEL.D(*i).xreplace(at))
 
-    expected = [[D(i, i) * qdd[i - 1], D(i, 3 - i) * qdd[2 - i], D(i, 1, 1) * qd[0] ** 2 + D(i, 2, 2) * qd[1] ** 2,
-                 (D(i, 1, 2) + D(i, 2, 1)) * qd[0] * qd[1], D(i)] for i in (1, 2)]
+    expected = [
+        [
+            D(i, i) * qdd[i - 1],
+            D(i, 3 - i) * qdd[2 - i],
+            D(i, 1, 1) * qd[0] ** 2 + D(i, 2, 2) * qd[1] ** 2,
+            (D(i, 1, 2) + D(i, 2, 1)) * qd[0] * qd[1],
+            D(i),
+        ]
+        for i in (1, 2)
+    ]
     np.testing.assert_allclose(split, expected, atol=1e-12)
     np.testing.assert_allclose(split.sum(1), planar2r(0.8, 0.6, 1.5, 0.7).rne(q, qd, qdd, gravity=(9.81, 0, 0)))
     assert dy.TERMS == ("effective inertia", "coupling inertia", "centripetal", "Coriolis", "gravity")
 
 
 # --- §3.4.2: the pseudo-inertia route (3.111)–(3.132) ------------------------------------------------
+
 
 def _dT(robot, q):
     """∂T_p/∂q_j (p, j = 1..n) of the symbolic arm by differentiating T_p (3.111)–(3.112)."""
@@ -174,8 +215,15 @@ def test_eq_3_117_3_118_3_121_kinetic_energy_first_factor_is_dT_dq_j():
     qd = MODEL.qd
 
     def K(first):
-        return sum((U[p][first(j, k)] * Ip[p] * U[p][k].T).trace() * qd[j] * qd[k]
-                   for p in range(2) for j in range(2) for k in range(2)) / 2
+        return (
+            sum(
+                (U[p][first(j, k)] * Ip[p] * U[p][k].T).trace() * qd[j] * qd[k]
+                for p in range(2)
+                for j in range(2)
+                for k in range(2)
+            )
+            / 2
+        )
 
     assert same(K(lambda j, k: j), K_BOOK)
     assert not same(K(lambda j, k: k), K_BOOK)  # as printed
@@ -190,8 +238,10 @@ def test_eq_3_126_gravity_row_ends_in_0_not_1():
     P = {last: -sum(L.m * (sp.Matrix([[g, 0, 0, last]]) * Tp * r)[0] for L, Tp in zip(ARM.links, T)) for last in (0, 1)}
     assert same(P[0], P_BOOK) and same(P[1], P_BOOK - m1 - m2)
     for i in range(2):
-        D_i = {last: -sum(L.m * (sp.Matrix([[g, 0, 0, last]]) * U[p][i] * r)[0] for p, L in enumerate(ARM.links))
-               for last in (0, 1)}
+        D_i = {
+            last: -sum(L.m * (sp.Matrix([[g, 0, 0, last]]) * U[p][i] * r)[0] for p, L in enumerate(ARM.links))
+            for last in (0, 1)
+        }
         assert same(D_i[0], D_i[1]) and same(D_i[0], MODEL.D(i + 1))
 
 
@@ -295,10 +345,16 @@ def test_eq_3_141_d_ii_of_a_revolute_joint_uses_the_z_components():
     """(3.141), normal assumption (k_p diagonal): D_ii = Σ_p m_p[n_pz² k²_pxx + o_pz² k²_pyy + a_pz² k²_pzz
     + p̄·p̄ + 2 r̄_p·(p̄·n, p̄·o, p̄·a)], since ^pδ_i = (n_pz, o_pz, a_pz) (3.135). Printed n_px², o_py², a_px²."""
     rng = np.random.default_rng(3)
-    links = [DHLink(a=rng.uniform(0.2, 0.6), alpha=al, d=rng.uniform(-0.2, 0.2), m=m, r=(x, 0, 0),
-                    I=np.diag(moments))  # COM on x and a diagonal I: the inertia about the origin is diagonal
-             for al, m, x, moments in ((0.0, 2.0, -0.2, (0.01, 0.05, 0.05)), (np.pi / 2, 1.5, -0.1, (0.02, 0.03, 0.04)),
-                                       (-np.pi / 2, 1.0, 0.05, (0.01, 0.012, 0.015)))]
+    links = [
+        DHLink(
+            a=rng.uniform(0.2, 0.6), alpha=al, d=rng.uniform(-0.2, 0.2), m=m, r=(x, 0, 0), I=np.diag(moments)
+        )  # COM on x and a diagonal I: the inertia about the origin is diagonal
+        for al, m, x, moments in (
+            (0.0, 2.0, -0.2, (0.01, 0.05, 0.05)),
+            (np.pi / 2, 1.5, -0.1, (0.02, 0.03, 0.04)),
+            (-np.pi / 2, 1.0, 0.05, (0.01, 0.012, 0.015)),
+        )
+    ]
     robot = DHRobot(links, convention="standard")
     q = random_q(rng, robot)
     F, M = robot.fkine_all(q), dy.inertia(robot, q)
@@ -346,12 +402,14 @@ def test_eq_3_145_to_3_148_gravity_term():
             g_row = -np.r_[gvec, 0] @ A @ _delta(robot, i)
             expected = [-gvec @ o, gvec @ n, 0, 0] if robot.links[i].revolute else [0, 0, 0, -gvec @ a]
             np.testing.assert_allclose(g_row, expected, atol=1e-12)
-            moment = sum(L.m * np.linalg.inv(A) @ F[p] @ np.r_[L.r, 1]
-                         for p, L in enumerate(robot.links[i:], start=i + 1))
+            moment = sum(
+                L.m * np.linalg.inv(A) @ F[p] @ np.r_[L.r, 1] for p, L in enumerate(robot.links[i:], start=i + 1)
+            )
             assert g_row @ moment == pytest.approx(G[i], abs=1e-9)
 
 
 # --- §3.4.3: the 2-DOF example with dissipation (3.149)–(3.151) --------------------------------------------
+
 
 def _section_3_4_3():
     """K, P, D, W of Fig. 3.14 as printed (r1 = d1cosθ1 i + d1sinθ1 j, i pointing down), and the
@@ -401,8 +459,13 @@ def test_eq_3_151_is_T2_not_T1():
     """(3.151) is labelled T1; it is T2: (m2d2² + m2d1d2cosθ2)θ̈1 + m2d2²θ̈2 + m2d1d2 sinθ2 θ̇1² + C2θ̇2
     + m2 g d2 sin(θ1 + θ2) (printed c2θ̇2: the damping coefficient, not cosθ2)."""
     _, K, P, D = _section_3_4_3()
-    printed = ((m2 * d2**2 + m2 * d1 * d2 * c2) * a1 + m2 * d2**2 * a2 + m2 * d1 * d2 * s2 * w1**2 + C2 * w2
-               + m2 * g * d2 * s12)
+    printed = (
+        (m2 * d2**2 + m2 * d1 * d2 * c2) * a1
+        + m2 * d2**2 * a2
+        + m2 * d1 * d2 * s2 * w1**2
+        + C2 * w2
+        + m2 * g * d2 * s12
+    )
     T1 = ddt(K.diff(w1)) - K.diff(th1) + D.diff(w1) + P.diff(th1)
     T2 = ddt(K.diff(w2)) - K.diff(th2) + D.diff(w2) + P.diff(th2)
     assert same(printed, T2) and not same(printed, T1)
@@ -433,6 +496,7 @@ def test_section_3_4_3_dP_dtheta2_label():
 
 # --- §3.5.2: natural frequency ------------------------------------------------------------------------------
 
+
 def test_section_3_5_2_natural_frequency_falls_as_the_arm_stretches():
     """A joint held by a servo of stiffness k (the others locked) vibrates at ω = √(k / D_ii(q)): the
     effective inertia, and so the frequency, changes with the pose. For the 2R, D11 = (m1 + m2)d1² + m2d2²
@@ -443,8 +507,9 @@ def test_section_3_5_2_natural_frequency_falls_as_the_arm_stretches():
     M = model.M_fn(np.column_stack([np.zeros_like(theta2), theta2]))
     omega = np.sqrt(k / M[:, 0, 0])
     assert omega.argmin() == 36 and theta2[36] == pytest.approx(0.0)
-    assert omega.max() / omega.min() == pytest.approx(np.sqrt((2.2 * 0.64 + 0.7 * 0.36 + 2 * 0.7 * 0.48)
-                                                              / (2.2 * 0.64 + 0.7 * 0.36 - 2 * 0.7 * 0.48)))
+    assert omega.max() / omega.min() == pytest.approx(
+        np.sqrt((2.2 * 0.64 + 0.7 * 0.36 + 2 * 0.7 * 0.48) / (2.2 * 0.64 + 0.7 * 0.36 - 2 * 0.7 * 0.48))
+    )
     # both joints free: the generalized eigenproblem K v = ω² M v
     lam = np.linalg.eigvals(np.linalg.solve(M[36], k * np.eye(2)))
     assert np.all(lam > 0) and np.sqrt(lam.min()) < omega[36]

@@ -1,4 +1,5 @@
 """Lab report (sources/001) §2.2.2–§3, the youBot model: every equation the chapter uses, recomputed, and its errata."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -42,8 +43,9 @@ def test_eq_2_47_lagrangian_terms_of_link_5(symbolic_youbot):
     v = R.T @ Jv @ qd
     subs = dict(zip(m.q + m.qd, np.r_[q, qd]))
     L = [float(m.L(5, k).xreplace(subs)) for k in range(1, 11)]
-    np.testing.assert_allclose(L[4:], [w[0] ** 2 / 2, w[1] ** 2 / 2, w[2] ** 2 / 2, w[0] * w[1], w[0] * w[2],
-                                       w[1] * w[2]], atol=1e-12)
+    np.testing.assert_allclose(
+        L[4:], [w[0] ** 2 / 2, w[1] ** 2 / 2, w[2] ** 2 / 2, w[0] * w[1], w[0] * w[2], w[1] * w[2]], atol=1e-12
+    )
     g5 = R.T @ np.array(dynamics.GRAVITY)
     np.testing.assert_allclose(L[1:4], np.cross(v, w) + g5, atol=1e-12)
 
@@ -52,8 +54,8 @@ def test_eq_2_51_2_55_xi_is_block_upper_triangular_symbolically(symbolic_youbot)
     """𝓛_j{L_{i,k}} = 0 for j > i comes out of the derivation as exact zeros, before any number."""
     S = symbolic_youbot.structure()
     for j in range(5):
-        assert not S[j, :10 * j].any()
-        assert S[j, 10 * j:].any()
+        assert not S[j, : 10 * j].any()
+        assert S[j, 10 * j :].any()
 
 
 def test_eq_2_53_2_56_symbolic_xi_equals_numeric_regressor_and_rne(symbolic_youbot):
@@ -89,8 +91,12 @@ def test_eq_2_56_one_row_of_xi_for_the_last_link(symbolic_youbot):
     assert row.shape == (1, 10)
     # Izz5's entry is q̈_5 plus nothing else at rest (the axis is z5)
     at_rest = {s: 0 for s in symbolic_youbot.qd}
-    assert sp.simplify(row[0, 6].xreplace(at_rest) - symbolic_youbot.qdd[4]).xreplace(
-        {s: 0 for s in symbolic_youbot.qdd[:4]}) == 0
+    assert (
+        sp.simplify(row[0, 6].xreplace(at_rest) - symbolic_youbot.qdd[4]).xreplace(
+            {s: 0 for s in symbolic_youbot.qdd[:4]}
+        )
+        == 0
+    )
 
 
 def test_eq_2_54_fourth_entry_is_m_zc_not_m_yc_again():
@@ -149,9 +155,9 @@ def test_eq_2_64_2_66_xi_bar_blocks_are_1x14_with_joint_i_columns():
     xb = P.regressor_full(YOUBOT, q, qd, qdd)
     assert xb.shape == (5, 70)
     for j in range(5):
-        assert not xb[j, :14 * j].any()
+        assert not xb[j, : 14 * j].any()
         for i in range(j, 5):
-            block = xb[j, 14 * i:14 * i + 14]
+            block = xb[j, 14 * i : 14 * i + 14]
             expected = [qdd[i], qd[i], np.sign(qd[i]), 1.0] if i == j else [0, 0, 0, 0]
             np.testing.assert_array_equal(block[10:], expected)
 
@@ -159,7 +165,9 @@ def test_eq_2_64_2_66_xi_bar_blocks_are_1x14_with_joint_i_columns():
 def test_eq_2_67_xi_bar_chi_bar_is_tau_e():
     q, qd, qdd = RNG.normal(size=(3, 5))
     Ia, fv, fc, fo = RNG.uniform(0.01, 0.2, (4, 5))
-    chib = np.concatenate([np.r_[c, Ia[i], fv[i], fc[i], fo[i]] for i, c in enumerate(P.dynamic_params(YOUBOT).reshape(5, 10))])
+    chib = np.concatenate(
+        [np.r_[c, Ia[i], fv[i], fc[i], fo[i]] for i, c in enumerate(P.dynamic_params(YOUBOT).reshape(5, 10))]
+    )
     tau_e = YOUBOT.rne(q, qd, qdd) + Ia * qdd + fv * qd + fc * np.sign(qd) + fo  # (2.63)
     np.testing.assert_allclose(P.regressor_full(YOUBOT, q, qd, qdd) @ chib, tau_e, atol=1e-12)
 
@@ -173,8 +181,9 @@ def test_eq_2_70_to_2_73_m_c_g_from_the_regressor():
     np.testing.assert_allclose(D, YOUBOT.inertia(q), atol=1e-12)
     G = P.regressor(YOUBOT, q, np.zeros(5), np.zeros(5)) @ chi
     np.testing.assert_allclose(G, YOUBOT.gravload(q), atol=1e-12)
-    np.testing.assert_allclose(P.regressor(YOUBOT, q, qd, qdd) @ chi,
-                               D @ qdd + YOUBOT.coriolis(q, qd) @ qd + G, atol=1e-10)
+    np.testing.assert_allclose(
+        P.regressor(YOUBOT, q, qd, qdd) @ chi, D @ qdd + YOUBOT.coriolis(q, qd) @ qd + G, atol=1e-10
+    )
 
 
 def test_eq_3_2_xi_transpose_xi_is_singular_for_every_trajectory():

@@ -3,6 +3,7 @@ wrench transforms against the adjoint and power invariance, inverse statics, loa
 
 The chapter's worked examples (002 Examples 1–6, textbook Example 3.10) are in tests/sources/test_textbook_ch5.py.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,8 +35,10 @@ def test_recursion_equals_jt_f_in_both_frames_and_pinocchio():
             np.testing.assert_allclose(rec.tau, robot.jacobe(q).T @ F, atol=TOL)
             Fb = np.concatenate([robot.fkine(q)[:3, :3] @ F[:3], robot.fkine(q)[:3, :3] @ F[3:]])
             np.testing.assert_allclose(statics.link_forces(robot, q, Fb, frame="base").tau, rec.tau, atol=TOL)
-            np.testing.assert_array_equal(statics.link_forces(robot, q, Fb).tau,  # "base" is the default frame
-                                          statics.link_forces(robot, q, Fb, frame="base").tau)
+            np.testing.assert_array_equal(
+                statics.link_forces(robot, q, Fb).tau,  # "base" is the default frame
+                statics.link_forces(robot, q, Fb, frame="base").tau,
+            )
             np.testing.assert_allclose(statics.joint_torques(robot, q, Fb, frame="base"), rec.tau, atol=TOL)
             assert rec.f.shape == rec.m.shape == (robot.n + 1, 3)
             np.testing.assert_allclose(rec.f[-1], F[:3]) and np.testing.assert_allclose(rec.m[-1], F[3:])
@@ -44,18 +47,28 @@ def test_recursion_equals_jt_f_in_both_frames_and_pinocchio():
             fext = [pin.Force.Zero() for _ in range(model.njoints)]
             fext[frame.parentJoint] = frame.placement.act(pin.Force(-F[:3], -F[3:]))
             zero = np.zeros(robot.n)
-            np.testing.assert_allclose(statics.link_forces(robot, q, F, frame="tool", gravity=g).tau,
-                                       pin.rnea(model, data, q, zero, zero, fext), atol=TOL)
-            np.testing.assert_allclose(statics.gravity_load(robot, q, gravity=g), pin.computeGeneralizedGravity(model, data, q),
-                                       atol=TOL)
+            np.testing.assert_allclose(
+                statics.link_forces(robot, q, F, frame="tool", gravity=g).tau,
+                pin.rnea(model, data, q, zero, zero, fext),
+                atol=TOL,
+            )
+            np.testing.assert_allclose(
+                statics.gravity_load(robot, q, gravity=g), pin.computeGeneralizedGravity(model, data, q), atol=TOL
+            )
 
 
 def test_each_link_step_balances_forces_and_moments():
     """(5-1) link by link: what link i−1 exerts on link i balances what link i+1 pushes back and the weight."""
     robot = armlab.models.puma560()
-    robot = armlab.DHRobot([armlab.DHLink(a=L.a, alpha=L.alpha, d=L.d, m=2.0, r=(0.05, 0.02, -0.03)) for L in robot.links],
-                           convention="modified")
-    q, F, g = np.radians([10, -30, -50, 20, 40, 60]), np.array([3.0, -2.0, 5.0, 0.1, 0.2, -0.3]), np.array([0, 0, -9.81])
+    robot = armlab.DHRobot(
+        [armlab.DHLink(a=L.a, alpha=L.alpha, d=L.d, m=2.0, r=(0.05, 0.02, -0.03)) for L in robot.links],
+        convention="modified",
+    )
+    q, F, g = (
+        np.radians([10, -30, -50, 20, 40, 60]),
+        np.array([3.0, -2.0, 5.0, 0.1, 0.2, -0.3]),
+        np.array([0, 0, -9.81]),
+    )
     res = statics.link_forces(robot, q, F, frame="tool", gravity=g)
     frames = robot.fkine_all(q)
     for i in range(robot.n):
@@ -65,8 +78,9 @@ def test_each_link_step_balances_forces_and_moments():
         G = Ri.T @ (robot.links[i].m * g)
         f_next, m_next = R_next @ res.f[i + 1], R_next @ res.m[i + 1]
         np.testing.assert_allclose(res.f[i], f_next - G, atol=1e-12)
-        np.testing.assert_allclose(res.m[i], m_next + np.cross(P_next, f_next) - np.cross(robot.links[i].r, G),
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            res.m[i], m_next + np.cross(P_next, f_next) - np.cross(robot.links[i].r, G), atol=1e-12
+        )
         assert np.isclose(res.tau[i], res.m[i][2])  # (5-3)
 
 
@@ -84,8 +98,9 @@ def test_free_force_pure_torque_and_moment_of_a_force():
     T = armlab.Trans(0.0, 0.0, 1.0)  # {B} one metre above {A}
     np.testing.assert_allclose(wrench_transform(T, [0, 0, 0, 0, 0, 2.0]), [0, 0, 0, 0, 0, 2.0])  # a torque only rotates
     np.testing.assert_allclose(wrench_transform(T, [3.0, 0, 0, 0, 0, 0]), [3.0, 0, 0, 0, 3.0, 0])  # p × f = (0,3,0)
-    np.testing.assert_allclose(wrench_transform(armlab.Rot("z", np.pi / 2), [3.0, 0, 0, 0, 0, 0]), [0, 3.0, 0, 0, 0, 0],
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        wrench_transform(armlab.Rot("z", np.pi / 2), [3.0, 0, 0, 0, 0, 0]), [0, 3.0, 0, 0, 0, 0], atol=1e-15
+    )
 
 
 def test_inverse_statics_cases():
@@ -125,14 +140,17 @@ def test_max_payload_and_tip_force_meet_the_limit_exactly():
     assert statics.max_payload(arm, Q, tau_max).shape == (2,)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda r: statics.link_forces(r, np.zeros(6), np.zeros(5)), r"wrench must have shape"),
-    (lambda r: statics.joint_torques(r, np.zeros(6), [0, 0, np.nan, 0, 0, 0]), "NaN or infinity"),
-    (lambda r: statics.joint_torques(r, np.zeros(6), np.zeros(6), frame="world"), "frame must be 'base' or 'tool'"),
-    (lambda r: statics.inverse_statics(r, np.zeros(6), np.zeros(6), frame="flange"), "frame must be"),
-    (lambda r: statics.max_payload(r, np.zeros(6), [1, 1, 1, 1, 1, 0]), "tau_max must be positive"),
-    (lambda r: wrench_transform(np.eye(4), [1, 2, 3]), r"wrench_B must have shape"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda r: statics.link_forces(r, np.zeros(6), np.zeros(5)), r"wrench must have shape"),
+        (lambda r: statics.joint_torques(r, np.zeros(6), [0, 0, np.nan, 0, 0, 0]), "NaN or infinity"),
+        (lambda r: statics.joint_torques(r, np.zeros(6), np.zeros(6), frame="world"), "frame must be 'base' or 'tool'"),
+        (lambda r: statics.inverse_statics(r, np.zeros(6), np.zeros(6), frame="flange"), "frame must be"),
+        (lambda r: statics.max_payload(r, np.zeros(6), [1, 1, 1, 1, 1, 0]), "tau_max must be positive"),
+        (lambda r: wrench_transform(np.eye(4), [1, 2, 3]), r"wrench_B must have shape"),
+    ],
+)
 def test_bad_input_gets_a_clear_error(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call(armlab.models.puma560())
@@ -142,13 +160,16 @@ def test_compiled_link_forces_equal_the_scalar_recursion_row_by_row():
     """link_forces runs traced straight-line code; every row equals rne_steps run on plain numbers."""
     from armlab.dynamics.rne import rne_steps
     from armlab.kinematics.scalar import NumpyBackend
+
     rng = np.random.default_rng(7)
     for robot in ROBOTS[:10]:
         q, F = random_q(rng, robot, 1)[0], rng.normal(size=6)
         Fb = np.concatenate([robot.fkine(q)[:3, :3] @ F[:3], robot.fkine(q)[:3, :3] @ F[3:]])
         for g in (np.array([0.3, -0.2, -9.81]), None):
             zero = [0] * robot.n
-            tau, steps = rne_steps(robot, list(q), zero, zero, [0, 0, 0] if g is None else list(g), list(F), NumpyBackend)
+            tau, steps = rne_steps(
+                robot, list(q), zero, zero, [0, 0, 0] if g is None else list(g), list(F), NumpyBackend
+            )
             for frame, w in (("tool", F), ("base", Fb)):
                 res = statics.link_forces(robot, q, w, frame=frame, gravity=g)
                 np.testing.assert_allclose(res.tau, np.array(tau, float), atol=TOL)

@@ -1,5 +1,6 @@
 """Elementary transforms written out independently of armlab, so that a bug in armlab.transforms
 cannot hide on both sides of a cross-check."""
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """Central finite differences, the reference that needs no other library."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,5 +1,6 @@
 """Random inputs and the course models: random DH robots in either convention (revolute and
 prismatic joints, offsets, base and tool), joint values and rigid transforms."""
+
 from __future__ import annotations
 
 import math
@@ -31,11 +32,13 @@ def random_rotation(rng):
     """Uniform random rotation matrix from a unit quaternion."""
     qv = rng.normal(size=4)
     w, x, y, z = qv / np.linalg.norm(qv)
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ])
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
 
 
 def random_transform(rng, scale=0.5):
@@ -61,12 +64,23 @@ def random_dh_robot(rng, n, convention, prismatic_prob=0.3, with_base_tool=True)
     for _ in range(n):
         prismatic = rng.random() < prismatic_prob
         a = 0.0 if rng.random() < 0.2 else rng.uniform(-0.8, 0.8)
-        alpha = (_SPECIAL_ALPHAS[rng.integers(len(_SPECIAL_ALPHAS))] if rng.random() < 0.5
-                 else rng.uniform(-math.pi, math.pi))
+        alpha = (
+            _SPECIAL_ALPHAS[rng.integers(len(_SPECIAL_ALPHAS))]
+            if rng.random() < 0.5
+            else rng.uniform(-math.pi, math.pi)
+        )
         d = 0.0 if rng.random() < 0.2 else rng.uniform(-0.8, 0.8)
         if prismatic:
-            links.append(DHLink(a=a, alpha=alpha, theta=rng.uniform(-math.pi, math.pi),
-                                offset=rng.uniform(-0.3, 0.3), joint="P", qlim=PRISMATIC_QLIM))
+            links.append(
+                DHLink(
+                    a=a,
+                    alpha=alpha,
+                    theta=rng.uniform(-math.pi, math.pi),
+                    offset=rng.uniform(-0.3, 0.3),
+                    joint="P",
+                    qlim=PRISMATIC_QLIM,
+                )
+            )
         else:
             offset = 0.0 if rng.random() < 0.3 else rng.uniform(-math.pi, math.pi)
             links.append(DHLink(a=a, alpha=alpha, d=d, offset=offset, qlim=(-math.pi, math.pi)))
@@ -87,8 +101,11 @@ def random_q(rng, robot, size=None):
 def random_robots(seed, count, conventions=("standard", "modified"), n_range=(1, 7), **kw):
     """``count`` random robots per convention, n drawn from n_range (inclusive)."""
     rng = np.random.default_rng(seed)
-    return [random_dh_robot(rng, int(rng.integers(n_range[0], n_range[1] + 1)), conv, **kw)
-            for conv in conventions for _ in range(count)]
+    return [
+        random_dh_robot(rng, int(rng.integers(n_range[0], n_range[1] + 1)), conv, **kw)
+        for conv in conventions
+        for _ in range(count)
+    ]
 
 
 def random_inertial(rng, robot):
@@ -100,5 +117,7 @@ def random_inertial(rng, robot):
         a, b = rng.uniform(0.01, 0.1, 2)
         c = rng.uniform(abs(a - b) + 1e-3, a + b)  # triangle inequality on the principal moments
         Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
-        links.append(L.replace(m=rng.uniform(0.5, 3.0), r=tuple(rng.uniform(-0.2, 0.2, 3)), I=Q @ np.diag([a, b, c]) @ Q.T))
+        links.append(
+            L.replace(m=rng.uniform(0.5, 3.0), r=tuple(rng.uniform(-0.2, 0.2, 3)), I=Q @ np.diag([a, b, c]) @ Q.T)
+        )
     return robot.replace(links=links)

@@ -1,5 +1,6 @@
 """The same DH table built in the reference libraries: roboticstoolbox-python and pinocchio
 (test-only dependencies, imported on use)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,11 +16,17 @@ def to_rtb(robot):
     links = []
     for L in robot.links:
         if robot.modified:
-            link = (rtb.RevoluteMDH(d=L.d, a=L.a, alpha=L.alpha, offset=L.offset) if L.revolute
-                    else rtb.PrismaticMDH(theta=L.theta, a=L.a, alpha=L.alpha, offset=L.offset))
+            link = (
+                rtb.RevoluteMDH(d=L.d, a=L.a, alpha=L.alpha, offset=L.offset)
+                if L.revolute
+                else rtb.PrismaticMDH(theta=L.theta, a=L.a, alpha=L.alpha, offset=L.offset)
+            )
         else:
-            link = (rtb.RevoluteDH(d=L.d, a=L.a, alpha=L.alpha, offset=L.offset) if L.revolute
-                    else rtb.PrismaticDH(theta=L.theta, a=L.a, alpha=L.alpha, offset=L.offset))
+            link = (
+                rtb.RevoluteDH(d=L.d, a=L.a, alpha=L.alpha, offset=L.offset)
+                if L.revolute
+                else rtb.PrismaticDH(theta=L.theta, a=L.a, alpha=L.alpha, offset=L.offset)
+            )
         links.append(link)
     kw = {}
     if robot.base is not None:

@@ -10,6 +10,7 @@
 Examples are derandomized (same examples every run) and nothing is stored in
 a hypothesis database, so the suite is deterministic.
 """
+
 from __future__ import annotations
 
 import math
@@ -32,25 +33,25 @@ SPECIAL = [0.0, PI / 2, -PI / 2, PI, -PI, PI / 4]
 angles = st.one_of(st.floats(-2 * PI, 2 * PI, allow_nan=False), st.sampled_from(SPECIAL))
 lengths = st.floats(-10.0, 10.0, allow_nan=False)
 translations = st.tuples(lengths, lengths, lengths)
-nonzero_axes = st.tuples(*[st.floats(-1.0, 1.0, allow_nan=False)] * 3).filter(
-    lambda k: np.linalg.norm(k) > 1e-3)
+nonzero_axes = st.tuples(*[st.floats(-1.0, 1.0, allow_nan=False)] * 3).filter(lambda k: np.linalg.norm(k) > 1e-3)
 seeds = st.integers(0, 2**32 - 1)
 conventions = st.sampled_from(["standard", "modified"])
 
 
 def assert_rotation(Rm):
     Rm = np.asarray(Rm)
-    np.testing.assert_allclose(np.swapaxes(Rm, -1, -2) @ Rm, np.broadcast_to(np.eye(3), Rm.shape),
-                               rtol=0, atol=TOL)
+    np.testing.assert_allclose(np.swapaxes(Rm, -1, -2) @ Rm, np.broadcast_to(np.eye(3), Rm.shape), rtol=0, atol=TOL)
     np.testing.assert_allclose(np.linalg.det(Rm), 1.0, rtol=0, atol=TOL)
 
 
 def _transforms():
     """T from roll–pitch–yaw or from axis–angle, with a translation."""
-    from_rpy = st.builds(lambda a, p: tf.homogeneous(tf.rpy_to_R(*a), p), st.tuples(angles, angles, angles),
-                         translations)
-    from_axis = st.builds(lambda k, t, p: tf.homogeneous(tf.axis_angle_to_R(k, t), p), nonzero_axes, angles,
-                          translations)
+    from_rpy = st.builds(
+        lambda a, p: tf.homogeneous(tf.rpy_to_R(*a), p), st.tuples(angles, angles, angles), translations
+    )
+    from_axis = st.builds(
+        lambda k, t, p: tf.homogeneous(tf.axis_angle_to_R(k, t), p), nonzero_axes, angles, translations
+    )
     return st.one_of(from_rpy, from_axis)
 
 
@@ -185,19 +186,25 @@ def test_transforms_batched_equal_looped(seed, shape):
     }
     Rm = cases["rpy_to_R"][0]
     T = tf.homogeneous(Rm, p)
-    cases.update({
-        "homogeneous": (T, looped(tf.homogeneous, Rm, p, tail=(4, 4))),
-        "Tinv": (tf.Tinv(T), looped(tf.Tinv, T, tail=(4, 4))),
-        "compose": (tf.compose(T, tf.Trans(p), frame="current"),
-                    looped(lambda x, y: tf.compose(x, tf.Trans(y), frame="current"), T, p, tail=(4, 4))),
-        "R_to_rpy": (tf.R_to_rpy(Rm), looped(tf.R_to_rpy, Rm, tail=(3,))),
-        "R_to_euler": (tf.R_to_euler(Rm), looped(tf.R_to_euler, Rm, tail=(3,))),
-        "R_to_axis_angle axis": (tf.R_to_axis_angle(Rm)[0],
-                                 looped(lambda x: tf.R_to_axis_angle(x)[0], Rm, tail=(3,))),
-        "R_to_axis_angle angle": (tf.R_to_axis_angle(Rm)[1], looped(lambda x: tf.R_to_axis_angle(x)[1], Rm)),
-        "unskew": (tf.unskew(tf.skew(p)), looped(lambda x: tf.unskew(tf.skew(x)), p, tail=(3,))),
-        "point": (tf.point(p), looped(tf.point, p, tail=(4,))),
-    })
+    cases.update(
+        {
+            "homogeneous": (T, looped(tf.homogeneous, Rm, p, tail=(4, 4))),
+            "Tinv": (tf.Tinv(T), looped(tf.Tinv, T, tail=(4, 4))),
+            "compose": (
+                tf.compose(T, tf.Trans(p), frame="current"),
+                looped(lambda x, y: tf.compose(x, tf.Trans(y), frame="current"), T, p, tail=(4, 4)),
+            ),
+            "R_to_rpy": (tf.R_to_rpy(Rm), looped(tf.R_to_rpy, Rm, tail=(3,))),
+            "R_to_euler": (tf.R_to_euler(Rm), looped(tf.R_to_euler, Rm, tail=(3,))),
+            "R_to_axis_angle axis": (
+                tf.R_to_axis_angle(Rm)[0],
+                looped(lambda x: tf.R_to_axis_angle(x)[0], Rm, tail=(3,)),
+            ),
+            "R_to_axis_angle angle": (tf.R_to_axis_angle(Rm)[1], looped(lambda x: tf.R_to_axis_angle(x)[1], Rm)),
+            "unskew": (tf.unskew(tf.skew(p)), looped(lambda x: tf.unskew(tf.skew(x)), p, tail=(3,))),
+            "point": (tf.point(p), looped(tf.point, p, tail=(4,))),
+        }
+    )
     for name, (batched, loop) in cases.items():
         assert batched.shape == loop.shape, name
         np.testing.assert_allclose(batched, loop, rtol=0, atol=1e-12, err_msg=name)
@@ -229,11 +236,21 @@ def test_course_model_batched_equal_looped(name):
 
 # --- symbolic == numeric ---------------------------------------------------------------------
 def _symbolic_cases():
-    cases = {name: COURSE_MODELS[name] for name in
-             ("puma560", "puma560_standard_flange", "youbot", "stanford_modified", "stanford_standard",
-              "rpr", "planar2r", "planar3r")}
+    cases = {
+        name: COURSE_MODELS[name]
+        for name in (
+            "puma560",
+            "puma560_standard_flange",
+            "youbot",
+            "stanford_modified",
+            "stanford_standard",
+            "rpr",
+            "planar2r",
+            "planar3r",
+        )
+    }
     for i, robot in enumerate(random_robots(77, 3, n_range=(2, 4), prismatic_prob=0.4)):
-        cases[f"random_{robot.convention}_{i}_{robot.joint_types}"] = (lambda r=robot: r)
+        cases[f"random_{robot.convention}_{i}_{robot.joint_types}"] = lambda r=robot: r
     return cases
 
 
@@ -261,8 +278,11 @@ def test_symbolic_fkine_equals_numeric(name):
 def test_symbolic_jacob0_equals_numeric_on_3_link_robot(convention):
     from armlab import DHLink, DHRobot
 
-    links = [DHLink(a=0.3, alpha=PI / 2, d=0.2, offset=0.1), DHLink(a=0.25, alpha=-0.7, theta=0.4, joint="P"),
-             DHLink(a=0.1, alpha=0.0, d=-0.15)]
+    links = [
+        DHLink(a=0.3, alpha=PI / 2, d=0.2, offset=0.1),
+        DHLink(a=0.25, alpha=-0.7, theta=0.4, joint="P"),
+        DHLink(a=0.1, alpha=0.0, d=-0.15),
+    ]
     robot = DHRobot(links, convention=convention, base=armlab.Trans(0.1, 0.0, 0.5), tool=armlab.Rot("y", 0.3))
     f = _lambdified(robot, "jacob0")
     for q in np.random.default_rng(3).uniform([-PI, -0.5, -PI], [PI, 1.0, PI], size=(10, 3)):

@@ -4,6 +4,7 @@ The pose sliders are set to fkine(q) of known configurations; the drawn ghost ar
 solutions of robot.ikine_all, the coloured ones exactly those within the joint limits, the
 chosen one what robot.ikine picks, and an unreachable target must hide every arm and say why.
 """
+
 import time
 
 import matplotlib
@@ -129,8 +130,9 @@ def test_follow_moves_the_current_configuration(robot):
     assert np.allclose(ex.q_used, ex.home)
 
 
-@pytest.mark.parametrize("pose, words", [((1.0, 0.0, 0.0), "outside the reach"),
-                                         ((0.0, 0.05, 0.3), "shoulder offset d2")])
+@pytest.mark.parametrize(
+    "pose, words", [((1.0, 0.0, 0.0), "outside the reach"), ((0.0, 0.05, 0.3), "shoulder offset d2")]
+)
 def test_unreachable_hides_all_arms_and_says_why(explorer, robot, pose, words):
     explorer.set_T(robot.fkine(Q_KNOWN[0]))
     assert explorer.arms.shown.any()
@@ -276,7 +278,7 @@ def test_wrist_inset_tells_the_two_wrists_of_each_arm_apart(explorer, robot):
     assert np.allclose([seg[0] for seg in stubs.values()], inset.centre, atol=1e-9)  # one wrist centre
     for noflip in range(0, 8, 2):  # PUMA_LABELS pairs each arm's noflip and flip
         a, b = stubs[noflip], stubs[noflip + 1]
-        assert np.dot(a[1] - a[0], b[1] - b[0]) < -0.99 * inset.arms.stub_length ** 2  # opposite ways
+        assert np.dot(a[1] - a[0], b[1] - b[0]) < -0.99 * inset.arms.stub_length**2  # opposite ways
     texts = [t.get_text() for t in inset.texts if t.get_visible()]
     assert sorted(texts) == sorted(["noflip", "flip"] * 4)
     lo, hi = inset.ax.get_xlim3d()
@@ -330,8 +332,17 @@ def test_wrist_stub_is_the_joint5_axis_in_both_conventions():
 def test_old_path_viz_ik_is_the_viz_package():
     from armlab import viz
 
-    for name in ("ik_explorer", "show_solutions", "arm_label", "slot_of", "GhostArm", "SolutionArms",
-                 "SolutionsFigure", "IKExplorer", "OUTSIDE_COLOR"):
+    for name in (
+        "ik_explorer",
+        "show_solutions",
+        "arm_label",
+        "slot_of",
+        "GhostArm",
+        "SolutionArms",
+        "SolutionsFigure",
+        "IKExplorer",
+        "OUTSIDE_COLOR",
+    ):
         assert getattr(viz_ik, name) is getattr(viz, name)
 
 

@@ -3,6 +3,7 @@
 Runs on the Agg backend; the same callbacks run under ipympl in the notebooks
 (tests/integration/test_notebooks.py) and in a real browser (tests/integration/test_browser.py).
 """
+
 import subprocess
 import sys
 
@@ -18,7 +19,7 @@ from armlab import Rot, Trans, link_transform_modified, link_transform_standard,
 viz = pytest.importorskip("armlab.viz")
 
 DECIMALS = 3
-TOL_DISPLAY = 0.5 * 10 ** -DECIMALS + 1e-12
+TOL_DISPLAY = 0.5 * 10**-DECIMALS + 1e-12
 
 ARMS = {
     "puma560": (models.puma560, [90, 0, -90, 0, 0, 0], [30, -40, -120, 45, -60, 90]),
@@ -44,7 +45,7 @@ def test_arm_viewer_sliders_move_arm_and_T_matches_fkine(name):
         before_triads = np.concatenate([np.ravel(ln.get_data_3d()) for ln in panel.view.triads.lines])
         before_redraws = panel.redraws
         panel.sliders[k].value = value  # what a student's drag does
-        q = np.radians(np.r_[new_deg[:k + 1], start_deg[k + 1:]])
+        q = np.radians(np.r_[new_deg[: k + 1], start_deg[k + 1 :]])
         T = robot.fkine(q)
         assert np.allclose(panel.q, q, atol=1e-12)
         assert np.allclose(panel.T, T, atol=1e-12)  # numeric T follows fkine
@@ -134,8 +135,9 @@ def test_frame_playground_fixed_is_BA_current_is_AB():
 
 def test_frame_view_limits_fit_the_frames():
     """Example 3.2 at trans_range ±25: the view is fitted to the frames (origin to (10, 20)), not to ±25."""
-    ex = viz.frame_playground([("rot", "z", 30.0), ("trans", "x", 10.0), ("trans", "y", 20.0)],
-                              point=(4, 8, 0), trans_range=(-25, 25))
+    ex = viz.frame_playground(
+        [("rot", "z", 30.0), ("trans", "x", 10.0), ("trans", "y", 20.0)], point=(4, 8, 0), trans_range=(-25, 25)
+    )
     lo, hi = np.array([ex.ax.get_xlim3d(), ex.ax.get_ylim3d(), ex.ax.get_zlim3d()]).T
     assert (hi - lo).max() < 40 and lo[0] > -10 and hi[1] > 20
     assert ex.final.length > 0.1 * (hi - lo).max()  # frames are not lost in a big box
@@ -146,8 +148,9 @@ def test_frame_playground_exercise_1_and_example_3_2():
     expected = Rot("y", np.pi / 6) @ Rot("x", np.pi / 3) @ Rot("z", np.pi / 4)
     assert np.allclose(play.T, expected)
     assert play.T[0, 1] == pytest.approx(-0.3062, abs=1e-4)  # the book prints +0.306 (erratum)
-    ex = viz.frame_playground([("rot", "z", 30.0), ("trans", "x", 10.0), ("trans", "y", 20.0)],
-                              point=(4, 8, 0), trans_range=(-25, 25))
+    ex = viz.frame_playground(
+        [("rot", "z", 30.0), ("trans", "x", 10.0), ("trans", "y", 20.0)], point=(4, 8, 0), trans_range=(-25, 25)
+    )
     assert np.allclose((ex.T @ [4, 8, 0, 1])[:3], [9.464, 28.928, 0], atol=5e-4)
     assert "9.464" in ex.point_widget.value
 
@@ -157,8 +160,11 @@ def test_link_motion_animator_final_step_is_link_transform(convention):
     anim = viz.link_motion_animator(alpha=-90, a=0.3, theta=60, d=0.2, convention=convention)
     assert np.allclose(anim.T, np.eye(4))
     al, th = np.radians(-90), np.radians(60)
-    expected = (link_transform_modified(al, 0.3, th, 0.2) if convention == "modified"
-                else link_transform_standard(th, 0.2, 0.3, al))
+    expected = (
+        link_transform_modified(al, 0.3, th, 0.2)
+        if convention == "modified"
+        else link_transform_standard(th, 0.2, 0.3, al)
+    )
     assert np.allclose(anim.set_step(4), expected)
     assert np.allclose(anim.link_transform(), expected)
     assert np.abs(displayed(anim) - expected).max() <= TOL_DISPLAY
@@ -186,8 +192,10 @@ def test_format_and_parse_matrix_round_trip():
 
 
 def test_import_armlab_does_not_load_viz_or_matplotlib():
-    code = ("import sys, armlab; bad = [m for m in ('armlab.viz', 'matplotlib', 'ipywidgets') if m in sys.modules];"
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, armlab; bad = [m for m in ('armlab.viz', 'matplotlib', 'ipywidgets') if m in sys.modules];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
 
@@ -208,10 +216,27 @@ def test_slider_limits_on_step_grid(name):
 
 
 # the public names of armlab.viz before it became a package: notebooks and homework call them
-OLD_VIZ_NAMES = ["format_matrix", "parse_matrix", "MatrixDisplay", "Triads", "ArmView", "JointSliders", "ArmViewer",
-                 "arm_viewer", "compare_viewer", "FramePlayground", "frame_playground", "LinkMotionAnimator",
-                 "link_motion_animator", "trig_shorthand", "figure3d", "frames_figure", "shown", "dh_table",
-                 "AXIS_COLORS"]
+OLD_VIZ_NAMES = [
+    "format_matrix",
+    "parse_matrix",
+    "MatrixDisplay",
+    "Triads",
+    "ArmView",
+    "JointSliders",
+    "ArmViewer",
+    "arm_viewer",
+    "compare_viewer",
+    "FramePlayground",
+    "frame_playground",
+    "LinkMotionAnimator",
+    "link_motion_animator",
+    "trig_shorthand",
+    "figure3d",
+    "frames_figure",
+    "shown",
+    "dh_table",
+    "AXIS_COLORS",
+]
 
 
 def test_old_viz_names_still_exported():
@@ -223,8 +248,10 @@ def test_old_viz_names_still_exported():
 
 def test_import_viz_loads_neither_matplotlib_nor_ipywidgets():
     """Both are imported when a figure or a widget is built, so ``from armlab import viz`` stays cheap."""
-    code = ("import sys, armlab.viz; bad = [m for m in ('matplotlib', 'ipywidgets') if m in sys.modules];"
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, armlab.viz; bad = [m for m in ('matplotlib', 'ipywidgets') if m in sys.modules];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
 

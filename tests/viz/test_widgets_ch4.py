@@ -1,6 +1,7 @@
 """Chapter 04 widgets driven programmatically (armlab.viz.jacobians): sliders → readouts equal to the
 armlab.jacobians values, ellipsoids drawn at the tool, snap buttons → rank deficiency, kernel-side update time.
 """
+
 import time
 
 import matplotlib
@@ -27,9 +28,13 @@ def _expected(robot, q, rows):
     J0 = robot.jacob0(q)
     J = J0[rows]
     s = jb.singular_values(J)
-    return {"det": np.linalg.det(J) if J.shape[0] == J.shape[1] else None, "sigma_min": s[-1],
-            "manipulability": robot.manipulability(q), "condition": jb.condition_number(J),
-            "rank": jb.jacobian_rank(J)}
+    return {
+        "det": np.linalg.det(J) if J.shape[0] == J.shape[1] else None,
+        "sigma_min": s[-1],
+        "manipulability": robot.manipulability(q),
+        "condition": jb.condition_number(J),
+        "rank": jb.jacobian_rank(J),
+    }
 
 
 @pytest.mark.parametrize("name", sorted(ARMS))
@@ -67,7 +72,10 @@ def test_ellipsoids_are_drawn_at_the_tool_along_the_singular_vectors(name):
     p = robot.fkine(q)[:3, 3]
     J0 = robot.jacob0(q)
     Jt = J0[[0, 1]] if name == "planar2r" else J0[:3]
-    for line, kind, scale in ((ex.velocity_line, "velocity", ex.velocity_scale), (ex.force_line, "force", ex.force_scale)):
+    for line, kind, scale in (
+        (ex.velocity_line, "velocity", ex.velocity_scale),
+        (ex.force_line, "force", ex.force_scale),
+    ):
         pts = np.array(line.get_data_3d()).T
         lengths, U = jb.ellipsoid(Jt, "all", kind)
         first = p + scale * min(lengths[0], ex.clip / scale) * np.r_[U[:, 0], np.zeros(3 - len(U))]
@@ -111,8 +119,15 @@ def test_colour_cue_follows_sigma_min():
         ex.sliders[4].value = theta5
         r = ex.readings
         seen[theta5] = r["status"]
-        want = ("singular" if r["rank"] < 6 else "near" if r["sigma_min"] < viz.jacobians.NEAR
-                else "close" if r["sigma_min"] < 2 * viz.jacobians.NEAR else "regular")
+        want = (
+            "singular"
+            if r["rank"] < 6
+            else "near"
+            if r["sigma_min"] < viz.jacobians.NEAR
+            else "close"
+            if r["sigma_min"] < 2 * viz.jacobians.NEAR
+            else "regular"
+        )
         assert r["status"] == want
         assert viz.jacobians.STATUS_COLORS[r["status"]] in ex.readout.value
     assert seen[0.0] == "singular" and seen[1.0] == "near"
@@ -136,8 +151,10 @@ def test_update_takes_at_most_50_ms_in_the_kernel():
 def test_rate_player_steps_through_the_runs():
     robot = models.planar2r(1.0, 0.6)
     vel = lambda t, q: np.array([0.0, 0.3, 0, 0, 0, 0])  # noqa: E731
-    runs = {name: jb.resolved_rate(robot, [0.3, 1.2], vel, 0.5, 0.01, damped=d, part="all", give_up_error=np.inf)
-            for name, d in (("plain", False), ("damped", True))}
+    runs = {
+        name: jb.resolved_rate(robot, [0.3, 1.2], vel, 0.5, 0.01, damped=d, part="all", give_up_error=np.inf)
+        for name, d in (("plain", False), ("damped", True))
+    }
     player = viz.rate_player(robot, runs, path=np.array([[1.0, 0, 0], [1.0, 1.0, 0]]))
     assert player.steps == len(runs["plain"].t)
     player.time.value = 20 * player.dt

@@ -2,6 +2,7 @@
 armlab.statics values, the force arrow and ellipse at the tip, Fig. 5.7's singular pose, the youBot's
 payload against its effort limits, Example 6's sensor-to-tool wrench, and the kernel-side update time.
 """
+
 import time
 
 import matplotlib
@@ -116,8 +117,9 @@ def test_payload_explorer_sliders_move_the_arm_and_the_weight_arrow():
 def test_wrist_sensor_moves_the_wrench_to_the_tool_tip():
     ws = viz.wrist_sensor_demo(force=(2.0, -1.0, -15.0), moment_z=0.05, length=0.18, bend=30.0)
     T_WT = ws.T_WT
-    np.testing.assert_allclose(T_WT[:3, 3], [0.18 * np.sin(np.radians(30)), 0, 0.18 * np.cos(np.radians(30))],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        T_WT[:3, 3], [0.18 * np.sin(np.radians(30)), 0, 0.18 * np.cos(np.radians(30))], atol=1e-12
+    )
     np.testing.assert_allclose(ws.F_T, wrench_transform(Tinv(T_WT), ws.F_W), atol=1e-12)
     f, m = ws.F_W[:3], ws.F_W[3:]
     m_tip = T_WT[:3, :3].T @ (m + np.cross(-T_WT[:3, 3], f))  # m + (O_W − O_T) × f, in {T}'s axes
@@ -138,8 +140,11 @@ def _move(ex, k):
     s.value = float(s.min + (k * 7919 % 97) / 97 * (s.max - s.min))
 
 
-@pytest.mark.parametrize("make", [viz.tip_force_explorer, viz.payload_explorer, viz.wrist_sensor_demo],
-                         ids=["tip_force", "payload", "wrist_sensor"])
+@pytest.mark.parametrize(
+    "make",
+    [viz.tip_force_explorer, viz.payload_explorer, viz.wrist_sensor_demo],
+    ids=["tip_force", "payload", "wrist_sensor"],
+)
 def test_kernel_side_update_is_fast(make):
     """A slider move runs the callback and sends the scene (SceneView.sync: payload + JSON) within 50 ms."""
     ex = make()

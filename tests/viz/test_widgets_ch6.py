@@ -2,6 +2,7 @@
 each bar is its D-coefficient term (textbook (3.108)–(3.110)), the dominant term is named, the trajectory
 player shows every run at the chosen time, and the kernel-side update time.
 """
+
 import time
 
 import matplotlib
@@ -22,7 +23,7 @@ G = np.array([0.0, -9.81, 0.0])  # the widget's vertical plane
 
 @pytest.mark.parametrize("robot", [models.planar2r(0.8, 0.6, 1.5, 0.7), models.planar3r()], ids=["2R", "3R"])
 def test_sliders_move_the_bars_and_they_sum_to_rne_tau(robot):
-    ex = viz.torque_split_explorer(robot, np.radians([30, 60, -20][:robot.n]))
+    ex = viz.torque_split_explorer(robot, np.radians([30, 60, -20][: robot.n]))
     n = robot.n
     moves = [(0, 40.0), (n, 2.5), (n + 1, -3.0), (2 * n, 8.0), (2 * n + 1, -12.0), (1, -75.0)]
     for k, v in moves:

@@ -1,6 +1,7 @@
 """Chapter 07's excitation explorer (armlab.viz.identification) driven programmatically: the picture is sent
 before the identification runs, work that did not change is not redone, and the numbers are those of
 armlab.dynamics."""
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -37,7 +38,7 @@ def test_noise_changes_keep_the_trajectory_and_validation_is_validate(ex):
     assert ex.excitation is before  # only the noise changed: same trajectory, same cond
     fresh = ex._excitation(4, 0.8, ex._pattern[::-1, :, ::-1])[0]
     _, q2, qd2, qdd2 = fresh.sample(ex.RATE)
-    tau2 = dynamics.regressor_full(ex.robot, q2, qd2, qdd2) @ ex.truth + 0.05 * ex._noise[1, :len(q2)]
+    tau2 = dynamics.regressor_full(ex.robot, q2, qd2, qdd2) @ ex.truth + 0.05 * ex._noise[1, : len(q2)]
     np.testing.assert_allclose(ex.validation_rms, ex.result.validate(q2, qd2, qdd2, tau2), rtol=1e-9)
     assert ex.cond == pytest.approx(dynamics.regressor_condition(ex.robot, ex.excitation))
     ex.sliders["noise"].value = 0.02

@@ -1,6 +1,7 @@
 """Chapter 08 widgets driven programmatically (armlab.viz.control): every control re-runs the task and the
 outcome equals armlab.sim.run_task with the same controller; the plots and the animation show that run;
 the kernel-side update takes at most 50 ms."""
+
 import time
 
 import matplotlib
@@ -41,8 +42,13 @@ def test_the_selector_picks_the_controller_and_the_gains_follow_omega_and_zeta(l
         assert c.kp == [225.0] * 3 and c.kd == pytest.approx([24.0] * 3)
     else:
         kp, kd = control.pd_gains(lab.robot, lab.plan.q_pick, 15.0, 0.8)
-        equivalent = (c.pd.kp, c.pd.kd) if kind == "PD + gravity" else (c.kp, c.kd) if kind == "PID" else \
-            (np.multiply(c.kp, c.kv), c.kv)  # the cascade's P·(velocity P) is the PD's Kp
+        equivalent = (
+            (c.pd.kp, c.pd.kd)
+            if kind == "PD + gravity"
+            else (c.kp, c.kd)
+            if kind == "PID"
+            else (np.multiply(c.kp, c.kv), c.kv)
+        )  # the cascade's P·(velocity P) is the PD's Kp
         np.testing.assert_allclose(equivalent[0], kp, rtol=1e-12)
         np.testing.assert_allclose(equivalent[1], kd, rtol=1e-12)
     lab.choice.value, lab.omega.value, lab.zeta.value = "computed torque", 20.0, 1.0

@@ -1,4 +1,5 @@
 """Angle wrapping, in one convention for the whole library: (−π, π]."""
+
 from __future__ import annotations
 
 import math
@@ -42,5 +43,9 @@ def wrap_atan2_inplace(x: np.ndarray) -> np.ndarray:
 
 def wrap_code(x: str) -> list[str]:
     """Generated-code lines that wrap the float variable ``x`` to (−π, π] (same rule as wrap_scalar)."""
-    return [f"if not {-PI!r} < {x} <= {PI!r}:", f"    {x} = rem({x}, {TAU!r})",
-            f"    if {x} <= {-PI!r}:", f"        {x} += {TAU!r}"]
+    return [
+        f"if not {-PI!r} < {x} <= {PI!r}:",
+        f"    {x} = rem({x}, {TAU!r})",
+        f"    if {x} <= {-PI!r}:",
+        f"        {x} += {TAU!r}",
+    ]

@@ -6,6 +6,7 @@ elementary float operations with the robot's constants folded in. A scalar algor
 :class:`Tracer`, which records it as such code (constants folded, common subexpressions shared);
 :meth:`Tracer.kernel` compiles it and :func:`make_function` turns generated source into a function.
 """
+
 from __future__ import annotations
 
 import math
@@ -202,8 +203,10 @@ class Tracer(Emitter):
     def kernel(self, name: str, args: str, outputs: list[Any] | tuple[list[Any], ...]) -> Callable[..., Any]:
         """Compile the traced code into ``name(args, cos, sin)`` returning the flat list ``outputs``, or,
         for a tuple of lists of outputs, a tuple of those lists."""
-        groups = [[repr(o) if isinstance(o, Var) else _num(o) for o in g]
-                  for g in (outputs if isinstance(outputs, tuple) else (outputs,))]
+        groups = [
+            [repr(o) if isinstance(o, Var) else _num(o) for o in g]
+            for g in (outputs if isinstance(outputs, tuple) else (outputs,))
+        ]
         flat = [o for g in groups for o in g]
         lines = _inline(_needed(self.lines, flat), flat)
         body = "\n".join(lines) or "    pass"
@@ -361,8 +364,15 @@ def cached_kernels(robot: Any) -> Mapping[Hashable, Any]:
 
 
 #: Names every generated function may use.
-MATH_ENV = {"atan2": math.atan2, "cos": math.cos, "sin": math.sin, "sqrt": math.sqrt,
-            "rem": math.remainder, "math": math, "inf": math.inf}
+MATH_ENV = {
+    "atan2": math.atan2,
+    "cos": math.cos,
+    "sin": math.sin,
+    "sqrt": math.sqrt,
+    "rem": math.remainder,
+    "math": math,
+    "inf": math.inf,
+}
 
 
 def make_function(name: str, source: str, env: dict[str, Any] | None = None) -> Callable[..., Any]:

@@ -2,6 +2,7 @@
 
 Everything deprecated lives here, so it can be removed in one place (see docs/instructor.md).
 """
+
 from __future__ import annotations
 
 import functools
@@ -34,8 +35,9 @@ def renamed_kwargs(**old_to_new: str) -> Callable[[F], F]:
                 if old in kwargs:
                     if new in kwargs:
                         raise TypeError(f"{fn.__name__}() got both {old!r} (old name) and {new!r}")
-                    warnings.warn(f"{fn.__name__}(): the keyword {old!r} is now {new!r}",
-                                  DeprecationWarning, stacklevel=2)
+                    warnings.warn(
+                        f"{fn.__name__}(): the keyword {old!r} is now {new!r}", DeprecationWarning, stacklevel=2
+                    )
                     kwargs[new] = kwargs.pop(old)
             return fn(*args, **kwargs)
 
@@ -51,8 +53,20 @@ def renamed_kwargs(**old_to_new: str) -> Callable[[F], F]:
 #: which reads imports with ast, sees no edge). Removed after the spring 2027 term (docs/instructor.md).
 MOVED_MODULES: dict[str, str | tuple[str, tuple[str, ...]]] = {
     "armlab.dh": ("armlab", ("DHLink", "DHRobot", "link_transform_standard", "link_transform_modified")),
-    "armlab.viz_ik": ("armlab.viz", ("OUTSIDE_COLOR", "GhostArm", "IKExplorer", "SolutionArms", "SolutionsFigure",
-                                     "arm_label", "ik_explorer", "show_solutions", "slot_of")),
+    "armlab.viz_ik": (
+        "armlab.viz",
+        (
+            "OUTSIDE_COLOR",
+            "GhostArm",
+            "IKExplorer",
+            "SolutionArms",
+            "SolutionsFigure",
+            "arm_label",
+            "ik_explorer",
+            "show_solutions",
+            "slot_of",
+        ),
+    ),
     "armlab.grading_ik": "armlab.grading.ik",
     "armlab.nbgrader_hardening": "armlab.grading.preprocessors",
 }
@@ -82,8 +96,11 @@ class _MovedModuleLoader:
         if old not in MOVED_MODULES:  # the module object is the new module (create_module): its spec is its own
             old = next(name for name, target in MOVED_MODULES.items() if target == module.__name__)
         new = moved_to(old)
-        warnings.warn(f"{old} is deprecated and will be removed after the spring 2027 term: import {new} instead",
-                      DeprecationWarning, stacklevel=2)  # warnings skips the importlib frames: the user's import
+        warnings.warn(
+            f"{old} is deprecated and will be removed after the spring 2027 term: import {new} instead",
+            DeprecationWarning,
+            stacklevel=2,
+        )  # warnings skips the importlib frames: the user's import
         target = MOVED_MODULES[old]
         if not isinstance(target, str):
             source = importlib.import_module(target[0])

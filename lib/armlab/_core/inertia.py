@@ -1,4 +1,5 @@
 """The parallel-axis theorem, once: moving an inertia tensor off the centre of mass."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -5,6 +5,7 @@ members and never import :class:`armlab.robot.DHRobot` itself. Every member is r
 immutable description (a changed robot is a new one, ``robot.replace(...)``), which is what lets
 :func:`armlab._core.codegen.cached_kernel` compile each description once.
 """
+
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
@@ -117,8 +118,9 @@ class RobotLike(Protocol):
 
     def ikine(self, T: Any, q0: Any = ..., weights: Any = ..., **kw: Any) -> Any: ...
 
-    def replace(self, *, links: Any = ..., base: Any = ..., tool: Any = ..., name: str = ...,
-                convention: str = ...) -> Any:
+    def replace(
+        self, *, links: Any = ..., base: Any = ..., tool: Any = ..., name: str = ..., convention: str = ...
+    ) -> Any:
         """A new robot with these parts changed (a robot is never changed in place)."""
 
     def replace_link(self, i: int, link: Any = None, /, **changes: Any) -> Any:
@@ -140,8 +142,18 @@ def link_key(link: LinkLike) -> tuple:
     key = getattr(link, "key", None)
     if isinstance(key, tuple) and key:  # () while a DHLink is being built
         return key
-    return ("R" if link.revolute else "P", link.a, link.alpha, link.d, link.theta, link.offset,
-            None if link.qlim is None else tuple(link.qlim), link.m, tuple(link.r), _matrix_key(link.I))
+    return (
+        "R" if link.revolute else "P",
+        link.a,
+        link.alpha,
+        link.d,
+        link.theta,
+        link.offset,
+        None if link.qlim is None else tuple(link.qlim),
+        link.m,
+        tuple(link.r),
+        _matrix_key(link.I),
+    )
 
 
 def make_description_key(convention: str, links: Sequence[LinkLike], base: Any, tool: Any) -> tuple:

@@ -4,6 +4,7 @@ The scalars may be Python floats, numpy arrays (one entry per configuration of a
 expressions, or :class:`armlab._core.codegen.Var` (recording straight-line code). So one recursion,
 written once with these helpers, serves numbers, batches, symbols and compiled kernels.
 """
+
 from __future__ import annotations
 
 from typing import Any, Sequence

@@ -4,6 +4,7 @@ Functions take floats, numpy arrays with leading batch dimensions, or sympy
 expressions. sympy is only imported when the caller already uses it, so
 ``import armlab`` stays fast.
 """
+
 from __future__ import annotations
 
 import math

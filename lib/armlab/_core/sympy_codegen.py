@@ -8,6 +8,7 @@ function through :func:`armlab._core.codegen.make_function`, the same path as ev
 sympy is never imported here: the expressions carry their own classes, so ``import armlab`` stays free
 of it.
 """
+
 from __future__ import annotations
 
 import math
@@ -47,9 +48,16 @@ def python_source(e: Any, names: Mapping[Any, str]) -> str:
     raise TypeError(f"cannot compile {e!r} ({type(e).__name__})")
 
 
-def compile_program(name: str, args: Sequence[str], entries: Iterable[tuple[Any, Any]], outputs: Sequence[Any],
-                    names: Mapping[Any, str], *, prologue: Sequence[str] = (),
-                    printed: MutableMapping[Any, str] | None = None) -> Callable[..., list]:
+def compile_program(
+    name: str,
+    args: Sequence[str],
+    entries: Iterable[tuple[Any, Any]],
+    outputs: Sequence[Any],
+    names: Mapping[Any, str],
+    *,
+    prologue: Sequence[str] = (),
+    printed: MutableMapping[Any, str] | None = None,
+) -> Callable[..., list]:
     """Compile a straight-line sympy program into ``name(*args, cos, sin)`` returning the list ``outputs``.
 
     ``entries``: (symbol, expression) in program order, the ones the outputs need; ``names``: the Python

@@ -3,6 +3,7 @@
 Bad input raises a TypeError or ValueError that names the argument and says what was expected:
 a wrong shape, NaN or infinity, complex numbers, strings. Nothing is silently converted.
 """
+
 from __future__ import annotations
 
 import math
@@ -46,7 +47,7 @@ def as_float_array(value: Any, name: str, shape_tail: tuple[int, ...] = (), allo
     except ValueError:
         raise _not_numbers(value, name) from None
     k = len(shape_tail)
-    if arr.shape[arr.ndim - k:] != shape_tail or arr.ndim < k or (not allow_batch and arr.ndim != k):
+    if arr.shape[arr.ndim - k :] != shape_tail or arr.ndim < k or (not allow_batch and arr.ndim != k):
         want = f"(..., {', '.join(map(str, shape_tail))})" if allow_batch and k else str(shape_tail)
         raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}")
     if not np.isfinite(arr).all():
@@ -65,7 +66,8 @@ def _has_complex(arr) -> bool:
 def _numbers_only(arr) -> bool:
     """Object arrays of real numbers are fine; strings are not numbers, even "90"."""
     return arr.dtype.kind == "O" and all(
-        isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) for x in arr.flat)
+        isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) for x in arr.flat
+    )
 
 
 def check_finite(values: np.ndarray, name: str) -> None:
@@ -82,17 +84,25 @@ def rigid_error(rows: Sequence[Any] | np.ndarray) -> Any:
     is tested as a = n × o, which also rules out det −1.
     """
     (nx, ox, ax, _), (ny, oy, ay, _), (nz, oz, az, _), last = rows
-    terms = (nx * nx + ny * ny + nz * nz - 1.0, ox * ox + oy * oy + oz * oz - 1.0, nx * ox + ny * oy + nz * oz,
-             ny * oz - nz * oy - ax, nz * ox - nx * oz - ay, nx * oy - ny * ox - az,
-             abs(last[0]) + abs(last[1]) + abs(last[2]) + abs(last[3] - 1.0))
+    terms = (
+        nx * nx + ny * ny + nz * nz - 1.0,
+        ox * ox + oy * oy + oz * oz - 1.0,
+        nx * ox + ny * oy + nz * oz,
+        ny * oz - nz * oy - ax,
+        nz * ox - nx * oz - ay,
+        nx * oy - ny * ox - az,
+        abs(last[0]) + abs(last[1]) + abs(last[2]) + abs(last[3] - 1.0),
+    )
     if isinstance(nx, float):
         return max(abs(t) for t in terms)
     return np.maximum.reduce([np.abs(t) for t in terms])
 
 
 def _rigid_message(name, err):
-    return (f"{name} is not a rigid transform (rotation part not orthonormal with det +1, or last row "
-            f"not [0, 0, 0, 1]; error {err:.2g} > {RIGID_TOL:g})")
+    return (
+        f"{name} is not a rigid transform (rotation part not orthonormal with det +1, or last row "
+        f"not [0, 0, 0, 1]; error {err:.2g} > {RIGID_TOL:g})"
+    )
 
 
 def check_rigid(T: ArrayLike, name: str) -> None:

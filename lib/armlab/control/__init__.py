@@ -22,10 +22,24 @@ and ``c.with_model(model)`` (the same controller believing in another model, e.g
 >>> ct.step(0.0, q, np.zeros(3), (q, np.zeros(3), np.zeros(3))).round(3) + 0.0   # = G(q): holding torques
 array([  0. , -39.2,  -9.8])
 """
+
 from .base import Controller, Saturation, Sum, gains, split_reference
 from .joint import PD, PID, ComputedTorque, GravityCompensation, PDGravity, pd_gains
 from .model_error import perturbed
 from .task_space import ResolvedRate
 
-__all__ = ["Controller", "Sum", "Saturation", "gains", "split_reference", "PD", "PID", "GravityCompensation",
-           "PDGravity", "ComputedTorque", "ResolvedRate", "perturbed", "pd_gains"]
+__all__ = [
+    "Controller",
+    "Sum",
+    "Saturation",
+    "gains",
+    "split_reference",
+    "PD",
+    "PID",
+    "GravityCompensation",
+    "PDGravity",
+    "ComputedTorque",
+    "ResolvedRate",
+    "perturbed",
+    "pd_gains",
+]

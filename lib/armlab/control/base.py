@@ -6,6 +6,7 @@ per simulation step, so no numpy in the loop); :meth:`Controller.output` adds th
 :meth:`Controller.step` is the checked public entry for numpy arrays. ``a + b`` adds two controllers'
 torques (e.g. ``PD(...) + GravityCompensation(model)``).
 """
+
 from __future__ import annotations
 
 import copy
@@ -69,10 +70,12 @@ class Saturation:
     def report(self) -> str:
         if not self.steps:
             return f"no saturation in {self.calls} steps"
-        parts = [f"joint {i + 1}: {c} steps, up to {self.peak[i] * 100:.0f} % of {self.limits[i]:.3g} N·m"
-                 for i, c in enumerate(self.per_joint) if c]
-        return (f"saturated in {self.steps} of {self.calls} steps (first at t = {self.first:.4g} s); "
-                + "; ".join(parts))
+        parts = [
+            f"joint {i + 1}: {c} steps, up to {self.peak[i] * 100:.0f} % of {self.limits[i]:.3g} N·m"
+            for i, c in enumerate(self.per_joint)
+            if c
+        ]
+        return f"saturated in {self.steps} of {self.calls} steps (first at t = {self.first:.4g} s); " + "; ".join(parts)
 
     __repr__ = report
 
@@ -250,8 +253,11 @@ class WithGains(Controller):
             sizes.add(n)
         if len(sizes) > 1:
             shapes = ", ".join(f"{k} {v.shape}" for k, v in self._gains.items())
-            raise ValueError("each gain must be a number or have one value per joint"
-                             + (f" ({n} for this model)" if n is not None else "") + f": got {shapes}")
+            raise ValueError(
+                "each gain must be a number or have one value per joint"
+                + (f" ({n} for this model)" if n is not None else "")
+                + f": got {shapes}"
+            )
         self.n = sizes.pop() if sizes else None
         super().__init__(limits)
 
@@ -262,6 +268,7 @@ class WithGains(Controller):
     def _gain_repr(self) -> str:
         def show(v):
             return f"{float(v):g}" if v.ndim == 0 else str(np.round(v, 4).tolist())
+
         return ", ".join(f"{k}={show(v)}" for k, v in self._gains.items())
 
 
@@ -272,8 +279,9 @@ class WithModel(Controller):
     gravity: list[float]
 
     def _set_model(self, model: RobotLike, gravity: ArrayLike | None) -> None:
-        self.gravity = [0.0] * 3 if gravity is None else as_float_array(gravity, "gravity", (3,),
-                                                                         allow_batch=False).tolist()
+        self.gravity = (
+            [0.0] * 3 if gravity is None else as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
+        )
         self._use(model)
 
     @property

@@ -7,6 +7,7 @@ robot the controller *believes* in, which may differ from the simulated one (a p
 about, or :func:`~armlab.control.model_error.perturbed` parameters). ``c.with_model(robot)`` is the same
 controller believing in another model.
 """
+
 from __future__ import annotations
 
 import copy
@@ -85,8 +86,15 @@ class PID(WithGains):
         self.reset()
 
     @classmethod
-    def cascade(cls, kp: ArrayLike, kv: ArrayLike, kvi: ArrayLike = 0.0, *, current_lag: float = 0.0,
-                limits: ArrayLike | None = None) -> PID:
+    def cascade(
+        cls,
+        kp: ArrayLike,
+        kv: ArrayLike,
+        kvi: ArrayLike = 0.0,
+        *,
+        current_lag: float = 0.0,
+        limits: ArrayLike | None = None,
+    ) -> PID:
         """Position P (kp, 1/s) → velocity PI (kv N·m·s/rad, kvi N·m/rad) → current loop (first-order lag)."""
         self = cls.__new__(cls)
         WithGains.__init__(self, limits, kp=kp, kv=kv, kvi=kvi)
@@ -164,8 +172,15 @@ class PDGravity(Sum):
     pd: PD
     gravity_comp: GravityCompensation
 
-    def __init__(self, model: RobotLike, kp: ArrayLike, kd: ArrayLike, *, gravity: ArrayLike | None = GRAVITY,
-                 limits: ArrayLike | None = None):
+    def __init__(
+        self,
+        model: RobotLike,
+        kp: ArrayLike,
+        kd: ArrayLike,
+        *,
+        gravity: ArrayLike | None = GRAVITY,
+        limits: ArrayLike | None = None,
+    ):
         self.pd = PD(kp, kd)
         self.gravity_comp = GravityCompensation(model, gravity=gravity)
         super().__init__([self.pd, self.gravity_comp], limits)
@@ -198,8 +213,15 @@ class ComputedTorque(WithGains, WithModel):
     kp: list[float]
     kd: list[float]
 
-    def __init__(self, model: RobotLike, kp: ArrayLike, kd: ArrayLike, *, gravity: ArrayLike | None = GRAVITY,
-                 limits: ArrayLike | None = None):
+    def __init__(
+        self,
+        model: RobotLike,
+        kp: ArrayLike,
+        kd: ArrayLike,
+        *,
+        gravity: ArrayLike | None = GRAVITY,
+        limits: ArrayLike | None = None,
+    ):
         super().__init__(limits, n=model.n, kp=kp, kd=kd)
         self._set_model(model, gravity)
 

@@ -9,6 +9,7 @@ costs nothing then):
 * :func:`gravity_torques` — G(q), for gravity compensation and the task-space controller;
 * :func:`pd_gravity` — τ = Kp·(q_r − q) + Kd·(q̇_r − q̇) + G(q), PD + gravity's law in one call.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
@@ -24,8 +25,10 @@ __all__ = ["computed_torque", "gravity_torques", "pd_gravity"]
 
 def _require_inertia(robot: RobotLike) -> None:
     if not any(link.m for link in robot.links):
-        raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: a model-based controller needs each "
-                         "DHLink's m, r and I (see armlab.models for arms that have them)")
+        raise ValueError(
+            f"{robot.name or 'this robot'!r} has no link masses: a model-based controller needs each "
+            "DHLink's m, r and I (see armlab.models for arms that have them)"
+        )
 
 
 def computed_torque(robot: RobotLike, gravity: Sequence[float]) -> Callable[..., Any]:

@@ -1,5 +1,6 @@
 """A controller's model that is wrong by a given fraction: each link's mass, centre of mass and inertia off
 by ±``error`` (signs drawn once per seed), as identified parameters would be."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any

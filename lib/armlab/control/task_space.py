@@ -5,6 +5,7 @@ q̇* = J⁺·(ẋ_r + K·(x_r − x)) (damped least squares near a singularity, 
 :func:`armlab.jacobians.dls_rates`), and the torque that makes the joints follow them,
 τ = Kv·(q̇* − q̇) + G(q). The reference is (x_r, ẋ_r): the tool position and velocity in the base frame.
 """
+
 from __future__ import annotations
 
 import math
@@ -32,8 +33,17 @@ class ResolvedRate(WithGains, WithModel):
     space = "task"
     kv: list[float]
 
-    def __init__(self, model: RobotLike, k: float, kv: ArrayLike, *, gravity: ArrayLike | None = GRAVITY,
-                 limits: ArrayLike | None = None, eps: float = 0.04, lam_max: float = 0.04):
+    def __init__(
+        self,
+        model: RobotLike,
+        k: float,
+        kv: ArrayLike,
+        *,
+        gravity: ArrayLike | None = GRAVITY,
+        limits: ArrayLike | None = None,
+        eps: float = 0.04,
+        lam_max: float = 0.04,
+    ):
         self.k = float(gains(k, "k"))
         super().__init__(limits, n=model.n, kv=kv)
         self.eps, self.lam_max = float(eps), float(lam_max)
@@ -53,8 +63,9 @@ class ResolvedRate(WithGains, WithModel):
         x = self.model.fkine(qa)[:3, 3]
         s = np.linalg.svd(J, compute_uv=False)
         self.sigma_min = float(s[-1]) if len(s) >= 3 else 0.0
-        rates = dls_rates(J, np.array(xdr) + self.k * (np.array(xr) - x), float(damping(self.sigma_min, self.eps,
-                                                                                          self.lam_max)))
+        rates = dls_rates(
+            J, np.array(xdr) + self.k * (np.array(xr) - x), float(damping(self.sigma_min, self.eps, self.lam_max))
+        )
         G = self._G(q, math.cos, math.sin)
         return [kv * (r - v) + g for kv, r, v, g in zip(self.kv, rates.tolist(), qd, G)]
 

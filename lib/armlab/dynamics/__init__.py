@@ -1,6 +1,7 @@
 """Dynamics (textbook §3.4, lab report §2.2): Newton–Euler inverse dynamics, M, C, G, forward dynamics,
 the symbolic Lagrange model (pseudo-inertia route, (3.111)–(3.132)), and the youBot chapter's regressor
 τ = ξχ (2.53)–(2.67), base parameters, excitation and identification (lab report §3)."""
+
 from .lagrange import TERMS, LagrangeModel, lagrange, pseudo_inertia, simplify_trig
 from .model import GRAVITY, coriolis, fdyn, gravload, inertia, kinetic_energy, potential_energy, rne
 from .params import FULL_NAMES, PARAM_NAMES, dynamic_params, regressor, regressor_full
@@ -10,10 +11,38 @@ from .identification import METHODS, Identification, identify, link_consistency,
 from .excitation import Excitation, design_excitation, regressor_condition
 from .pipeline import prepare
 
-__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "kinetic_energy", "potential_energy", "GRAVITY",
-           "lagrange", "LagrangeModel", "pseudo_inertia", "simplify_trig", "TERMS",
-           "dynamic_params", "regressor", "regressor_full", "PARAM_NAMES", "FULL_NAMES",
-           # chapter 07: the youBot model and identification
-           "base_parameters", "BaseParameters", "parameter_names", "symbolic_regressor", "SymbolicRegressor",
-           "identify", "Identification", "METHODS", "link_consistency", "pseudo_inertia_matrix",
-           "Excitation", "design_excitation", "regressor_condition", "prepare"]
+__all__ = [
+    "rne",
+    "inertia",
+    "coriolis",
+    "gravload",
+    "fdyn",
+    "kinetic_energy",
+    "potential_energy",
+    "GRAVITY",
+    "lagrange",
+    "LagrangeModel",
+    "pseudo_inertia",
+    "simplify_trig",
+    "TERMS",
+    "dynamic_params",
+    "regressor",
+    "regressor_full",
+    "PARAM_NAMES",
+    "FULL_NAMES",
+    # chapter 07: the youBot model and identification
+    "base_parameters",
+    "BaseParameters",
+    "parameter_names",
+    "symbolic_regressor",
+    "SymbolicRegressor",
+    "identify",
+    "Identification",
+    "METHODS",
+    "link_consistency",
+    "pseudo_inertia_matrix",
+    "Excitation",
+    "design_excitation",
+    "regressor_condition",
+    "prepare",
+]

@@ -22,6 +22,7 @@ grouping χ_B = χ_I + K·χ_D, shown with sympy symbols in :attr:`BaseParameter
 >>> bp.symbolic.T
 Matrix([[Izz1 + m1 + m2 + 2*mx1, m2 + mx2, my2, Izz2 - m2]])
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -50,8 +51,11 @@ def random_states(robot: RobotLike, count: int, seed: int = 0) -> tuple[np.ndarr
     rng = np.random.default_rng(seed)
     n = robot.n
     lim = getattr(robot, "qlim", None)
-    lo, hi = (np.full(n, -np.pi), np.full(n, np.pi)) if lim is None else (np.asarray(lim, float)[:, 0],
-                                                                          np.asarray(lim, float)[:, 1])
+    lo, hi = (
+        (np.full(n, -np.pi), np.full(n, np.pi))
+        if lim is None
+        else (np.asarray(lim, float)[:, 0], np.asarray(lim, float)[:, 1])
+    )
     lo, hi = np.where(np.isfinite(lo), lo, -np.pi), np.where(np.isfinite(hi), hi, np.pi)
     return rng.uniform(lo, hi, (count, n)), rng.normal(size=(count, n)), rng.normal(size=(count, n))
 
@@ -65,8 +69,9 @@ class BaseParameters:
     columns that are identically zero; ``friction``: whether the 14n columns of ξ̄ were used.
     """
 
-    def __init__(self, robot: Any, friction: bool, columns: Any, combination: np.ndarray, zero: Any,
-                 gravity: Any) -> None:
+    def __init__(
+        self, robot: Any, friction: bool, columns: Any, combination: np.ndarray, zero: Any, gravity: Any
+    ) -> None:
         self.robot, self.friction, self.gravity = robot, friction, gravity
         self.columns = tuple(int(c) for c in columns)
         self.combination = combination
@@ -99,8 +104,10 @@ class BaseParameters:
         """χ_B = β·χ for a full parameter vector χ (p,) or a batch (..., p)."""
         chi = np.asarray(chi, float)
         if chi.shape[-1] != self.combination.shape[1]:
-            raise ValueError(f"chi must have {self.combination.shape[1]} entries "
-                             f"({'14' if self.friction else '10'} per link), got shape {chi.shape}")
+            raise ValueError(
+                f"chi must have {self.combination.shape[1]} entries "
+                f"({'14' if self.friction else '10'} per link), got shape {chi.shape}"
+            )
         return chi @ self.combination.T
 
     def regressor(self, q: Any, qd: Any, qdd: Any, gravity: Any = None) -> np.ndarray:
@@ -110,12 +117,21 @@ class BaseParameters:
         return full[..., list(self.columns)]
 
     def __repr__(self):
-        return (f"BaseParameters({self.robot.name or 'robot'!r}, count={self.count} of "
-                f"{self.combination.shape[1]}, friction={self.friction})")
+        return (
+            f"BaseParameters({self.robot.name or 'robot'!r}, count={self.count} of "
+            f"{self.combination.shape[1]}, friction={self.friction})"
+        )
 
 
-def base_parameters(robot: RobotLike, friction: bool = False, *, gravity: Any = GRAVITY, samples: int | None = None,
-                    seed: int = 0, tol: float = 1e-9) -> BaseParameters:
+def base_parameters(
+    robot: RobotLike,
+    friction: bool = False,
+    *,
+    gravity: Any = GRAVITY,
+    samples: int | None = None,
+    seed: int = 0,
+    tol: float = 1e-9,
+) -> BaseParameters:
     """The base parameters of ``robot`` (:class:`BaseParameters`), numerically from ``samples``
     random states (default 40·n); ``friction=True`` uses the 14n columns of ξ̄ (2.64)–(2.66).
 

@@ -3,6 +3,7 @@
 Running M(q)-by-RNE on q + q̇·ε gives M and Ṁ = dM/dt together, exactly; the scalar recursions
 of :mod:`armlab.kinematics.scalar` run on Duals unchanged, and so do traced kernels.
 """
+
 from __future__ import annotations
 
 from typing import Any

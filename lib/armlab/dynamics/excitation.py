@@ -8,6 +8,7 @@ means every base parameter is seen and none is confused with another — while s
 driver's position, velocity and effort limits with margins. :func:`design_excitation` does that with
 scipy's SLSQP from the best of a few random starts.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -79,8 +80,9 @@ def _inside(x, slack, factor):
     return None
 
 
-def regressor_condition(robot: RobotLike, excitation: Excitation, friction: bool = True, samples: int = 100,
-                        gravity: Any = GRAVITY) -> float:
+def regressor_condition(
+    robot: RobotLike, excitation: Excitation, friction: bool = True, samples: int = 100, gravity: Any = GRAVITY
+) -> float:
     """cond(Ξ) of the column-normalised stacked base regressor over one period (``samples`` states)."""
     params = base_parameters(robot, friction, gravity=gravity)
     q, qd, qdd = excitation(np.linspace(0, excitation.period, samples, endpoint=False))
@@ -89,14 +91,28 @@ def regressor_condition(robot: RobotLike, excitation: Excitation, friction: bool
     if (norms == 0).any():
         return np.inf
     Xn = X / norms
-    lam = np.linalg.eigvalsh(Xn.T @ Xn)  # σ² of Xn: a small eigenproblem instead of the SVD of Ξ (≤ 1e7 is exact enough)
+    lam = np.linalg.eigvalsh(
+        Xn.T @ Xn
+    )  # σ² of Xn: a small eigenproblem instead of the SVD of Ξ (≤ 1e7 is exact enough)
     return float(np.sqrt(lam[-1] / lam[0])) if lam[0] > 1e-14 * lam[-1] else np.inf
 
 
-def design_excitation(robot: RobotLike, *, harmonics: int = 3, f0: float = 0.1, q0: ArrayLike | None = None,
-                      max_speed: ArrayLike | None = None, max_effort: ArrayLike | None = None, margin: float = 0.1,
-                      friction: bool = True, samples: int = 50, starts: int = 3, seed: int = 0, maxiter: int = 30,
-                      gravity: Any = GRAVITY) -> Excitation:
+def design_excitation(
+    robot: RobotLike,
+    *,
+    harmonics: int = 3,
+    f0: float = 0.1,
+    q0: ArrayLike | None = None,
+    max_speed: ArrayLike | None = None,
+    max_effort: ArrayLike | None = None,
+    margin: float = 0.1,
+    friction: bool = True,
+    samples: int = 50,
+    starts: int = 3,
+    seed: int = 0,
+    maxiter: int = 30,
+    gravity: Any = GRAVITY,
+) -> Excitation:
     """An :class:`Excitation` optimised for cond(Ξ) inside the limits, with ``margin`` (a fraction) kept from
     each: the joint range (robot.qlim), ``max_speed`` (rad/s, (n,)) and ``max_effort`` (N·m, (n,), the
     robot's own model's torques). ``q0``: the centre (default: mid-range); ``starts`` random starts."""
@@ -116,7 +132,7 @@ def design_excitation(robot: RobotLike, *, harmonics: int = 3, f0: float = 0.1, 
     t = np.linspace(0, 1.0 / f0, 4 * samples, endpoint=False)  # the limits, checked between cond's samples too
 
     def make(x):
-        return Excitation(x[:n * H].reshape(n, H), x[n * H:].reshape(n, H), q0v, f0)
+        return Excitation(x[: n * H].reshape(n, H), x[n * H :].reshape(n, H), q0v, f0)
 
     def slack(x):  # ≥ 0 inside: position low/high, speed, effort, per joint (worst sample)
         ex = make(x)
@@ -138,8 +154,13 @@ def design_excitation(robot: RobotLike, *, harmonics: int = 3, f0: float = 0.1, 
             best = (cost(x), x)
     if best is None:
         raise ValueError("no start fits inside the limits: lower the margin or the effort demands")
-    res = minimize(cost, best[1], method="SLSQP", constraints=[{"type": "ineq", "fun": slack}],
-                   options={"maxiter": maxiter, "ftol": 1e-4})
+    res = minimize(
+        cost,
+        best[1],
+        method="SLSQP",
+        constraints=[{"type": "ineq", "fun": slack}],
+        options={"maxiter": maxiter, "ftol": 1e-4},
+    )
     x = _inside(res.x, slack, 0.97)  # SLSQP may stop (iteration limit) slightly outside: pull it in
     if x is None or not cost(x) < best[0]:
         x = best[1]

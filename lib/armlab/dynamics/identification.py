@@ -21,6 +21,7 @@ The result (:class:`Identification`) predicts torques on fresh data (step д of 
 error per joint, the condition number of the (column-normalised) stacked regressor and the physical
 consistency of the estimate (:meth:`Identification.consistency`).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -59,8 +60,10 @@ def check_data(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, ta
         bad = ~np.isfinite(a).all(axis=1)
         if bad.any():
             rows = np.flatnonzero(bad)
-            raise ValueError(f"{name} has NaN or inf in {rows.size} of {a.shape[0]} samples (first at row {rows[0]}): "
-                             "drop or mask those samples first (prepare(..., nan='drop') masks them explicitly)")
+            raise ValueError(
+                f"{name} has NaN or inf in {rows.size} of {a.shape[0]} samples (first at row {rows[0]}): "
+                "drop or mask those samples first (prepare(..., nan='drop') masks them explicitly)"
+            )
         out.append(a)
     lengths = {name: a.shape[0] for a, name in zip(out, ("q", "qd", "qdd", "tau"))}
     if len(set(lengths.values())) > 1:
@@ -134,9 +137,22 @@ class Identification:
     ``reason`` is "" when ok. Data that cannot determine the base parameters raise a ValueError instead.
     """
 
-    def __init__(self, robot: Any, params: BaseParameters, method: str, base: np.ndarray, std: np.ndarray,
-                 chi: np.ndarray | None, rms: np.ndarray, sigma: np.ndarray, cond: float, samples: int, *,
-                 ok: bool = True, reason: str = "") -> None:
+    def __init__(
+        self,
+        robot: Any,
+        params: BaseParameters,
+        method: str,
+        base: np.ndarray,
+        std: np.ndarray,
+        chi: np.ndarray | None,
+        rms: np.ndarray,
+        sigma: np.ndarray,
+        cond: float,
+        samples: int,
+        *,
+        ok: bool = True,
+        reason: str = "",
+    ) -> None:
         self.robot, self.params, self.method = robot, params, method
         self.base, self.std, self.chi = base, std, chi
         self.rms, self.sigma, self.cond, self.samples = rms, sigma, cond, samples
@@ -151,8 +167,9 @@ class Identification:
         """τ (…, n) = ξ̄_B(q, q̇, q̈)·χ_B, (2.67) with the estimate (step д of §3.1)."""
         return self.params.regressor(q, qd, qdd) @ self.base
 
-    def validate(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike, *,
-                 regressor: ArrayLike | None = None) -> np.ndarray:
+    def validate(
+        self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike, *, regressor: ArrayLike | None = None
+    ) -> np.ndarray:
         """RMS torque error per joint (n,) on fresh data (step д of §3.1). ``regressor``: ξ_B of these samples
         (N, n, count), if the caller has it already (it is most of the cost)."""
         q, qd, qdd, tau = check_data(self.robot, q, qd, qdd, tau)
@@ -172,8 +189,11 @@ class Identification:
         qv = joint_vector(q, self.robot.n, "q", symbolic=False)
         n, zero = self.robot.n, np.zeros(qv.shape)
         rest = self.params.regressor(qv, zero, zero, gravity=(0.0, 0.0, 0.0))  # f_off's column: not inertia
-        cols = [(self.params.regressor(qv, zero, np.broadcast_to(np.eye(n)[j], qv.shape), gravity=(0.0, 0.0, 0.0))
-                 - rest) @ self.base for j in range(n)]
+        cols = [
+            (self.params.regressor(qv, zero, np.broadcast_to(np.eye(n)[j], qv.shape), gravity=(0.0, 0.0, 0.0)) - rest)
+            @ self.base
+            for j in range(n)
+        ]
         return np.stack(cols, axis=-1)
 
     def consistency(self, samples: int = 500, seed: int = 1) -> dict[str, Any]:
@@ -182,8 +202,12 @@ class Identification:
         and I_a, f_v, f_c ≥ 0. A base estimate alone cannot show masses: ``links`` is then None."""
         q, _, _ = random_states(self.robot, samples, seed)
         eig = float(np.linalg.eigvalsh(self.inertia(q)).min())
-        out: dict[str, Any] = {"M_min_eig": eig, "M_positive_definite": eig > 0, "links": None,
-                               "friction_nonnegative": None}
+        out: dict[str, Any] = {
+            "M_min_eig": eig,
+            "M_positive_definite": eig > 0,
+            "links": None,
+            "friction_nonnegative": None,
+        }
         if self.chi is not None:
             per = 14 if self.friction else 10
             chi = self.chi.reshape(self.robot.n, per)
@@ -195,13 +219,25 @@ class Identification:
         return out
 
     def __repr__(self):
-        return (f"Identification({self.method}, {self.params.count} base parameters from {self.samples} samples, "
-                f"cond {self.cond:.3g}, rms {np.array2string(self.rms, precision=3)} N·m)")
+        return (
+            f"Identification({self.method}, {self.params.count} base parameters from {self.samples} samples, "
+            f"cond {self.cond:.3g}, rms {np.array2string(self.rms, precision=3)} N·m)"
+        )
 
 
-def identify(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau: ArrayLike, method: str = "ols",
-             friction: bool = True, *, gravity: Any = GRAVITY, prior: ArrayLike | None = None,
-             pull: float = 1.0) -> Identification:
+def identify(
+    robot: RobotLike,
+    q: ArrayLike,
+    qd: ArrayLike,
+    qdd: ArrayLike,
+    tau: ArrayLike,
+    method: str = "ols",
+    friction: bool = True,
+    *,
+    gravity: Any = GRAVITY,
+    prior: ArrayLike | None = None,
+    pull: float = 1.0,
+) -> Identification:
     """Identify the base parameters from samples (N, n) of q, q̇, q̈ and the joint efforts τ (N·m).
 
     ``method``: "ols", "wls" or "constrained" (see the module); ``friction``: identify I_a, f_v, f_c, f_off
@@ -218,7 +254,7 @@ def identify(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau:
     if N * n < 2 * params.count:
         raise ValueError(f"{N} samples give {N * n} equations for {params.count} base parameters: record more")
     X = _stack(params, q, qd, qdd)  # (N, n, count)
-    scale = np.sqrt((X ** 2).sum(axis=(0, 1)))
+    scale = np.sqrt((X**2).sum(axis=(0, 1)))
     _check_dead(params, scale, qd)
     Xs = X / scale
     # one QR per joint: any per-joint weighting is then a small problem on the stacked R_j (count·n rows)
@@ -228,10 +264,10 @@ def identify(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau:
     weights = np.ones(n)
     sol = _small_lstsq(R, Qb, weights)
     resid = tau - Xs @ sol
-    sigma = np.sqrt((resid ** 2).sum(axis=0) / max(N - params.count / n, 1))
+    sigma = np.sqrt((resid**2).sum(axis=0) / max(N - params.count / n, 1))
     if method != "ols":
         # noise-free data leave only rounding in the residuals: weights from it would be arbitrary
-        weights = 1.0 / np.maximum(sigma, 1e-9 * np.sqrt(np.mean(tau ** 2)) + 1e-300)
+        weights = 1.0 / np.maximum(sigma, 1e-9 * np.sqrt(np.mean(tau**2)) + 1e-300)
         sol = _small_lstsq(R, Qb, weights)
     A = R * np.repeat(weights, params.count)[:, None]  # ‖A·x − b‖ = the weighted residual (plus a constant)
     b = Qb * np.repeat(weights, params.count)
@@ -247,7 +283,7 @@ def identify(robot: RobotLike, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, tau:
     s2 = ((resid * weights) ** 2).sum() / dof
     cov = s2 * np.linalg.pinv(A.T @ A)
     std = np.sqrt(np.clip(np.diag(cov), 0, None)) / scale
-    rms = np.sqrt(np.mean(resid ** 2, axis=0))
+    rms = np.sqrt(np.mean(resid**2, axis=0))
     return Identification(robot, params, method, base, std, chi, rms, sigma, cond, N, ok=not reason, reason=reason)
 
 
@@ -275,8 +311,10 @@ def _check_dead(params, scale, qd):
     """Explain a trajectory that leaves some base parameter's column at zero."""
     dead = np.flatnonzero(scale == 0)
     if dead.size:
-        raise ValueError(f"the trajectory is rank-deficient: the data never excite {[params.names[i] for i in dead]}"
-                         f"{_still(qd)}; move every joint, both ways, with varying speed")
+        raise ValueError(
+            f"the trajectory is rank-deficient: the data never excite {[params.names[i] for i in dead]}"
+            f"{_still(qd)}; move every joint, both ways, with varying speed"
+        )
 
 
 def _check_rank(params, R, qd):
@@ -285,8 +323,10 @@ def _check_rank(params, R, qd):
     if s[-1] < 1e-9 * s[0]:
         v = Vt[-1]
         involved = [params.names[i] for i in np.argsort(-np.abs(v))[:4] if abs(v[i]) > 0.1]
-        raise ValueError(f"the trajectory is rank-deficient (condition number {s[0] / max(s[-1], 1e-300):.2g}): it "
-                         f"cannot tell {involved} apart{_still(qd)}; use a richer excitation (design_excitation)")
+        raise ValueError(
+            f"the trajectory is rank-deficient (condition number {s[0] / max(s[-1], 1e-300):.2g}): it "
+            f"cannot tell {involved} apart{_still(qd)}; use a richer excitation (design_excitation)"
+        )
 
 
 def _constrained(robot, params, A, b, scale, prior, pull):
@@ -345,8 +385,10 @@ def _constrained(robot, params, A, b, scale, prior, pull):
         if nu / t < 1e-10 * F(chi) + floor:
             return chi, ""
         t *= 20.0
-    return chi, (f"the constrained fit stopped after 60 barrier rounds with the duality gap ν/t = {nu / t:.3g} "
-                 f"still above {1e-10 * F(chi) + floor:.3g}: the estimate is the last iterate")
+    return chi, (
+        f"the constrained fit stopped after 60 barrier rounds with the duality gap ν/t = {nu / t:.3g} "
+        f"still above {1e-10 * F(chi) + floor:.3g}: the estimate is the last iterate"
+    )
 
 
 def _barrier(chi, n, per, B, fric):

@@ -20,6 +20,7 @@ common subexpressions shared by construction, nothing expanded or simplified), w
 numeric code, compiled once per robot through :mod:`armlab._core.codegen`, and, substituted back,
 the sympy expressions.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -79,19 +80,34 @@ class LagrangeModel:
         K = tape(sp.Add(*[M[i][j] * qd[i] * qd[j] for i in range(n) for j in range(n)]) / 2)
         # the torque split of (3.108)–(3.110):
         # D_ii q̈_i, Σ_{j≠i} D_ij q̈_j, Σ_j D_ijj q̇_j², Σ_{j≠k} D_ijk q̇_j q̇_k, D_i
-        terms = [[tape(M[i][i] * qdd[i]),
-                  tape(sp.Add(*[D2[i][j] * qdd[j] for j in range(n) if j != i])),
-                  tape(sp.Add(*[D3[i][j][j] * qd[j] ** 2 for j in range(n)])),
-                  tape(sp.Add(*[D3[i][j][k] * qd[j] * qd[k] for j in range(n) for k in range(n) if j != k])),
-                  D1[i]] for i in range(n)]
+        terms = [
+            [
+                tape(M[i][i] * qdd[i]),
+                tape(sp.Add(*[D2[i][j] * qdd[j] for j in range(n) if j != i])),
+                tape(sp.Add(*[D3[i][j][j] * qd[j] ** 2 for j in range(n)])),
+                tape(sp.Add(*[D3[i][j][k] * qd[j] * qd[k] for j in range(n) for k in range(n) if j != k])),
+                D1[i],
+            ]
+            for i in range(n)
+        ]
         self._out = {"M": M, "C": C, "G": D1, "tau": tau, "K": K, "P": P, "D2": D2, "D3": D3}
-        self._flat = {"M": sum(M, []), "C": sum(C, []), "G": D1, "tau": tau, "energy": [K, P],
-                      "terms": sum(terms, [])}  # the outputs of the compiled functions
+        self._flat = {
+            "M": sum(M, []),
+            "C": sum(C, []),
+            "G": D1,
+            "tau": tau,
+            "energy": [K, P],
+            "terms": sum(terms, []),
+        }  # the outputs of the compiled functions
         joint = set(self.q + qd + qdd)
-        free = set().union(set(), *(e.free_symbols for _, e in tape.defs),
-                           *(sp.sympify(x).free_symbols for x in self.gravity + tuple(arm)))
-        self.parameters = tuple(sorted((s for s in free if s not in joint and not isinstance(s, sp.Dummy)),
-                                       key=lambda s: s.name))
+        free = set().union(
+            set(),
+            *(e.free_symbols for _, e in tape.defs),
+            *(sp.sympify(x).free_symbols for x in self.gravity + tuple(arm)),
+        )
+        self.parameters = tuple(
+            sorted((s for s in free if s not in joint and not isinstance(s, sp.Dummy)), key=lambda s: s.name)
+        )
         self._full: dict | None = None
         self._src: dict | None = None
         self._fns: dict = {}
@@ -153,8 +169,9 @@ class LagrangeModel:
         sp, n = self.sp, self.n
         rows = []
         for i in range(1, n + 1):
-            terms = [simplify_trig(self._expand(self._out["M"][i - 1][j - 1])) * self.qdd[j - 1]
-                     for j in range(1, n + 1)]
+            terms = [
+                simplify_trig(self._expand(self._out["M"][i - 1][j - 1])) * self.qdd[j - 1] for j in range(1, n + 1)
+            ]
             for j in range(1, n + 1):
                 for k in range(j, n + 1):
                     coefficient = simplify_trig(self.D(i, j, k)) * (1 if j == k else 2)
@@ -194,8 +211,15 @@ class LagrangeModel:
         if self._src is None:
             self._src = {}  # each tape entry printed once, for all kernels
         outputs = self._flat[key]
-        return compile_program(f"lagrange_{key}", [*args, "p"], self._tape.needed(outputs), outputs, names,
-                               prologue=prologue, printed=self._src)
+        return compile_program(
+            f"lagrange_{key}",
+            [*args, "p"],
+            self._tape.needed(outputs),
+            outputs,
+            names,
+            prologue=prologue,
+            printed=self._src,
+        )
 
     def cse(self, key: str = "tau") -> tuple[list, list]:
         """The straight-line program behind an output, as ``sympy.cse`` returns it:
@@ -203,17 +227,21 @@ class LagrangeModel:
         sp = self.sp
         pairs = self._tape.needed(self._flat[key])
         rename = {s: sp.Symbol(f"x{k}") for k, (s, _) in enumerate(pairs)}
-        return ([(rename[s], e.xreplace(rename)) for s, e in pairs],
-                [sp.sympify(x).xreplace(rename) for x in self._flat[key]])
+        return (
+            [(rename[s], e.xreplace(rename)) for s, e in pairs],
+            [sp.sympify(x).xreplace(rename) for x in self._flat[key]],
+        )
 
     def _run(self, key, shape, values, params):
-        args = ("q", "qd", "qdd")[:len(values)]
+        args = ("q", "qd", "qdd")[: len(values)]
         arrays = [joint_vector(v, self.n, name, symbolic=False) for v, name in zip(values, args)]
         missing = [s.name for s in self.parameters if s.name not in params]
         unknown = set(params) - {s.name for s in self.parameters}
         if missing or unknown:
-            raise TypeError(f"this model's parameters are {[s.name for s in self.parameters]}: "
-                            f"missing {missing}, unknown {sorted(unknown)}")
+            raise TypeError(
+                f"this model's parameters are {[s.name for s in self.parameters]}: "
+                f"missing {missing}, unknown {sorted(unknown)}"
+            )
         p = np.array([float(params[s.name]) for s in self.parameters])
         batch = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
         arrays = [np.ascontiguousarray(np.broadcast_to(a, batch + a.shape[-1:])) for a in arrays]
@@ -264,8 +292,10 @@ def lagrange(robot: RobotLike, gravity: Any = GRAVITY, *, armature: Any = None, 
            [2., 1.]])
     """
     if not robot.symbolic and not any(link.m for link in robot.links):
-        raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: the Lagrange model needs each "
-                         "DHLink's m, r (centre of mass) and I (inertia about it)")
+        raise ValueError(
+            f"{robot.name or 'this robot'!r} has no link masses: the Lagrange model needs each "
+            "DHLink's m, r (centre of mass) and I (inertia about it)"
+        )
     if not isinstance(symbol, str) or not symbol.isidentifier():
         raise ValueError(f"symbol must be a name such as 'q' or 'theta', got {symbol!r}")
     g = tuple(gravity)
@@ -275,8 +305,12 @@ def lagrange(robot: RobotLike, gravity: Any = GRAVITY, *, armature: Any = None, 
         armature = tuple(armature)
         if len(armature) != robot.n:
             raise ValueError(f"armature must have {robot.n} entries (one per joint), got {len(armature)}")
-    key = ("dynamics.lagrange", tuple(_hashable(x) for x in g), None if armature is None else tuple(map(_hashable, armature)),
-           symbol)
+    key = (
+        "dynamics.lagrange",
+        tuple(_hashable(x) for x in g),
+        None if armature is None else tuple(map(_hashable, armature)),
+        symbol,
+    )
     return cached_kernel(robot, key, lambda r: LagrangeModel(r, g, armature, symbol))
 
 
@@ -303,8 +337,12 @@ def simplify_trig(expr: Any, combine: bool = True) -> Any:
     sp = sympy()
     e = sp.expand(expr, trig=True)
     sines = set(e.atoms(sp.sin))
-    e = sp.expand(e.replace(lambda x: x.is_Pow and x.base in sines and x.exp.is_Integer and x.exp >= 2,
-                            lambda x: x.base ** (x.exp % 2) * (1 - sp.cos(x.base.args[0]) ** 2) ** (x.exp // 2)))
+    e = sp.expand(
+        e.replace(
+            lambda x: x.is_Pow and x.base in sines and x.exp.is_Integer and x.exp >= 2,
+            lambda x: x.base ** (x.exp % 2) * (1 - sp.cos(x.base.args[0]) ** 2) ** (x.exp // 2),
+        )
+    )
     if combine and any(len({f.args[0] for f in t.atoms(sp.sin, sp.cos)}) > 1 for t in sp.Add.make_args(e)):
         e = sp.trigsimp(e)
     return e

@@ -9,6 +9,7 @@ inside the traces: D_ij = Trace(W_j·S_m·W_iᵀ) with S_m = Σ_{p ≥ m} T_p·I
 pseudo-inertia in the base frame. :mod:`armlab.dynamics.lagrange` turns the program into sympy
 expressions (by substitution) and into compiled code (:func:`armlab._core.sympy_codegen.compile_program`).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -101,8 +102,10 @@ class Tape:
 
     def mm(self, A: list, B: list) -> list[list]:
         """A·B for nested lists; exact zeros drop out."""
-        return [[self(self.add([self.mul(A[i][k], B[k][j]) for k in range(len(B))])) for j in range(len(B[0]))]
-                for i in range(len(A))]
+        return [
+            [self(self.add([self.mul(A[i][k], B[k][j]) for k in range(len(B))])) for j in range(len(B[0]))]
+            for i in range(len(A))
+        ]
 
     def trace_abt(self, A: list, B: list) -> Any:
         """Trace(A·Bᵀ) = Σ A_ab·B_ab."""
@@ -132,7 +135,9 @@ def frames_and_twists(robot: RobotLike, q: Any, tape: Tape) -> tuple[list, list]
     return T, W
 
 
-def coefficients(robot: RobotLike, T: list, W: list, pseudo: list, gravity: Any, tape: Tape) -> tuple[list, list, list, Any]:
+def coefficients(
+    robot: RobotLike, T: list, W: list, pseudo: list, gravity: Any, tape: Tape
+) -> tuple[list, list, list, Any]:
     """The book's D_ij (3.130), D_ijk (3.131) and D_i (3.132), and P (3.127), as tape entries."""
     n = robot.n
     # S[m] = Σ_{p ≥ m} T_p·I_p·T_pᵀ: links m…n as one pseudo-inertia in the base frame (1-based m)
@@ -161,7 +166,13 @@ def coefficients(robot: RobotLike, T: list, W: list, pseudo: list, gravity: Any,
                 D3[i][j][k] = D3[i][k][j] = tape.trace_abt(a_s(A, (j, k), max(i, j, k) + 1), W[i][:3])
     # D_i = −gᵀ·W_i·S_i[:, 3]: S_i's last column is Σ_{p ≥ i} m_p·T_p·r̄_p (homogeneous)
     g = list(gravity)
-    D1 = [tape(-tape.add([tape.mul(g[a], tape.add([tape.mul(W[i][a][b], S[i + 1][b][3]) for b in range(4)]))
-                          for a in range(3)])) for i in range(n)]
+    D1 = [
+        tape(
+            -tape.add(
+                [tape.mul(g[a], tape.add([tape.mul(W[i][a][b], S[i + 1][b][3]) for b in range(4)])) for a in range(3)]
+            )
+        )
+        for i in range(n)
+    ]
     P = tape(-tape.add([tape.mul(g[a], S[1][a][3]) for a in range(3)]))
     return D2, D3, D1, P

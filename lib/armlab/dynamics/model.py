@@ -13,6 +13,7 @@ Everything comes from the one recursion :func:`armlab.dynamics.rne.rne_steps`:
 Numbers run through straight-line kernels traced once per robot (floats or batches (..., n));
 sympy input runs the recursion on symbols.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,15 +32,27 @@ from ..kinematics.scalar import TracerBackend, backend_for, chain, compose
 from .dual import Dual, DualBackend, derivative
 from .rne import rne_steps
 
-__all__ = ["rne", "inertia", "coriolis", "gravload", "fdyn", "fdyn_kernel", "euler_step_kernel", "ldl_solve",
-           "kinetic_energy", "potential_energy", "GRAVITY"]
-
+__all__ = [
+    "rne",
+    "inertia",
+    "coriolis",
+    "gravload",
+    "fdyn",
+    "fdyn_kernel",
+    "euler_step_kernel",
+    "ldl_solve",
+    "kinetic_energy",
+    "potential_energy",
+    "GRAVITY",
+]
 
 
 def _require_inertia(robot):
     if not any(link.m for link in robot.links):
-        raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: dynamics needs each DHLink's "
-                         "m, r (centre of mass) and I (inertia about it); see armlab.models for arms that have them")
+        raise ValueError(
+            f"{robot.name or 'this robot'!r} has no link masses: dynamics needs each DHLink's "
+            "m, r (centre of mass) and I (inertia about it); see armlab.models for arms that have them"
+        )
 
 
 def joint_args(robot: RobotLike, value: Any, name: str, symbolic: bool) -> Any:
@@ -83,8 +96,14 @@ class _Regrouped:
         for link in robot.links:
             R = _rotx(link.alpha)
             I = None if link.I is None else R @ np.asarray(link.I, dtype=float) @ R.T  # noqa: E741
-            self.links.append(link.replace(alpha=prev.alpha if prev else 0.0, a=prev.a if prev else 0.0,
-                                           r=tuple(R @ np.asarray(link.r, dtype=float) + [link.a, 0.0, 0.0]), I=I))
+            self.links.append(
+                link.replace(
+                    alpha=prev.alpha if prev else 0.0,
+                    a=prev.a if prev else 0.0,
+                    r=tuple(R @ np.asarray(link.r, dtype=float) + [link.a, 0.0, 0.0]),
+                    I=I,
+                )
+            )
             prev = link
         last = np.eye(4)
         last[:3, :3], last[0, 3] = _rotx(prev.alpha), prev.a
@@ -148,10 +167,13 @@ def rne(robot: RobotLike, q: Any, qd: Any, qdd: Any, gravity: Any = GRAVITY, f_t
 
 def _rne_kernel(robot):
     """The compiled ``rne(q, qd, qdd, g, w, cos, sin)`` of this robot: lists or numpy columns in, τ out."""
+
     def build(robot):
         tr = Tracer()
         n = robot.n
-        q, qd, qdd, g, w = (tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3), ("w", 6)))
+        q, qd, qdd, g, w = (
+            tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3), ("w", 6))
+        )
         tau, _ = rne_steps(_chain(robot), q, qd, qdd, g, w, TracerBackend(tr))
         return tr.kernel("rne", "q, qd, qdd, g, w", tau)
 
@@ -177,7 +199,9 @@ def gravload(robot: RobotLike, q: Any, *, gravity: Any = GRAVITY) -> Any:
         tr = Tracer()
         qv, gv = tr.inputs("q", robot.n), tr.inputs("g", 3)
         zero = [0] * robot.n
-        return tr.kernel("gravload", "q, g", rne_steps(_chain(robot), qv, zero, zero, gv, [0] * 6, TracerBackend(tr))[0])
+        return tr.kernel(
+            "gravload", "q, g", rne_steps(_chain(robot), qv, zero, zero, gv, [0] * 6, TracerBackend(tr))[0]
+        )
 
     q, g = batch_args([q, g])
     return run_kernel(cached_kernel(robot, "dynamics.gravload", build), q, (robot.n,), g)
@@ -249,9 +273,17 @@ def coriolis(robot: RobotLike, q: Any, qd: Any) -> Any:
     return run_kernel(cached_kernel(robot, "dynamics.coriolis", build), q, (robot.n, robot.n), qd)
 
 
-def fdyn(robot: RobotLike, q: Any, qd: Any, tau: Any, gravity: Any = GRAVITY, *,
-         friction: Callable[[np.ndarray], Any] | None = None, armature: ArrayLike | None = None,
-         f_tip: ArrayLike | None = None) -> np.ndarray:
+def fdyn(
+    robot: RobotLike,
+    q: Any,
+    qd: Any,
+    tau: Any,
+    gravity: Any = GRAVITY,
+    *,
+    friction: Callable[[np.ndarray], Any] | None = None,
+    armature: ArrayLike | None = None,
+    f_tip: ArrayLike | None = None,
+) -> np.ndarray:
     """Forward dynamics q̈ = (M + diag(armature))⁻¹·(τ − C q̇ − G − friction(q̇) − Jᵀ·f_tip), (..., n).
 
     ``armature``: actuator inertia reflected to each joint (n,) (the youBot chapter's I_a);
@@ -271,8 +303,7 @@ def fdyn(robot: RobotLike, q: Any, qd: Any, tau: Any, gravity: Any = GRAVITY, *,
     tau = joint_args(robot, tau, "tau", False)
     if friction is not None:
         tau = tau - as_float_array(friction(qd), "friction(qd)", (robot.n,))
-    arm = np.zeros(robot.n) if armature is None else as_float_array(armature, "armature", (robot.n,),
-                                                                    allow_batch=False)
+    arm = np.zeros(robot.n) if armature is None else as_float_array(armature, "armature", (robot.n,), allow_batch=False)
     g = as_float_array(gravity, "gravity", (3,), allow_batch=False)
     w = np.zeros(6) if f_tip is None else as_float_array(f_tip, "f_tip", (6,))
     q, qd, tau, g, w, arm = batch_args([q, qd, tau, g, w, arm])
@@ -288,8 +319,9 @@ def fdyn(robot: RobotLike, q: Any, qd: Any, tau: Any, gravity: Any = GRAVITY, *,
 def _trace_fdyn(tr, robot):
     """Trace q̈ = (M + diag(arm))⁻¹(τ − RNE(q, q̇, 0, g, w)) into ``tr``; returns (the inputs' Vars, q̈)."""
     n = robot.n
-    q, qd, tau, g, w, arm = (tr.inputs(name, size) for name, size in
-                             (("q", n), ("qd", n), ("tau", n), ("g", 3), ("w", 6), ("arm", n)))
+    q, qd, tau, g, w, arm = (
+        tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("tau", n), ("g", 3), ("w", 6), ("arm", n))
+    )
     B = TracerBackend(tr)
     chain = _chain(robot)
     M = _mass_columns(chain, q, B)
@@ -305,6 +337,7 @@ def fdyn_kernel(robot: RobotLike) -> Callable[..., list]:
     For simulators: call it directly with Python lists for one state. ``arm`` is the armature (n),
     added to M's diagonal; ``w`` the tip wrench (6) as in :func:`rne`.
     """
+
     def build(robot):
         tr = Tracer()
         _, qdd = _trace_fdyn(tr, robot)
@@ -320,6 +353,7 @@ def euler_step_kernel(robot: RobotLike) -> Callable[..., tuple]:
     step in one call: no lists are built between the dynamics and the update. Its q̈ is :func:`fdyn_kernel`'s,
     so a simulator needs only this kernel (with h = 0 where it wants q̈ alone).
     """
+
     def build(robot):
         tr = Tracer()
         (q, qd), qdd = _trace_fdyn(tr, robot)

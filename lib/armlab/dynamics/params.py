@@ -23,6 +23,7 @@ straight-line code traced once per robot (about 700 operations for the youBot).
 >>> bool(np.allclose(regressor(robot, q, qd, qdd) @ dynamic_params(robot), robot.rne(q, qd, qdd)))
 True
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -74,8 +75,10 @@ def link_blocks(w: list, wd: list, vd: list) -> list[list]:
     Sw, Swd, Svd = _skew(w), _skew(wd), _skew(vd)
     K = [[Swd[i][j] + sm.dot(Sw[i], [Sw[0][j], Sw[1][j], Sw[2][j]]) for j in range(3)] for i in range(3)]
     Lw, Lwd = _lmat(w), _lmat(wd)
-    N_I = [[Lwd[i][j] + Sw[i][0] * Lw[0][j] + Sw[i][1] * Lw[1][j] + Sw[i][2] * Lw[2][j] for j in range(6)]
-           for i in range(3)]
+    N_I = [
+        [Lwd[i][j] + Sw[i][0] * Lw[0][j] + Sw[i][1] * Lw[1][j] + Sw[i][2] * Lw[2][j] for j in range(6)]
+        for i in range(3)
+    ]
     force = [[vd[i]] + K[i] + [0] * 6 for i in range(3)]
     moment = [[0] + [-Svd[i][j] for j in range(3)] + N_I[i] for i in range(3)]
     return force + moment
@@ -121,8 +124,9 @@ def _kernel(robot):
         tr = Tracer()
         n = robot.n
         q, qd, qdd, g = (tr.inputs(name, size) for name, size in (("q", n), ("qd", n), ("qdd", n), ("g", 3)))
-        return tr.kernel("regressor", "q, qd, qdd, g", [x for row in _rows(robot, q, qd, qdd, g, TracerBackend(tr))
-                                                        for x in row])
+        return tr.kernel(
+            "regressor", "q, qd, qdd, g", [x for row in _rows(robot, q, qd, qdd, g, TracerBackend(tr)) for x in row]
+        )
 
     return cached_kernel(robot, "dynamics.regressor", build)
 
@@ -130,8 +134,11 @@ def _kernel(robot):
 def regressor(robot: RobotLike, q: Any, qd: Any, qdd: Any, gravity: Any = GRAVITY) -> Any:
     """ξ(q, q̇, q̈), (..., n, 10n), with ξ·χ = rne(q, q̇, q̈, gravity); sympy in, sympy Matrix out."""
     n = robot.n
-    if gravity is GRAVITY and not robot.symbolic and all(
-            type(v) is np.ndarray and v.shape == (n,) and v.dtype == np.float64 for v in (q, qd, qdd)):
+    if (
+        gravity is GRAVITY
+        and not robot.symbolic
+        and all(type(v) is np.ndarray and v.shape == (n,) and v.dtype == np.float64 for v in (q, qd, qdd))
+    ):
         values = [v.tolist() for v in (q, qd, qdd)]
         if math.isfinite(sum(map(sum, values))):  # the fast path for one state; anything else is checked
             return np.array(_kernel(robot)(*values, list(GRAVITY), math.cos, math.sin)).reshape(n, 10 * n)

@@ -20,6 +20,7 @@ This module takes arrays. Reading a lab session log belongs to :mod:`armlab.lab`
 :func:`armlab.lab.log.identification_data` turns a log into these arrays (through :func:`prepare`), and
 :func:`armlab.lab.ident.identify_log` hands them to :func:`~armlab.dynamics.identify`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,17 @@ from .._core.validation import as_float_array
 __all__ = ["prepare"]
 
 
-def prepare(t: ArrayLike, q: ArrayLike, tau: ArrayLike, *, cutoff: float | None = 5.0, order: int = 4,
-            trim: int | None = None, nan: str = "raise", filter_tau: bool = False) -> dict[str, np.ndarray]:
+def prepare(
+    t: ArrayLike,
+    q: ArrayLike,
+    tau: ArrayLike,
+    *,
+    cutoff: float | None = 5.0,
+    order: int = 4,
+    trim: int | None = None,
+    nan: str = "raise",
+    filter_tau: bool = False,
+) -> dict[str, np.ndarray]:
     """dict(t, q, qd, qdd, tau) ready for :func:`~armlab.dynamics.identify` from times t (N,), measured q
     (N, n) and efforts τ (N, n): uniform grid, zero-phase low-pass of q (and of τ with ``filter_tau``) at
     ``cutoff`` Hz (Butterworth of ``order``; None: no filter), central differences, ``trim`` samples dropped
@@ -47,8 +57,10 @@ def prepare(t: ArrayLike, q: ArrayLike, tau: ArrayLike, *, cutoff: float | None 
     finite = np.isfinite(t) & np.isfinite(q).all(axis=1) & np.isfinite(tau).all(axis=1)
     if not finite.all() and nan == "raise":
         rows = np.flatnonzero(~finite)
-        raise ValueError(f"{rows.size} of {t.size} samples have NaN or inf (first at row {rows[0]}): pass "
-                         "nan='drop' to identify from the finite stretches between them")
+        raise ValueError(
+            f"{rows.size} of {t.size} samples have NaN or inf (first at row {rows[0]}): pass "
+            "nan='drop' to identify from the finite stretches between them"
+        )
     pieces = []
     for a, b in _runs(finite):
         piece = _prepare_run(t[a:b], q[a:b], tau[a:b], cutoff, order, trim, filter_tau)

@@ -16,6 +16,7 @@ wrench the tip exerts on the environment, in the tool frame. Modified DH: joint 
 Like the Jacobians, the recursion is written once on scalars: it runs on sympy symbols, and on
 numbers through straight-line code traced and compiled once per robot (floats or batches).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -50,8 +51,9 @@ def _zplus(v, x):
     return [v[0], v[1], v[2] + x]
 
 
-def rne_steps(robot: Any, q: Any, qd: Any, qdd: Any, g: Any, f_tip: Any, B: Any,
-              params: Any = None) -> tuple[list, list[dict]]:
+def rne_steps(
+    robot: Any, q: Any, qd: Any, qdd: Any, g: Any, f_tip: Any, B: Any, params: Any = None
+) -> tuple[list, list[dict]]:
     """Run the recursion; returns (tau, steps) with steps a list per link k of dicts with
     w, wd, vd, vcd (outward) and f, n (inward), each a 3-list in frame {k}.
 
@@ -82,8 +84,12 @@ def rne_steps(robot: Any, q: Any, qd: Any, qdd: Any, g: Any, f_tip: Any, B: Any,
                 w = _zplus(w, qd[k])
                 vd = sm.add(sm.add(sm.cross(wd, P), sm.cross(w, sm.cross(w, P))), vd)
             else:
-                vd = _zplus(sm.add(sm.add(sm.add(sm.cross(wd, P), sm.cross(w, sm.cross(w, P))), vd),
-                                   sm.cross(w, [0, 0, 2 * qd[k]])), qdd[k])
+                vd = _zplus(
+                    sm.add(
+                        sm.add(sm.add(sm.cross(wd, P), sm.cross(w, sm.cross(w, P))), vd), sm.cross(w, [0, 0, 2 * qd[k]])
+                    ),
+                    qdd[k],
+                )
             vd, w, wd = sm.mtv(R, vd), sm.mtv(R, w), sm.mtv(R, wd)
         step = {"w": w, "wd": wd, "vd": vd}
         if params is None:

@@ -26,6 +26,7 @@ what :meth:`SymbolicRegressor.cse` returns and what is compiled into numeric cod
 array([[1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0],
        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0]])
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -124,17 +125,31 @@ def _lagrangian_terms(robot, q, qd, gravity, tape):
             w = sm.mtv(R, w)
             w, v = (sm.add(w, z), v) if link.revolute else (w, sm.add(v, z))
         else:  # joint i about z_{i−1}, then the fixed part
-            w, v = (sm.add(w, z), sm.add(v, sm.cross(sm.add(w, z), p))) if link.revolute else \
-                (w, sm.add(sm.add(v, z), sm.cross(w, p)))
+            w, v = (
+                (sm.add(w, z), sm.add(v, sm.cross(sm.add(w, z), p)))
+                if link.revolute
+                else (w, sm.add(sm.add(v, z), sm.cross(w, p)))
+            )
             w, v = sm.mtv(R, w), sm.mtv(R, v)
         w, v = [tape(x) for x in w], [tape(x) for x in v]
         r = [tape(x) for x in sm.mtv(R, sm.add(r, p))]  # r_{0,i} in frame i, (2.33)
         g = [tape(x) for x in sm.mtv(R, g)]  # g_i, (2.35)
         vw = sm.add(sm.cross(v, w), g)
         half = tape.sp.Rational(1, 2)
-        L.append([tape(half * sm.dot(v, v) + sm.dot(g, r)), tape(vw[0]), tape(vw[1]), tape(vw[2]),
-                  tape(half * w[0] ** 2), tape(half * w[1] ** 2), tape(half * w[2] ** 2),
-                  tape(w[0] * w[1]), tape(w[0] * w[2]), tape(w[1] * w[2])])
+        L.append(
+            [
+                tape(half * sm.dot(v, v) + sm.dot(g, r)),
+                tape(vw[0]),
+                tape(vw[1]),
+                tape(vw[2]),
+                tape(half * w[0] ** 2),
+                tape(half * w[1] ** 2),
+                tape(half * w[2] ** 2),
+                tape(w[0] * w[1]),
+                tape(w[0] * w[2]),
+                tape(w[1] * w[2]),
+            ]
+        )
     return L
 
 
@@ -187,7 +202,7 @@ class SymbolicRegressor:
 
     def xi(self, j: int, i: int) -> Any:
         """The row ξ_{j,i} (2.56): 𝓛_j{L_{i,1}}, …, 𝓛_j{L_{i,10}} (1-based), a 1×10 sympy Matrix."""
-        return sympy().Matrix([[self._tape.expand(x) for x in self._xi[j - 1][10 * (i - 1):10 * i]]])
+        return sympy().Matrix([[self._tape.expand(x) for x in self._xi[j - 1][10 * (i - 1) : 10 * i]]])
 
     def structure(self, samples: int = 5, seed: int = 0) -> np.ndarray:
         """(n, 10n) booleans: True where ξ is not identically zero (the picture of (2.55)): a nonzero entry of
@@ -208,8 +223,10 @@ class SymbolicRegressor:
         sp = sympy()
         entries = self._tape.needed(self._outputs(key))
         rename = {s: sp.Symbol(f"x{k}") for k, s in enumerate(entries)}
-        return ([(rename[s], self._tape.defs[s].xreplace(rename)) for s in entries],
-                [sp.sympify(o).xreplace(rename) for o in self._outputs(key)])
+        return (
+            [(rename[s], self._tape.defs[s].xreplace(rename)) for s in entries],
+            [sp.sympify(o).xreplace(rename) for o in self._outputs(key)],
+        )
 
     def operations(self, key: str = "tau") -> int:
         """Arithmetic operations and function calls of the program (sympy's count_ops)."""
@@ -225,8 +242,9 @@ class SymbolicRegressor:
         outputs = self._outputs(key)
         entries = self._tape.needed(outputs)
         names.update({s: f"t{k}" for k, s in enumerate(entries)})
-        return compile_program(f"symbolic_{key}", ["q", "qd", "qdd", "chi"],
-                               [(s, self._tape.defs[s]) for s in entries], outputs, names)
+        return compile_program(
+            f"symbolic_{key}", ["q", "qd", "qdd", "chi"], [(s, self._tape.defs[s]) for s in entries], outputs, names
+        )
 
     def _run(self, key, shape, q, qd, qdd, chi):
         if key not in self._fns:
@@ -238,8 +256,9 @@ class SymbolicRegressor:
         fn = self._fns[key]
         if not batch:
             return np.array(fn(*(a.tolist() for a in arrays), math.cos, math.sin), dtype=float).reshape(shape)
-        return run_kernel(lambda q_, qd_, qdd_, chi_, cos, sin: fn(q_, qd_, qdd_, chi_, cos, sin),
-                          arrays[0], shape, *arrays[1:])
+        return run_kernel(
+            lambda q_, qd_, qdd_, chi_, cos, sin: fn(q_, qd_, qdd_, chi_, cos, sin), arrays[0], shape, *arrays[1:]
+        )
 
     def xi_fn(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
         """ξ (..., n, 10n) from the compiled program."""
@@ -250,7 +269,9 @@ class SymbolicRegressor:
         return self._run("tau", (self.n,), q, qd, qdd, chi)
 
     def __repr__(self):
-        return f"SymbolicRegressor(n={self.n}, {len(self._tape.order)} program entries, built in {self.build_time:.2f} s)"
+        return (
+            f"SymbolicRegressor(n={self.n}, {len(self._tape.order)} program entries, built in {self.build_time:.2f} s)"
+        )
 
 
 def symbolic_regressor(robot: RobotLike, gravity: Any = GRAVITY) -> SymbolicRegressor:

@@ -5,13 +5,44 @@ An answer (number, list, numpy array, sympy number or matrix) becomes ``(shape, 
 shape and a flat row-major list of Python floats. numpy arrays are read with ``ndarray.tolist``,
 a method of an immutable C type, so an ndarray subclass cannot fake its values.
 """
+
 from __future__ import annotations
 
 from ._frozen import (
-    AssertionError, Ellipsis, Exception, NotImplemented, NotImplementedError, S, TypeError, ValueError,
-    abs, all, any, bool, callable, complex, enumerate, float, freeze, int, isfinite, isinstance, isnan,
-    len, list, ndarray, ndarray_tolist, np_asarray, np_complexfloating, np_generic, repr,
-    sorted, str, tuple, type, zip,
+    AssertionError,
+    Ellipsis,
+    Exception,
+    NotImplemented,
+    NotImplementedError,
+    S,
+    TypeError,
+    ValueError,
+    abs,
+    all,
+    any,
+    bool,
+    callable,
+    complex,
+    enumerate,
+    float,
+    freeze,
+    int,
+    isfinite,
+    isinstance,
+    isnan,
+    len,
+    list,
+    ndarray,
+    ndarray_tolist,
+    np_asarray,
+    np_complexfloating,
+    np_generic,
+    repr,
+    sorted,
+    str,
+    tuple,
+    type,
+    zip,
 )
 
 from typing import TYPE_CHECKING
@@ -81,8 +112,11 @@ def scalar(v: Any, name: str) -> Any:
         return float(v.real)
     if isinstance(v, S.Basic):
         if v.free_symbols:
-            fail(name, f"contains symbols {sorted(str(s) for s in v.free_symbols)}; expected a number "
-                       "(substitute values, e.g. expr.subs(...), or use the numeric functions)")
+            fail(
+                name,
+                f"contains symbols {sorted(str(s) for s in v.free_symbols)}; expected a number "
+                "(substitute values, e.g. expr.subs(...), or use the numeric functions)",
+            )
         c = None
         try:
             c = complex(v.evalf())
@@ -116,6 +150,7 @@ def shape_of(nested: Any) -> Any:
 
 def shape_of_any(x: Any, name: str) -> Any:
     """Shape of lists/tuples/arrays of anything (sympy entries allowed), for check_shape."""
+
     def nest(v):
         if isinstance(v, (list, tuple)):
             return [nest(u) for u in v]
@@ -173,7 +208,11 @@ def fmt_list(xs: Any) -> Any:
 
 
 def fmt_shape(shape: Any) -> Any:
-    return "a scalar" if shape == () else "shape (" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+    return (
+        "a scalar"
+        if shape == ()
+        else "shape (" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+    )
 
 
 def index(k: Any, shape: Any) -> Any:

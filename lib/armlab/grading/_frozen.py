@@ -10,6 +10,7 @@ looks up a builtin that is not bound this way.
 :class:`ReadOnlyModule` and :func:`freeze` make each grading module refuse attribute assignment,
 so ``armlab.grading.check_close = ...`` (through any module path) raises.
 """
+
 import builtins
 import itertools
 import linecache
@@ -26,31 +27,107 @@ import sympy
 # --- builtins ---------------------------------------------------------------------------------
 if TYPE_CHECKING:  # the type checker sees the builtins themselves (the same objects as below)
     from builtins import (  # noqa: F401
-        AssertionError, AttributeError, BaseException, Ellipsis, Exception, NameError, NotImplemented,
-        NotImplementedError, TypeError, ValueError, abs, all, any, bool, callable, complex, dict, enumerate, float,
-        getattr, hasattr, int, isinstance, len, list, max, min, next, range, repr, reversed, set, sorted, str, sum,
-        tuple, type, vars, zip,
+        AssertionError,
+        AttributeError,
+        BaseException,
+        Ellipsis,
+        Exception,
+        NameError,
+        NotImplemented,
+        NotImplementedError,
+        TypeError,
+        ValueError,
+        abs,
+        all,
+        any,
+        bool,
+        callable,
+        complex,
+        dict,
+        enumerate,
+        float,
+        getattr,
+        hasattr,
+        int,
+        isinstance,
+        len,
+        list,
+        max,
+        min,
+        next,
+        range,
+        repr,
+        reversed,
+        set,
+        sorted,
+        str,
+        sum,
+        tuple,
+        type,
+        vars,
+        zip,
     )
 else:
     abs, float, int, len, range, isinstance, min, max = (
-        builtins.abs, builtins.float, builtins.int, builtins.len, builtins.range, builtins.isinstance,
-        builtins.min, builtins.max)
+        builtins.abs,
+        builtins.float,
+        builtins.int,
+        builtins.len,
+        builtins.range,
+        builtins.isinstance,
+        builtins.min,
+        builtins.max,
+    )
     zip, all, any, sorted, tuple, list, str, repr, enumerate, sum = (
-        builtins.zip, builtins.all, builtins.any, builtins.sorted, builtins.tuple, builtins.list,
-        builtins.str, builtins.repr, builtins.enumerate, builtins.sum)
+        builtins.zip,
+        builtins.all,
+        builtins.any,
+        builtins.sorted,
+        builtins.tuple,
+        builtins.list,
+        builtins.str,
+        builtins.repr,
+        builtins.enumerate,
+        builtins.sum,
+    )
     getattr, hasattr, callable, bool, complex, set, dict, type, vars, reversed, next = (
-        builtins.getattr, builtins.hasattr, builtins.callable, builtins.bool, builtins.complex,
-        builtins.set, builtins.dict, builtins.type, builtins.vars, builtins.reversed, builtins.next)
+        builtins.getattr,
+        builtins.hasattr,
+        builtins.callable,
+        builtins.bool,
+        builtins.complex,
+        builtins.set,
+        builtins.dict,
+        builtins.type,
+        builtins.vars,
+        builtins.reversed,
+        builtins.next,
+    )
     AssertionError, TypeError, ValueError, Exception, BaseException = (
-        builtins.AssertionError, builtins.TypeError, builtins.ValueError, builtins.Exception,
-        builtins.BaseException)
+        builtins.AssertionError,
+        builtins.TypeError,
+        builtins.ValueError,
+        builtins.Exception,
+        builtins.BaseException,
+    )
     AttributeError, NameError, NotImplementedError = (
-        builtins.AttributeError, builtins.NameError, builtins.NotImplementedError)
+        builtins.AttributeError,
+        builtins.NameError,
+        builtins.NotImplementedError,
+    )
     NotImplemented, Ellipsis = builtins.NotImplemented, builtins.Ellipsis
 
 # --- standard library -------------------------------------------------------------------------
 cos, sin, sqrt, pi, isfinite, isnan, degrees, radians = (
-    math.cos, math.sin, math.sqrt, math.pi, math.isfinite, math.isnan, math.degrees, math.radians)
+    math.cos,
+    math.sin,
+    math.sqrt,
+    math.pi,
+    math.isfinite,
+    math.isnan,
+    math.degrees,
+    math.radians,
+)
 permutations = itertools.permutations
 Random = random.Random
 if TYPE_CHECKING:
@@ -63,23 +140,61 @@ path_sep = os.sep
 
 # --- numpy ------------------------------------------------------------------------------------
 ndarray, np_asarray, np_array, np_generic, np_complexfloating = (
-    numpy.ndarray, numpy.asarray, numpy.array, numpy.generic, numpy.complexfloating)
+    numpy.ndarray,
+    numpy.asarray,
+    numpy.array,
+    numpy.generic,
+    numpy.complexfloating,
+)
 ndarray_tolist = numpy.ndarray.tolist
 
 # --- sympy ------------------------------------------------------------------------------------
 S = SimpleNamespace(
-    Basic=sympy.Basic, MatrixBase=sympy.MatrixBase, Matrix=sympy.Matrix, Symbol=sympy.Symbol,
-    sympify=sympy.sympify, simplify=sympy.simplify, count_ops=sympy.count_ops, Function=sympy.Function,
-    sstr=sympy.sstr, Float=sympy.Float, sin=sympy.sin, cos=sympy.cos,
+    Basic=sympy.Basic,
+    MatrixBase=sympy.MatrixBase,
+    Matrix=sympy.Matrix,
+    Symbol=sympy.Symbol,
+    sympify=sympy.sympify,
+    simplify=sympy.simplify,
+    count_ops=sympy.count_ops,
+    Function=sympy.Function,
+    sstr=sympy.sstr,
+    Float=sympy.Float,
+    sin=sympy.sin,
+    cos=sympy.cos,
 )
 #: what an expression given as a string may use (its symbols are added per call)
-SP_NAMESPACE = {name: getattr(sympy, name) for name in (
-    "sin", "cos", "tan", "atan2", "sqrt", "pi", "exp", "Abs", "atan", "asin", "acos", "E", "Matrix",
-    "Rational", "Integer", "Float", "Symbol", "I", "oo", "zoo", "nan")}
+SP_NAMESPACE = {
+    name: getattr(sympy, name)
+    for name in (
+        "sin",
+        "cos",
+        "tan",
+        "atan2",
+        "sqrt",
+        "pi",
+        "exp",
+        "Abs",
+        "atan",
+        "asin",
+        "acos",
+        "E",
+        "Matrix",
+        "Rational",
+        "Integer",
+        "Float",
+        "Symbol",
+        "I",
+        "oo",
+        "zoo",
+        "nan",
+    )
+}
 SP_NAMESPACE["abs"] = sympy.Abs
 #: sympy's own number classes (Integer, Float, Zero, Half, ...), compared by identity
-SP_NUMBER_TYPES = tuple({c for c in vars(sympy.core.numbers).values()
-                         if isinstance(c, type) and sympy.Number in c.__mro__})
+SP_NUMBER_TYPES = tuple(
+    {c for c in vars(sympy.core.numbers).values() if isinstance(c, type) and sympy.Number in c.__mro__}
+)
 
 
 # --- read-only modules ------------------------------------------------------------------------

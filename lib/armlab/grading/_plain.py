@@ -5,6 +5,7 @@ arithmetic alone.
 
 Nothing here calls numpy, sympy or ``armlab``: a reference cannot be moved by patching them.
 """
+
 from __future__ import annotations
 
 from ._frozen import abs, all, cos, float, freeze, len, list, max, pi, range, sin, sqrt, str, sum, zip
@@ -71,7 +72,7 @@ def as_nested(flat: Any, shape: Any) -> Any:
     if len(shape) == 1:
         return list(flat)
     n, m = shape
-    return [flat[i * m:(i + 1) * m] for i in range(n)]
+    return [flat[i * m : (i + 1) * m] for i in range(n)]
 
 
 def orthonormal_error(R9: Any) -> Any:
@@ -81,8 +82,7 @@ def orthonormal_error(R9: Any) -> Any:
 
 
 def det3(R: Any) -> Any:
-    return (R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6])
-            + R[2] * (R[3] * R[7] - R[4] * R[6]))
+    return R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6])
 
 
 def last_row_ok(T: Any, tol: float) -> Any:
@@ -137,7 +137,9 @@ def fk(convention: str, rows: Any, base: Any, tool: Any, q: Any) -> Any:
             theta = qi + offset
         else:
             d = qi + offset
-        mats.append(link_modified(alpha, a, theta, d) if convention == "modified" else link_standard(theta, d, a, alpha))
+        mats.append(
+            link_modified(alpha, a, theta, d) if convention == "modified" else link_standard(theta, d, a, alpha)
+        )
     if tool is not None:
         mats.append(tool)
     return product(mats)

@@ -25,6 +25,7 @@ single-threaded process workers (also for N = 1, so that no submission can take 
 ``--scheduler tcp://host:8786`` uses a running cluster (for example one from dask-gateway on
 JupyterHub). Without Dask, ``--workers 1`` grades one by one in this process, as nbgrader does.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -83,8 +84,7 @@ def versions() -> dict[str, str]:
     """The versions a grading worker must share with the course: armlab, nbgrader, Python."""
     from importlib.metadata import version
 
-    return {"armlab": version("armlab"), "nbgrader": version("nbgrader"),
-            "python": "%d.%d" % sys.version_info[:2]}
+    return {"armlab": version("armlab"), "nbgrader": version("nbgrader"), "python": "%d.%d" % sys.version_info[:2]}
 
 
 def _write_tree(root: Path, files: dict[str, bytes]) -> None:
@@ -140,8 +140,9 @@ def _rows(gb: Any, assignment: str, student: str) -> tuple[Any, dict[str, dict[s
         notebooks[nb.name] = {
             "flagged": nb.flagged,
             "late_submission_penalty": nb.late_submission_penalty,
-            "grades": {g.name: {"auto_score": g.auto_score, "needs_manual_grade": g.needs_manual_grade}
-                       for g in nb.grades},
+            "grades": {
+                g.name: {"auto_score": g.auto_score, "needs_manual_grade": g.needs_manual_grade} for g in nb.grades
+            },
             "comments": {c.name: {"auto_comment": c.auto_comment} for c in nb.comments},
         }
     return sub.timestamp, notebooks
@@ -203,8 +204,12 @@ def _cell_fields(cell: Any) -> dict[str, Any]:
     from sqlalchemy import inspect
 
     mapper = inspect(cell).mapper
-    return {c.key: getattr(cell, c.key) for table in mapper.tables for c in table.columns
-            if not (c.primary_key or c.foreign_keys) and c.key not in ("name", "type")}
+    return {
+        c.key: getattr(cell, c.key)
+        for table in mapper.tables
+        for c in table.columns
+        if not (c.primary_key or c.foreign_keys) and c.key not in ("name", "type")
+    }
 
 
 def gradebook_template(db_url: str, course_id: str, assignment: str) -> bytes:
@@ -282,8 +287,10 @@ class Progress:
         rate = self.done / elapsed if elapsed > 0 else 0.0
         eta = (self.total - self.done) / rate if rate > 0 else float("nan")
         slow = ", ".join(f"{s} {t:.1f} s" for t, s in self.slowest)
-        return (f"{self.done}/{self.total} graded ({self.failed} failed), {rate * 60:.1f} per minute, "
-                f"ETA {eta:.0f} s; slowest: {slow or '-'}")
+        return (
+            f"{self.done}/{self.total} graded ({self.failed} failed), {rate * 60:.1f} per minute, "
+            f"ETA {eta:.0f} s; slowest: {slow or '-'}"
+        )
 
     def show(self) -> None:
         text = self.line()
@@ -325,16 +332,38 @@ def _tasks(coursedir: Any, course: Path, assignment: str, force: bool, timeout: 
     if not force:
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
             graded = {s.student.id for s in gb.find_assignment(assignment).submissions}
-        students = [s for s in students if not (s in graded and (done_dir / s / assignment).is_dir()
-                                                and not (done_dir / s / assignment / FAILURE_FILE).exists())]
+        students = [
+            s
+            for s in students
+            if not (
+                s in graded
+                and (done_dir / s / assignment).is_dir()
+                and not (done_dir / s / assignment / FAILURE_FILE).exists()
+            )
+        ]
     source = course / coursedir.source_directory / assignment
-    source_files = {k: v for k, v in _read_tree(source).items()
-                    if not k.endswith(".ipynb") and not any(part.startswith(".") for part in Path(k).parts)}
+    source_files = {
+        k: v
+        for k, v in _read_tree(source).items()
+        if not k.endswith(".ipynb") and not any(part.startswith(".") for part in Path(k).parts)
+    }
     template = gradebook_template(coursedir.db_url, coursedir.course_id, assignment)
     config = (course / "nbgrader_config.py").read_text()
     here = versions()
-    return [Task(assignment, s, _read_tree(sub_root / s / assignment), source_files, template, config,
-                 coursedir.course_id, timeout, here) for s in students]
+    return [
+        Task(
+            assignment,
+            s,
+            _read_tree(sub_root / s / assignment),
+            source_files,
+            template,
+            config,
+            coursedir.course_id,
+            timeout,
+            here,
+        )
+        for s in students
+    ]
 
 
 def _run_serial(tasks: list[Task], on_result: Callable[[Result], None]) -> None:
@@ -352,18 +381,25 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
         else:
             # a submission that kills its worker is retried once, not three times, then gets zero; one task per
             # worker at a time, so that a worker's death only ever counts against the submission it was grading
-            stack.enter_context(dask.config.set({"distributed.scheduler.allowed-failures": 1,
-                                                 "distributed.scheduler.worker-saturation": 1.0}))
-            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                       dashboard_address=None, host="127.0.0.1"))
+            stack.enter_context(
+                dask.config.set(
+                    {"distributed.scheduler.allowed-failures": 1, "distributed.scheduler.worker-saturation": 1.0}
+                )
+            )
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+                )
+            )
             client = stack.enter_context(Client(cluster))
         here = versions()
         for addr, theirs in client.run(versions).items():
             if theirs != here:
-                raise SystemExit(f"worker {addr} has {theirs}; this course needs {here}: install the same "
-                                 "armlab and nbgrader on every worker")
-        futures = {client.submit(grade_one, t, pure=False, key=f"grade-{t.assignment}-{t.student}"): t
-                   for t in tasks}
+                raise SystemExit(
+                    f"worker {addr} has {theirs}; this course needs {here}: install the same "
+                    "armlab and nbgrader on every worker"
+                )
+        futures = {client.submit(grade_one, t, pure=False, key=f"grade-{t.assignment}-{t.student}"): t for t in tasks}
         for future in as_completed(list(futures)):
             task = futures.pop(future)
             try:
@@ -371,14 +407,25 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
                 future.release()  # a result already merged is not recomputed if its worker dies later
             except Exception as e:  # KilledWorker and friends: the submission took its worker down
                 name = type(e).__name__
-                reason = ("the submission killed its grading worker process" if name == "KilledWorker"
-                          else f"grading raised {name}: {e}")
+                reason = (
+                    "the submission killed its grading worker process"
+                    if name == "KilledWorker"
+                    else f"grading raised {name}: {e}"
+                )
                 result = Result(task.student, False, reason)
             on_result(result)
 
 
-def grade_assignment(assignment: str, course: str | Path = ".", *, workers: int = 1, scheduler: str | None = None,
-                     force: bool = False, timeout: float = DEFAULT_TIMEOUT, stream: Any = None) -> list[Result]:
+def grade_assignment(
+    assignment: str,
+    course: str | Path = ".",
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    force: bool = False,
+    timeout: float = DEFAULT_TIMEOUT,
+    stream: Any = None,
+) -> list[Result]:
     """Autograde every collected submission of ``assignment``; returns one Result per graded student."""
     from nbgrader.api import Gradebook
 
@@ -411,8 +458,9 @@ def grade_assignment(assignment: str, course: str | Path = ".", *, workers: int 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="armlab-grade", description=__doc__.split("\n\n")[0])
     parser.add_argument("assignment")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="local worker processes (default: one per core)")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="local worker processes (default: one per core)"
+    )
     parser.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://10.0.0.5:8786")
     parser.add_argument("--force", action="store_true", help="grade again what is graded already")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per submission")
@@ -420,8 +468,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
-    results = grade_assignment(args.assignment, args.course, workers=args.workers, scheduler=args.scheduler,
-                               force=args.force, timeout=args.timeout)
+    results = grade_assignment(
+        args.assignment,
+        args.course,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        force=args.force,
+        timeout=args.timeout,
+    )
     return 1 if any(not r.ok for r in results) else 0
 
 

@@ -7,17 +7,50 @@ Traceback (most recent call last):
     ...
 AssertionError: theta: looks like degrees were used where radians were expected (got 90, expected 1.5708)
 """
+
 from __future__ import annotations
 
 from ._base import (
-    check_finite, close, fail, fail_if_hint, fmt, fmt_shape, index, maxerr, read, shape_message, shape_of_any,
+    check_finite,
+    close,
+    fail,
+    fail_if_hint,
+    fmt,
+    fmt_shape,
+    index,
+    maxerr,
+    read,
+    shape_message,
+    shape_of_any,
 )
 from ._frozen import (
-    S, abs, all, any, degrees, freeze, int, isinstance, len, max, ndarray, pi, radians, range,
-    str, tuple, zip,
+    S,
+    abs,
+    all,
+    any,
+    degrees,
+    freeze,
+    int,
+    isinstance,
+    len,
+    max,
+    ndarray,
+    pi,
+    radians,
+    range,
+    str,
+    tuple,
+    zip,
 )
 from ._plain import (
-    det3, is_rotation_like, last_row_ok, orthonormal_error, rot_block, translation, transpose, wrap,
+    det3,
+    is_rotation_like,
+    last_row_ok,
+    orthonormal_error,
+    rot_block,
+    translation,
+    transpose,
+    wrap,
 )
 
 from typing import TYPE_CHECKING
@@ -26,7 +59,15 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def check_close(answer: Any, expected: Any, name: str = "answer", atol: float = 1e-6, rtol: float = 0.0, hints: Any = None, angle: bool = False) -> None:
+def check_close(
+    answer: Any,
+    expected: Any,
+    name: str = "answer",
+    atol: float = 1e-6,
+    rtol: float = 0.0,
+    hints: Any = None,
+    angle: bool = False,
+) -> None:
     """Assert ``answer`` ≈ ``expected`` elementwise (|a − e| ≤ atol + rtol·|e|), explaining misses.
 
     ``hints`` maps a message to a known wrong value: if the answer matches
@@ -48,8 +89,9 @@ def check_close(answer: Any, expected: Any, name: str = "answer", atol: float = 
 def diagnose(name: str, shape: Any, a: Any, e: Any, atol: float, rtol: float = 0.0, hints: Any = None) -> None:
     """Fail with the likeliest kind of mistake that turns the expected ``e`` into the answer ``a``."""
     tol = atol + 1e-9
-    fail_if_hint(name, hints, lambda wshape, w: wshape == shape and close(a, w, tol, rtol)
-                 and not close(w, e, tol, rtol))
+    fail_if_hint(
+        name, hints, lambda wshape, w: wshape == shape and close(a, w, tol, rtol) and not close(w, e, tol, rtol)
+    )
     square = len(shape) == 2 and shape[0] == shape[1]
     rot = is_rotation_like(shape, e)
     if square and shape[0] > 1:
@@ -64,8 +106,11 @@ def diagnose(name: str, shape: Any, a: Any, e: Any, atol: float, rtol: float = 0
         diagnose_transform(name, shape[0], a, e, tol, rtol)
     if any(abs(x) > tol for x in e) and not square:
         if close(a, [degrees(x) for x in e], max(tol, 1e-6 * 57.3)):
-            fail(name, "looks like degrees were used where radians were expected "
-                       f"(got {', '.join(fmt(x) for x in a[:3])}, expected {', '.join(fmt(x) for x in e[:3])})")
+            fail(
+                name,
+                "looks like degrees were used where radians were expected "
+                f"(got {', '.join(fmt(x) for x in a[:3])}, expected {', '.join(fmt(x) for x in e[:3])})",
+            )
         if close(a, [radians(x) for x in e], tol):
             fail(name, "looks like radians were used where degrees were expected")
     if not square and all(abs(abs(x - y) - pi) <= tol for x, y in zip(a, e)):
@@ -78,8 +123,11 @@ def diagnose(name: str, shape: Any, a: Any, e: Any, atol: float, rtol: float = 0
             fail(name, f"right magnitudes but the sign is flipped at index {where}")
     worst, k = maxerr(a, e)
     where = f" at index {index(k, shape)}" if shape else ""
-    fail(name, f"differs from the expected value by up to {fmt(worst)}{where} "
-               f"(got {fmt(a[k])}, expected {fmt(e[k])}; tolerance {atol:g})")
+    fail(
+        name,
+        f"differs from the expected value by up to {fmt(worst)}{where} "
+        f"(got {fmt(a[k])}, expected {fmt(e[k])}; tolerance {atol:g})",
+    )
 
 
 def diagnose_transform(name: str, n: int, a: Any, e: Any, tol: float, rtol: float) -> None:
@@ -89,16 +137,22 @@ def diagnose_transform(name: str, n: int, a: Any, e: Any, tol: float, rtol: floa
     R = rot_block(a, n)
     err = orthonormal_error(R)
     if err > 1e-4:
-        fail(name, f"not orthonormal: R·Rᵀ differs from the identity by up to {fmt(err)} "
-                   "(a rotation has unit, mutually perpendicular columns; check each cos/sin entry)")
+        fail(
+            name,
+            f"not orthonormal: R·Rᵀ differs from the identity by up to {fmt(err)} "
+            "(a rotation has unit, mutually perpendicular columns; check each cos/sin entry)",
+        )
     if det3(R) < 0:
         fail(name, "not a rotation: det(R) = −1 (a reflection; one axis or one sign is flipped)")
     if n == 4:
         rot_ok = close(rot_block(a, 4), rot_block(e, 4), tol, rtol)
         pos_ok = close(translation(a), translation(e), tol, rtol)
         if rot_ok and not pos_ok:
-            fail(name, "the rotation part is right but the translation column (position) is wrong "
-                       f"(got [{', '.join(fmt(x) for x in translation(a))}])")
+            fail(
+                name,
+                "the rotation part is right but the translation column (position) is wrong "
+                f"(got [{', '.join(fmt(x) for x in translation(a))}])",
+            )
         if pos_ok and not rot_ok:
             fail(name, "the position is right but the rotation part is wrong")
 
@@ -130,8 +184,11 @@ def check_orthonormal(answer: Any, name: str = "R", atol: float = 1e-6) -> None:
         fail(name, f"wrong shape: got {fmt_shape(shape)}, expected (3, 3) or (4, 4)")
     if shape == (4, 4) and not last_row_ok(a, atol):
         if last_row_ok(transpose(a, 4), atol):
-            fail(name, "the last row must be [0, 0, 0, 1]: this is transposed (the translation is in the "
-                       "bottom row instead of the last column)")
+            fail(
+                name,
+                "the last row must be [0, 0, 0, 1]: this is transposed (the translation is in the "
+                "bottom row instead of the last column)",
+            )
         fail(name, "the last row must be [0, 0, 0, 1]")
     R = rot_block(a, shape[0])
     err = orthonormal_error(R)

@@ -18,10 +18,32 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_ct_step_function` (random SPD models and random 2R arms of textbook Example 3.9) and
 :func:`check_best_solution_function` (the paper's 3-R arm, its four IK solutions computed here).
 """
+
 from __future__ import annotations
 
 from ._base import call, check_finite, fail, fmt, fmt_list, read
-from ._frozen import abs, all, bool, cos, enumerate, float, freeze, int, isinstance, len, min, max, np_array, pi, range, sin, sorted, sqrt, sum, zip
+from ._frozen import (
+    abs,
+    all,
+    bool,
+    cos,
+    enumerate,
+    float,
+    freeze,
+    int,
+    isinstance,
+    len,
+    min,
+    max,
+    np_array,
+    pi,
+    range,
+    sin,
+    sorted,
+    sqrt,
+    sum,
+    zip,
+)
 from ._plain import atan2, matvec, wrap
 from .checks import check_close
 from .dynamics import reference_gravity, reference_mass_matrix, reference_velocity_torques
@@ -34,9 +56,20 @@ if TYPE_CHECKING:
     from random import Random
 
 __all__ = [
-    "check_quintic_function", "check_pd_gains_function", "check_pdg_torque_function", "check_ct_step_function",
-    "check_best_solution_function", "reference_quintic", "reference_pd_gains", "reference_pdg_torque",
-    "reference_ct_step", "reference_paper_ik", "reference_best_solution", "paper_fk", "PAPER_ARM", "PAPER_K",
+    "check_quintic_function",
+    "check_pd_gains_function",
+    "check_pdg_torque_function",
+    "check_ct_step_function",
+    "check_best_solution_function",
+    "reference_quintic",
+    "reference_pd_gains",
+    "reference_pdg_torque",
+    "reference_ct_step",
+    "reference_paper_ik",
+    "reference_best_solution",
+    "paper_fk",
+    "PAPER_ARM",
+    "PAPER_K",
 ]
 
 #: The simulation paper's arm (003): shoulder 1.0 m up (base 0.1 + link 0.9), link 2 1.0 m, link 3 with the
@@ -44,19 +77,27 @@ __all__ = [
 PAPER_ARM = {"d1": 1.0, "a2": 1.0, "l3": 1.0}
 PAPER_K = (3.0, 2.0, 1.0)
 
-ERROR_SIGN = ("wrong sign of the error: use e = θ_ref − θ (reference minus measurement), so that a positive gain pushes "
-              "toward the reference; with e = θ − θ_ref the feedback pushes away")
+ERROR_SIGN = (
+    "wrong sign of the error: use e = θ_ref − θ (reference minus measurement), so that a positive gain pushes "
+    "toward the reference; with e = θ − θ_ref the feedback pushes away"
+)
 NO_GRAVITY = "the gravity term is missing: PD + gravity adds G(θ) = m·g·l·cos θ, the torque that holds the link still"
 
 
 # --- plain-math references -------------------------------------------------------------------------
-def reference_quintic(q0: float, q1: float, T: float, v0: float = 0.0, v1: float = 0.0, a0: float = 0.0, a1: float = 0.0) -> list[float]:
+def reference_quintic(
+    q0: float, q1: float, T: float, v0: float = 0.0, v1: float = 0.0, a0: float = 0.0, a1: float = 0.0
+) -> list[float]:
     """[c0, …, c5] of q(t) = Σ c_k t^k with q, q̇, q̈ = (q0, v0, a0) at t = 0 and (q1, v1, a1) at t = T."""
     h = q1 - q0
-    return [q0, v0, 0.5 * a0,
-            (20 * h - (8 * v1 + 12 * v0) * T - (3 * a0 - a1) * T * T) / (2 * T ** 3),
-            (-30 * h + (14 * v1 + 16 * v0) * T + (3 * a0 - 2 * a1) * T * T) / (2 * T ** 4),
-            (12 * h - 6 * (v1 + v0) * T + (a1 - a0) * T * T) / (2 * T ** 5)]
+    return [
+        q0,
+        v0,
+        0.5 * a0,
+        (20 * h - (8 * v1 + 12 * v0) * T - (3 * a0 - a1) * T * T) / (2 * T**3),
+        (-30 * h + (14 * v1 + 16 * v0) * T + (3 * a0 - 2 * a1) * T * T) / (2 * T**4),
+        (12 * h - 6 * (v1 + v0) * T + (a1 - a0) * T * T) / (2 * T**5),
+    ]
 
 
 def reference_pd_gains(inertia: float, settling_time: float, zeta: float = 0.7) -> tuple[float, float]:
@@ -65,12 +106,25 @@ def reference_pd_gains(inertia: float, settling_time: float, zeta: float = 0.7) 
     return inertia * w * w, 2.0 * zeta * w * inertia
 
 
-def reference_pdg_torque(theta: float, dtheta: float, theta_ref: float, kp: float, kd: float, m: float, l: float, g: float = 9.81) -> float:
+def reference_pdg_torque(
+    theta: float, dtheta: float, theta_ref: float, kp: float, kd: float, m: float, l: float, g: float = 9.81
+) -> float:
     """τ = Kp·(θ_ref − θ) − Kd·θ̇ + m·g·l·cos θ (θ from the horizontal)."""
     return kp * (theta_ref - theta) - kd * dtheta + m * g * l * cos(theta)
 
 
-def reference_ct_step(M: Sequence[float], h: Sequence[float], G: Sequence[float], q: Sequence[float], qd: Sequence[float], q_ref: Sequence[float], qd_ref: Sequence[float], qdd_ref: Sequence[float], kp: float, kd: float) -> list[float]:
+def reference_ct_step(
+    M: Sequence[float],
+    h: Sequence[float],
+    G: Sequence[float],
+    q: Sequence[float],
+    qd: Sequence[float],
+    q_ref: Sequence[float],
+    qd_ref: Sequence[float],
+    qdd_ref: Sequence[float],
+    kp: float,
+    kd: float,
+) -> list[float]:
     """τ = M·(q̈_ref + Kd·(q̇_ref − q̇) + Kp·(q_ref − q)) + h + G, M flat n×n."""
     n = len(q)
     v = [a + kp * (r - x) + kd * (rd - xd) for a, r, x, rd, xd in zip(qdd_ref, q_ref, q, qd_ref, qd)]
@@ -114,11 +168,25 @@ def reference_best_solution(p: Sequence[float], q_current: Sequence[float]) -> A
 
 # --- checkers of student functions -----------------------------------------------------------------
 def quintic_case(rng: Random) -> Any:
-    return (rng.uniform(-2, 2), rng.uniform(-2, 2), rng.uniform(0.4, 3.0), rng.uniform(-1, 1), rng.uniform(-1, 1),
-            rng.uniform(-2, 2), rng.uniform(-2, 2))
+    return (
+        rng.uniform(-2, 2),
+        rng.uniform(-2, 2),
+        rng.uniform(0.4, 3.0),
+        rng.uniform(-1, 1),
+        rng.uniform(-1, 1),
+        rng.uniform(-2, 2),
+        rng.uniform(-2, 2),
+    )
 
 
-def check_quintic_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "quintic_coefficients", atol: float = 1e-8) -> None:
+def check_quintic_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "quintic_coefficients",
+    atol: float = 1e-8,
+) -> None:
     """``fn(q0, q1, T, v0, v1, a0, a1)`` must return [c0, …, c5], q(t) = Σ c_k t^k with t in seconds from the start."""
     for q0, q1, T, v0, v1, a0, a1 in cases_of(cases, seed, n, quintic_case):
         label = f"{name}({fmt(q0)}, {fmt(q1)}, T={fmt(T)}, v0={fmt(v0)}, v1={fmt(v1)}, a0={fmt(a0)}, a1={fmt(a1)})"
@@ -129,18 +197,28 @@ def check_quintic_function(fn: Callable[..., Any], cases: Any = None, seed: int 
         want = reference_quintic(q0, q1, T, v0, v1, a0, a1)
         unit = reference_quintic(q0, q1, 1.0, v0, v1, a0, a1)
         hints = {
-            "time scaling: these are the coefficients in the normalised time s = t/T; in seconds c_k is divided by T^k":
-                [w * T ** k for k, w in enumerate(want)],
+            "time scaling: these are the coefficients in the normalised time s = t/T; in seconds c_k is divided by T^k": [
+                w * T**k for k, w in enumerate(want)
+            ],
             "time scaling: this solves the conditions for T = 1 s; the duration T must enter the equations": unit,
             "the coefficients are in the reverse order: return [c0, c1, …, c5], c0 the constant term": want[::-1],
-            "the boundary velocities and accelerations are ignored (this is the rest-to-rest quintic)":
-                reference_quintic(q0, q1, T),
+            "the boundary velocities and accelerations are ignored (this is the rest-to-rest quintic)": reference_quintic(
+                q0, q1, T
+            ),
         }
         check_close(c, want, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_pd_gains_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "pd_gains", atol: float = 1e-9) -> None:
+def check_pd_gains_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "pd_gains",
+    atol: float = 1e-9,
+) -> None:
     """``fn(inertia, settling_time, zeta)`` must return (Kp, Kd) = (I·ω², 2ζω·I) with ω = 4/(ζ·t_s)."""
+
     def make(rng):
         return (rng.uniform(0.01, 3.0), rng.uniform(0.1, 3.0), rng.uniform(0.4, 1.0))
 
@@ -154,23 +232,43 @@ def check_pd_gains_function(fn: Callable[..., Any], cases: Any = None, seed: int
         w = 4.0 / (z * ts)
         hints = {
             "the inertia is missing: Kp = I·ω² and Kd = 2ζω·I (the loop is I·ë + Kd·ė + Kp·e = 0)": [w * w, 2 * z * w],
-            "ω is not 4/(ζ·t_s): the 2 % settling time of a second-order loop is about 4/(ζω)":
-                [I / (ts * ts), 2 * z * I / ts],
+            "ω is not 4/(ζ·t_s): the 2 % settling time of a second-order loop is about 4/(ζω)": [
+                I / (ts * ts),
+                2 * z * I / ts,
+            ],
             "Kp and Kd are swapped: return (Kp, Kd)": [kd, kp],
             "the damping ratio is missing from Kd = 2ζω·I": [kp, 2 * w * I],
         }
         check_close(got, [kp, kd], name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_pdg_torque_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "pdg_torque", atol: float = 1e-9) -> None:
+def check_pdg_torque_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "pdg_torque",
+    atol: float = 1e-9,
+) -> None:
     """``fn(theta, dtheta, theta_ref, kp, kd, m, l, g)`` must return τ = Kp·(θ_ref − θ) − Kd·θ̇ + m·g·l·cos θ."""
+
     def make(rng):
-        return (rng.uniform(-1.5, 1.5), rng.uniform(-2, 2), rng.uniform(-1.5, 1.5), rng.uniform(1, 100),
-                rng.uniform(0.5, 20), rng.uniform(0.2, 3.0), rng.uniform(0.1, 1.0), 9.81)
+        return (
+            rng.uniform(-1.5, 1.5),
+            rng.uniform(-2, 2),
+            rng.uniform(-1.5, 1.5),
+            rng.uniform(1, 100),
+            rng.uniform(0.5, 20),
+            rng.uniform(0.2, 3.0),
+            rng.uniform(0.1, 1.0),
+            9.81,
+        )
 
     for th, dth, ref, kp, kd, m, l, g in cases_of(cases, seed, n, make):
-        label = (f"{name}(theta={fmt(th)}, dtheta={fmt(dth)}, theta_ref={fmt(ref)}, kp={fmt(kp)}, kd={fmt(kd)}, "
-                 f"m={fmt(m)}, l={fmt(l)}, g={fmt(g)})")
+        label = (
+            f"{name}(theta={fmt(th)}, dtheta={fmt(dth)}, theta_ref={fmt(ref)}, kp={fmt(kp)}, kd={fmt(kd)}, "
+            f"m={fmt(m)}, l={fmt(l)}, g={fmt(g)})"
+        )
         shape, got = read(call(fn, (th, dth, ref, kp, kd, m, l, g), name), label)
         if shape not in ((), (1,)):
             fail(label, f"expected one torque (a number), got shape {shape}")
@@ -182,8 +280,9 @@ def check_pdg_torque_function(fn: Callable[..., Any], cases: Any = None, seed: i
             ERROR_SIGN + " (for the damping too)": kp * (th - ref) + kd * dth + grav,
             NO_GRAVITY: want - grav,
             "the gravity term has the wrong sign: the motor must hold the link up, +m·g·l·cos θ": want - 2 * grav,
-            "sin instead of cos: θ is measured from the horizontal, where gravity's lever arm is l·cos θ":
-                want - grav + m * g * l * sin(th),
+            "sin instead of cos: θ is measured from the horizontal, where gravity's lever arm is l·cos θ": want
+            - grav
+            + m * g * l * sin(th),
             "the damping acts on the error's rate with the wrong sign: −Kd·θ̇ damps the motion": want + 2 * kd * dth,
         }
         check_close(got[0], want, name=label, atol=atol, rtol=1e-9, hints=hints)
@@ -193,7 +292,11 @@ def spd_case(rng: Random) -> Any:
     """A random symmetric positive definite M (n = 2 or 3), h, G, state, reference and gains."""
     n = rng.choice((2, 3))
     A = [rng.uniform(-1, 1) for _ in range(n * n)]
-    M = [sum(A[i * n + k] * A[j * n + k] for k in range(n)) + (0.5 if i == j else 0.0) for i in range(n) for j in range(n)]
+    M = [
+        sum(A[i * n + k] * A[j * n + k] for k in range(n)) + (0.5 if i == j else 0.0)
+        for i in range(n)
+        for j in range(n)
+    ]
     vec = [[rng.uniform(-2, 2) for _ in range(n)] for _ in range(7)]
     return (M, *vec, rng.uniform(10, 200), rng.uniform(2, 30))
 
@@ -203,36 +306,62 @@ def arm_ct_case(rng: Random) -> Any:
     m1, m2, d1, d2 = rng.uniform(0.5, 3), rng.uniform(0.5, 3), rng.uniform(0.3, 1.2), rng.uniform(0.3, 1.2)
     q, qd = [rng.uniform(-pi, pi) for _ in range(2)], [rng.uniform(-2, 2) for _ in range(2)]
     refs = [[rng.uniform(-2, 2) for _ in range(2)] for _ in range(3)]
-    return (reference_mass_matrix(q, m1, m2, d1, d2), reference_velocity_torques(q, qd, m1, m2, d1, d2),
-            reference_gravity(q, m1, m2, d1, d2, 9.81), q, qd, *refs, rng.uniform(10, 200), rng.uniform(2, 30))
+    return (
+        reference_mass_matrix(q, m1, m2, d1, d2),
+        reference_velocity_torques(q, qd, m1, m2, d1, d2),
+        reference_gravity(q, m1, m2, d1, d2, 9.81),
+        q,
+        qd,
+        *refs,
+        rng.uniform(10, 200),
+        rng.uniform(2, 30),
+    )
 
 
-def check_ct_step_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "ct_step", atol: float = 1e-8) -> None:
+def check_ct_step_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "ct_step",
+    atol: float = 1e-8,
+) -> None:
     """``fn(M, h, G, q, qd, q_ref, qd_ref, qdd_ref, kp, kd)`` must return τ = M·(q̈_ref + Kd·ė + Kp·e) + h + G with
     e = q_ref − q (M an n×n array, the rest vectors, kp and kd numbers). Half the random cases are SPD matrices,
     half the 2R arm of textbook Example 3.9."""
-    made = cases_of(cases, seed, n // 2, spd_case) + (cases_of(None, seed + 1, n - n // 2, arm_ct_case)
-                                                    if seed is not None else [])
+    made = cases_of(cases, seed, n // 2, spd_case) + (
+        cases_of(None, seed + 1, n - n // 2, arm_ct_case) if seed is not None else []
+    )
     for M, h, G, q, qd, qr, qdr, qddr, kp, kd in made:
         m = len(q)
         label = f"{name}(M, h={fmt_list(h)}, G={fmt_list(G)}, q={fmt_list(q)}, qd={fmt_list(qd)}, …, kp={fmt(kp)}, kd={fmt(kd)})"
-        args = (np_array([M[i * m:(i + 1) * m] for i in range(m)], dtype=float), *(np_array(v, dtype=float)
-                for v in (h, G, q, qd, qr, qdr, qddr)), kp, kd)
+        args = (
+            np_array([M[i * m : (i + 1) * m] for i in range(m)], dtype=float),
+            *(np_array(v, dtype=float) for v in (h, G, q, qd, qr, qdr, qddr)),
+            kp,
+            kd,
+        )
         shape, got = read(call(fn, args, name), label)
         if shape != (m,):
             fail(label, f"expected τ with {m} entries, got shape {shape}")
         check_finite(got, label)
         want = reference_ct_step(M, h, G, q, qd, qr, qdr, qddr, kp, kd)
         flipped = reference_ct_step(M, h, G, qr, qdr, q, qd, qddr, kp, kd)  # e = q − q_ref
-        pd_outside = [a + kp * (r - x) + kd * (rd - xd) for a, r, x, rd, xd in
-                      zip(reference_ct_step(M, h, G, q, qd, q, qd, qddr, 0.0, 0.0), qr, q, qdr, qd)]
+        pd_outside = [
+            a + kp * (r - x) + kd * (rd - xd)
+            for a, r, x, rd, xd in zip(reference_ct_step(M, h, G, q, qd, q, qd, qddr, 0.0, 0.0), qr, q, qdr, qd)
+        ]
         hints = {
             ERROR_SIGN.replace("θ_ref − θ", "q_ref − q").replace("θ − θ_ref", "q − q_ref"): flipped,
             "the gravity term G is missing: τ = M·v + h + G": [w - c for w, c in zip(want, G)],
-            "h = C(q, q̇)·q̇ is missing: the velocity-product torques must be cancelled too": [w - c for w, c in zip(want, h)],
+            "h = C(q, q̇)·q̇ is missing: the velocity-product torques must be cancelled too": [
+                w - c for w, c in zip(want, h)
+            ],
             "the feedback is not multiplied by M: computed torque is M·(q̈_ref + Kd·ė + Kp·e) + h + G, so that every "
             "joint gets ë + Kd·ė + Kp·e = 0": pd_outside,
-            "the feedforward q̈_ref is missing inside M·(…)": reference_ct_step(M, h, G, q, qd, qr, qdr, [0.0] * m, kp, kd),
+            "the feedforward q̈_ref is missing inside M·(…)": reference_ct_step(
+                M, h, G, q, qd, qr, qdr, [0.0] * m, kp, kd
+            ),
         }
         check_close(got, want, name=label, atol=atol, rtol=1e-9, hints=hints)
 
@@ -248,21 +377,37 @@ def point_case(rng: Random) -> Any:
             return (p, qc)
 
 
-def check_best_solution_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 12, name: str = "best_solution", atol: float = 1e-6) -> None:
+def check_best_solution_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 12,
+    name: str = "best_solution",
+    atol: float = 1e-6,
+) -> None:
     """``fn(point, q_current)`` must return the solution (3,) of the paper's arm reaching ``point`` with the least
     J = 3|Δθ1| + 2|Δθ2| + |Δθ3| from ``q_current`` (eq. (12); Δθ within the joints' range −180°…180°, no wrapping).
 
     A wrong choice is explained by the usual mistake whose choice it is; where several mistakes would choose
     alike, the next cases decide (the first case that tells them apart)."""
     mistakes = (
-        ("chose with equal weights; eq. (12) weighs the joints k = (3, 2, 1)",
-         lambda sols, qc: min(sols, key=lambda s: motion_cost(s, qc, (1.0, 1.0, 1.0)))),
-        ("Δθ was wrapped the short way round, but these joints turn within −180°…180° and cannot pass ±180°: from "
-         "170° to −170° a joint turns 340°, so Δθ is the plain difference",
-         lambda sols, qc: min(sols, key=lambda s: sum(k * abs(wrap(x - y)) for x, y, k in zip(s, qc, PAPER_K)))),
-        ("this is the best solution from q = 0, not from q_current: Δθ = θ − θ_current",
-         lambda sols, qc: min(sols, key=lambda s: motion_cost(s, [0.0, 0.0, 0.0]))),
-        ("chose the solution with the LARGEST J; take the least", lambda sols, qc: max(sols, key=lambda s: motion_cost(s, qc))),
+        (
+            "chose with equal weights; eq. (12) weighs the joints k = (3, 2, 1)",
+            lambda sols, qc: min(sols, key=lambda s: motion_cost(s, qc, (1.0, 1.0, 1.0))),
+        ),
+        (
+            "Δθ was wrapped the short way round, but these joints turn within −180°…180° and cannot pass ±180°: from "
+            "170° to −170° a joint turns 340°, so Δθ is the plain difference",
+            lambda sols, qc: min(sols, key=lambda s: sum(k * abs(wrap(x - y)) for x, y, k in zip(s, qc, PAPER_K))),
+        ),
+        (
+            "this is the best solution from q = 0, not from q_current: Δθ = θ − θ_current",
+            lambda sols, qc: min(sols, key=lambda s: motion_cost(s, [0.0, 0.0, 0.0])),
+        ),
+        (
+            "chose the solution with the LARGEST J; take the least",
+            lambda sols, qc: max(sols, key=lambda s: motion_cost(s, qc)),
+        ),
     )
     ambiguous = None
     for p, qc in cases_of(cases, seed, n, point_case):
@@ -287,8 +432,11 @@ def check_best_solution_function(fn: Callable[..., Any], cases: Any = None, seed
         why = [msg for msg, choose in mistakes if choose(sols, qc) == same[0]]
         if len(why) == 1:
             fail(label, why[0])
-        verdict = (label, f"chose J = {fmt(motion_cost(same[0], qc))}; another solution has J = "
-                          f"{fmt(motion_cost(best, qc))}" + (f" (one of: {'; '.join(why)})" if why else ""))
+        verdict = (
+            label,
+            f"chose J = {fmt(motion_cost(same[0], qc))}; another solution has J = "
+            f"{fmt(motion_cost(best, qc))}" + (f" (one of: {'; '.join(why)})" if why else ""),
+        )
         if not why:
             fail(*verdict)
         ambiguous = ambiguous or verdict

@@ -5,12 +5,31 @@ A table is graded by the end pose it gives, computed here with plain math (never
 ``{"convention": "modified", "links": [{"joint": "R", "a": .., "alpha": .., "d": .., "theta": ..,
 "offset": ..}, ...], "base": 4×4 or None, "tool": ...}`` or a DHRobot.
 """
+
 from __future__ import annotations
 
 from ._base import call, close, fail, fmt, read
 from ._frozen import (
-    AttributeError, Random, TypeError, ValueError, dict, enumerate, float, freeze, getattr, hasattr, isinstance,
-    len, list, pi, radians, range, str, tuple, type, zip,
+    AttributeError,
+    Random,
+    TypeError,
+    ValueError,
+    dict,
+    enumerate,
+    float,
+    freeze,
+    getattr,
+    hasattr,
+    isinstance,
+    len,
+    list,
+    pi,
+    radians,
+    range,
+    str,
+    tuple,
+    type,
+    zip,
 )
 from ._plain import as_nested, fk, link_modified, link_standard, rot_block, translation
 from .checks import check_close
@@ -21,9 +40,18 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 
-def check_link_function(fn: Callable[..., Any], convention: str = "modified", name: str = "my_link", atol: float = 1e-9,
-                        cases: Any = ((0.0, 0.0, 0.0, 0.0), (-1.5707963267948966, 0.2, 0.4, 0.15),
-                               (0.7, 0.43, -1.1, -0.05), (1.5707963267948966, 0.0, 2.8, 0.43))) -> None:
+def check_link_function(
+    fn: Callable[..., Any],
+    convention: str = "modified",
+    name: str = "my_link",
+    atol: float = 1e-9,
+    cases: Any = (
+        (0.0, 0.0, 0.0, 0.0),
+        (-1.5707963267948966, 0.2, 0.4, 0.15),
+        (0.7, 0.43, -1.1, -0.05),
+        (1.5707963267948966, 0.0, 2.8, 0.43),
+    ),
+) -> None:
     """Assert ``fn`` is the one-link DH transform.
 
     modified: ``fn(alpha, a, theta, d)`` = textbook eq. (3.23);
@@ -34,23 +62,37 @@ def check_link_function(fn: Callable[..., Any], convention: str = "modified", na
         if convention == "modified":
             alpha, a, theta, d = p
             expected, other = link_modified(alpha, a, theta, d), link_standard(theta, d, a, alpha)
-            other_msg = ("this is the STANDARD-convention link matrix Rz(θ)Tz(d)Tx(a)Rx(α); eq. (3.23) is "
-                         "Rx(α)Tx(a)Rz(θ)Tz(d)")
+            other_msg = (
+                "this is the STANDARD-convention link matrix Rz(θ)Tz(d)Tx(a)Rx(α); eq. (3.23) is Rx(α)Tx(a)Rz(θ)Tz(d)"
+            )
         else:
             theta, d, a, alpha = p
             expected, other = link_standard(theta, d, a, alpha), link_modified(alpha, a, theta, d)
             other_msg = "this is the MODIFIED-convention link matrix; lab report (2.4) is Rz(θ)Tz(d)Tx(a)Rx(α)"
-        check_close(T, as_nested(expected, (4, 4)), name=f"{name}{tuple(p)}", atol=atol,
-                    hints={other_msg: as_nested(other, (4, 4))})
+        check_close(
+            T,
+            as_nested(expected, (4, 4)),
+            name=f"{name}{tuple(p)}",
+            atol=atol,
+            hints={other_msg: as_nested(other, (4, 4))},
+        )
 
 
 def links_of(robot: Any, name: str) -> Any:
     """(convention, rows, base, tool) from a DHRobot-like object or a reference dict."""
     if isinstance(robot, dict):
         conv = robot.get("convention", "modified")
-        rows = [(str(r.get("joint", "R")).upper(), float(r.get("a", 0.0)), float(r.get("alpha", 0.0)),
-                 float(r.get("d", 0.0)), float(r.get("theta", 0.0)), float(r.get("offset", 0.0)))
-                for r in robot["links"]]
+        rows = [
+            (
+                str(r.get("joint", "R")).upper(),
+                float(r.get("a", 0.0)),
+                float(r.get("alpha", 0.0)),
+                float(r.get("d", 0.0)),
+                float(r.get("theta", 0.0)),
+                float(r.get("offset", 0.0)),
+            )
+            for r in robot["links"]
+        ]
         base, tool = robot.get("base"), robot.get("tool")
     else:
         if not hasattr(robot, "links"):
@@ -60,8 +102,14 @@ def links_of(robot: Any, name: str) -> Any:
         for i, link in enumerate(robot.links):
             row = None
             try:
-                row = (str(link.joint).upper(), float(link.a), float(link.alpha), float(link.d),
-                       float(link.theta), float(link.offset))
+                row = (
+                    str(link.joint).upper(),
+                    float(link.a),
+                    float(link.alpha),
+                    float(link.d),
+                    float(link.theta),
+                    float(link.offset),
+                )
             except (TypeError, ValueError, AttributeError):
                 pass
             if row is None:
@@ -85,7 +133,9 @@ def reference_fkine(table: Any, q: Any, deg: bool = False) -> Any:
     return as_nested(fk(conv, rows, base, tool, q), (4, 4))
 
 
-def check_dh_position(robot: Any, q: Any, position: Any, name: str = "robot", joints: Any = None, atol: float = 1e-6) -> None:
+def check_dh_position(
+    robot: Any, q: Any, position: Any, name: str = "robot", joints: Any = None, atol: float = 1e-6
+) -> None:
     """Assert the tool of a DH table is at ``position`` for joint values ``q`` (plain-math FK).
 
     ``joints`` (e.g. ``"RRPR"``) also checks the number and types of joints.
@@ -103,7 +153,15 @@ def check_dh_position(robot: Any, q: Any, position: Any, name: str = "robot", jo
     check_close(translation(T), position, name=f"{name}: tool position at q = {list(q)}", atol=atol)
 
 
-def check_dh_robot(robot: Any, reference: Any, name: str = "robot", trials: int = 12, seed: int = 0, atol: float = 1e-6, prismatic_range: Any = (0.0, 0.3)) -> None:
+def check_dh_robot(
+    robot: Any,
+    reference: Any,
+    name: str = "robot",
+    trials: int = 12,
+    seed: int = 0,
+    atol: float = 1e-6,
+    prismatic_range: Any = (0.0, 0.3),
+) -> None:
     """Assert a student's DH table describes the same arm as ``reference`` (a dict or a DHRobot).
 
     Both are evaluated with plain math at q = 0 and at ``trials`` random joint vectors, so
@@ -133,19 +191,28 @@ def check_dh_robot(robot: Any, reference: Any, name: str = "robot", trials: int 
     if not bad_pos and not bad_rot:
         return
     if not bad_pos:
-        fail(name, "the tool POSITION is right for every q, but its ORIENTATION is not: check the twist "
-                   "angles α (which way each z axis points) and the θ offsets of the last joints")
+        fail(
+            name,
+            "the tool POSITION is right for every q, but its ORIENTATION is not: check the twist "
+            "angles α (which way each z axis points) and the θ offsets of the last joints",
+        )
     k = bad_pos[0]
     q = qs[k]
     got = ", ".join(fmt(x) for x in translation(fk(conv, rows, base, tool, q)))
     want = ", ".join(fmt(x) for x in translation(fk(rconv, rrows, rbase, rtool, q)))
     if k == 0:
-        fail(name, f"wrong already at the home pose q = 0: tool at ({got}), expected ({want}). Check the "
-                   "constant lengths a and d, the twists α and the θ offsets")
+        fail(
+            name,
+            f"wrong already at the home pose q = 0: tool at ({got}), expected ({want}). Check the "
+            "constant lengths a and d, the twists α and the θ offsets",
+        )
     qtxt = ", ".join(f"{x:.3f}" for x in q)
-    fail(name, f"right at q = 0 but wrong when the joints move: at q = ({qtxt}) the tool is at ({got}), "
-               f"expected ({want}). A joint variable may sit on the wrong parameter, or a joint axis "
-               "(twist α) points the wrong way")
+    fail(
+        name,
+        f"right at q = 0 but wrong when the joints move: at q = ({qtxt}) the tool is at ({got}), "
+        f"expected ({want}). A joint variable may sit on the wrong parameter, or a joint axis "
+        "(twist α) points the wrong way",
+    )
 
 
 freeze(__name__)

@@ -19,12 +19,29 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_gravity_function` (D1, D2), :func:`check_outward_step_function` (one RNE step),
 :func:`check_mass_matrix_function` and :func:`check_spd_function` (M symmetric positive definite).
 """
+
 from __future__ import annotations
 
 from ._base import call, check_finite, fail, fmt, fmt_list, read
 from ._frozen import (
-    abs, all, bool, cos, enumerate, float, freeze, int, isinstance, len, max, np_array, np_generic, pi, range, sin,
-    sum, type,
+    abs,
+    all,
+    bool,
+    cos,
+    enumerate,
+    float,
+    freeze,
+    int,
+    isinstance,
+    len,
+    max,
+    np_array,
+    np_generic,
+    pi,
+    range,
+    sin,
+    sum,
+    type,
 )
 from ._plain import cross, matvec, transpose
 from .checks import check_close
@@ -38,22 +55,37 @@ if TYPE_CHECKING:
     from random import Random
 
 __all__ = [
-    "check_kinetic_energy_function", "check_velocity_torques_function", "check_gravity_function",
-    "check_outward_step_function", "check_mass_matrix_function", "check_spd_function",
-    "reference_kinetic_energy", "reference_velocity_torques", "reference_gravity", "reference_outward_step",
-    "reference_mass_matrix", "reference_is_spd",
+    "check_kinetic_energy_function",
+    "check_velocity_torques_function",
+    "check_gravity_function",
+    "check_outward_step_function",
+    "check_mass_matrix_function",
+    "check_spd_function",
+    "reference_kinetic_energy",
+    "reference_velocity_torques",
+    "reference_gravity",
+    "reference_outward_step",
+    "reference_mass_matrix",
+    "reference_is_spd",
 ]
 
-GRAVITY_SIGN = ("gravity sign: this is the torque gravity exerts on the joints. The motors must supply the opposite, "
-                "D_i = ∂P/∂θ_i (with P = m·g·height, P1 = −m1·g·d1·cosθ1 …)")
+GRAVITY_SIGN = (
+    "gravity sign: this is the torque gravity exerts on the joints. The motors must supply the opposite, "
+    "D_i = ∂P/∂θ_i (with P = m·g·height, P1 = −m1·g·d1·cosθ1 …)"
+)
 
 
 # --- plain-math references ----------------------------------------------------------------------
-def reference_kinetic_energy(q: Sequence[float], qd: Sequence[float], m1: float, m2: float, d1: float, d2: float) -> float:
+def reference_kinetic_energy(
+    q: Sequence[float], qd: Sequence[float], m1: float, m2: float, d1: float, d2: float
+) -> float:
     """(3.103): K = ½(m1 + m2)d1²θ̇1² + ½m2d2²(θ̇1 + θ̇2)² + m2d1d2 cosθ2 (θ̇1² + θ̇1θ̇2)."""
     w1, w2 = qd
-    return (0.5 * (m1 + m2) * d1 * d1 * w1 * w1 + 0.5 * m2 * d2 * d2 * (w1 + w2) * (w1 + w2)
-            + m2 * d1 * d2 * cos(q[1]) * (w1 * w1 + w1 * w2))
+    return (
+        0.5 * (m1 + m2) * d1 * d1 * w1 * w1
+        + 0.5 * m2 * d2 * d2 * (w1 + w2) * (w1 + w2)
+        + m2 * d1 * d2 * cos(q[1]) * (w1 * w1 + w1 * w2)
+    )
 
 
 def reference_mass_matrix(q: Sequence[float], m1: float, m2: float, d1: float, d2: float) -> list[float]:
@@ -64,7 +96,9 @@ def reference_mass_matrix(q: Sequence[float], m1: float, m2: float, d1: float, d
     return [D11, D12, D12, m2 * d2 * d2]
 
 
-def reference_velocity_torques(q: Sequence[float], qd: Sequence[float], m1: float, m2: float, d1: float, d2: float) -> list[float]:
+def reference_velocity_torques(
+    q: Sequence[float], qd: Sequence[float], m1: float, m2: float, d1: float, d2: float
+) -> list[float]:
     """Σ_jk D_ijk θ̇_j θ̇_k: [D122θ̇2² + (D112 + D121)θ̇1θ̇2, D211θ̇1²] with D122 = D112 = D121 = −m2d1d2 sinθ2,
     D211 = m2d1d2 sinθ2 (the centripetal and Coriolis torques of (3.106)–(3.107))."""
     w1, w2 = qd
@@ -78,7 +112,15 @@ def reference_gravity(q: Sequence[float], m1: float, m2: float, d1: float, d2: f
     return [(m1 + m2) * g * d1 * sin(q[0]) + m2 * g * d2 * s12, m2 * g * d2 * s12]
 
 
-def reference_outward_step(R: Sequence[float], P: Sequence[float], w: Sequence[float], wd: Sequence[float], vd: Sequence[float], qd: float, qdd: float) -> Any:
+def reference_outward_step(
+    R: Sequence[float],
+    P: Sequence[float],
+    w: Sequence[float],
+    wd: Sequence[float],
+    vd: Sequence[float],
+    qd: float,
+    qdd: float,
+) -> Any:
     """One outward step of RNE for a revolute joint i+1 (Craig, modified DH), everything in frame {i+1}:
     ω' = Rᵀω + θ̇ẑ, ω̇' = Rᵀω̇ + (Rᵀω) × θ̇ẑ + θ̈ẑ, v̇' = Rᵀ(ω̇ × P + ω × (ω × P) + v̇), with R = ⁱR_{i+1}
     (flat 3×3) and P = ⁱP_{i+1}. Returns the flat 9 numbers (ω', ω̇', v̇')."""
@@ -122,8 +164,14 @@ def reference_is_spd(M: Sequence[float], n: int, tol: float = 1e-9) -> bool:
 # --- cases --------------------------------------------------------------------------------------
 def arm_case(rng: Random) -> Any:
     """(q, qd, m1, m2, d1, d2): random pose, joint rates, masses and lengths."""
-    return ([rng.uniform(-pi, pi), rng.uniform(-pi, pi)], [rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0)],
-            rng.uniform(0.2, 5.0), rng.uniform(0.2, 5.0), rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5))
+    return (
+        [rng.uniform(-pi, pi), rng.uniform(-pi, pi)],
+        [rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0)],
+        rng.uniform(0.2, 5.0),
+        rng.uniform(0.2, 5.0),
+        rng.uniform(0.2, 1.5),
+        rng.uniform(0.2, 1.5),
+    )
 
 
 def scalar_answer(value: Any, label: str) -> Any:
@@ -142,32 +190,47 @@ def arm_label(name: str, q: Any, qd: Any, m1: float, m2: float, d1: float, d2: f
 
 
 # --- checkers of student functions --------------------------------------------------------------
-def check_kinetic_energy_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "kinetic_energy", atol: float = 1e-9) -> None:
+def check_kinetic_energy_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "kinetic_energy",
+    atol: float = 1e-9,
+) -> None:
     """``fn(q, qd, m1, m2, d1, d2)`` must return Example 3.9's K (3.103), a number (J)."""
     for q, qd, m1, m2, d1, d2 in cases_of(cases, seed, n, arm_case):
         label = arm_label(name, q, qd, m1, m2, d1, d2)
-        got = scalar_answer(call(fn, (np_array(q, dtype=float), np_array(qd, dtype=float), m1, m2, d1, d2), name),
-                            label)
+        got = scalar_answer(
+            call(fn, (np_array(q, dtype=float), np_array(qd, dtype=float), m1, m2, d1, d2), name), label
+        )
         K = reference_kinetic_energy(q, qd, m1, m2, d1, d2)
         w1, w2 = qd
         cross_term = m2 * d1 * d2 * cos(q[1]) * (w1 * w1 + w1 * w2)
         hints = {
             "missing the factor ½: kinetic energy is ½·m·v² (this is twice K)": 2.0 * K,
-            "the cross term of v2² is missing: ẋ2² + ẏ2² = d1²θ̇1² + d2²(θ̇1 + θ̇2)² + 2d1d2cosθ2(θ̇1² + θ̇1θ̇2)":
-                K - cross_term,
-            "the cross term is half what it should be: (a + b)² = a² + 2ab + b², so v2² has 2d1d2cosθ2(θ̇1² + θ̇1θ̇2)":
-                K - 0.5 * cross_term,
+            "the cross term of v2² is missing: ẋ2² + ẏ2² = d1²θ̇1² + d2²(θ̇1 + θ̇2)² + 2d1d2cosθ2(θ̇1² + θ̇1θ̇2)": K
+            - cross_term,
+            "the cross term is half what it should be: (a + b)² = a² + 2ab + b², so v2² has 2d1d2cosθ2(θ̇1² + θ̇1θ̇2)": K
+            - 0.5 * cross_term,
             "θ2 taken as link 2's absolute angle: in Example 3.9 θ2 is measured from link 1, so m2 moves with "
-            "θ̇1 + θ̇2 and the cross term has cosθ2":
-                0.5 * (m1 + m2) * d1 * d1 * w1 * w1 + 0.5 * m2 * d2 * d2 * w2 * w2
-                + m2 * d1 * d2 * cos(q[1] - q[0]) * w1 * w2,
-            "m2 moves with link 1 too: the first term is ½(m1 + m2)d1²θ̇1², not ½m1d1²θ̇1²":
-                K - 0.5 * m2 * d1 * d1 * w1 * w1,
+            "θ̇1 + θ̇2 and the cross term has cosθ2": 0.5 * (m1 + m2) * d1 * d1 * w1 * w1
+            + 0.5 * m2 * d2 * d2 * w2 * w2
+            + m2 * d1 * d2 * cos(q[1] - q[0]) * w1 * w2,
+            "m2 moves with link 1 too: the first term is ½(m1 + m2)d1²θ̇1², not ½m1d1²θ̇1²": K
+            - 0.5 * m2 * d1 * d1 * w1 * w1,
         }
         check_close(got, K, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_velocity_torques_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "velocity_torques", atol: float = 1e-9) -> None:
+def check_velocity_torques_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "velocity_torques",
+    atol: float = 1e-9,
+) -> None:
     """``fn(q, qd, m1, m2, d1, d2)`` must return the centripetal + Coriolis torques
     [Σ_jk D_1jk θ̇_j θ̇_k, Σ_jk D_2jk θ̇_j θ̇_k] (2,) of Example 3.9."""
     for q, qd, m1, m2, d1, d2 in cases_of(cases, seed, n, arm_case):
@@ -178,23 +241,32 @@ def check_velocity_torques_function(fn: Callable[..., Any], cases: Any = None, s
         k = m2 * d1 * d2 * sin(q[1])
         hints = {
             "Coriolis counted once instead of twice: D112·θ̇1θ̇2 and D121·θ̇2θ̇1 are both in (3.108), and they are "
-            "equal, so joint 1's Coriolis torque is 2·D112·θ̇1θ̇2 = −2m2d1d2 sinθ2·θ̇1θ̇2":
-                [-k * (w2 * w2 + w1 * w2), k * w1 * w1],
-            "the centripetal terms are missing: D122·θ̇2² on joint 1 and D211·θ̇1² on joint 2 (velocity squared)":
-                [-2.0 * k * w1 * w2, 0.0],
-            "the Coriolis term is missing: joint 1 also feels (D112 + D121)·θ̇1θ̇2":
-                [-k * w2 * w2, k * w1 * w1],
-            "D211 has the wrong sign: joint 2's centripetal torque is +m2d1d2 sinθ2·θ̇1² (D211 = −D122)":
-                [h[0], -h[1]],
-            "sign flipped: these are the torques the motors must SUPPLY (they appear on the right of T_i = …)":
-                neg(h),
+            "equal, so joint 1's Coriolis torque is 2·D112·θ̇1θ̇2 = −2m2d1d2 sinθ2·θ̇1θ̇2": [
+                -k * (w2 * w2 + w1 * w2),
+                k * w1 * w1,
+            ],
+            "the centripetal terms are missing: D122·θ̇2² on joint 1 and D211·θ̇1² on joint 2 (velocity squared)": [
+                -2.0 * k * w1 * w2,
+                0.0,
+            ],
+            "the Coriolis term is missing: joint 1 also feels (D112 + D121)·θ̇1θ̇2": [-k * w2 * w2, k * w1 * w1],
+            "D211 has the wrong sign: joint 2's centripetal torque is +m2d1d2 sinθ2·θ̇1² (D211 = −D122)": [h[0], -h[1]],
+            "sign flipped: these are the torques the motors must SUPPLY (they appear on the right of T_i = …)": neg(h),
         }
         check_close(got, h, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_gravity_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "gravity_torques", atol: float = 1e-9) -> None:
+def check_gravity_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "gravity_torques",
+    atol: float = 1e-9,
+) -> None:
     """``fn(q, m1, m2, d1, d2, g)`` must return [D1, D2] (2,): the torques the motors supply to hold the arm
     against gravity, θ measured from the downward vertical (Example 3.9)."""
+
     def make(rng):
         q, _, m1, m2, d1, d2 = arm_case(rng)
         return (q, m1, m2, d1, d2, rng.uniform(1.0, 10.0))
@@ -207,28 +279,51 @@ def check_gravity_function(fn: Callable[..., Any], cases: Any = None, seed: int 
         hints = {
             GRAVITY_SIGN: neg(G),
             "angles measured from the horizontal: Example 3.9 measures θ1 from the DOWNWARD vertical "
-            "(y2 = −d1cosθ1 − d2cos(θ1 + θ2)), so the lever arms are d1 sinθ1 and d2 sin(θ1 + θ2)":
-                [(m1 + m2) * g * d1 * c1 + m2 * g * d2 * c12, m2 * g * d2 * c12],
-            "joint 1 holds m2 too, at the lever arm d1 sinθ1 + d2 sin(θ1 + θ2): D1 = (m1 + m2)g d1 sinθ1 + …":
-                [m1 * g * d1 * sin(q[0]) + m2 * g * d2 * sin(q[0] + q[1]), G[1]],
-            "θ2 taken as absolute: link 2's direction is θ1 + θ2, so sin(θ1 + θ2), not sinθ2":
-                [(m1 + m2) * g * d1 * sin(q[0]) + m2 * g * d2 * sin(q[1]), m2 * g * d2 * sin(q[1])],
+            "(y2 = −d1cosθ1 − d2cos(θ1 + θ2)), so the lever arms are d1 sinθ1 and d2 sin(θ1 + θ2)": [
+                (m1 + m2) * g * d1 * c1 + m2 * g * d2 * c12,
+                m2 * g * d2 * c12,
+            ],
+            "joint 1 holds m2 too, at the lever arm d1 sinθ1 + d2 sin(θ1 + θ2): D1 = (m1 + m2)g d1 sinθ1 + …": [
+                m1 * g * d1 * sin(q[0]) + m2 * g * d2 * sin(q[0] + q[1]),
+                G[1],
+            ],
+            "θ2 taken as absolute: link 2's direction is θ1 + θ2, so sin(θ1 + θ2), not sinθ2": [
+                (m1 + m2) * g * d1 * sin(q[0]) + m2 * g * d2 * sin(q[1]),
+                m2 * g * d2 * sin(q[1]),
+            ],
         }
         check_close(got, G, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_outward_step_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "outward_step", atol: float = 1e-9) -> None:
+def check_outward_step_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "outward_step",
+    atol: float = 1e-9,
+) -> None:
     """``fn(R, P, w, wd, vd, qd, qdd)`` must return (ω_{i+1}, ω̇_{i+1}, v̇_{i+1}) of a revolute joint i+1,
     each in frame {i+1} (see :func:`reference_outward_step`). Cases are (R flat 3×3, P, w, wd, vd, qd, qdd)."""
+
     def make(rng):
         vec = [[rng.uniform(-2.0, 2.0) for _ in range(3)] for _ in range(4)]
         return (random_rotation(rng), *vec, rng.uniform(-3.0, 3.0), rng.uniform(-5.0, 5.0))
 
     for R, P, w, wd, vd, qd, qdd in cases_of(cases, seed, n, make):
-        label = f"{name}(R, P={fmt_list(P)}, w={fmt_list(w)}, wd={fmt_list(wd)}, vd={fmt_list(vd)}, " \
-                f"qd={fmt(qd)}, qdd={fmt(qdd)})"
-        args = (nested3(R), np_array(P, dtype=float), np_array(w, dtype=float), np_array(wd, dtype=float),
-                np_array(vd, dtype=float), qd, qdd)
+        label = (
+            f"{name}(R, P={fmt_list(P)}, w={fmt_list(w)}, wd={fmt_list(wd)}, vd={fmt_list(vd)}, "
+            f"qd={fmt(qd)}, qdd={fmt(qdd)})"
+        )
+        args = (
+            nested3(R),
+            np_array(P, dtype=float),
+            np_array(w, dtype=float),
+            np_array(wd, dtype=float),
+            np_array(vd, dtype=float),
+            qd,
+            qdd,
+        )
         shape, flat = read(call(fn, args, name), label)
         if shape not in ((3, 3), (9,)):
             fail(label, f"expected the three 3-vectors (w, wd, vd), got shape {shape} (return w, wd, vd)")
@@ -240,22 +335,35 @@ def check_outward_step_function(fn: Callable[..., Any], cases: Any = None, seed:
         hints = {
             "ω̇ misses (Rᵀω) × θ̇ẑ: the joint's own rate θ̇ẑ is turned by link i's rotation ω, "
             "ω̇_{i+1} = Rᵀω̇ + Rᵀω × θ̇ẑ + θ̈ẑ": ref[:3] + add(matvec(Rt, wd, 3), [0.0, 0.0, qdd]) + ref[6:],
-            "v̇ misses the centripetal term ω × (ω × P): the origin O_{i+1} circles O_i":
-                ref[:6] + matvec(Rt, add(cross(wd, P), vd), 3),
-            "rotated the wrong way: R = ⁱR_{i+1} takes {i+1}'s components to {i}'s, so into {i+1} use Rᵀ":
-                reference_outward_step(transpose(R, 3), P, w, wd, vd, qd, qdd),
-            "v̇ left in frame {i}: rotate it into {i+1} with Rᵀ like ω and ω̇":
-                ref[:6] + add(add(cross(wd, P), cross(w, cross(w, P))), vd),
-            "v̇ built from ω_{i+1}, ω̇_{i+1}: the acceleration of O_{i+1} as a point of link i uses link i's ω_i, ω̇_i":
-                ref[:6] + add(add(cross(ref[3:6], P1), cross(ww, cross(ww, P1))), matvec(Rt, vd, 3)),
-            "the joint rate is added before rotating: ω_{i+1} = Rᵀω_i + θ̇ẑ, with θ̇ẑ already in {i+1}":
-                matvec(Rt, add(w, z), 3) + ref[3:],
+            "v̇ misses the centripetal term ω × (ω × P): the origin O_{i+1} circles O_i": ref[:6]
+            + matvec(Rt, add(cross(wd, P), vd), 3),
+            "rotated the wrong way: R = ⁱR_{i+1} takes {i+1}'s components to {i}'s, so into {i+1} use Rᵀ": reference_outward_step(
+                transpose(R, 3), P, w, wd, vd, qd, qdd
+            ),
+            "v̇ left in frame {i}: rotate it into {i+1} with Rᵀ like ω and ω̇": ref[:6]
+            + add(add(cross(wd, P), cross(w, cross(w, P))), vd),
+            "v̇ built from ω_{i+1}, ω̇_{i+1}: the acceleration of O_{i+1} as a point of link i uses link i's ω_i, ω̇_i": ref[
+                :6
+            ]
+            + add(add(cross(ref[3:6], P1), cross(ww, cross(ww, P1))), matvec(Rt, vd, 3)),
+            "the joint rate is added before rotating: ω_{i+1} = Rᵀω_i + θ̇ẑ, with θ̇ẑ already in {i+1}": matvec(
+                Rt, add(w, z), 3
+            )
+            + ref[3:],
         }
         check_close(flat, ref, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
-def check_mass_matrix_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "mass_matrix", atol: float = 1e-9) -> None:
+def check_mass_matrix_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "mass_matrix",
+    atol: float = 1e-9,
+) -> None:
     """``fn(q, m1, m2, d1, d2)`` must return Example 3.9's M(q) = [[D11, D12], [D21, D22]] (2×2)."""
+
     def make(rng):
         q, _, m1, m2, d1, d2 = arm_case(rng)
         return (q, m1, m2, d1, d2)
@@ -266,12 +374,18 @@ def check_mass_matrix_function(fn: Callable[..., Any], cases: Any = None, seed: 
         M = reference_mass_matrix(q, m1, m2, d1, d2)
         c2 = m2 * d1 * d2 * cos(q[1])
         hints = {
-            "not symmetric: the coupling inertia D12 = D21 = m2(d2² + d1d2cosθ2) belongs in both off-diagonal "
-            "places": [[M[0], M[1]], [0.0, M[3]]],
-            "D11's cross term is 2m2d1d2cosθ2 (from the cross term of v2²), not m2d1d2cosθ2":
-                [[M[0] - c2, M[1]], [M[2], M[3]]],
-            "m2 moves with link 1 too: D11 = (m1 + m2)d1² + …, not m1d1² + …":
-                [[M[0] - m2 * d1 * d1, M[1]], [M[2], M[3]]],
+            "not symmetric: the coupling inertia D12 = D21 = m2(d2² + d1d2cosθ2) belongs in both off-diagonal places": [
+                [M[0], M[1]],
+                [0.0, M[3]],
+            ],
+            "D11's cross term is 2m2d1d2cosθ2 (from the cross term of v2²), not m2d1d2cosθ2": [
+                [M[0] - c2, M[1]],
+                [M[2], M[3]],
+            ],
+            "m2 moves with link 1 too: D11 = (m1 + m2)d1² + …, not m1d1² + …": [
+                [M[0] - m2 * d1 * d1, M[1]],
+                [M[2], M[3]],
+            ],
             "missing the factor 2 of K = ½q̇ᵀMq̇: this is M/2": [[0.5 * M[0], 0.5 * M[1]], [0.5 * M[2], 0.5 * M[3]]],
         }
         check_close(got, [M[0:2], M[2:4]], name=label, atol=atol, rtol=1e-9, hints=hints)
@@ -281,26 +395,46 @@ def check_mass_matrix_function(fn: Callable[..., Any], cases: Any = None, seed: 
 SPD_CASES = (
     # (flat M, n, what it is, said when the answer is wrong; None: an SPD matrix)
     ([2.0, 0.5, 0.5, 1.0], 2, None),
-    ([1.0, 3.0, 0.0, 1.0], 2,
-     "not symmetric (M ≠ Mᵀ), though both eigenvalues are positive: check symmetry as well (np.linalg.cholesky "
-     "reads one triangle only, and the eigenvalues of a non-symmetric matrix say nothing about xᵀMx)"),
-    ([-1.0, 0.0, 0.0, -2.0], 2,
-     "negative definite: det(M) > 0 is not enough, both eigenvalues are negative here (use all eigenvalues of "
-     "the symmetric M, or Cholesky)"),
-    ([1.0, 2.0, 2.0, 1.0], 2,
-     "indefinite (eigenvalues 3 and −1): a positive diagonal does not make M positive definite"),
-    ([1.0, 1.0, 1.0, 1.0], 2,
-     "singular: an eigenvalue is 0 (to rounding), so M is only semi-definite; positive definite needs every "
-     "eigenvalue > 0, with a tolerance for rounding"),
+    (
+        [1.0, 3.0, 0.0, 1.0],
+        2,
+        "not symmetric (M ≠ Mᵀ), though both eigenvalues are positive: check symmetry as well (np.linalg.cholesky "
+        "reads one triangle only, and the eigenvalues of a non-symmetric matrix say nothing about xᵀMx)",
+    ),
+    (
+        [-1.0, 0.0, 0.0, -2.0],
+        2,
+        "negative definite: det(M) > 0 is not enough, both eigenvalues are negative here (use all eigenvalues of "
+        "the symmetric M, or Cholesky)",
+    ),
+    (
+        [1.0, 2.0, 2.0, 1.0],
+        2,
+        "indefinite (eigenvalues 3 and −1): a positive diagonal does not make M positive definite",
+    ),
+    (
+        [1.0, 1.0, 1.0, 1.0],
+        2,
+        "singular: an eigenvalue is 0 (to rounding), so M is only semi-definite; positive definite needs every "
+        "eigenvalue > 0, with a tolerance for rounding",
+    ),
     ([4.0, 1.0, 0.0, 1.0, 3.0, 1.0, 0.0, 1.0, 2.0], 3, None),
     ([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1e-3], 3, "one eigenvalue is −0.001: every eigenvalue must be > 0"),
 )
 
 
-def check_spd_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "is_spd", tol: float = 1e-9) -> None:
+def check_spd_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "is_spd",
+    tol: float = 1e-9,
+) -> None:
     """``fn(M)`` must return True exactly when M is symmetric and positive definite (eigenvalues at rounding
     level count as zero). Fixed tricky matrices, then ``cases`` ((flat M, n) pairs), then seeded random
     ones: Example 3.9's M(q) (always SPD), random A·Aᵀ + cI, rank-deficient, indefinite, non-symmetric."""
+
     def make(rng):
         kind = rng.randrange(5)
         if kind == 0:
@@ -312,7 +446,7 @@ def check_spd_function(fn: Callable[..., Any], cases: Any = None, seed: int | No
         if kind == 1:
             return ([x + (0.1 if i % (k + 1) == 0 else 0.0) for i, x in enumerate(AAt)], k)
         if kind == 2:  # rank k − 1: the last row of A a copy of the first, in exact binary fractions
-            B = [float(int(x * 8)) / 8.0 for x in A[:(k - 1) * k]] + [float(int(x * 8)) / 8.0 for x in A[:k]]
+            B = [float(int(x * 8)) / 8.0 for x in A[: (k - 1) * k]] + [float(int(x * 8)) / 8.0 for x in A[:k]]
             return ([sum_row(B, i, j, k) for i in range(k) for j in range(k)], k)
         if kind == 3:  # symmetric indefinite
             return ([x - (0.5 + max(abs(y) for y in AAt)) * (1.0 if i == 0 else 0.0) for i, x in enumerate(AAt)], k)
@@ -320,7 +454,7 @@ def check_spd_function(fn: Callable[..., Any], cases: Any = None, seed: int | No
 
     fixed = [(M, k) for M, k, _ in SPD_CASES]
     for index, (M, k) in enumerate(fixed + cases_of(cases, seed, n, make)):
-        rows = [M[i * k:(i + 1) * k] for i in range(k)]
+        rows = [M[i * k : (i + 1) * k] for i in range(k)]
         label = f"{name}({fmt_rows(rows)})"
         got = call(fn, (np_array(rows, dtype=float),), name)
         if not isinstance(got, (bool, np_generic)) or isinstance(got, np_generic) and got.dtype.kind != "b":

@@ -15,11 +15,26 @@ custom exception handler for ``AssertionError``, ``NameError`` and ``NotImplemen
 The error is then shown by IPython as usual, so it stays an error output and nbgrader still scores
 the cell zero; if explaining fails, the original error is shown unchanged.
 """
+
 from __future__ import annotations
 
 from ._frozen import (
-    AssertionError, BaseException, NameError, NotImplementedError, TracebackType, freeze, getattr, getlines,
-    isinstance, len, modules, next, path_sep, reversed, str, type,
+    AssertionError,
+    BaseException,
+    NameError,
+    NotImplementedError,
+    TracebackType,
+    freeze,
+    getattr,
+    getlines,
+    isinstance,
+    len,
+    modules,
+    next,
+    path_sep,
+    reversed,
+    str,
+    type,
 )
 
 from typing import TYPE_CHECKING
@@ -80,8 +95,10 @@ def reworded(value: Any, frames: Any) -> Any:
         if raised_by_cell:
             return NotImplementedError("your answer goes here: replace `raise NotImplementedError()` with your code")
         function = frames[-1].tb_frame.f_code.co_name
-        return NotImplementedError(f"{function} is not written yet — fill in the cell above (replace "
-                                   "`raise NotImplementedError()` with your code) and run it")
+        return NotImplementedError(
+            f"{function} is not written yet — fill in the cell above (replace "
+            "`raise NotImplementedError()` with your code) and run it"
+        )
     name = getattr(value, "name", None)
     if isinstance(value, NameError) and name is not None and raised_by_cell and is_test_cell(cell):
         return NameError(f"{name} is not defined yet — fill in the cell above and run it")
@@ -96,7 +113,6 @@ def is_test_cell(tb: Any) -> bool:
     """A cell whose source imports the checkers (every test cell does, in its first lines)."""
     source = "".join(getlines(tb.tb_frame.f_code.co_filename))
     return len(source) > 0 and ("from armlab.grading" in source or "import armlab.grading" in source)
-
 
 
 freeze(__name__)

@@ -15,11 +15,30 @@ and the references are computed here with plain Python arithmetic, never with ``
 Checkers: :func:`check_regressor_function`, :func:`check_identify_function` (from measured data),
 :func:`check_rank_function` and :func:`check_2r_counts` (base parameters), :func:`check_rms_function`.
 """
+
 from __future__ import annotations
 
 from ._base import call, check_finite, fail, fmt, fmt_list, read
 from ._frozen import (
-    Random, abs, all, cos, float, freeze, int, len, list, max, min, np_array, permutations, pi, range, sin, sqrt, sum, zip,
+    Random,
+    abs,
+    all,
+    cos,
+    float,
+    freeze,
+    int,
+    len,
+    list,
+    max,
+    min,
+    np_array,
+    permutations,
+    pi,
+    range,
+    sin,
+    sqrt,
+    sum,
+    zip,
 )
 from .checks import check_close
 from .ik import cases_of
@@ -30,8 +49,15 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Iterable, Sequence
 
 __all__ = [
-    "check_regressor_function", "check_identify_function", "check_rank_function", "check_2r_counts",
-    "check_rms_function", "reference_regressor_row", "reference_least_squares", "reference_rank", "pendulum_data",
+    "check_regressor_function",
+    "check_identify_function",
+    "check_rank_function",
+    "check_2r_counts",
+    "check_rms_function",
+    "reference_regressor_row",
+    "reference_least_squares",
+    "reference_rank",
+    "pendulum_data",
     "PARAMETERS",
 ]
 
@@ -98,14 +124,21 @@ def reference_rank(rows: Sequence[Sequence[float]], rtol: float = 1e-9) -> int:
     return rank
 
 
-def pendulum_data(seed: int, rate: float = 200.0, duration: float = 20.0, encoder: float = 5e-4, noise: float = 0.01) -> Any:
+def pendulum_data(
+    seed: int, rate: float = 200.0, duration: float = 20.0, encoder: float = 5e-4, noise: float = 0.01
+) -> Any:
     """A recorded pendulum motion: (t, q measured, τ measured, (q, q̇, q̈) exact, true parameters), lists.
 
     q(t) is a sum of two sines (exact derivatives); the encoder rounds q to steps of ``encoder`` rad and the
     effort gets Gaussian noise of ``noise`` N·m."""
     rng = Random(seed)
-    params = [rng.uniform(0.05, 0.4), rng.uniform(0.1, 0.8), rng.uniform(0.02, 0.3), rng.uniform(0.05, 0.3),
-              rng.uniform(-0.1, 0.1)]
+    params = [
+        rng.uniform(0.05, 0.4),
+        rng.uniform(0.1, 0.8),
+        rng.uniform(0.02, 0.3),
+        rng.uniform(0.05, 0.3),
+        rng.uniform(-0.1, 0.1),
+    ]
     w = 2 * pi * rng.uniform(0.3, 0.5)
     a1, a2, p1, p2 = rng.uniform(0.6, 1.2), rng.uniform(0.2, 0.5), rng.uniform(0, 2 * pi), rng.uniform(0, 2 * pi)
     t, qm, taum, exact = [], [], [], []
@@ -134,22 +167,31 @@ def raw_differences(t: Any, q: Any) -> Any:
 def matrix_answer(value: Any, rows: Any, cols: int, label: str) -> list[Any]:
     shape, flat = read(value, label)
     if shape == (rows, cols - 1):
-        fail(label, f"shape {shape}: one column is missing — the friction offset f_off needs a column of ones "
-                    "(τ = … + f_off: its regressor entry is 1)")
+        fail(
+            label,
+            f"shape {shape}: one column is missing — the friction offset f_off needs a column of ones "
+            "(τ = … + f_off: its regressor entry is 1)",
+        )
     if shape == (cols, rows) and rows != cols:
         fail(label, f"shape {shape}: this is the transpose — one row per sample, one column per parameter")
     if shape != (rows, cols):
-        fail(label, f"expected an array of shape ({rows}, {cols}) — one row per sample, columns "
-                    f"{', '.join(PARAMETERS)} — got shape {shape}")
+        fail(
+            label,
+            f"expected an array of shape ({rows}, {cols}) — one row per sample, columns "
+            f"{', '.join(PARAMETERS)} — got shape {shape}",
+        )
     check_finite(flat, label)
-    return [flat[i * cols:(i + 1) * cols] for i in range(rows)]
+    return [flat[i * cols : (i + 1) * cols] for i in range(rows)]
 
 
 def vector_answer(value: Any, size: int, label: str) -> Any:
     shape, flat = read(value, label)
     if shape == (size - 1,):
-        fail(label, f"{size - 1} numbers: the friction offset f_off is missing — identify all of "
-                    f"{', '.join(PARAMETERS)} (a constant torque the model lacks shifts the others)")
+        fail(
+            label,
+            f"{size - 1} numbers: the friction offset f_off is missing — identify all of "
+            f"{', '.join(PARAMETERS)} (a constant torque the model lacks shifts the others)",
+        )
     if shape != (size,):
         fail(label, f"expected {size} numbers ({', '.join(PARAMETERS)}), got shape {shape}")
     check_finite(flat, label)
@@ -167,65 +209,106 @@ def number_answer(value: Any, label: str) -> Any:
 # --- part 1: the regressor ------------------------------------------------------------------------
 def regressor_case(rng: Random) -> Any:
     n = rng.randint(1, 6)
-    return ([rng.uniform(-pi, pi) for _ in range(n)], [rng.choice((0.0, rng.uniform(-3, 3))) for _ in range(n)],
-            [rng.uniform(-5, 5) for _ in range(n)], rng.uniform(1.0, 10.0))
+    return (
+        [rng.uniform(-pi, pi) for _ in range(n)],
+        [rng.choice((0.0, rng.uniform(-3, 3))) for _ in range(n)],
+        [rng.uniform(-5, 5) for _ in range(n)],
+        rng.uniform(1.0, 10.0),
+    )
 
 
-def check_regressor_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "pendulum_regressor", atol: float = 1e-9) -> None:
+def check_regressor_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "pendulum_regressor",
+    atol: float = 1e-9,
+) -> None:
     """``fn(q, qd, qdd, g)`` with arrays of N samples must return ξ̄ (N, 5), columns in :data:`PARAMETERS` order."""
     for q, qd, qdd, g in cases_of(cases, seed, n, regressor_case):
         label = f"{name}(q={fmt_list(q)}, qd={fmt_list(qd)}, qdd={fmt_list(qdd)}, g={fmt(g)})"
-        got = matrix_answer(call(fn, (np_array(q, dtype=float), np_array(qd, dtype=float),
-                                      np_array(qdd, dtype=float), g), name), len(q), 5, label)
+        got = matrix_answer(
+            call(fn, (np_array(q, dtype=float), np_array(qd, dtype=float), np_array(qdd, dtype=float), g), name),
+            len(q),
+            5,
+            label,
+        )
         expected = [reference_regressor_row(a, b, c, g) for a, b, c in zip(q, qd, qdd)]
         hints: dict[str, Any] = {}
         for perm in permutations(range(5)):
             if list(perm) != [0, 1, 2, 3, 4]:
                 order = ", ".join(PARAMETERS[i] for i in perm)
-                hints.setdefault(f"the columns are in the wrong order (this is {order}): the parameter vector is "
-                                 f"({', '.join(PARAMETERS)}), so the columns must be q̈, g·sin q, q̇, sign(q̇), 1",
-                                 [[row[i] for i in perm] for row in expected])
-        hints["cos q instead of sin q: q is measured from the downward vertical, gravity's torque is m·l·g·sin q"] = \
-            [[r[0], g * cos(a), r[2], r[3], r[4]] for r, a in zip(expected, q)]
-        hints["g is missing from the gravity column: its parameter is m·l, so the column is g·sin q"] = \
-            [[r[0], r[1] / g, r[2], r[3], r[4]] for r in expected]
-        hints["q̇ where sign(q̇) belongs: Coulomb friction f_c·sign(q̇) does not grow with speed"] = \
-            [[r[0], r[1], r[2], b, r[4]] for r, b in zip(expected, qd)]
+                hints.setdefault(
+                    f"the columns are in the wrong order (this is {order}): the parameter vector is "
+                    f"({', '.join(PARAMETERS)}), so the columns must be q̈, g·sin q, q̇, sign(q̇), 1",
+                    [[row[i] for i in perm] for row in expected],
+                )
+        hints["cos q instead of sin q: q is measured from the downward vertical, gravity's torque is m·l·g·sin q"] = [
+            [r[0], g * cos(a), r[2], r[3], r[4]] for r, a in zip(expected, q)
+        ]
+        hints["g is missing from the gravity column: its parameter is m·l, so the column is g·sin q"] = [
+            [r[0], r[1] / g, r[2], r[3], r[4]] for r in expected
+        ]
+        hints["q̇ where sign(q̇) belongs: Coulomb friction f_c·sign(q̇) does not grow with speed"] = [
+            [r[0], r[1], r[2], b, r[4]] for r, b in zip(expected, qd)
+        ]
         check_close(got, expected, name=label, atol=atol, rtol=1e-9, hints=hints)
 
 
 # --- part 2: identification from measured data ---------------------------------------------------
-def check_identify_function(fn: Callable[..., Any], seeds: Iterable[int] = (), name: str = "identify_pendulum", rtol: float = 0.12) -> None:
+def check_identify_function(
+    fn: Callable[..., Any], seeds: Iterable[int] = (), name: str = "identify_pendulum", rtol: float = 0.12
+) -> None:
     """``fn(t, q, tau)`` (measured: q in encoder steps, τ noisy) must return the five parameters within
     ``rtol`` of the truth (each relative to max(|p|, 0.2·largest)); the known mistakes are named."""
     for seed in seeds:
         t, qm, taum, exact, truth = pendulum_data(seed)
         label = f"{name}(t, q, tau) on recording {seed}"
-        got = vector_answer(call(fn, (np_array(t, dtype=float), np_array(qm, dtype=float),
-                                      np_array(taum, dtype=float)), name), 5, label)
+        got = vector_answer(
+            call(fn, (np_array(t, dtype=float), np_array(qm, dtype=float), np_array(taum, dtype=float)), name), 5, label
+        )
         scale = [max(abs(p), 0.2 * max(abs(x) for x in truth)) for p in truth]
         if all(abs(a - b) <= rtol * s for a, b, s in zip(got, truth, scale)):
             continue
         for perm in permutations(range(5)):
-            if list(perm) != [0, 1, 2, 3, 4] and all(abs(got[k] - truth[perm[k]]) <= rtol * scale[perm[k]]
-                                                     for k in range(5)):
-                fail(label, "these are the right numbers in the wrong order: return (" + ", ".join(PARAMETERS)
-                     + f") — yours are ({', '.join(PARAMETERS[i] for i in perm)})")
+            if list(perm) != [0, 1, 2, 3, 4] and all(
+                abs(got[k] - truth[perm[k]]) <= rtol * scale[perm[k]] for k in range(5)
+            ):
+                fail(
+                    label,
+                    "these are the right numbers in the wrong order: return ("
+                    + ", ".join(PARAMETERS)
+                    + f") — yours are ({', '.join(PARAMETERS[i] for i in perm)})",
+                )
         qd_raw, qdd_raw = raw_differences(t, qm)
-        raw = reference_least_squares([reference_regressor_row(a, b, c, G) for a, b, c in zip(qm, qd_raw, qdd_raw)],
-                                      taum)
-        no_offset = reference_least_squares([reference_regressor_row(a, b, c, G)[:4] for a, b, c in exact], taum) + [0.0]
-        if raw is not None and all(abs(a - b) <= 0.3 * abs(b - c) + rtol * s
-                                   for a, b, c, s in zip(got, raw, truth, scale)):
-            fail(label, "this is what unfiltered accelerations give: differencing encoder steps twice makes q̈ mostly "
-                        "noise (steps of 0.5 mrad at 200 Hz → ±80 rad/s²). Low-pass q first (a moving average over "
-                        "~0.1 s, applied before differencing), then take central differences")
+        raw = reference_least_squares(
+            [reference_regressor_row(a, b, c, G) for a, b, c in zip(qm, qd_raw, qdd_raw)], taum
+        )
+        no_offset = reference_least_squares([reference_regressor_row(a, b, c, G)[:4] for a, b, c in exact], taum) + [
+            0.0
+        ]
+        if raw is not None and all(
+            abs(a - b) <= 0.3 * abs(b - c) + rtol * s for a, b, c, s in zip(got, raw, truth, scale)
+        ):
+            fail(
+                label,
+                "this is what unfiltered accelerations give: differencing encoder steps twice makes q̈ mostly "
+                "noise (steps of 0.5 mrad at 200 Hz → ±80 rad/s²). Low-pass q first (a moving average over "
+                "~0.1 s, applied before differencing), then take central differences",
+            )
         if abs(got[4]) <= 1e-9 or all(abs(a - b) <= rtol * s for a, b, s in zip(got[:4], no_offset[:4], scale)):
-            fail(label, "the friction offset f_off is missing (or fixed at 0): include the column of ones, else the "
-                        "constant torque leaks into the other parameters")
+            fail(
+                label,
+                "the friction offset f_off is missing (or fixed at 0): include the column of ones, else the "
+                "constant torque leaks into the other parameters",
+            )
         worst = max(range(5), key=lambda k: abs(got[k] - truth[k]) / scale[k])
-        fail(label, f"{PARAMETERS[worst]} = {fmt(got[worst])}, expected ≈ {fmt(truth[worst])} (within "
-                    f"{rtol:.0%}); got {fmt_list(got)}, expected ≈ {fmt_list(truth)}")
+        fail(
+            label,
+            f"{PARAMETERS[worst]} = {fmt(got[worst])}, expected ≈ {fmt(truth[worst])} (within "
+            f"{rtol:.0%}); got {fmt_list(got)}, expected ≈ {fmt_list(truth)}",
+        )
 
 
 # --- part 3: base parameters ------------------------------------------------------------------------
@@ -244,7 +327,9 @@ def rank_case(rng: Random) -> Any:
     return (Y, r)
 
 
-def check_rank_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 10, name: str = "numeric_rank") -> None:
+def check_rank_function(
+    fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 10, name: str = "numeric_rank"
+) -> None:
     """``fn(Y)`` must return the numerical rank of Y (an int): columns that are combinations of others up to
     rounding do not count, columns of very different scales do."""
     for Y, r in cases_of(cases, seed, n, rank_case):
@@ -255,11 +340,17 @@ def check_rank_function(fn: Callable[..., Any], cases: Any = None, seed: int | N
         if int(got) == r:
             continue
         if int(got) > r:
-            fail(label, f"rank {int(got)}, expected {r}: rounding-level differences (1e-13 relative) were counted as "
-                        "new directions. Normalise the columns and count singular values above a relative tolerance "
-                        "(e.g. 1e-9·the largest)")
-        fail(label, f"rank {int(got)}, expected {r}: independent columns of small scale were dropped — normalise each "
-                    "column to unit length before deciding what is zero")
+            fail(
+                label,
+                f"rank {int(got)}, expected {r}: rounding-level differences (1e-13 relative) were counted as "
+                "new directions. Normalise the columns and count singular values above a relative tolerance "
+                "(e.g. 1e-9·the largest)",
+            )
+        fail(
+            label,
+            f"rank {int(got)}, expected {r}: independent columns of small scale were dropped — normalise each "
+            "column to unit length before deciding what is zero",
+        )
 
 
 def check_2r_counts(vertical: float, horizontal: float, name: str = "base parameters of the 2R arm") -> None:
@@ -271,10 +362,16 @@ def check_2r_counts(vertical: float, horizontal: float, name: str = "base parame
     if got == (4.0, 6.0):
         fail(name, "swapped: gravity does work only in the vertical plane, where it reveals link 1's first moments too")
     if 20.0 in got:
-        fail(name, "20 is every parameter of both links, but most never reach a torque or only act in fixed "
-                   "combinations: count the independent columns of ξ stacked over many states")
-    fail(name, f"got {fmt(got[0])} (vertical) and {fmt(got[1])} (horizontal): stack ξ at many random states for "
-               "each gravity and count its numerical rank")
+        fail(
+            name,
+            "20 is every parameter of both links, but most never reach a torque or only act in fixed "
+            "combinations: count the independent columns of ξ stacked over many states",
+        )
+    fail(
+        name,
+        f"got {fmt(got[0])} (vertical) and {fmt(got[1])} (horizontal): stack ξ at many random states for "
+        "each gravity and count its numerical rank",
+    )
 
 
 # --- part 4: validation --------------------------------------------------------------------------------
@@ -286,19 +383,33 @@ def check_rms_function(fn: Callable[..., Any], seeds: Iterable[int] = (), name: 
         params = [p * rng.uniform(0.8, 1.2) for p in truth]
         q, qd, qdd = ([e[k] for e in exact] for k in range(3))
         label = f"{name}(params={fmt_list(params)}, …) on recording {seed}"
-        got = number_answer(call(fn, (np_array(params, dtype=float), np_array(q, dtype=float),
-                                      np_array(qd, dtype=float), np_array(qdd, dtype=float),
-                                      np_array(taum, dtype=float)), name), label)
-        err = [tk - sum(x * p for x, p in zip(reference_regressor_row(a, b, c, G), params))
-               for a, b, c, tk in zip(q, qd, qdd, taum)]
+        got = number_answer(
+            call(
+                fn,
+                (
+                    np_array(params, dtype=float),
+                    np_array(q, dtype=float),
+                    np_array(qd, dtype=float),
+                    np_array(qdd, dtype=float),
+                    np_array(taum, dtype=float),
+                ),
+                name,
+            ),
+            label,
+        )
+        err = [
+            tk - sum(x * p for x, p in zip(reference_regressor_row(a, b, c, G), params))
+            for a, b, c, tk in zip(q, qd, qdd, taum)
+        ]
         N = len(err)
         ms = sum(e * e for e in err) / N
         mean = sum(err) / N
         hints = {
             "this is the mean square: take its square root (RMS = √(mean of e²))": ms,
             "this is the mean absolute error, not the RMS: √(mean of e²)": sum(abs(e) for e in err) / N,
-            "the mean error was subtracted first (that is the standard deviation): RMS keeps the bias":
-                sqrt(ms - mean * mean),
+            "the mean error was subtracted first (that is the standard deviation): RMS keeps the bias": sqrt(
+                ms - mean * mean
+            ),
             "the root of the SUM of squares: divide by the number of samples first": sqrt(ms * N),
         }
         check_close(got, sqrt(ms), name=label, atol=1e-9, rtol=1e-6, hints=hints)

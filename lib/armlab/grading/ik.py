@@ -18,18 +18,56 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_choose_function` (paper 003 eq. (12)), :func:`check_in_range_function` and
 :func:`check_count_function` (PUMA560 solutions within Table 3.2's ranges, θ3's as corrected in docs/errata.md).
 """
+
 from __future__ import annotations
 
 from ._base import call, check_finite, fail, fail_if_hint, fmt, fmt_list, read
 from ._frozen import (
-    Exception, Random, abs, all, any, bool, cos, degrees, enumerate, float, freeze, int, isinstance, isnan, len,
-    list, max, min, np_array, pi, radians, range, sin, sorted, sqrt, sum, tuple, type, zip,
+    Exception,
+    Random,
+    abs,
+    all,
+    any,
+    bool,
+    cos,
+    degrees,
+    enumerate,
+    float,
+    freeze,
+    int,
+    isinstance,
+    isnan,
+    len,
+    list,
+    max,
+    min,
+    np_array,
+    pi,
+    radians,
+    range,
+    sin,
+    sorted,
+    sqrt,
+    sum,
+    tuple,
+    type,
+    zip,
 )
 from ._plain import TAU, atan2, wrap
 from .checks import check_close
 from .ik_reference import (  # noqa: F401  (re-exported: armlab.grading.ik.reference_* and friends)
-    PUMA_RANGES_DEG, fk2r, plus_minus, random_puma_pose, reference_2r, reference_choice, reference_in_range,
-    reference_motion_cost, reference_puma_count, reference_puma_solutions, reference_theta1, reference_theta3,
+    PUMA_RANGES_DEG,
+    fk2r,
+    plus_minus,
+    random_puma_pose,
+    reference_2r,
+    reference_choice,
+    reference_in_range,
+    reference_motion_cost,
+    reference_puma_count,
+    reference_puma_solutions,
+    reference_theta1,
+    reference_theta3,
     theta3_k,
 )
 
@@ -39,11 +77,24 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 __all__ = [
-    "check_angles", "check_theta1_function", "check_theta3_function", "check_2r_function",
-    "check_motion_cost_function", "check_choose_function", "check_in_range_function",
-    "check_count_function", "reference_theta1", "reference_theta3", "reference_2r",
-    "reference_motion_cost", "reference_choice", "reference_in_range", "reference_puma_solutions",
-    "reference_puma_count", "random_puma_pose", "PUMA_RANGES_DEG",
+    "check_angles",
+    "check_theta1_function",
+    "check_theta3_function",
+    "check_2r_function",
+    "check_motion_cost_function",
+    "check_choose_function",
+    "check_in_range_function",
+    "check_count_function",
+    "reference_theta1",
+    "reference_theta3",
+    "reference_2r",
+    "reference_motion_cost",
+    "reference_choice",
+    "reference_in_range",
+    "reference_puma_solutions",
+    "reference_puma_count",
+    "random_puma_pose",
+    "PUMA_RANGES_DEG",
 ]
 
 
@@ -75,7 +126,9 @@ def match_as_set(a: Any, e: Any, tol: float) -> bool:
     return True
 
 
-def check_angles(answer: Any, expected: Any, name: str = "angle", as_set: bool = False, atol: float = 1e-6, hints: Any = None) -> None:
+def check_angles(
+    answer: Any, expected: Any, name: str = "angle", as_set: bool = False, atol: float = 1e-6, hints: Any = None
+) -> None:
     """Assert angle(s) ``answer`` = ``expected`` modulo 2π (radians), explaining the usual misses.
 
     A number, or a list of roots; ``as_set=True`` accepts the roots in any order. ``hints`` maps a
@@ -96,8 +149,11 @@ def check_angles(answer: Any, expected: Any, name: str = "angle", as_set: bool =
     if len(a) == len(e):
         if match_as_set(a, e, tol) if as_set else all(same_angle(x, y, tol) for x, y in zip(a, e)):
             return
-    fail_if_hint(name, hints, lambda _, w: len(w) == len(a) and len(w) > 0 and match_as_set(a, w, tol)
-                 and not match_as_set(w, e, tol))
+    fail_if_hint(
+        name,
+        hints,
+        lambda _, w: len(w) == len(a) and len(w) > 0 and match_as_set(a, w, tol) and not match_as_set(w, e, tol),
+    )
     if len(a) != len(e):
         if len(e) == 0:
             fail(name, f"expected no solution (an empty list: the target cannot be reached), got {fmt_list(a)}")
@@ -105,24 +161,31 @@ def check_angles(answer: Any, expected: Any, name: str = "angle", as_set: bool =
             fail(name, f"got no solution, expected {len(e)}: the target is reachable")
         fail(name, f"expected {len(e)} root(s), got {len(a)}: {fmt_list(a)} (expected {fmt_list(e)} in some order)")
     if match_as_set(a, e, tol):
-        fail(name, f"the roots are swapped: got {fmt_list(a)}, expected {fmt_list(e)} (the + root of the "
-                   "square root first)")
+        fail(
+            name,
+            f"the roots are swapped: got {fmt_list(a)}, expected {fmt_list(e)} (the + root of the square root first)",
+        )
     if len(a) > 1 and all(same_angle(x, a[0], tol) for x in a) and not all(same_angle(y, e[0], tol) for y in e):
-        fail(name, f"all roots are the same angle {fmt(a[0])}: the ± of the square root must give two "
-                   "different roots")
+        fail(name, f"all roots are the same angle {fmt(a[0])}: the ± of the square root must give two different roots")
     if match_as_set([radians(x) for x in a], e, tol * 10):
-        fail(name, f"looks like degrees were used where radians were expected (got {fmt_list(a)}, expected "
-                   f"{fmt_list(e)})")
+        fail(
+            name,
+            f"looks like degrees were used where radians were expected (got {fmt_list(a)}, expected {fmt_list(e)})",
+        )
     if match_as_set([x + pi for x in a], e, tol):
-        fail(name, "off by π (180°): check the atan2 argument order and signs (atan2(y, x), y first), or "
-                   "which root you took")
+        fail(
+            name,
+            "off by π (180°): check the atan2 argument order and signs (atan2(y, x), y first), or which root you took",
+        )
     if match_as_set([-x for x in a], e, tol):
         fail(name, "sign flipped: the answer is −1 times the expected angle(s)")
     right = [x for x in a if any(same_angle(x, y, tol) for y in e)]
     if right and len(a) > 1:
         wrong = [x for x in a if x not in right]
-        fail(name, f"{len(right)} of {len(a)} roots are right; {fmt_list(wrong)} is not one of the expected "
-                   f"{fmt_list(e)}")
+        fail(
+            name,
+            f"{len(right)} of {len(a)} roots are right; {fmt_list(wrong)} is not one of the expected {fmt_list(e)}",
+        )
     fail(name, f"got {fmt_list(a)} (rad), expected {fmt_list(e)} (compared modulo 2π, tolerance {atol:g})")
 
 
@@ -143,8 +206,16 @@ def as_roots(value: Any, name: str) -> Any:
     return flat
 
 
-def check_theta1_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "theta1", atol: float = 1e-6) -> None:
+def check_theta1_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "theta1",
+    atol: float = 1e-6,
+) -> None:
     """``fn(px, py, d2)`` must return both roots of eq. (3.38) (any order), [] when unreachable."""
+
     def make(rng):
         d2 = rng.uniform(0.05, 0.3)
         r = rng.uniform(0.0, 0.9) if rng.random() < 0.15 else rng.uniform(d2 * 1.05, 0.9)
@@ -156,24 +227,34 @@ def check_theta1_function(fn: Callable[..., Any], cases: Any = None, seed: int |
         got = as_roots(call(fn, (px, py, d2), name), label)
         phi, D = atan2(py, px), px * px + py * py - d2 * d2
         hints = {
-            "the arguments of atan2(py, px) are swapped: atan2 takes (y, x), so Φ = atan2(py, px)":
-                plus_minus(atan2(px, py), D, lambda s: atan2(d2, s)),
+            "the arguments of atan2(py, px) are swapped: atan2 takes (y, x), so Φ = atan2(py, px)": plus_minus(
+                atan2(px, py), D, lambda s: atan2(d2, s)
+            ),
             "the arguments of atan2(d2, ±√(px² + py² − d2²)) are swapped: it is atan2(d2, ±√…), "
             "sin(Φ − θ1) = d2/ρ": plus_minus(phi, D, lambda s: atan2(s, d2)),
-            "θ1 = Φ − atan2(…), not Φ + atan2(…) (eq. (3.38)); as it stands both roots are off by π":
-                plus_minus(phi, D, lambda s: -atan2(d2, s)),
-            "the square root is missing: atan2(d2, ±√(px² + py² − d2²))":
-                [phi - atan2(d2, D), phi - atan2(d2, -D)] if D >= 0.0 else [],
+            "θ1 = Φ − atan2(…), not Φ + atan2(…) (eq. (3.38)); as it stands both roots are off by π": plus_minus(
+                phi, D, lambda s: -atan2(d2, s)
+            ),
+            "the square root is missing: atan2(d2, ±√(px² + py² − d2²))": [phi - atan2(d2, D), phi - atan2(d2, -D)]
+            if D >= 0.0
+            else [],
         }
         check_angles(got, reference_theta1(px, py, d2), name=label, as_set=True, atol=atol, hints=hints)
 
 
-def check_theta3_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "theta3", atol: float = 1e-6) -> None:
+def check_theta3_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "theta3",
+    atol: float = 1e-6,
+) -> None:
     """``fn(px, py, pz, a2, a3, d2, d4)`` must return both roots of eq. (3.42) (any order), [] when
     a3² + d4² − k² < 0."""
+
     def make(rng):
-        a2, a3, d2, d4 = (rng.uniform(0.3, 0.5), rng.uniform(0.0, 0.05), rng.uniform(0.05, 0.2),
-                          rng.uniform(0.3, 0.5))
+        a2, a3, d2, d4 = (rng.uniform(0.3, 0.5), rng.uniform(0.0, 0.05), rng.uniform(0.05, 0.2), rng.uniform(0.3, 0.5))
         far = a2 + sqrt(a3 * a3 + d4 * d4)
         r = rng.uniform(far * 1.02, far * 1.3) if rng.random() < 0.15 else rng.uniform(0.3 * far, 0.98 * far)
         rho = sqrt(r * r + d2 * d2)  # wrist-centre distance, including the shoulder offset
@@ -187,11 +268,13 @@ def check_theta3_function(fn: Callable[..., Any], cases: Any = None, seed: int |
         k = theta3_k(*case)
         D, k1 = a3 * a3 + d4 * d4 - k * k, 2.0 * k
         hints = {
-            "atan2(a3, d4) has its arguments swapped (eq. (3.42): atan2(a3, d4) − atan2(k, ±√(a3² + d4² − k²)))":
-                plus_minus(atan2(d4, a3), D, lambda s: atan2(k, s)),
+            "atan2(a3, d4) has its arguments swapped (eq. (3.42): atan2(a3, d4) − atan2(k, ±√(a3² + d4² − k²)))": plus_minus(
+                atan2(d4, a3), D, lambda s: atan2(k, s)
+            ),
             "atan2(k, ±√…) has its arguments swapped (eq. (3.42))": plus_minus(atan2(a3, d4), D, lambda s: atan2(s, k)),
-            "k is divided by a2 instead of 2·a2 (eq. (3.41))":
-                plus_minus(atan2(a3, d4), a3 * a3 + d4 * d4 - k1 * k1, lambda s: atan2(k1, s)),
+            "k is divided by a2 instead of 2·a2 (eq. (3.41))": plus_minus(
+                atan2(a3, d4), a3 * a3 + d4 * d4 - k1 * k1, lambda s: atan2(k1, s)
+            ),
         }
         check_angles(got, reference_theta3(*case), name=label, as_set=True, atol=atol, hints=hints)
 
@@ -209,19 +292,30 @@ def as_solution_rows(value: Any, n: int, name: str) -> list[Any]:
             extra = f" (for no solution return an empty array of shape (0, {n}), e.g. np.zeros((0, {n})))"
         fail(name, f"expected an array of shape (k, {n}), one solution per row, got shape {shape}{extra}")
     if any(isnan(x) for x in flat):
-        fail(name, "contains NaN: test |cos θ2| ≤ 1 before taking the square root (or arccos), and return an "
-                   f"empty array of shape (0, {n}) when the target is out of reach")
+        fail(
+            name,
+            "contains NaN: test |cos θ2| ≤ 1 before taking the square root (or arccos), and return an "
+            f"empty array of shape (0, {n}) when the target is out of reach",
+        )
     check_finite(flat, name)
-    return [flat[i * n:(i + 1) * n] for i in range(shape[0])]
+    return [flat[i * n : (i + 1) * n] for i in range(shape[0])]
 
 
 def same_row(a: Any, b: Any, tol: float) -> Any:
     return all(same_angle(x, y, tol) for x, y in zip(a, b))
 
 
-def check_2r_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "solve_2r", atol: float = 1e-6) -> None:
+def check_2r_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "solve_2r",
+    atol: float = 1e-6,
+) -> None:
     """``fn(x, y, l1, l2)`` must return both planar 2R solutions as rows [θ1, θ2] (any order), an
     array of shape (0, 2) when (x, y) is out of reach; at the boundary one or two (equal) rows."""
+
     def make(rng):
         l1, l2 = rng.uniform(0.3, 1.2), rng.uniform(0.3, 1.2)
         lo, hi = abs(l1 - l2), l1 + l2
@@ -241,9 +335,12 @@ def check_2r_function(fn: Callable[..., Any], cases: Any = None, seed: int | Non
         want = reference_2r(x, y, l1, l2)
         if not want:
             if rows:
-                fail(label, f"the target is out of reach (distance {fmt(sqrt(x * x + y * y))}, reach "
-                            f"[{fmt(abs(l1 - l2))}, {fmt(l1 + l2)}]), so the result must be empty (shape (0, 2)); "
-                            f"got {len(rows)} row(s)")
+                fail(
+                    label,
+                    f"the target is out of reach (distance {fmt(sqrt(x * x + y * y))}, reach "
+                    f"[{fmt(abs(l1 - l2))}, {fmt(l1 + l2)}]), so the result must be empty (shape (0, 2)); "
+                    f"got {len(rows)} row(s)",
+                )
             continue
         if not rows:
             fail(label, "got no solution, but the target is reachable")
@@ -251,33 +348,53 @@ def check_2r_function(fn: Callable[..., Any], cases: Any = None, seed: int | Non
             hx, hy = fk2r(q, l1, l2)
             if abs(hx - x) > 1e-6 or abs(hy - y) > 1e-6:
                 if abs(hx + x) <= 1e-6 and abs(hy + y) <= 1e-6:
-                    fail(label, f"row {i} puts the hand at ({fmt(hx)}, {fmt(hy)}), the target mirrored through "
-                                "the base: θ1 is off by π. arctan(y/x) loses the quadrant; use atan2(y, x)")
+                    fail(
+                        label,
+                        f"row {i} puts the hand at ({fmt(hx)}, {fmt(hy)}), the target mirrored through "
+                        "the base: θ1 is off by π. arctan(y/x) loses the quadrant; use atan2(y, x)",
+                    )
                 rx, ry = fk2r([radians(v) for v in q], l1, l2)
                 if abs(rx - x) <= 1e-6 and abs(ry - y) <= 1e-6:
                     fail(label, f"row {i} = {fmt_list(q)} looks like degrees; return radians")
-                fail(label, f"row {i} = {fmt_list(q)} puts the hand at ({fmt(hx)}, {fmt(hy)}), not at the target "
-                            f"({fmt(x)}, {fmt(y)})")
+                fail(
+                    label,
+                    f"row {i} = {fmt_list(q)} puts the hand at ({fmt(hx)}, {fmt(hy)}), not at the target "
+                    f"({fmt(x)}, {fmt(y)})",
+                )
         distinct = len(want) == 2 and not same_row(want[0], want[1], 1e-9)
         if distinct and len(rows) == 1:
-            fail(label, "only one solution returned; the other elbow (θ2 with the opposite sign) reaches the "
-                        "target too")
+            fail(
+                label, "only one solution returned; the other elbow (θ2 with the opposite sign) reaches the target too"
+            )
         if distinct and len(rows) == 2 and same_row(rows[0], rows[1], 1e-9):
             fail(label, "the same solution twice: elbow up and elbow down have θ2 of opposite signs")
         if len(rows) > 2:
             fail(label, f"{len(rows)} rows; a planar 2R arm has at most 2 solutions")
         if len(rows) == 2 and distinct:
-            if not ((same_row(rows[0], want[0], atol) and same_row(rows[1], want[1], atol))
-                    or (same_row(rows[0], want[1], atol) and same_row(rows[1], want[0], atol))):
+            if not (
+                (same_row(rows[0], want[0], atol) and same_row(rows[1], want[1], atol))
+                or (same_row(rows[0], want[1], atol) and same_row(rows[1], want[0], atol))
+            ):
                 fail(label, f"got {fmt_list([v for q in rows for v in q])}, expected the rows {want} (any order)")
 
 
-def check_motion_cost_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "motion_cost", atol: float = 1e-9) -> None:
+def check_motion_cost_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "motion_cost",
+    atol: float = 1e-9,
+) -> None:
     """``fn(q, q_current, k)`` must return J = Σ kᵢ|Δθᵢ| with each Δθ wrapped to (−π, π]."""
+
     def make(rng):
         m = rng.choice((3, 6))
-        return ([rng.uniform(-pi, pi) for _ in range(m)], [rng.uniform(-pi, pi) for _ in range(m)],
-                [float(rng.randint(1, 4)) for _ in range(m)])
+        return (
+            [rng.uniform(-pi, pi) for _ in range(m)],
+            [rng.uniform(-pi, pi) for _ in range(m)],
+            [float(rng.randint(1, 4)) for _ in range(m)],
+        )
 
     for q, qc, k in cases_of(cases, seed, n, make):
         label = f"{name}(q={fmt_list(q)}, q_current={fmt_list(qc)}, k={fmt_list(k)})"
@@ -285,8 +402,9 @@ def check_motion_cost_function(fn: Callable[..., Any], cases: Any = None, seed: 
         if shape != ():
             fail(label, f"expected one number J, got shape {shape} (sum the weighted terms)")
         hints = {
-            "Δθ is not wrapped: a joint at 170° going to −170° moves 20°, not 340° (wrap Δθ to (−π, π])":
-                unwrapped_cost(q, qc, k),
+            "Δθ is not wrapped: a joint at 170° going to −170° moves 20°, not 340° (wrap Δθ to (−π, π])": unwrapped_cost(
+                q, qc, k
+            ),
             "the weights k are missing (J = Σ kᵢ|Δθᵢ|)": reference_motion_cost(q, qc, [1.0] * len(q)),
             "|Δθ| is missing: J adds absolute values": sum(ki * wrap(a - b) for a, b, ki in zip(q, qc, k)),
         }
@@ -298,8 +416,16 @@ def unwrapped_cost(q: Any, q_current: Any, k: Any) -> Any:
     return sum(ki * abs(a - b) for a, b, ki in zip(q, q_current, k))
 
 
-def check_choose_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "choose", atol: float = 1e-9) -> None:
+def check_choose_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "choose",
+    atol: float = 1e-9,
+) -> None:
     """``fn(solutions, q_current, k)`` must return the row of ``solutions`` with the least J."""
+
     def make(rng):
         while True:
             m, rows = rng.choice((2, 3, 6)), rng.randint(2, 8)
@@ -326,8 +452,10 @@ def check_choose_function(fn: Callable[..., Any], cases: Any = None, seed: int |
             fail(label, f"returned {fmt_list(flat)}, which is not one of the rows of `solutions`")
         i = chosen[0]
         costs = [reference_motion_cost(r, qc, k) for r in sols]
-        by = {"unwrapped": [unwrapped_cost(r, qc, k) for r in sols],
-              "unweighted": [reference_motion_cost(r, qc, [1.0] * len(qc)) for r in sols]}
+        by = {
+            "unwrapped": [unwrapped_cost(r, qc, k) for r in sols],
+            "unweighted": [reference_motion_cost(r, qc, [1.0] * len(qc)) for r in sols],
+        }
         if i == min(range(len(sols)), key=lambda j: by["unwrapped"][j]):
             fail(label, "chose by J without wrapping Δθ; the short way round is shorter")
         if i == min(range(len(sols)), key=lambda j: by["unweighted"][j]):
@@ -339,13 +467,26 @@ def check_choose_function(fn: Callable[..., Any], cases: Any = None, seed: int |
 
 def check_in_range_function(fn: Callable[..., Any], cases: Any = None, name: str = "in_range") -> None:
     """``fn(theta, lo, hi)`` (radians) must say whether some θ + 2πm lies in [lo, hi]."""
-    default = [(-200.0, -225.0, 45.0), (200.0, -225.0, 45.0), (100.0, -225.0, 45.0), (170.0, -160.0, 160.0),
-               (-170.0, -160.0, 160.0), (-100.0, -45.0, 225.0), (-135.0, -45.0, 225.0), (300.0, -266.0, 266.0),
-               (-300.0, -266.0, 266.0), (0.0, -100.0, 100.0), (100.0, -100.0, 100.0), (460.0, -100.0, 100.0),
-               (-620.0, -110.0, 170.0)]
-    for theta, lo, hi in (cases or [tuple(radians(v) for v in c) for c in default]):
-        label = (f"{name}({fmt(theta)}, {fmt(lo)}, {fmt(hi)})  [{fmt(degrees(theta))}° in "
-                 f"{fmt(degrees(lo))}°…{fmt(degrees(hi))}°]")
+    default = [
+        (-200.0, -225.0, 45.0),
+        (200.0, -225.0, 45.0),
+        (100.0, -225.0, 45.0),
+        (170.0, -160.0, 160.0),
+        (-170.0, -160.0, 160.0),
+        (-100.0, -45.0, 225.0),
+        (-135.0, -45.0, 225.0),
+        (300.0, -266.0, 266.0),
+        (-300.0, -266.0, 266.0),
+        (0.0, -100.0, 100.0),
+        (100.0, -100.0, 100.0),
+        (460.0, -100.0, 100.0),
+        (-620.0, -110.0, 170.0),
+    ]
+    for theta, lo, hi in cases or [tuple(radians(v) for v in c) for c in default]:
+        label = (
+            f"{name}({fmt(theta)}, {fmt(lo)}, {fmt(hi)})  [{fmt(degrees(theta))}° in "
+            f"{fmt(degrees(lo))}°…{fmt(degrees(hi))}°]"
+        )
         got = call(fn, (theta, lo, hi), name)
         if got is None:
             fail(label, "is None (did the function forget to `return` its result?)")
@@ -359,13 +500,18 @@ def check_in_range_function(fn: Callable[..., Any], cases: Any = None, name: str
         want = reference_in_range(theta, lo, hi)
         if answer != want:
             if want and not lo <= theta <= hi:
-                fail(label, f"expected True: θ {'+' if theta < lo else '−'} 360° = "
-                            f"{fmt(degrees(theta + (TAU if theta < lo else -TAU)))}° is in the range "
-                            "(the same joint position)")
+                fail(
+                    label,
+                    f"expected True: θ {'+' if theta < lo else '−'} 360° = "
+                    f"{fmt(degrees(theta + (TAU if theta < lo else -TAU)))}° is in the range "
+                    "(the same joint position)",
+                )
             fail(label, f"expected {want}")
 
 
-def check_count_function(fn: Callable[..., Any], poses: Any = None, seed: int | None = None, n: int = 6, name: str = "count_valid") -> None:
+def check_count_function(
+    fn: Callable[..., Any], poses: Any = None, seed: int | None = None, n: int = 6, name: str = "count_valid"
+) -> None:
     """``fn(T)`` must return how many PUMA560 solutions of T lie in Table 3.2's ranges (±360° allowed)."""
     cases = list(poses or ())
     if seed is not None:
@@ -384,8 +530,11 @@ def check_count_function(fn: Callable[..., Any], poses: Any = None, seed: int | 
         if v[0] == want:
             continue
         if v[0] == reference_puma_count(T, shift=False):
-            fail(label, f"got {fmt(v[0])}, expected {want}: an angle outside a range may still be valid "
-                        "360° away (θ2's and θ3's range is −225°…45°, θ6's ±266°)")
+            fail(
+                label,
+                f"got {fmt(v[0])}, expected {want}: an angle outside a range may still be valid "
+                "360° away (θ2's and θ3's range is −225°…45°, θ6's ±266°)",
+            )
         if v[0] == 8:
             fail(label, "got 8: that counts every solution; count only those within the joint ranges")
         fail(label, f"got {fmt(v[0])}, expected {want}")

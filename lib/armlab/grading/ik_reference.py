@@ -4,6 +4,7 @@ textbook eqs. (3.38)–(3.53), the planar 2R arm, and the choice rule of paper 0
 Computed with arithmetic and the frozen ``math`` functions only (atan2 from :mod:`._plain`),
 never with ``armlab.ik`` or numpy.
 """
+
 from __future__ import annotations
 
 from ._base import read
@@ -18,13 +19,17 @@ if TYPE_CHECKING:
 
 #: Table 3.2 joint ranges (degrees), θ3 corrected: the book prints −45°…225°, which is Fu–Gonzalez–Lee's
 #: θ3 (this θ3 + 180°), docs/errata.md. Equal to armlab.models.puma560().qlim.
-PUMA_RANGES_DEG = ((-160.0, 160.0), (-225.0, 45.0), (-225.0, 45.0), (-110.0, 170.0), (-100.0, 100.0),
-                   (-266.0, 266.0))
+PUMA_RANGES_DEG = ((-160.0, 160.0), (-225.0, 45.0), (-225.0, 45.0), (-110.0, 170.0), (-100.0, 100.0), (-266.0, 266.0))
 PUMA = {"a2": 0.4318, "a3": 0.02032, "d2": 0.14909, "d4": 0.43307}
 #: Table 3.2 as DH rows (joint, a, α, d, θ, offset), modified convention
-PUMA_ROWS = (("R", 0.0, 0.0, 0.0, 0.0, 0.0), ("R", 0.0, -0.5 * pi, PUMA["d2"], 0.0, 0.0),
-             ("R", PUMA["a2"], 0.0, 0.0, 0.0, 0.0), ("R", PUMA["a3"], -0.5 * pi, PUMA["d4"], 0.0, 0.0),
-             ("R", 0.0, 0.5 * pi, 0.0, 0.0, 0.0), ("R", 0.0, -0.5 * pi, 0.0, 0.0, 0.0))
+PUMA_ROWS = (
+    ("R", 0.0, 0.0, 0.0, 0.0, 0.0),
+    ("R", 0.0, -0.5 * pi, PUMA["d2"], 0.0, 0.0),
+    ("R", PUMA["a2"], 0.0, 0.0, 0.0, 0.0),
+    ("R", PUMA["a3"], -0.5 * pi, PUMA["d4"], 0.0, 0.0),
+    ("R", 0.0, 0.5 * pi, 0.0, 0.0, 0.0),
+    ("R", 0.0, -0.5 * pi, 0.0, 0.0, 0.0),
+)
 
 
 def plus_minus(phi: float, D: Any, term: Any) -> list[Any]:
@@ -105,8 +110,11 @@ def puma_rows(T: Any, a2: float, a3: float, d2: float, d4: float) -> Any:
             c5 = -ax * c1 * s23 - ay * s1 * s23 - az * c23
             t5 = atan2(s5, c5)
             s6 = -nx * (c1 * c23 * s4 - s1 * c4) - ny * (s1 * c23 * s4 + c1 * c4) + nz * s23 * s4
-            c6 = (nx * ((c1 * c23 * c4 + s1 * s4) * c5 - c1 * s23 * s5)
-                  + ny * ((s1 * c23 * c4 - c1 * s4) * c5 - s1 * s23 * s5) - nz * (s23 * c4 * c5 + c23 * s5))
+            c6 = (
+                nx * ((c1 * c23 * c4 + s1 * s4) * c5 - c1 * s23 * s5)
+                + ny * ((s1 * c23 * c4 - c1 * s4) * c5 - s1 * s23 * s5)
+                - nz * (s23 * c4 * c5 + c23 * s5)
+            )
             t6 = atan2(s6, c6)
             out.append([t1, t23 - t3, t3, t4, t5, t6])
             out.append([t1, t23 - t3, t3, t4 + pi, -t5, t6 + pi])

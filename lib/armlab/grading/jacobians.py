@@ -16,12 +16,31 @@ Checkers call the student's functions on fixed cases and on seeded random cases:
 :func:`check_jacobian_2r_expr`, :func:`check_propagation_step_function`, :func:`check_joint_rates_function`,
 :func:`check_singular_pose_function`, :func:`check_frame_change_function`.
 """
+
 from __future__ import annotations
 
 from ._base import call, check_finite, fail, fmt, fmt_list, read, vector
 from ._frozen import (
-    abs, cos, degrees, float, freeze, isinstance, len, list, max, min, np_array, pi, range, sin, sqrt, str, sum,
-    tuple, type, zip,
+    abs,
+    cos,
+    degrees,
+    float,
+    freeze,
+    isinstance,
+    len,
+    list,
+    max,
+    min,
+    np_array,
+    pi,
+    range,
+    sin,
+    sqrt,
+    str,
+    sum,
+    tuple,
+    type,
+    zip,
 )
 from ._plain import cross, det3, matvec, transpose, wrap
 from .checks import check_close
@@ -36,10 +55,17 @@ if TYPE_CHECKING:
     from random import Random
 
 __all__ = [
-    "check_jacobian_2r_expr", "check_propagation_step_function", "check_joint_rates_function",
-    "check_singular_pose_function", "check_frame_change_function",
-    "reference_jacobian_2r", "reference_propagation_step", "reference_jacobian_planar3",
-    "reference_joint_rates", "reference_singular_pose", "reference_frame_change",
+    "check_jacobian_2r_expr",
+    "check_propagation_step_function",
+    "check_joint_rates_function",
+    "check_singular_pose_function",
+    "check_frame_change_function",
+    "reference_jacobian_2r",
+    "reference_propagation_step",
+    "reference_jacobian_planar3",
+    "reference_joint_rates",
+    "reference_singular_pose",
+    "reference_frame_change",
 ]
 
 SYMBOLS_2R = ("th1", "th2", "l1", "l2")
@@ -64,7 +90,9 @@ def reference_jacobian_2r(t1: float, t2: float, l1: float, l2: float) -> list[fl
     return jacobian_planar([t1, t2], [l1, l2])
 
 
-def reference_propagation_step(R: Sequence[float], P: Sequence[float], w: Sequence[float], v: Sequence[float], qd: float, joint: str) -> Any:
+def reference_propagation_step(
+    R: Sequence[float], P: Sequence[float], w: Sequence[float], v: Sequence[float], qd: float, joint: str
+) -> Any:
     """Notes 004, one outward step. R = ⁱR_{i+1} (flat 3×3), P = ⁱP_{i+1}, w = ⁱω_i, v = ⁱv_i in {i}; joint
     i+1 is "R" (rate θ̇) or "P" (rate ḋ). Returns (^{i+1}ω_{i+1}, ^{i+1}v_{i+1}) in {i+1}."""
     Rt = transpose(R, 3)
@@ -139,7 +167,7 @@ def reference_frame_change(J: Sequence[float], R: Sequence[float], n: int) -> li
 
 # --- reading answers -------------------------------------------------------------------------------
 def nested(flat: Any, rows: Any, cols: int) -> Any:
-    return np_array([flat[r * cols:(r + 1) * cols] for r in range(rows)], dtype=float)
+    return np_array([flat[r * cols : (r + 1) * cols] for r in range(rows)], dtype=float)
 
 
 def pair(value: Any, label: str, what: str) -> Any:
@@ -150,7 +178,9 @@ def pair(value: Any, label: str, what: str) -> Any:
 
 
 # --- part 1: the 2R Jacobian, symbolically ------------------------------------------------------------
-def check_jacobian_2r_expr(answer: Any, points: Any = None, seed: int | None = None, n: int = 8, name: str = "J2", atol: float = 1e-9) -> None:
+def check_jacobian_2r_expr(
+    answer: Any, points: Any = None, seed: int | None = None, n: int = 8, name: str = "J2", atol: float = 1e-9
+) -> None:
     """``answer``: the planar 2R arm's Jacobian as a 2×2 sympy Matrix in the symbols th1, th2, l1, l2 (rows
     ẋ, ẏ). Compared at the given ``points`` ((th1, th2, l1, l2) tuples) and at ``n`` seeded random points."""
     mat = sym(answer, name, list(SYMBOLS_2R))
@@ -168,8 +198,12 @@ def check_jacobian_2r_expr(answer: Any, points: Any = None, seed: int | None = N
         fail(name, f"uses symbol(s) {extra}; write J2 with the symbols th1, th2, l1, l2 defined in the cell")
     if not used:
         fail(name, "has no symbols: J2 must be a sympy Matrix in th1, th2, l1, l2 (not numbers)")
-    for t1, t2, l1, l2 in cases_of(points, seed, n, lambda rng: (rng.uniform(-pi, pi), rng.uniform(-pi, pi),
-                                                                rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5))):
+    for t1, t2, l1, l2 in cases_of(
+        points,
+        seed,
+        n,
+        lambda rng: (rng.uniform(-pi, pi), rng.uniform(-pi, pi), rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5)),
+    ):
         values = {"th1": t1, "th2": t2, "l1": l1, "l2": l2}
         got = evaluate(items, values)
         label = f"{name} at th1={fmt(t1)}, th2={fmt(t2)}, l1={fmt(l1)}, l2={fmt(l2)}"
@@ -179,13 +213,23 @@ def check_jacobian_2r_expr(answer: Any, points: Any = None, seed: int | None = N
         hints = {
             "this is the Jacobian in the tip frame {3} (³v₃ of the notes, [[l1·s2, 0], [l1·c2 + l2, l2]]); "
             "the base-frame J is ⁰₃R times it": [l1 * sin(t2), 0.0, l1 * cos(t2) + l2, l2],
-            "θ2 is measured from link 1: the second link's direction is θ1 + θ2 (s12, c12), not θ2":
-                [-l1 * sin(t1) - l2 * sin(t2), -l2 * sin(t2), l1 * cos(t1) + l2 * cos(t2), l2 * cos(t2)],
+            "θ2 is measured from link 1: the second link's direction is θ1 + θ2 (s12, c12), not θ2": [
+                -l1 * sin(t1) - l2 * sin(t2),
+                -l2 * sin(t2),
+                l1 * cos(t1) + l2 * cos(t2),
+                l2 * cos(t2),
+            ],
             "rows swapped: row 1 is ∂x/∂θ, row 2 is ∂y/∂θ": J[2:] + J[:2],
             "columns swapped: column k is the derivative with respect to θk": [J[1], J[0], J[3], J[2]],
         }
-        check_close([got[:2], got[2:]], [J[:2], J[2:]], name=label, atol=atol, rtol=1e-9,
-                    hints={k: [h[:2], h[2:]] for k, h in hints.items()})
+        check_close(
+            [got[:2], got[2:]],
+            [J[:2], J[2:]],
+            name=label,
+            atol=atol,
+            rtol=1e-9,
+            hints={k: [h[:2], h[2:]] for k, h in hints.items()},
+        )
 
 
 # --- part 2: one velocity-propagation step ------------------------------------------------------------
@@ -194,15 +238,31 @@ def propagation_case(rng: Random) -> Any:
     return (random_rotation(rng), *vec, rng.uniform(-2.0, 2.0), "R" if rng.random() < 0.7 else "P")
 
 
-def check_propagation_step_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "propagate", atol: float = 1e-9) -> None:
+def check_propagation_step_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "propagate",
+    atol: float = 1e-9,
+) -> None:
     """``fn(R, P, w, v, qd, joint)`` must return (^{i+1}ω_{i+1}, ^{i+1}v_{i+1}) of notes 004, with R = ⁱR_{i+1}
     (3×3: {i+1}'s axes in {i}), P = ⁱP_{i+1}, w = ⁱω_i, v = ⁱv_i, qd the rate of joint i+1 and joint "R" or "P".
     Cases are (R flat 3×3, P, w, v, qd, joint)."""
     for R, P, w, v, qd, joint in cases_of(cases, seed, n, propagation_case):
-        label = (f"{name}(R, P={fmt_list(P)}, w={fmt_list(w)}, v={fmt_list(v)}, qd={fmt(qd)}, "
-                 f"joint={joint!r})")
-        got = call(fn, (nested(R, 3, 3), np_array(P, dtype=float), np_array(w, dtype=float),
-                        np_array(v, dtype=float), float(qd), str(joint)), name)
+        label = f"{name}(R, P={fmt_list(P)}, w={fmt_list(w)}, v={fmt_list(v)}, qd={fmt(qd)}, joint={joint!r})"
+        got = call(
+            fn,
+            (
+                nested(R, 3, 3),
+                np_array(P, dtype=float),
+                np_array(w, dtype=float),
+                np_array(v, dtype=float),
+                float(qd),
+                str(joint),
+            ),
+            name,
+        )
         shape, flat = read(got, label)
         if shape not in ((2, 3), (6,)):
             fail(label, f"expected the two 3-vectors (ω, v), got shape {shape} (return w_next, v_next)")
@@ -213,17 +273,27 @@ def check_propagation_step_function(fn: Callable[..., Any], cases: Any = None, s
         zq = scale(qd, Z)
         hints = {
             "returned (v, ω): the order asked is (ω, v), the angular velocity first": [v1, w1],
-            "rotated the wrong way: ⁱ⁺¹ᵢR = (ⁱR_{i+1})ᵀ takes {i}'s components to {i+1}'s, so use R.T":
-                reference_propagation_step(transpose(R, 3), P, w, v, qd, joint),
-            "wrong frame: the result is still in frame {i}; rotate it into {i+1} with R.T":
-                [add(w, matvec(R, zq, 3)) if joint == "R" else w,
-                 add(add(v, cross(w, P)), matvec(R, zq, 3)) if joint == "P" else add(v, cross(w, P))],
-            "the joint rate was added before rotating: θ̇·ẑ (or ḋ·ẑ) is already in {i+1}, add it after R.T":
-                [matvec(Rt, add(w, zq), 3), v1] if joint == "R" else [w1, matvec(Rt, add(add(v, cross(w, P)), zq), 3)],
-            "cross product in the wrong order: it is ⁱω_i × ⁱP_{i+1}, not P × ω":
-                [w1, add(matvec(Rt, add(v, cross(P, w)), 3), zq if joint == "P" else [0.0, 0.0, 0.0])],
-            "forgot ω × P: link i's rotation carries the origin of {i+1} around, v_{i+1} = R.T·(v_i + ω_i × P)":
-                [w1, add(matvec(Rt, v, 3), zq if joint == "P" else [0.0, 0.0, 0.0])],
+            "rotated the wrong way: ⁱ⁺¹ᵢR = (ⁱR_{i+1})ᵀ takes {i}'s components to {i+1}'s, so use R.T": reference_propagation_step(
+                transpose(R, 3), P, w, v, qd, joint
+            ),
+            "wrong frame: the result is still in frame {i}; rotate it into {i+1} with R.T": [
+                add(w, matvec(R, zq, 3)) if joint == "R" else w,
+                add(add(v, cross(w, P)), matvec(R, zq, 3)) if joint == "P" else add(v, cross(w, P)),
+            ],
+            "the joint rate was added before rotating: θ̇·ẑ (or ḋ·ẑ) is already in {i+1}, add it after R.T": [
+                matvec(Rt, add(w, zq), 3),
+                v1,
+            ]
+            if joint == "R"
+            else [w1, matvec(Rt, add(add(v, cross(w, P)), zq), 3)],
+            "cross product in the wrong order: it is ⁱω_i × ⁱP_{i+1}, not P × ω": [
+                w1,
+                add(matvec(Rt, add(v, cross(P, w)), 3), zq if joint == "P" else [0.0, 0.0, 0.0]),
+            ],
+            "forgot ω × P: link i's rotation carries the origin of {i+1} around, v_{i+1} = R.T·(v_i + ω_i × P)": [
+                w1,
+                add(matvec(Rt, v, 3), zq if joint == "P" else [0.0, 0.0, 0.0]),
+            ],
             f"treated the {'revolute' if joint == 'R' else 'prismatic'} joint as "
             f"{'prismatic' if joint == 'R' else 'revolute'}: a revolute joint adds θ̇·ẑ to ω, a prismatic one "
             "ḋ·ẑ to v": list(reference_propagation_step(R, P, w, v, qd, other)),
@@ -240,17 +310,28 @@ def arm3_case(rng: Random, singular_ok: bool = False) -> Any:
             return q, lengths
 
 
-def check_joint_rates_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "joint_rates", atol: float = 1e-7) -> None:
+def check_joint_rates_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "joint_rates",
+    atol: float = 1e-7,
+) -> None:
     """``fn(q, lengths, xdot)`` must return q̇ (rad/s) of a planar 3R arm with J·q̇ = ẋ, ẋ = (vx, vy, ωz) of the tip in
     the base frame. Cases are (q, lengths, xdot)."""
+
     def make(rng):
         q, lengths = arm3_case(rng)
         return q, lengths, [rng.uniform(-1.0, 1.0) for _ in range(3)]
 
     for q, lengths, xdot in cases_of(cases, seed, n, make):
         label = f"{name}(q={fmt_list(q)}, lengths={fmt_list(lengths)}, xdot={fmt_list(xdot)})"
-        got = vector(call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float),
-                               np_array(xdot, dtype=float)), name), 3, label)
+        got = vector(
+            call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float), np_array(xdot, dtype=float)), name),
+            3,
+            label,
+        )
         J = reference_jacobian_planar3(q, lengths)
         qd = solve3(J, xdot)
         phi = q[0] + q[1] + q[2]
@@ -259,24 +340,35 @@ def check_joint_rates_function(fn: Callable[..., Any], cases: Any = None, seed: 
             "looks like degrees per second: the joint rates are wanted in rad/s": [degrees(x) for x in qd],
             "transposed J: solve J·q̇ = ẋ, not Jᵀ·q̇ = ẋ": solve3(transpose(J, 3), xdot),
             "J·ẋ is not the joint rates: solve J·q̇ = ẋ (q̇ = J⁻¹·ẋ)": matvec(J, xdot, 3),
-            "[ω; v] row order: ẋ is (vx, vy, ωz), so J's rows must be (ẋ, ẏ, ω) in that order, not ω first":
-                solve3(J[6:] + J[:6], xdot),
-            "wrong frame: ẋ is given in the base frame {0}; this treats (vx, vy) as tip-frame components":
-                solve3(J, [c * xdot[0] - s * xdot[1], s * xdot[0] + c * xdot[1], xdot[2]]),
-            "the joint angles are relative: link k points along q1 + … + qk, not qk":
-                solve3(jacobian_planar([q[0], q[1] - q[0], q[2] - q[1]], lengths) + [1.0, 1.0, 1.0], xdot),
+            "[ω; v] row order: ẋ is (vx, vy, ωz), so J's rows must be (ẋ, ẏ, ω) in that order, not ω first": solve3(
+                J[6:] + J[:6], xdot
+            ),
+            "wrong frame: ẋ is given in the base frame {0}; this treats (vx, vy) as tip-frame components": solve3(
+                J, [c * xdot[0] - s * xdot[1], s * xdot[0] + c * xdot[1], xdot[2]]
+            ),
+            "the joint angles are relative: link k points along q1 + … + qk, not qk": solve3(
+                jacobian_planar([q[0], q[1] - q[0], q[2] - q[1]], lengths) + [1.0, 1.0, 1.0], xdot
+            ),
         }
         check_close(got, qd, name=label, atol=atol, rtol=1e-7, hints=hints)
 
 
 # --- part 4: a singular configuration and its lost direction -----------------------------------------
-def check_singular_pose_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "singular_pose", atol: float = 1e-7) -> None:
+def check_singular_pose_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "singular_pose",
+    atol: float = 1e-7,
+) -> None:
     """``fn(q, lengths)`` must return (q_s, u) for a planar 3R arm (J rows vx, vy, ωz): q_s the singular pose
     nearest to q that changes θ2 only, and u a unit vector with uᵀJ(q_s) = 0 (either sign). Cases are (q, lengths)."""
     for q, lengths in cases_of(cases, seed, n, lambda rng: arm3_case(rng, singular_ok=True)):
         label = f"{name}(q={fmt_list(q)}, lengths={fmt_list(lengths)})"
-        qs_got, u_got = pair(call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float)), name), label,
-                             "(q_s, u)")
+        qs_got, u_got = pair(
+            call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float)), name), label, "(q_s, u)"
+        )
         qs = vector(qs_got, 3, f"{label}: q_s")
         u = vector(u_got, 3, f"{label}: u")
         qs_ref, u_ref = reference_singular_pose(q, lengths)
@@ -299,18 +391,25 @@ def check_singular_pose_function(fn: Callable[..., Any], cases: Any = None, seed
         uJ = [sum(u[r] * J[3 * r + c] for r in range(3)) for c in range(3)]
         if max(abs(x) for x in uJ) <= atol * 10 * length:
             if abs(length - 1.0) > 1e-6:
-                fail(f"{label}: u", f"right direction, but not a unit vector (length {fmt(length)}): divide by its norm")
+                fail(
+                    f"{label}: u", f"right direction, but not a unit vector (length {fmt(length)}): divide by its norm"
+                )
             continue
         unit = scale(1.0 / length, u)
         null = right_null(J)
         if abs(abs(sum(x * y for x, y in zip(unit, null))) - 1.0) < 1e-6:
-            fail(f"{label}: u", "this is the joint motion that moves nothing (J·q̇ = 0, the null space of J); the lost "
-                                "task direction satisfies uᵀJ = 0 (the null space of Jᵀ): transposed")
+            fail(
+                f"{label}: u",
+                "this is the joint motion that moves nothing (J·q̇ = 0, the null space of J); the lost "
+                "task direction satisfies uᵀJ = 0 (the null space of Jᵀ): transposed",
+            )
         at_q = left_null_or_none(reference_jacobian_planar3(q, lengths))
         if at_q is not None and abs(abs(sum(x * y for x, y in zip(unit, at_q))) - 1.0) < 1e-6:
             fail(f"{label}: u", "this is computed at q, not at the singular pose q_s")
-        fail(f"{label}: u", f"uᵀJ(q_s) = {fmt_list(uJ)} ≠ 0: u is not a direction the arm has lost (expected ±"
-                            f"{fmt_list(u_ref)})")
+        fail(
+            f"{label}: u",
+            f"uᵀJ(q_s) = {fmt_list(uJ)} ≠ 0: u is not a direction the arm has lost (expected ±{fmt_list(u_ref)})",
+        )
 
 
 def left_null_or_none(J: Any) -> Any:
@@ -322,12 +421,26 @@ def left_null_or_none(J: Any) -> Any:
 def frame_case(rng: Random) -> Any:
     n = rng.randint(2, 7)
     R = random_rotation(rng)
-    T = R[0:3] + [rng.uniform(-1.0, 1.0)] + R[3:6] + [rng.uniform(-1.0, 1.0)] + R[6:9] + [rng.uniform(-1.0, 1.0)] \
+    T = (
+        R[0:3]
+        + [rng.uniform(-1.0, 1.0)]
+        + R[3:6]
+        + [rng.uniform(-1.0, 1.0)]
+        + R[6:9]
+        + [rng.uniform(-1.0, 1.0)]
         + [0.0, 0.0, 0.0, 1.0]
+    )
     return [rng.uniform(-1.0, 1.0) for _ in range(6 * n)], T
 
 
-def check_frame_change_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "jacobian_in_base", atol: float = 1e-9) -> None:
+def check_frame_change_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "jacobian_in_base",
+    atol: float = 1e-9,
+) -> None:
     """``fn(J_tool, T)`` must return ⁰J = diag(R, R)·ᵀJ (6×n) for the tool-frame Jacobian ᵀJ (6×n, rows v then ω)
     and the tool's pose T = ⁰T_T (4×4, R its rotation). Cases are (J flat 6×n, T flat 4×4)."""
     for J, T in cases_of(cases, seed, n, frame_case):
@@ -338,8 +451,8 @@ def check_frame_change_function(fn: Callable[..., Any], cases: Any = None, seed:
         p = [T[3], T[7], T[11]]
         ref = reference_frame_change(J, R, cols)
         wrong_way = reference_frame_change(J, transpose(R, 3), cols)
-        v_only = ref[:3 * cols] + J[3 * cols:]
-        w_only = J[:3 * cols] + ref[3 * cols:]
+        v_only = ref[: 3 * cols] + J[3 * cols :]
+        w_only = J[: 3 * cols] + ref[3 * cols :]
         moved = list(ref)  # the 6×6 motion map with the −R·S(p)… block: a reference-point change on top
         for c in range(cols):
             w = [ref[(3 + k) * cols + c] for k in range(3)]
@@ -349,14 +462,20 @@ def check_frame_change_function(fn: Callable[..., Any], cases: Any = None, seed:
         hints = {
             "rotated the wrong way: R = ⁰R_T takes the tool's components to the base's; diag(Rᵀ, Rᵀ) goes from the "
             "base to the tool": wrong_way,
-            "[ω; v] row order: the rows are (v; ω), translation first; keep that order": ref[3 * cols:] + ref[:3 * cols],
+            "[ω; v] row order: the rows are (v; ω), translation first; keep that order": ref[3 * cols :]
+            + ref[: 3 * cols],
             "only the translational rows were rotated: ω is a vector too, rotate both halves": v_only,
             "only the rotational rows were rotated: v is a vector too, rotate both halves": w_only,
             "moved the reference point as well: ⁰J = diag(R, R)·ᵀJ only re-expresses the tool point's velocity in "
             "other axes (no p × ω term)": moved,
         }
-        check_close(got, [ref[r * cols:(r + 1) * cols] for r in range(6)], name=label, atol=atol, hints={
-            k: [v[r * cols:(r + 1) * cols] for r in range(6)] for k, v in hints.items()})
+        check_close(
+            got,
+            [ref[r * cols : (r + 1) * cols] for r in range(6)],
+            name=label,
+            atol=atol,
+            hints={k: [v[r * cols : (r + 1) * cols] for r in range(6)] for k, v in hints.items()},
+        )
 
 
 freeze(__name__)

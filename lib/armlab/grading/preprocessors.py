@@ -23,6 +23,7 @@ environment (the *kernel* that runs the notebooks still needs armlab).
   traceback of a failing test cell shows the source lines around the
   failing line, i.e. the hidden tests. Students get ``Error: message`` only.
 """
+
 from __future__ import annotations
 
 from nbformat.v4 import new_code_cell, new_output
@@ -69,11 +70,16 @@ class RobustOverwriteCells(OverwriteCells):
         source_nb = self.gradebook.find_notebook(self.notebook_id, self.assignment_id)
         order = [cell.name for cell in source_nb.source_cells]
         solution_ids = {cell.name for cell in source_nb.solution_cells}
-        grade_cells = sorted(source_nb.grade_cells, key=lambda g: order.index(g.name) if g.name in order else len(order))
+        grade_cells = sorted(
+            source_nb.grade_cells, key=lambda g: order.index(g.name) if g.name in order else len(order)
+        )
 
         def positions():
-            return {cell.metadata["nbgrader"]["grade_id"]: i for i, cell in enumerate(nb.cells)
-                    if "grade_id" in cell.get("metadata", {}).get("nbgrader", {})}
+            return {
+                cell.metadata["nbgrader"]["grade_id"]: i
+                for i, cell in enumerate(nb.cells)
+                if "grade_id" in cell.get("metadata", {}).get("nbgrader", {})
+            }
 
         for grade_cell in grade_cells:
             present = positions()
@@ -82,12 +88,13 @@ class RobustOverwriteCells(OverwriteCells):
             self.log.warning("Missing grade cell %s encountered, adding to notebook", grade_cell.name)
             k = order.index(grade_cell.name)
             source_cell = source_nb.source_cells[k]
-            cell = self.missing_cell_transform(source_cell, grade_cell.max_score,
-                                               is_solution=grade_cell.name in solution_ids)
+            cell = self.missing_cell_transform(
+                source_cell, grade_cell.max_score, is_solution=grade_cell.name in solution_ids
+            )
             if nb.get("nbformat_minor", 0) >= 5:
                 cell["id"] = f"restored-{grade_cell.name}"[:64]
             before = [present[n] for n in order[:k] if n in present]
-            after = [present[n] for n in order[k + 1:] if n in present]
+            after = [present[n] for n in order[k + 1 :] if n in present]
             if before:
                 nb.cells.insert(max(before) + 1, cell)
             elif after:
@@ -166,8 +173,11 @@ class LimitOutputChars(NbGraderPreprocessor):
             else:
                 dropped += 1
         if dropped:
-            outputs.append(new_output("stream", name="stdout",
-                                      text=f"... [{dropped} more outputs removed by the autograder] ...\n"))
+            outputs.append(
+                new_output(
+                    "stream", name="stdout", text=f"... [{dropped} more outputs removed by the autograder] ...\n"
+                )
+            )
         cell.outputs = outputs
         return cell, resources
 

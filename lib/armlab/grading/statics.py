@@ -17,6 +17,7 @@ Checkers of student functions call them on fixed cases and on seeded random case
 :func:`check_tau_base_function` ((5-6)), :func:`check_free_direction_function` (Fig. 5.7),
 :func:`check_wrench_at_tool_function` ((5-8), Example 6), :func:`check_tip_force_function` (§5.4).
 """
+
 from __future__ import annotations
 
 from ._base import call, check_finite, fail, fmt, fmt_list, read, vector
@@ -32,14 +33,26 @@ if TYPE_CHECKING:
     from random import Random
 
 __all__ = [
-    "check_recursion_step_function", "check_tau_tip_function", "check_tau_base_function",
-    "check_free_direction_function", "check_wrench_at_tool_function", "check_tip_force_function",
-    "reference_recursion_step", "reference_tau_tip", "reference_tau_base", "reference_free_direction",
-    "reference_wrench_at_tool", "reference_tip_force_3r", "jacobian_2r", "jacobian_planar",
+    "check_recursion_step_function",
+    "check_tau_tip_function",
+    "check_tau_base_function",
+    "check_free_direction_function",
+    "check_wrench_at_tool_function",
+    "check_tip_force_function",
+    "reference_recursion_step",
+    "reference_tau_tip",
+    "reference_tau_base",
+    "reference_free_direction",
+    "reference_wrench_at_tool",
+    "reference_tip_force_3r",
+    "jacobian_2r",
+    "jacobian_planar",
 ]
 
-SIGN = ("sign flipped: this balances the force the environment applies to the tip (the reaction). The "
-        "convention here is the force the tip EXERTS on the environment, τ = +JᵀF")
+SIGN = (
+    "sign flipped: this balances the force the environment applies to the tip (the reaction). The "
+    "convention here is the force the tip EXERTS on the environment, τ = +JᵀF"
+)
 
 
 # --- plain-math references -------------------------------------------------------------------------
@@ -53,11 +66,16 @@ def add(a: Any, b: Any) -> list[Any]:
 
 def random_rotation(rng: Random) -> Any:
     """A rotation R(z, a)·R(y, b)·R(x, c) with random angles (flat 3×3)."""
-    return matmul(matmul(rot("z", rng.uniform(-pi, pi), 3), rot("y", rng.uniform(-pi, pi), 3), 3),
-                  rot("x", rng.uniform(-pi, pi), 3), 3)
+    return matmul(
+        matmul(rot("z", rng.uniform(-pi, pi), 3), rot("y", rng.uniform(-pi, pi), 3), 3),
+        rot("x", rng.uniform(-pi, pi), 3),
+        3,
+    )
 
 
-def reference_recursion_step(R: Sequence[float], P: Sequence[float], f_next: Sequence[float], n_next: Sequence[float]) -> Any:
+def reference_recursion_step(
+    R: Sequence[float], P: Sequence[float], f_next: Sequence[float], n_next: Sequence[float]
+) -> Any:
     """(5-2): f_i = ⁱR_{i+1}·f_{i+1}, n_i = ⁱR_{i+1}·n_{i+1} + ⁱP_{i+1} × f_i, as (f_i, n_i)."""
     f = matvec(R, f_next, 3)
     return f, add(matvec(R, n_next, 3), cross(P, f))
@@ -136,17 +154,26 @@ def nested3(flat: Any) -> Any:
 
 
 # --- checkers of student functions -----------------------------------------------------------------
-def check_recursion_step_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "recursion_step", atol: float = 1e-9) -> None:
+def check_recursion_step_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "recursion_step",
+    atol: float = 1e-9,
+) -> None:
     """``fn(R, P, f_next, n_next)`` must return ``(f_i, n_i)`` by (5-2), with R = ⁱR_{i+1} (3×3, {i+1}'s axes
     in {i}), P = ⁱP_{i+1} (O_{i+1} in {i}), f_next, n_next in {i+1}. Cases are (R flat 3×3, P, f, n)."""
+
     def make(rng):
         vec = [[rng.uniform(-2.0, 2.0) for _ in range(3)] for _ in range(3)]
         return (random_rotation(rng), *vec)
 
     for R, P, fn1, nn1 in cases_of(cases, seed, n, make):
         label = f"{name}(R, P={fmt_list(P)}, f_next={fmt_list(fn1)}, n_next={fmt_list(nn1)})"
-        got = call(fn, (nested3(R), np_array(P, dtype=float), np_array(fn1, dtype=float),
-                        np_array(nn1, dtype=float)), name)
+        got = call(
+            fn, (nested3(R), np_array(P, dtype=float), np_array(fn1, dtype=float), np_array(nn1, dtype=float)), name
+        )
         shape, flat = read(got, label)
         if shape not in ((2, 3), (6,)):
             fail(label, f"expected the two 3-vectors (f_i, n_i), got shape {shape} (return f, n)")
@@ -157,14 +184,22 @@ def check_recursion_step_function(fn: Callable[..., Any], cases: Any = None, see
         hints = {
             "forgot the moment of the force: f_{i+1} acts at O_{i+1}, a lever arm ⁱP_{i+1} away from O_i, so "
             "n_i = R·n_{i+1} + P × f_i": [f, Rn],
-            "wrong frame in P × f: P is in {i}, so the force must be in {i} too: P × (R·f_{i+1})":
-                [f, add(Rn, cross(P, fn1))],
-            "cross product in the wrong order: the moment of f about O_i is P × f, not f × P":
-                [f, add(Rn, cross(f, P))],
-            "rotated the wrong way: R = ⁱR_{i+1} already takes {i+1}'s components to {i}'s (use R, not Rᵀ)":
-                [matvec(Rt, fn1, 3), add(matvec(Rt, nn1, 3), cross(P, matvec(Rt, fn1, 3)))],
-            "the moment of link i+1 is not rotated: n_i = R·n_{i+1} + …, with n_{i+1} given in {i+1}":
-                [f, add(nn1, cross(P, f))],
+            "wrong frame in P × f: P is in {i}, so the force must be in {i} too: P × (R·f_{i+1})": [
+                f,
+                add(Rn, cross(P, fn1)),
+            ],
+            "cross product in the wrong order: the moment of f about O_i is P × f, not f × P": [
+                f,
+                add(Rn, cross(f, P)),
+            ],
+            "rotated the wrong way: R = ⁱR_{i+1} already takes {i+1}'s components to {i}'s (use R, not Rᵀ)": [
+                matvec(Rt, fn1, 3),
+                add(matvec(Rt, nn1, 3), cross(P, matvec(Rt, fn1, 3))),
+            ],
+            "the moment of link i+1 is not rotated: n_i = R·n_{i+1} + …, with n_{i+1} given in {i+1}": [
+                f,
+                add(nn1, cross(P, f)),
+            ],
             "sign flipped: f_{i+1} is what link i exerts on link i+1, and f_i what link i−1 exerts on link i; "
             "without weights they are the same force carried inward, f_i = +R·f_{i+1}": [neg(f), neg(nn)],
         }
@@ -172,11 +207,23 @@ def check_recursion_step_function(fn: Callable[..., Any], cases: Any = None, see
 
 
 def angles_case(rng: Random) -> Any:
-    return (rng.uniform(-pi, pi), rng.uniform(-pi, pi), rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5),
-            [rng.uniform(-20.0, 20.0), rng.uniform(-20.0, 20.0)])
+    return (
+        rng.uniform(-pi, pi),
+        rng.uniform(-pi, pi),
+        rng.uniform(0.2, 1.5),
+        rng.uniform(0.2, 1.5),
+        [rng.uniform(-20.0, 20.0), rng.uniform(-20.0, 20.0)],
+    )
 
 
-def check_tau_tip_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "tau_tip", atol: float = 1e-9) -> None:
+def check_tau_tip_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "tau_tip",
+    atol: float = 1e-9,
+) -> None:
     """``fn(theta1, theta2, l1, l2, f)`` must return τ (2,) by (5-5) for the tip force f = (fx, fy) given in
     the tip frame {3} (Example 3)."""
     for t1, t2, l1, l2, f in cases_of(cases, seed, n, angles_case):
@@ -186,16 +233,27 @@ def check_tau_tip_function(fn: Callable[..., Any], cases: Any = None, seed: int 
         hints = {
             "wrong frame: f is given in the tip frame {3}; this treats it as a base-frame force (use (5-5), or "
             "rotate f into {0} first)": reference_tau_base(t1, t2, l1, l2, f),
-            "transposed matrix: τ = [[l1s2, l1c2 + l2], [0, l2]]·f, (5-5)":
-                [M[0] * f[0] + M[2] * f[1], M[1] * f[0] + M[3] * f[1]],
-            "τ1 misses the moment carried over from joint 2: ¹M₁ = ¹R₂·²M₂ + ¹P₂ × ¹f₁, and ²M₂ = (0, 0, l2·f_y)":
-                [l1 * (sin(t2) * f[0] + cos(t2) * f[1]), l2 * f[1]],
+            "transposed matrix: τ = [[l1s2, l1c2 + l2], [0, l2]]·f, (5-5)": [
+                M[0] * f[0] + M[2] * f[1],
+                M[1] * f[0] + M[3] * f[1],
+            ],
+            "τ1 misses the moment carried over from joint 2: ¹M₁ = ¹R₂·²M₂ + ¹P₂ × ¹f₁, and ²M₂ = (0, 0, l2·f_y)": [
+                l1 * (sin(t2) * f[0] + cos(t2) * f[1]),
+                l2 * f[1],
+            ],
             SIGN: neg(reference_tau_tip(t1, t2, l1, l2, f)),
         }
         check_close(got, reference_tau_tip(t1, t2, l1, l2, f), name=label, atol=atol, hints=hints)
 
 
-def check_tau_base_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "tau_base", atol: float = 1e-9) -> None:
+def check_tau_base_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "tau_base",
+    atol: float = 1e-9,
+) -> None:
     """``fn(theta1, theta2, l1, l2, F)`` must return τ = JᵀF (2,) for the tip force F = (Fx, Fy) in the base
     frame {0} (Examples 4 and 5)."""
     for t1, t2, l1, l2, F in cases_of(cases, seed, n, angles_case):
@@ -206,17 +264,25 @@ def check_tau_base_function(fn: Callable[..., Any], cases: Any = None, seed: int
             "wrong frame: F is given in the base frame {0}; (5-5) takes a force in the tip frame {3} (rotate F "
             "by R(z, −(θ1 + θ2)) first, or use τ = JᵀF with the base-frame J)": reference_tau_tip(t1, t2, l1, l2, F),
             "transposed J: the torques are τ = JᵀF, not J·F": [J[0] * F[0] + J[1] * F[1], J[2] * F[0] + J[3] * F[1]],
-            "θ2 is relative to link 1: the second link's direction is θ1 + θ2 (s12, c12), not θ2":
-                jt_times([-l1 * sin(t1) - l2 * sin(t2), -l2 * sin(t2), l1 * cos(t1) + l2 * cos(t2),
-                          l2 * cos(t2)], F, 2),
+            "θ2 is relative to link 1: the second link's direction is θ1 + θ2 (s12, c12), not θ2": jt_times(
+                [-l1 * sin(t1) - l2 * sin(t2), -l2 * sin(t2), l1 * cos(t1) + l2 * cos(t2), l2 * cos(t2)], F, 2
+            ),
             SIGN: neg(reference_tau_base(t1, t2, l1, l2, F)),
         }
         check_close(got, reference_tau_base(t1, t2, l1, l2, F), name=label, atol=atol, hints=hints)
 
 
-def check_free_direction_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "free_direction", atol: float = 1e-7) -> None:
+def check_free_direction_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "free_direction",
+    atol: float = 1e-7,
+) -> None:
     """``fn(theta1, theta2, l1, l2)`` at a singular pose (θ2 = 0 or π) must return a unit force direction
     u (2,), base frame, that costs no joint torque: Jᵀu = 0 (either sign)."""
+
     def make(rng):
         l1 = rng.uniform(0.2, 1.5)
         l2 = rng.uniform(0.2, 1.5)
@@ -238,15 +304,28 @@ def check_free_direction_function(fn: Callable[..., Any], cases: Any = None, see
                 fail(label, f"right direction, but not a unit vector (length {fmt(norm)}): divide by its norm")
             continue
         if abs(u[0] * along[0] + u[1] * along[1]) < 1e-6 * norm:
-            fail(label, "this direction is ACROSS the stretched-out arm: a force across it needs the largest "
-                        "torques. The free direction is the one Jᵀ maps to zero (its null space)")
-        fail(label, f"Jᵀu = {fmt_list(tau)} ≠ 0: this force needs joint torque. Look for u with Jᵀu = 0 "
-                    "(the null space of Jᵀ)")
+            fail(
+                label,
+                "this direction is ACROSS the stretched-out arm: a force across it needs the largest "
+                "torques. The free direction is the one Jᵀ maps to zero (its null space)",
+            )
+        fail(
+            label,
+            f"Jᵀu = {fmt_list(tau)} ≠ 0: this force needs joint torque. Look for u with Jᵀu = 0 (the null space of Jᵀ)",
+        )
 
 
-def check_wrench_at_tool_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "wrench_at_tool", atol: float = 1e-9) -> None:
+def check_wrench_at_tool_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "wrench_at_tool",
+    atol: float = 1e-9,
+) -> None:
     """``fn(T_WT, F_W)`` must return the wrench (6,) at O_T in {T}'s axes equivalent to F_W = (f, m) at O_W
     in {W}'s axes, for T_WT the pose of {T} in {W} (4×4). Cases are (T flat 4×4, F_W)."""
+
     def make(rng):
         R = random_rotation(rng)
         p = [rng.uniform(-0.5, 0.5) for _ in range(3)]
@@ -255,8 +334,11 @@ def check_wrench_at_tool_function(fn: Callable[..., Any], cases: Any = None, see
 
     for T, F in cases_of(cases, seed, n, make):
         label = f"{name}(T_WT with p = ({fmt(T[3])}, {fmt(T[7])}, {fmt(T[11])}), F_W={fmt_list(F)})"
-        got = vector(call(fn, (np_array([T[0:4], T[4:8], T[8:12], T[12:16]], dtype=float),
-                               np_array(F, dtype=float)), name), 6, label)
+        got = vector(
+            call(fn, (np_array([T[0:4], T[4:8], T[8:12], T[12:16]], dtype=float), np_array(F, dtype=float)), name),
+            6,
+            label,
+        )
         R = [T[0], T[1], T[2], T[4], T[5], T[6], T[8], T[9], T[10]]
         Rt = transpose(R, 3)
         p, f, m = [T[3], T[7], T[11]], F[:3], F[3:]
@@ -269,19 +351,27 @@ def check_wrench_at_tool_function(fn: Callable[..., Any], cases: Any = None, see
             "p = O_T in {W}": fT + matvec(Rt, add(m, cross(p, f)), 3),
             "wrong frame: the result must be in {T}'s axes; R (the rotation of T_WT) takes {T}'s components to "
             "{W}'s, so use Rᵀ": matvec(R, f, 3) + matvec(R, add(m, neg(cross(p, f))), 3),
-            "mixed frames: p is in {W}'s axes, so take m − p × f in {W} and rotate the result (or rotate p too)":
-                fT + add(matvec(Rt, m, 3), neg(cross(p, fT))),
+            "mixed frames: p is in {W}'s axes, so take m − p × f in {W} and rotate the result (or rotate p too)": fT
+            + add(matvec(Rt, m, 3), neg(cross(p, fT))),
             "this is the statics chapter's Example 6 as printed, R·S(P): with P = O_W in {T} the moment block is "
             "S(P)·R (docs/errata.md)": fT + add(matvec(Rt, m, 3), matvec(Rt, cross(pT, f), 3)),
-            "this maps the other way, from {T} to {W}":
-                matvec(R, f, 3) + add(matvec(R, m, 3), cross(p, matvec(R, f, 3))),
+            "this maps the other way, from {T} to {W}": matvec(R, f, 3)
+            + add(matvec(R, m, 3), cross(p, matvec(R, f, 3))),
         }
         check_close(got, reference_wrench_at_tool(T, F), name=label, atol=atol, hints=hints)
 
 
-def check_tip_force_function(fn: Callable[..., Any], cases: Any = None, seed: int | None = None, n: int = 20, name: str = "tip_force", atol: float = 1e-7) -> None:
+def check_tip_force_function(
+    fn: Callable[..., Any],
+    cases: Any = None,
+    seed: int | None = None,
+    n: int = 20,
+    name: str = "tip_force",
+    atol: float = 1e-7,
+) -> None:
     """``fn(q, lengths, tau)`` must return the tip force F = (Fx, Fy) (base frame) of a planar 3R arm that
     the joint torques tau (3,) hold, by least squares F = (JJᵀ)⁻¹Jτ (§5.4). Cases are (q, lengths, tau)."""
+
     def make(rng):
         while True:
             q = [rng.uniform(-pi, pi) for _ in range(3)]
@@ -293,20 +383,26 @@ def check_tip_force_function(fn: Callable[..., Any], cases: Any = None, seed: in
 
     for q, lengths, tau in cases_of(cases, seed, n, make):
         label = f"{name}(q={fmt_list(q)}, lengths={fmt_list(lengths)}, tau={fmt_list(tau)})"
-        got = vector(call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float),
-                               np_array(tau, dtype=float)), name), 2, label)
+        got = vector(
+            call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float), np_array(tau, dtype=float)), name),
+            2,
+            label,
+        )
         F = reference_tip_force_3r(q, lengths, tau)
         J = jacobian_planar(q, lengths)
         phi = q[0] + q[1] + q[2]
         hints = {
             SIGN: neg(F),
-            "wrong frame: F is wanted in the base frame {0}; this is it in the tip frame":
-                [cos(phi) * F[0] + sin(phi) * F[1], -sin(phi) * F[0] + cos(phi) * F[1]],
+            "wrong frame: F is wanted in the base frame {0}; this is it in the tip frame": [
+                cos(phi) * F[0] + sin(phi) * F[1],
+                -sin(phi) * F[0] + cos(phi) * F[1],
+            ],
             "only two of the three joint equations were used: τ = JᵀF is three equations for two unknowns, "
-            "solve them in the least-squares sense, F = (JJᵀ)⁻¹Jτ":
-                solve2([J[0], J[3], J[1], J[4]], tau[:2]),
-            "J·τ is not the force (it is not even (JJᵀ)⁻¹Jτ): the least-squares force is F = (JJᵀ)⁻¹Jτ":
-                [sum(J[k] * tau[k] for k in range(3)), sum(J[3 + k] * tau[k] for k in range(3))],
+            "solve them in the least-squares sense, F = (JJᵀ)⁻¹Jτ": solve2([J[0], J[3], J[1], J[4]], tau[:2]),
+            "J·τ is not the force (it is not even (JJᵀ)⁻¹Jτ): the least-squares force is F = (JJᵀ)⁻¹Jτ": [
+                sum(J[k] * tau[k] for k in range(3)),
+                sum(J[3 + k] * tau[k] for k in range(3)),
+            ],
         }
         check_close(got, F, name=label, atol=atol, rtol=1e-7, hints=hints)
 

@@ -9,13 +9,41 @@ Traceback (most recent call last):
     ...
 AssertionError: x: sin and cos are swapped
 """
+
 from __future__ import annotations
 
 from ._base import close, fail, fmt, index, maxerr, shape_message
 from ._frozen import (
-    SP_NAMESPACE, SP_NUMBER_TYPES, Exception, Random, S, TypeError, ValueError, abs, all, any,
-    bool, complex, dict, float, freeze, int, isfinite, isinstance, len, list, ndarray, ndarray_tolist,
-    np_generic, repr, set, sorted, str, tuple, type, zip,
+    SP_NAMESPACE,
+    SP_NUMBER_TYPES,
+    Exception,
+    Random,
+    S,
+    TypeError,
+    ValueError,
+    abs,
+    all,
+    any,
+    bool,
+    complex,
+    dict,
+    float,
+    freeze,
+    int,
+    isfinite,
+    isinstance,
+    len,
+    list,
+    ndarray,
+    ndarray_tolist,
+    np_generic,
+    repr,
+    set,
+    sorted,
+    str,
+    tuple,
+    type,
+    zip,
 )
 from ._plain import transpose
 
@@ -37,8 +65,16 @@ def check_symbols(expr: Any, allowed: Any, name: str = "expression") -> None:
         fail(name, f"should only depend on {sorted(set(allowed))}, but it also uses {extra}")
 
 
-def check_expr_equal(answer: Any, expected: Any, name: str = "expression", symbols: Any = (), trials: int = 8, atol: float = 1e-8, seed: int = 0,
-                     simplify: bool = True) -> None:
+def check_expr_equal(
+    answer: Any,
+    expected: Any,
+    name: str = "expression",
+    symbols: Any = (),
+    trials: int = 8,
+    atol: float = 1e-8,
+    seed: int = 0,
+    simplify: bool = True,
+) -> None:
     """Assert two sympy expressions (or matrices) are mathematically equal.
 
     ``expected`` may be a string, parsed here with sympy functions captured
@@ -82,8 +118,11 @@ def check_expr_equal(answer: Any, expected: Any, name: str = "expression", symbo
         fail(name, "could not be evaluated numerically (does it contain undefined functions?)")
     extra = sorted(a_names - e_names)
     if extra:
-        fail(name, f"uses symbol(s) {extra} that the expected answer does not contain "
-                   f"(expected symbols: {sorted(e_names)}; use the names defined in the statement)")
+        fail(
+            name,
+            f"uses symbol(s) {extra} that the expected answer does not contain "
+            f"(expected symbols: {sorted(e_names)}; use the names defined in the statement)",
+        )
     values, va, ve = points[-1]
     if all(close(pa, [-x for x in pe], atol, 1e-9) for _, pa, pe in points) and any(abs(x) > atol for x in ve):
         fail(name, "sign flipped: the answer is −1 times the expected expression")
@@ -98,8 +137,10 @@ def check_expr_equal(answer: Any, expected: Any, name: str = "expression", symbo
     worst, k = maxerr(va, ve)
     where = f" in entry {index(k, ashape)}" if ashape else ""
     at = ", ".join(f"{n}={v:.3f}" for n, v in sorted(values.items()))
-    fail(name, f"is not equal to the expected expression{hint}: at {at} it gives {fmt(va[k])}{where}, "
-               f"expected {fmt(ve[k])}")
+    fail(
+        name,
+        f"is not equal to the expected expression{hint}: at {at} it gives {fmt(va[k])}{where}, expected {fmt(ve[k])}",
+    )
 
 
 def sym(value: Any, name: str, names: Any) -> Any:

@@ -7,12 +7,26 @@ References are re-derived with plain math from a description: a factor is ``("Ro
 >>> reference_transform(("Trans", 1, 2, 3), ("Rot", "z", 90, "deg"))[0]
 [6.123233995736766e-17, -1.0, 0.0, 1.0]
 """
+
 from __future__ import annotations
 
 from ._base import call, check_finite, close, fail, fmt_shape, read, shape_message
 from ._frozen import (
-    ValueError, any, degrees, enumerate, float, freeze, isinstance, len, list, permutations, radians, range,
-    str, sum, tuple,
+    ValueError,
+    any,
+    degrees,
+    enumerate,
+    float,
+    freeze,
+    isinstance,
+    len,
+    list,
+    permutations,
+    radians,
+    range,
+    str,
+    sum,
+    tuple,
 )
 from ._plain import apply, as_nested, product, rot, rot_block, trans, translation, transpose
 from .checks import check_close, check_known_mistakes, diagnose
@@ -24,11 +38,13 @@ if TYPE_CHECKING:
 
 UNIT_MISTAKES = {
     "degrees": "looks like degrees were used where radians were expected (Rot/R take radians: use "
-               "np.radians(...) or deg=True)",
+    "np.radians(...) or deg=True)",
     "twice": "looks like the angle was converted to radians twice (Rot/R take radians; it is in radians already)",
 }
-REVERSED = ("right matrices, wrong composition order: you multiplied them in reverse. Motions about the FIXED "
-            "frame multiply on the LEFT (T = Tₙ···T₁); motions about the CURRENT frame on the right (T = T₁···Tₙ)")
+REVERSED = (
+    "right matrices, wrong composition order: you multiplied them in reverse. Motions about the FIXED "
+    "frame multiply on the LEFT (T = Tₙ···T₁); motions about the CURRENT frame on the right (T = T₁···Tₙ)"
+)
 
 
 def factor(f: Any, k: Any, unit_mistake: Any = None) -> Any:
@@ -63,8 +79,10 @@ def order_mistakes(mats: Any) -> Any:
     if 2 < n <= 5:
         for perm in permutations(range(n)):
             if list(perm) not in (list(range(n)), list(range(n))[::-1]):
-                message = ("right matrices, wrong composition order (the factors are multiplied in the order "
-                           f"{[p + 1 for p in perm]} instead of {[p + 1 for p in range(n)]})")
+                message = (
+                    "right matrices, wrong composition order (the factors are multiplied in the order "
+                    f"{[p + 1 for p in perm]} instead of {[p + 1 for p in range(n)]})"
+                )
                 out.setdefault(message, product([mats[i] for i in perm]))
     return out
 
@@ -73,8 +91,10 @@ def unit_mistakes(factors: Any) -> Any:
     """{message: product of the factors built with that unit mistake}; empty without a rotation factor."""
     if not any(isinstance(f, tuple) and f and str(f[0]).lower() in ("rot", "r") for f in factors):
         return {}
-    return {message: product([factor(f, k, unit_mistake=kind) for k, f in enumerate(factors)])
-            for kind, message in UNIT_MISTAKES.items()}
+    return {
+        message: product([factor(f, k, unit_mistake=kind) for k, f in enumerate(factors)])
+        for kind, message in UNIT_MISTAKES.items()
+    }
 
 
 def reference_transform(*factors: Any) -> Any:
@@ -123,20 +143,25 @@ def point_mistakes(mats: Any, factors: Any, p: Any) -> Any:
     T = product(mats)
     Rt, t = transpose(rot_block(T, 4), 3), translation(T)
     hints = {
-        "this is the inverse transform applied to p (you mapped {A} → {B} instead of {B} → {A})":
-            [sum(Rt[i * 3 + j] * (float(p[j]) - t[j]) for j in range(3)) for i in range(3)],
-        "the translation is missing: only the rotation was applied (use the homogeneous point [x, y, z, 1])":
-            [sum(T[i * 4 + j] * float(p[j]) for j in range(3)) for i in range(3)],
+        "this is the inverse transform applied to p (you mapped {A} → {B} instead of {B} → {A})": [
+            sum(Rt[i * 3 + j] * (float(p[j]) - t[j]) for j in range(3)) for i in range(3)
+        ],
+        "the translation is missing: only the rotation was applied (use the homogeneous point [x, y, z, 1])": [
+            sum(T[i * 4 + j] * float(p[j]) for j in range(3)) for i in range(3)
+        ],
     }
     if len(mats) > 1:
-        hints["right matrices, wrong composition order (the factors are multiplied in reverse)"] = \
-            apply(product(mats[::-1]), p)
+        hints["right matrices, wrong composition order (the factors are multiplied in reverse)"] = apply(
+            product(mats[::-1]), p
+        )
     for message, M in unit_mistakes(factors).items():
         hints[message] = apply(M, p)
     return hints
 
 
-def check_motion_mistakes(answer: Any, motions: Any, frame: str, name: str = "T", p: Any = None, atol: float = 1e-6) -> None:
+def check_motion_mistakes(
+    answer: Any, motions: Any, frame: str, name: str = "T", p: Any = None, atol: float = 1e-6
+) -> None:
     """Visible-test screen for a composition of motions: fail, naming the mistake, if ``answer`` is
     one of the usual wrong results; pass otherwise (the hidden tests decide whether it is right).
 
@@ -159,7 +184,9 @@ def check_motion_mistakes(answer: Any, motions: Any, frame: str, name: str = "T"
     factors = list(motions)[::-1] if frame == "fixed" else list(motions)
     mats = [factor(f, k) for k, f in enumerate(factors)]
     if p is None:
-        mistakes = {message: as_nested(M, (4, 4)) for message, M in {**order_mistakes(mats), **unit_mistakes(factors)}.items()}
+        mistakes = {
+            message: as_nested(M, (4, 4)) for message, M in {**order_mistakes(mats), **unit_mistakes(factors)}.items()
+        }
     else:
         mistakes = point_mistakes(mats, factors, p)
     right = product(mats) if p is None else apply(product(mats), p)
@@ -168,7 +195,9 @@ def check_motion_mistakes(answer: Any, motions: Any, frame: str, name: str = "T"
         check_known_mistakes(answer, mistakes, name=name, atol=atol)
 
 
-def check_rotation(answer: Any, axis: str, theta: float, name: str = "R", deg: bool = False, atol: float = 1e-6) -> None:
+def check_rotation(
+    answer: Any, axis: str, theta: float, name: str = "R", deg: bool = False, atol: float = 1e-6
+) -> None:
     """Assert ``answer`` is the rotation about ``axis`` by ``theta`` (3×3 or 4×4, by answer shape).
 
     The reference is re-derived with plain math (textbook eqs. (3.6)–(3.8),
@@ -179,15 +208,23 @@ def check_rotation(answer: Any, axis: str, theta: float, name: str = "R", deg: b
     shape, _ = read(answer, name)
     size = 3 if shape == (3, 3) else 4
     axis = str(axis).lower()
-    hints = {f"this is a rotation about {other}, expected a rotation about {axis}": as_nested(rot(other, t, size), (size, size))
-             for other in "xyz" if other != axis}
-    hints["looks like degrees were used where radians were expected (cos and sin take radians)"] = \
-        as_nested(rot(axis, degrees(t), size), (size, size))
+    hints = {
+        f"this is a rotation about {other}, expected a rotation about {axis}": as_nested(
+            rot(other, t, size), (size, size)
+        )
+        for other in "xyz"
+        if other != axis
+    }
+    hints["looks like degrees were used where radians were expected (cos and sin take radians)"] = as_nested(
+        rot(axis, degrees(t), size), (size, size)
+    )
     hints["looks like the angle was converted to radians twice"] = as_nested(rot(axis, radians(t), size), (size, size))
     check_close(answer, as_nested(rot(axis, t, size), (size, size)), name=name, atol=atol, hints=hints)
 
 
-def check_rot_function(fn: Callable[..., Any], name: str = "my_Rot", size: int = 4, angles: Any = (0.0, 0.3, -1.2, 2.5), atol: float = 1e-9) -> None:
+def check_rot_function(
+    fn: Callable[..., Any], name: str = "my_Rot", size: int = 4, angles: Any = (0.0, 0.3, -1.2, 2.5), atol: float = 1e-9
+) -> None:
     """Assert ``fn(axis, θ)`` equals Rot(axis, θ) (size 4) or R(axis, θ) (size 3) for x, y, z and several θ."""
     for axis in "xyz":
         for t in angles:
@@ -199,15 +236,26 @@ def check_rot_function(fn: Callable[..., Any], name: str = "my_Rot", size: int =
             check_rotation(R, axis, t, name=label, atol=atol)
 
 
-def check_trans_function(fn: Callable[..., Any], name: str = "my_Trans", cases: Any = ((0.0, 0.0, 0.0), (1.0, -2.0, 0.5), (0.3, 4.0, -7.0)),
-                         atol: float = 1e-9) -> None:
+def check_trans_function(
+    fn: Callable[..., Any],
+    name: str = "my_Trans",
+    cases: Any = ((0.0, 0.0, 0.0), (1.0, -2.0, 0.5), (0.3, 4.0, -7.0)),
+    atol: float = 1e-9,
+) -> None:
     """Assert ``fn(dx, dy, dz)`` equals Trans(dx, dy, dz), textbook eq. (3.18)."""
     for dx, dy, dz in cases:
         T = call(fn, (dx, dy, dz), name)
-        check_close(T, as_nested(trans(dx, dy, dz), (4, 4)), name=f"{name}({dx}, {dy}, {dz})", atol=atol, hints={
-            "the translation is in the bottom row instead of the last column (transposed)":
-                as_nested(transpose(trans(dx, dy, dz), 4), (4, 4)),
-        })
+        check_close(
+            T,
+            as_nested(trans(dx, dy, dz), (4, 4)),
+            name=f"{name}({dx}, {dy}, {dz})",
+            atol=atol,
+            hints={
+                "the translation is in the bottom row instead of the last column (transposed)": as_nested(
+                    transpose(trans(dx, dy, dz), 4), (4, 4)
+                ),
+            },
+        )
 
 
 freeze(__name__)

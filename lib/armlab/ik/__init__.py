@@ -40,6 +40,7 @@ Where two roots coincide (workspace boundary, wrist singularity) both rows are s
 >>> best.labels, np.degrees(best.q[0]).round(6).tolist()
 (['left-up-noflip'], [20.0, -30.0, 40.0, 10.0, 30.0, 50.0])
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -59,8 +60,19 @@ from .selection import PAPER_WEIGHTS, joint_motion, select
 from .solver import solver_for
 
 __all__ = [
-    "IKSolutions", "IKBatch", "ikine_all", "ikine", "ikine_numeric", "select", "joint_motion",
-    "solver_for", "planar2r_ikine", "planar3r_ikine", "wrap_angle", "PAPER_WEIGHTS", "PUMA_LABELS",
+    "IKSolutions",
+    "IKBatch",
+    "ikine_all",
+    "ikine",
+    "ikine_numeric",
+    "select",
+    "joint_motion",
+    "solver_for",
+    "planar2r_ikine",
+    "planar3r_ikine",
+    "wrap_angle",
+    "PAPER_WEIGHTS",
+    "PUMA_LABELS",
 ]
 
 
@@ -80,13 +92,16 @@ def ikine_all(robot: RobotLike, T: ArrayLike, q0: ArrayLike | None = None, **kw:
 def _ikine_all(robot: RobotLike, T: Any, q0: ArrayLike | None, **kw: Any) -> Any:
     solver = solver_for(robot)
     if solver is None and robot.symbolic:
-        raise NotImplementedError(f"{robot.name or 'this robot'!r} has symbolic DH parameters; inverse "
-                                  "kinematics needs numbers (e.g. armlab.models.puma560() without symbolic=True)")
+        raise NotImplementedError(
+            f"{robot.name or 'this robot'!r} has symbolic DH parameters; inverse "
+            "kinematics needs numbers (e.g. armlab.models.puma560() without symbolic=True)"
+        )
     if solver is None:
         raise NotImplementedError(
             f"no closed-form inverse kinematics for {robot.name or 'this robot'!r}: its DH table is not "
             "the PUMA560, youBot, planar 2R/3R or articulated 3-R structure. Use robot.ikine_numeric(T, q0) "
-            "(armlab.ik.ikine_numeric), the damped-least-squares solver.")
+            "(armlab.ik.ikine_numeric), the damped-least-squares solver."
+        )
     ndim = T.ndim if type(T) is np.ndarray else np.ndim(T)
     if getattr(solver, "position_only", False) and np.shape(T)[-1:] == (3,):
         ndim += 1  # a point (3,) or points (N, 3) for an arm that only places a point
@@ -96,15 +111,18 @@ def _ikine_all(robot: RobotLike, T: Any, q0: ArrayLike | None, **kw: Any) -> Any
 
 
 @renamed_kwargs(q_current="q0")
-def ikine(robot: RobotLike, T: ArrayLike, q0: ArrayLike | None = None, weights: ArrayLike | None = None,
-          **kw: Any) -> IKSolutions:
+def ikine(
+    robot: RobotLike, T: ArrayLike, q0: ArrayLike | None = None, weights: ArrayLike | None = None, **kw: Any
+) -> IKSolutions:
     """One closed-form solution of T: the least weighted joint motion from the start pose q0 (:func:`select`).
 
     Returns an :class:`IKSolutions` with k = 1, or k = 0 and a reason. q0 None means zeros.
     """
     if (T.ndim if type(T) is np.ndarray else np.ndim(T)) == 3:
-        raise ValueError(f"T must have shape (4, 4) for ikine, got shape {np.shape(T)}; for a batch "
-                         "(N, 4, 4) use ikine_all, which returns every solution of every pose")
+        raise ValueError(
+            f"T must have shape (4, 4) for ikine, got shape {np.shape(T)}; for a batch "
+            "(N, 4, 4) use ikine_all, which returns every solution of every pose"
+        )
     sols = _ikine_all(robot, T, q0, **kw)
     solver = solver_for(robot)
     assert solver is not None  # _ikine_all raised otherwise

@@ -14,6 +14,7 @@ of (4) — the paper's (11). Up to 4 solutions, labelled front/back and up/down;
 θ1 is free (a singularity) and keeps its current value; so does θ2 when the folded arm puts the
 target on the shoulder (possible when a2 equals the last link with its gripper, as here).
 """
+
 from __future__ import annotations
 
 import math
@@ -64,8 +65,11 @@ class Elbow3RSolver(Solver):
         px, py, pz = self._point(T)
         rho = math.hypot(px, py)
         on_axis = rho <= 1e-12 * max(1.0, self.a2 + self.l3)
-        now = [a + b for a, b in zip(check_joint_values(q0, 3), self.offsets)] if q0 is not None \
+        now = (
+            [a + b for a, b in zip(check_joint_values(q0, 3), self.offsets)]
+            if q0 is not None
             else [0.0, self.offsets[1], 0.0]
+        )
         phi = now[0] if on_axis else math.atan2(py, px)
         out = []
         reason = ""
@@ -91,8 +95,13 @@ class Elbow3RSolver(Solver):
             ok.append(inside)
             sing.append(singular)
         order = sorted(range(len(q)), key=lambda i: LABELS.index(labels[i]))
-        return IKSolutions(np.array(q)[order], [labels[i] for i in order], np.array(ok)[order],
-                           np.array(sing)[order], method=self.method)
+        return IKSolutions(
+            np.array(q)[order],
+            [labels[i] for i in order],
+            np.array(ok)[order],
+            np.array(sing)[order],
+            method=self.method,
+        )
 
     def solve_batch(self, T: Any, q0: ArrayLike | None = None, fill: float = 0.0) -> IKBatch:
         return loop_batch(self, T, q0, 4, list(LABELS), fill)

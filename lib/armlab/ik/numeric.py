@@ -23,6 +23,7 @@ up to ``restarts`` times. Same q0 and seed, same answer.
 >>> sol.success, bool(np.allclose(robot.fkine(sol.q[0]), T, atol=1e-9))
 (True, True)
 """
+
 from __future__ import annotations
 
 import math
@@ -60,9 +61,19 @@ def pose_error(T: np.ndarray, T_target: np.ndarray) -> np.ndarray:
     return np.concatenate([dp, w])
 
 
-def ikine_numeric(robot: RobotLike, T: ArrayLike, q0: ArrayLike | None = None, *, mask: ArrayLike | None = None,
-                  tol: float = 1e-10, max_iter: int = 100, restarts: int = 20, seed: Any = 0, lam: float = 1e-3,
-                  joint_limits: bool = True) -> IKSolutions:
+def ikine_numeric(
+    robot: RobotLike,
+    T: ArrayLike,
+    q0: ArrayLike | None = None,
+    *,
+    mask: ArrayLike | None = None,
+    tol: float = 1e-10,
+    max_iter: int = 100,
+    restarts: int = 20,
+    seed: Any = 0,
+    lam: float = 1e-3,
+    joint_limits: bool = True,
+) -> IKSolutions:
     """One solution of T by damped least squares / Levenberg–Marquardt on ``robot.jacob0``.
 
     Parameters
@@ -156,19 +167,42 @@ def ikine_numeric(robot: RobotLike, T: ArrayLike, q0: ArrayLike | None = None, *
     _, q, res = best
     success = res[0] <= tol and res[1] <= tol
     row, ok = fit_row(q.tolist(), lims)
-    reason = "" if success else (
-        f"did not converge: best residual {res[0]:.3g} m, {res[1]:.3g} rad after {searches} search(es), "
-        f"{iterations} iterations; the target is probably out of reach"
-        + (" or not reachable with these joint limits" if joint_limits else ""))
+    reason = (
+        ""
+        if success
+        else (
+            f"did not converge: best residual {res[0]:.3g} m, {res[1]:.3g} rad after {searches} search(es), "
+            f"{iterations} iterations; the target is probably out of reach"
+            + (" or not reachable with these joint limits" if joint_limits else "")
+        )
+    )
     if not success:  # an explained empty result; the closest attempt is kept apart, not as a solution
-        return IKSolutions.empty(n, reason, method="numeric", success=False, iterations=iterations,
-                                 searches=searches, residual=res, best_q=np.array(row))
-    return IKSolutions(np.array([row]), ["numeric"], np.array([ok]), np.array([False]),
-                       method="numeric", success=True, iterations=iterations, searches=searches, residual=res)
+        return IKSolutions.empty(
+            n,
+            reason,
+            method="numeric",
+            success=False,
+            iterations=iterations,
+            searches=searches,
+            residual=res,
+            best_q=np.array(row),
+        )
+    return IKSolutions(
+        np.array([row]),
+        ["numeric"],
+        np.array([ok]),
+        np.array([False]),
+        method="numeric",
+        success=True,
+        iterations=iterations,
+        searches=searches,
+        residual=res,
+    )
 
 
-def _free_joints(J: np.ndarray, W: np.ndarray, e: np.ndarray, q: np.ndarray, lo: np.ndarray,
-                 hi: np.ndarray) -> np.ndarray:
+def _free_joints(
+    J: np.ndarray, W: np.ndarray, e: np.ndarray, q: np.ndarray, lo: np.ndarray, hi: np.ndarray
+) -> np.ndarray:
     """1 for joints that may move, 0 for those on a limit that the descent direction pushes out."""
     g = (J.T * W) @ e  # steepest-descent direction of ½‖W e‖²
     at_lo = (q <= lo + 1e-12) & (g < 0)

@@ -12,6 +12,7 @@ reach (farther than l1 + l2, or nearer than |l1 − l2|).
 3R, end-effector pose (x, y, φ): the wrist (x − l3·cos φ, y − l3·sin φ) is solved as a 2R,
 then θ3 = φ − θ1 − θ2 (the textbook exercise 5 answer's two-link solution, extended).
 """
+
 from __future__ import annotations
 
 import math
@@ -37,13 +38,17 @@ def two_link(x: float, y: float, l1: float, l2: float, th1_free: float = 0.0) ->
     D = (r2 - l1 * l1 - l2 * l2) / (2.0 * l1 * l2)
     if D > 1.0:
         if D > 1.0 + BOUNDARY_TOL:
-            return (f"unreachable: the target is {math.sqrt(r2):.4g} from the base, farther than "
-                    f"l1 + l2 = {l1 + l2:.4g} (cos θ2 = {D:.4g} > 1)")
+            return (
+                f"unreachable: the target is {math.sqrt(r2):.4g} from the base, farther than "
+                f"l1 + l2 = {l1 + l2:.4g} (cos θ2 = {D:.4g} > 1)"
+            )
         D = 1.0
     elif D < -1.0:
         if D < -1.0 - BOUNDARY_TOL:
-            return (f"unreachable: the target is {math.sqrt(r2):.4g} from the base, nearer than "
-                    f"|l1 − l2| = {abs(l1 - l2):.4g} (cos θ2 = {D:.4g} < −1)")
+            return (
+                f"unreachable: the target is {math.sqrt(r2):.4g} from the base, nearer than "
+                f"|l1 − l2| = {abs(l1 - l2):.4g} (cos θ2 = {D:.4g} < −1)"
+            )
         D = -1.0
     s = math.sqrt(1.0 - D * D)
     # target on the base (only when l1 = l2, folded arm): θ1 is free
@@ -57,8 +62,9 @@ def two_link(x: float, y: float, l1: float, l2: float, th1_free: float = 0.0) ->
     return out
 
 
-def three_link(x: float, y: float, phi: float, l1: float, l2: float, l3: float,
-               th1_free: float = 0.0) -> list[tuple] | str:
+def three_link(
+    x: float, y: float, phi: float, l1: float, l2: float, l3: float, th1_free: float = 0.0
+) -> list[tuple] | str:
     """[(θ1, θ2, θ3, label, singular)] for elbow up and down, or a string saying why the pose is unreachable."""
     wx, wy = x - l3 * math.cos(phi), y - l3 * math.sin(phi)
     sols = two_link(wx, wy, l1, l2, th1_free)
@@ -67,8 +73,12 @@ def three_link(x: float, y: float, phi: float, l1: float, l2: float, l3: float,
     return [(t1, t2, phi - t1 - t2, label, singular) for t1, t2, label, singular in sols]
 
 
-def _result(sols: list[tuple] | str, lims: Sequence[tuple[float, float, bool]], method: str,
-            offsets: Sequence[float] | None = None) -> IKSolutions:
+def _result(
+    sols: list[tuple] | str,
+    lims: Sequence[tuple[float, float, bool]],
+    method: str,
+    offsets: Sequence[float] | None = None,
+) -> IKSolutions:
     """IKSolutions of [(θ1, …, θn, label, singular)] (q = θ − offset, fitted into lims), or empty for a reason."""
     n = len(lims)
     if isinstance(sols, str):
@@ -79,8 +89,9 @@ def _result(sols: list[tuple] | str, lims: Sequence[tuple[float, float, bool]], 
         r, w = fit_row(row, lims)
         q.append(r)
         ok.append(w)
-    return IKSolutions(np.array(q), [s[n] for s in sols], np.array(ok), np.array([s[n + 1] for s in sols]),
-                       method=method)
+    return IKSolutions(
+        np.array(q), [s[n] for s in sols], np.array(ok), np.array([s[n + 1] for s in sols]), method=method
+    )
 
 
 _FREE = [(-math.inf, math.inf, True)] * 3
@@ -101,8 +112,9 @@ def planar2r_ikine(x: float, y: float, l1: float = 1.0, l2: float = 1.0, q0: Arr
 
 
 @renamed_kwargs(q_current="q0")
-def planar3r_ikine(x: float, y: float, phi: float, l1: float = 1.0, l2: float = 1.0, l3: float = 0.5,
-                   q0: ArrayLike | None = None) -> IKSolutions:
+def planar3r_ikine(
+    x: float, y: float, phi: float, l1: float = 1.0, l2: float = 1.0, l3: float = 0.5, q0: ArrayLike | None = None
+) -> IKSolutions:
     """Both 3R solutions reaching (x, y) with the end effector at angle φ (rad); q0 (3,) as for
     :func:`planar2r_ikine`."""
     x, y, phi, l1, l2, l3 = map(float, (x, y, phi, l1, l2, l3))
@@ -136,16 +148,21 @@ class PlanarSolver(Solver):
         n = self.n
         scale = sum(self.lengths)
         if abs(z - self.z0) > 1e-9 * max(1.0, scale):
-            return IKSolutions.empty(n, f"unreachable: the target z = {z:.4g} is off the arm's plane "
-                                        f"z = {self.z0:.4g}", self.method)
+            return IKSolutions.empty(
+                n, f"unreachable: the target z = {z:.4g} is off the arm's plane z = {self.z0:.4g}", self.method
+            )
         free = 0.0 if q0 is None else check_joint_values(q0, n)[0] + self.offsets[0]
         l1, l2 = self.lengths[0], self.lengths[1]
         if n == 2:
             sols = two_link(x, y, l1, l2, free)
         else:
             if abs(rows[2][2] - 1.0) > 1e-9:
-                return IKSolutions.empty(3, "unreachable: the orientation of T is not a rotation about "
-                                            "the z axis, which is all a planar arm can do", self.method)
+                return IKSolutions.empty(
+                    3,
+                    "unreachable: the orientation of T is not a rotation about "
+                    "the z axis, which is all a planar arm can do",
+                    self.method,
+                )
             sols = three_link(x, y, math.atan2(rows[1][0], rows[0][0]), l1, l2, self.lengths[2], free)
         return _result(sols, self.lims, self.method, self.offsets)
 

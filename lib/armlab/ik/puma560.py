@@ -47,6 +47,7 @@ the same arm, q_rtb = q + (π, π, 0, 0, 0, 0)) agrees on l/r and u/d; its n/f a
 Slots, in this fixed order: left-up-noflip, left-up-flip, left-down-noflip, left-down-flip,
 right-up-noflip, right-up-flip, right-down-noflip, right-down-flip.
 """
+
 from __future__ import annotations
 
 import ast
@@ -59,19 +60,32 @@ from numpy.typing import ArrayLike
 from .._core.angles import PI, TAU
 from .._core.codegen import Tracer, Var, make_function
 from .._core.protocol import RobotLike
-from .._core.validation import (check_joint_batch, check_joint_values, check_pose, check_poses,
-                                raise_if_not_rigid, rigid_error)
+from .._core.validation import (
+    check_joint_batch,
+    check_joint_values,
+    check_pose,
+    check_poses,
+    raise_if_not_rigid,
+    rigid_error,
+)
 from ..kinematics.frames import strip_base_tool
 from ..kinematics.structure import puma560_geometry
 from .results import IKBatch, IKSolutions
 from .solver import Solver, register
 
-__all__ = ["PUMA_LABELS", "SINGULAR_TOL", "BOUNDARY_TOL", "PumaSolver", "closed_form", "compile_kernels",
-           "FloatOps"]
+__all__ = ["PUMA_LABELS", "SINGULAR_TOL", "BOUNDARY_TOL", "PumaSolver", "closed_form", "compile_kernels", "FloatOps"]
 
 #: Branch labels, in the fixed slot order of the single-pose and batched solvers.
-PUMA_LABELS = ("left-up-noflip", "left-up-flip", "left-down-noflip", "left-down-flip",
-               "right-up-noflip", "right-up-flip", "right-down-noflip", "right-down-flip")
+PUMA_LABELS = (
+    "left-up-noflip",
+    "left-up-flip",
+    "left-down-noflip",
+    "left-down-flip",
+    "right-up-noflip",
+    "right-up-flip",
+    "right-down-noflip",
+    "right-down-flip",
+)
 
 # (θ1 root sign, θ3 root sign) of each elbow/shoulder pair, in slot order (see the module docstring)
 _ARM_BRANCHES = ((1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0))
@@ -95,8 +109,10 @@ Limits = Sequence[tuple[float, float, bool]]
 
 # --- the closed form, written once -------------------------------------------------------------------
 
-def closed_form(x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, eps2: float, lims: Limits,
-                ops: Any) -> tuple[list, list, list, list]:
+
+def closed_form(
+    x: Sequence[Any], a2: float, a3: float, d2: float, d4: float, eps2: float, lims: Limits, ops: Any
+) -> tuple[list, list, list, list]:
     """The PUMA560 closed form, eqs. (3.38)–(3.53), on scalars: the one place these equations are written.
 
     ``x`` holds the :data:`INPUTS`; ``ops`` supplies the elementary operations (``sqrt``, ``atan2``,
@@ -318,8 +334,14 @@ class _ToSyntax(ast.NodeTransformer):
         if name in _COMPARE:
             return ast.Compare(left=a[0], ops=[_COMPARE[name]()], comparators=[a[1]])
         x, y = a
-        if (name == "and_" and isinstance(x, ast.Compare) and isinstance(y, ast.Compare) and len(x.ops) == 1
-                and ast.dump(x.comparators[0]) == ast.dump(y.left) and isinstance(y.left, ast.Name)):
+        if (
+            name == "and_"
+            and isinstance(x, ast.Compare)
+            and isinstance(y, ast.Compare)
+            and len(x.ops) == 1
+            and ast.dump(x.comparators[0]) == ast.dump(y.left)
+            and isinstance(y.left, ast.Name)
+        ):
             return ast.Compare(left=x.left, ops=x.ops + y.ops, comparators=x.comparators + y.comparators)  # a <= x <= b
         return ast.BoolOp(op=_BOOL[name](), values=list(a))
 
@@ -329,8 +351,7 @@ class _ToSyntax(ast.NodeTransformer):
         return node
 
 
-def compile_kernels(a2: float, a3: float, d2: float, d4: float, eps2: float,
-                    lims: Limits) -> tuple[Callable, Callable]:
+def compile_kernels(a2: float, a3: float, d2: float, d4: float, eps2: float, lims: Limits) -> tuple[Callable, Callable]:
     """:func:`closed_form` traced once with these lengths and joint ranges folded in, compiled twice from
     the one trace:
 
@@ -360,8 +381,7 @@ def _np_where(c, a, b):
 
 
 #: The batch kernel's operations, in its argument order after ``x``.
-NUMPY_OPS = (np.arctan2, np.sqrt, _np_where, np.less, np.less_equal, np.logical_and, np.logical_or,
-             np.cos, np.sin)
+NUMPY_OPS = (np.arctan2, np.sqrt, _np_where, np.less, np.less_equal, np.logical_and, np.logical_or, np.cos, np.sin)
 _FLOAT_OPS = (math.atan2, math.sqrt, math.cos, math.sin)
 _NO_FREE = (1.0, 0.0, 1.0, 0.0)  # cos/sin of the free angles without q0: θ1 = θ4 = 0
 _NO_FREE_FLOAT_OPS = _NO_FREE + _FLOAT_OPS
@@ -373,12 +393,15 @@ def _reach_text(a2: float, a3: float, d2: float, d4: float) -> str:
     return f"{math.hypot(lo, d2):.4g} … {math.hypot(hi, d2):.4g} m"
 
 
-_REASON1 = ("unreachable: the wrist centre is closer to the axis of joint 1 than the shoulder offset d2 "
-            "(px² + py² − d2² < 0 in eq. (3.38))")
+_REASON1 = (
+    "unreachable: the wrist centre is closer to the axis of joint 1 than the shoulder offset d2 "
+    "(px² + py² − d2² < 0 in eq. (3.38))"
+)
 _REASON3 = "unreachable: outside the reach of the arm (a3² + d4² − k² < 0 in eq. (3.42))"
 
 
 # --- the solver ----------------------------------------------------------------------------------------
+
 
 @register
 class PumaSolver(Solver):
@@ -425,18 +448,27 @@ class PumaSolver(Solver):
         q, ok, sing, (bad1, bad3, rho2, k) = self.single(rows, *args)
         if bad1 or bad3:
             return IKSolutions.empty(6, self._reason(bad1, rho2, rows[2][3], k), self.method)
-        return IKSolutions(np.array(q).reshape(8, 6), self.labels[:], np.array(ok, dtype=bool),
-                           np.array(sing, dtype=bool), method=self.method)
+        return IKSolutions(
+            np.array(q).reshape(8, 6),
+            self.labels[:],
+            np.array(ok, dtype=bool),
+            np.array(sing, dtype=bool),
+            method=self.method,
+        )
 
     def _reason(self, bad1: bool, rho2: float, pz: float, k: float) -> str:
         if bad1:
-            return (f"unreachable: the wrist centre is {math.sqrt(rho2):.4g} m from the axis of joint 1, "
-                    f"closer than the shoulder offset d2 = {abs(self.d2):.4g} m, so px² + py² − d2² < 0 "
-                    "in eq. (3.38)")
+            return (
+                f"unreachable: the wrist centre is {math.sqrt(rho2):.4g} m from the axis of joint 1, "
+                f"closer than the shoulder offset d2 = {abs(self.d2):.4g} m, so px² + py² − d2² < 0 "
+                "in eq. (3.38)"
+            )
         r = math.sqrt(rho2 + pz * pz)
-        return (f"unreachable: the wrist centre is {r:.4g} m from the origin, outside the reach of the "
-                f"arm (a3² + d4² − k² < 0 in eq. (3.42), k = {k:.4g} m); reachable distances are "
-                f"{_reach_text(self.a2, self.a3, self.d2, self.d4)}")
+        return (
+            f"unreachable: the wrist centre is {r:.4g} m from the origin, outside the reach of the "
+            f"arm (a3² + d4² − k² < 0 in eq. (3.42), k = {k:.4g} m); reachable distances are "
+            f"{_reach_text(self.a2, self.a3, self.d2, self.d4)}"
+        )
 
     def solve_batch(self, T: ArrayLike, q0: ArrayLike | None = None, fill: float = 0.0) -> IKBatch:
         """The 8 solutions of each of N poses T (N, 4, 4), in fixed slots: the compiled kernel on numpy

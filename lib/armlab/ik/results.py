@@ -2,6 +2,7 @@
 
 Like every result in armlab they have ``ok`` (a usable answer) and ``reason`` (``""`` when ok).
 """
+
 from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass
@@ -72,8 +73,16 @@ class IKSolutions:
     @classmethod
     def empty(cls, n: int, reason: str, method: str = "", **kw: Any) -> IKSolutions:
         """No solution: q of shape (0, n) and a reason."""
-        return cls(np.zeros((0, n)), [], np.zeros(0, bool), np.zeros(0, bool), reachable=False,
-                   reason=reason, method=method, **kw)
+        return cls(
+            np.zeros((0, n)),
+            [],
+            np.zeros(0, bool),
+            np.zeros(0, bool),
+            reachable=False,
+            reason=reason,
+            method=method,
+            **kw,
+        )
 
     def __len__(self) -> int:
         return len(self.q)
@@ -88,11 +97,21 @@ class IKSolutions:
         """A new result with the rows ``index`` (array of ints or bools)."""
         index = np.asarray(index)
         index = np.flatnonzero(index) if index.dtype == bool else index.astype(int)  # [] is float
-        return IKSolutions(self.q[index], [self.labels[i] for i in index], self.within_limits[index],
-                           self.singular[index], reachable=self.reachable, reason=self.reason,
-                           nearest_T=self.nearest_T, method=self.method,
-                           success=bool(len(index) > 0 and self.success), iterations=self.iterations,
-                           searches=self.searches, residual=self.residual, note=self.note)
+        return IKSolutions(
+            self.q[index],
+            [self.labels[i] for i in index],
+            self.within_limits[index],
+            self.singular[index],
+            reachable=self.reachable,
+            reason=self.reason,
+            nearest_T=self.nearest_T,
+            method=self.method,
+            success=bool(len(index) > 0 and self.success),
+            iterations=self.iterations,
+            searches=self.searches,
+            residual=self.residual,
+            note=self.note,
+        )
 
     def unique(self, tol: float = 1e-9) -> IKSolutions:
         """Drop rows equal (modulo 2π) to an earlier row, e.g. the double roots at the workspace boundary."""
@@ -131,8 +150,16 @@ class IKBatch:
 
     __slots__ = ("q", "valid", "within_limits", "singular", "reason", "labels", "method")
 
-    def __init__(self, q: np.ndarray, valid: np.ndarray, within_limits: np.ndarray, singular: np.ndarray,
-                 reason: np.ndarray, labels: Sequence[str], method: str = ""):
+    def __init__(
+        self,
+        q: np.ndarray,
+        valid: np.ndarray,
+        within_limits: np.ndarray,
+        singular: np.ndarray,
+        reason: np.ndarray,
+        labels: Sequence[str],
+        method: str = "",
+    ):
         self.q, self.valid, self.within_limits, self.singular = q, valid, within_limits, singular
         self.reason, self.labels, self.method = reason, list(labels), method
 
@@ -156,9 +183,18 @@ class IKBatch:
         if len(idx) == 0:
             return IKSolutions.empty(self.q.shape[-1], str(self.reason[i]), self.method)
         reason = str(self.reason[i])  # a youBot pose solved by its nearest_T (project=True) is not ok
-        return IKSolutions(self.q[i, idx], [self.labels[j] for j in idx], self.within_limits[i, idx],
-                           self.singular[i, idx], reachable=not reason, reason=reason, method=self.method)
+        return IKSolutions(
+            self.q[i, idx],
+            [self.labels[j] for j in idx],
+            self.within_limits[i, idx],
+            self.singular[i, idx],
+            reachable=not reason,
+            reason=reason,
+            method=self.method,
+        )
 
     def __repr__(self) -> str:
-        return (f"IKBatch({self.method}, {len(self.q)} poses × {self.q.shape[1]} slots, "
-                f"{int(self.valid.sum())} valid solutions)")
+        return (
+            f"IKBatch({self.method}, {len(self.q)} poses × {self.q.shape[1]} slots, "
+            f"{int(self.valid.sum())} valid solutions)"
+        )

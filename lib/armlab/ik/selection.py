@@ -1,5 +1,6 @@
 """Choosing one solution from many: the weighted joint motion J = Σ kᵢ|Δθᵢ| of the simulation
 paper (003) eq. (12)."""
+
 from __future__ import annotations
 
 import math
@@ -21,8 +22,13 @@ PAPER_WEIGHTS = (3.0, 2.0, 1.0)
 
 
 @renamed_kwargs(q_current="q0")
-def joint_motion(q: ArrayLike, q0: ArrayLike | None, weights: ArrayLike | None = None, qlim: ArrayLike | None = None,
-                 revolute: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+def joint_motion(
+    q: ArrayLike,
+    q0: ArrayLike | None,
+    weights: ArrayLike | None = None,
+    qlim: ArrayLike | None = None,
+    revolute: ArrayLike | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Weighted joint motion J = Σ kᵢ|Δθᵢ| from the start pose q0 to each row of q, paper 003 eq. (12).
 
     The paper prints J = k1|Δθ1| + k2|Δθ3| + k3|Δθ3|; the middle term is k2|Δθ2| (erratum),
@@ -70,8 +76,9 @@ def _joint_motion(q: Any, q0: Any, weights: Any, qlim: Any, revolute: Any) -> tu
     return np.abs(moved - qc) @ w, moved
 
 
-def _joint_motion_floats(q: np.ndarray, qc: np.ndarray, w: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                         rev: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _joint_motion_floats(
+    q: np.ndarray, qc: np.ndarray, w: np.ndarray, lo: np.ndarray, hi: np.ndarray, rev: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`joint_motion` on Python floats (same rules, same order of candidates)."""
     qc_, w_, lo_, hi_, rev_ = qc.tolist(), w.tolist(), lo.tolist(), hi.tolist(), rev.tolist()
     J, moved = [], []
@@ -99,8 +106,13 @@ def _joint_motion_floats(q: np.ndarray, qc: np.ndarray, w: np.ndarray, lo: np.nd
 
 
 @renamed_kwargs(q_current="q0")
-def select(sols: IKSolutions, q0: ArrayLike | None = None, weights: ArrayLike | None = None,
-           qlim: ArrayLike | None = None, revolute: ArrayLike | None = None) -> IKSolutions:
+def select(
+    sols: IKSolutions,
+    q0: ArrayLike | None = None,
+    weights: ArrayLike | None = None,
+    qlim: ArrayLike | None = None,
+    revolute: ArrayLike | None = None,
+) -> IKSolutions:
     """The one solution with least weighted joint motion (paper 003 eq. (12)) from the start pose q0.
 
     A solution outside the joint limits is never chosen if any within-limit one exists.
@@ -115,6 +127,6 @@ def select(sols: IKSolutions, q0: ArrayLike | None = None, weights: ArrayLike | 
     i = int(np.argmin(np.where(pool, J, np.inf)))
     out = sols.take([i])
     if sols.within_limits[i]:
-        out.q = moved[i:i + 1]
+        out.q = moved[i : i + 1]
     out.cost = float(J[i])
     return out

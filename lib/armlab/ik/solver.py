@@ -1,5 +1,6 @@
 """What every closed-form solver shares: the registry that matches a robot to its solver, the
 joint-range fitting of solutions, and solving a batch pose by pose."""
+
 from __future__ import annotations
 
 import math
@@ -106,8 +107,9 @@ def fit_row(row: Sequence[float], lims: Sequence[tuple[float, float, bool]]) -> 
     return out, ok
 
 
-def loop_batch(solver: Solver, T: ArrayLike, q0: ArrayLike | None, slots: int, labels: Sequence[str],
-               fill: float = 0.0, **kw: Any) -> IKBatch:
+def loop_batch(
+    solver: Solver, T: ArrayLike, q0: ArrayLike | None, slots: int, labels: Sequence[str], fill: float = 0.0, **kw: Any
+) -> IKBatch:
     """An :class:`IKBatch` by solving pose after pose (robots without a vectorised solver).
 
     Solutions go to the slot of their label (labels in slot order); ``kw`` go to ``solver.solve``.

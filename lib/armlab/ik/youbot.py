@@ -30,6 +30,7 @@ Labels ``'I:front-up'`` etc.: the report's numbering (I, II: θ1ᴵ; III, IV: θ
 then ``front``/``back`` (θ1ᴵ / θ1ᴵᴵ) and ``up``/``down`` (elbow above / below the line from joint 2
 to the wrist point, seen with the wrist point in front).
 """
+
 from __future__ import annotations
 
 import math
@@ -95,9 +96,11 @@ class YoubotSolver(Solver):
         if abs(off_plane) > PLANE_TOL:
             T_near = self.nearest_pose(rows, th1)
             angle = math.degrees(math.asin(min(1.0, abs(off_plane))))
-            reason = (f"not reachable by the 5-DOF arm: the approach axis z5 is {angle:.3g}° out of the "
-                      "vertical plane through the base axis and the target (the (3,3) element of "
-                      "(2.11)–(2.12), r13·s1 − r23·c1, must be 0); nearest_T is the nearest reachable pose")
+            reason = (
+                f"not reachable by the 5-DOF arm: the approach axis z5 is {angle:.3g}° out of the "
+                "vertical plane through the base axis and the target (the (3,3) element of "
+                "(2.11)–(2.12), r13·s1 − r23·c1, must be 0); nearest_T is the nearest reachable pose"
+            )
             if not project:
                 return IKSolutions.empty(5, reason, self.method, nearest_T=T_near)
             sols = self.solve(T_near, q0)
@@ -117,9 +120,11 @@ class YoubotSolver(Solver):
             if abs(c3) > 1.0:
                 if abs(c3) > 1.0 + BOUNDARY_TOL:
                     dist = math.hypot(xr, yr)
-                    why.append(f"θ1{'ᴵ' if b == 0 else 'ᴵᴵ'}: the wrist point is {dist:.4g} m from joint 2, "
-                               f"outside [|a2 − a3|, a2 + a3] = [{abs(a2 - a3):.4g}, {a2 + a3:.4g}] m "
-                               "(|cos θ3| > 1 in eq. (2.20))")
+                    why.append(
+                        f"θ1{'ᴵ' if b == 0 else 'ᴵᴵ'}: the wrist point is {dist:.4g} m from joint 2, "
+                        f"outside [|a2 − a3|, a2 + a3] = [{abs(a2 - a3):.4g}, {a2 + a3:.4g}] m "
+                        "(|cos θ3| > 1 in eq. (2.20))"
+                    )
                     continue
                 c3 = math.copysign(1.0, c3)
             s3 = math.sqrt(1.0 - c3 * c3)
@@ -137,8 +142,7 @@ class YoubotSolver(Solver):
                 sing.append(singular)
         if not q:
             return IKSolutions.empty(5, "unreachable: " + "; ".join(why), self.method)
-        return IKSolutions(np.array(q), labels, np.array(ok), np.array(sing), method=self.method,
-                           note="; ".join(why))
+        return IKSolutions(np.array(q), labels, np.array(ok), np.array(sing), method=self.method, note="; ".join(why))
 
     def nearest_pose(self, rows: list, th1: float) -> np.ndarray:
         """T with its approach axis rotated, by the smallest rotation, into the arm's vertical plane."""

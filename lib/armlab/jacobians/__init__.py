@@ -14,6 +14,7 @@ and the lab report's per-link Jacobians (2.37)–(2.45).
   :func:`snap_to_singularity`;
 * resolved-rate motion control with damped least squares: :func:`resolved_rate`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,10 +23,19 @@ from numpy.typing import ArrayLike
 from .._core.protocol import RobotLike
 from .._core.validation import joint_vector
 from . import differential
-from .analysis import (analytic_jacobian, condition_number, ellipsoid, frame_change, jacobian_rank, jdot,
-                       lost_directions, manipulability_of_J, rpy_rate_matrix, singular_values)
-from .methods import (FRAMES, jacob_differential, jacob_geometric, jacob_velocity, link_jacobians,
-                      velocity_propagation)
+from .analysis import (
+    analytic_jacobian,
+    condition_number,
+    ellipsoid,
+    frame_change,
+    jacobian_rank,
+    jdot,
+    lost_directions,
+    manipulability_of_J,
+    rpy_rate_matrix,
+    singular_values,
+)
+from .methods import FRAMES, jacob_differential, jacob_geometric, jacob_velocity, link_jacobians, velocity_propagation
 from .resolved_rate import RateResult, damping, dls_rates, resolved_rate
 from .singular import puma560_det, singularity_conditions, snap_to_singularity
 
@@ -43,9 +53,29 @@ def manipulability(robot: RobotLike, q: ArrayLike, part: str = "trans") -> np.nd
 
 
 __all__ = [
-    "jacob_differential", "jacob_velocity", "jacob_geometric", "link_jacobians", "velocity_propagation", "FRAMES",
-    "differential", "manipulability", "manipulability_of_J", "singular_values", "condition_number",
-    "jacobian_rank", "lost_directions", "ellipsoid", "frame_change", "rpy_rate_matrix", "analytic_jacobian",
-    "jdot", "singularity_conditions", "snap_to_singularity", "puma560_det", "resolved_rate", "RateResult",
-    "damping", "dls_rates",
+    "jacob_differential",
+    "jacob_velocity",
+    "jacob_geometric",
+    "link_jacobians",
+    "velocity_propagation",
+    "FRAMES",
+    "differential",
+    "manipulability",
+    "manipulability_of_J",
+    "singular_values",
+    "condition_number",
+    "jacobian_rank",
+    "lost_directions",
+    "ellipsoid",
+    "frame_change",
+    "rpy_rate_matrix",
+    "analytic_jacobian",
+    "jdot",
+    "singularity_conditions",
+    "snap_to_singularity",
+    "puma560_det",
+    "resolved_rate",
+    "RateResult",
+    "damping",
+    "dls_rates",
 ]

@@ -5,6 +5,7 @@ Rows are (vx, vy, vz, ωx, ωy, ωz). Translational and rotational parts are kep
 (``part="trans"`` | ``"rot"``): metres and radians do not mix, so a measure over all six rows
 depends on the unit of length and is not offered.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +17,20 @@ from .._core.protocol import RobotLike
 from .._core.symbolic import is_symbolic, sympy
 from .._core.validation import as_float_array, joint_vector
 
-__all__ = ["PARTS", "part_of", "manipulability_of_J", "singular_values", "condition_number", "jacobian_rank",
-           "lost_directions", "ellipsoid", "frame_change", "rpy_rate_matrix", "analytic_jacobian", "jdot"]
+__all__ = [
+    "PARTS",
+    "part_of",
+    "manipulability_of_J",
+    "singular_values",
+    "condition_number",
+    "jacobian_rank",
+    "lost_directions",
+    "ellipsoid",
+    "frame_change",
+    "rpy_rate_matrix",
+    "analytic_jacobian",
+    "jdot",
+]
 
 PARTS = {"trans": slice(0, 3), "rot": slice(3, 6)}
 
@@ -46,8 +59,10 @@ def manipulability_of_J(J: ArrayLike, part: str = "trans") -> np.ndarray:
     √det(J_pᵀ·J_p), is used, so the 2R arm gets the classic |l1·l2·sin θ2|. Batched: (..., 6, n) → (...).
     """
     if part not in PARTS:
-        raise ValueError(f"part must be 'trans' or 'rot', got {part!r} (a measure over all six rows mixes "
-                         "metres and radians, so its value depends on the unit of length)")
+        raise ValueError(
+            f"part must be 'trans' or 'rot', got {part!r} (a measure over all six rows mixes "
+            "metres and radians, so its value depends on the unit of length)"
+        )
     Jp = part_of(_J(J), part)
     r, n = Jp.shape[-2:]
     A = Jp @ np.swapaxes(Jp, -1, -2) if n >= r else np.swapaxes(Jp, -1, -2) @ Jp
@@ -97,8 +112,9 @@ def lost_directions(J: ArrayLike, part: str = "all", tol: float = 1e-9) -> tuple
     return Vt[r:].T, U[:, r:]
 
 
-def ellipsoid(J: ArrayLike, part: str = "trans", kind: str = "velocity", tol: float = 1e-12
-              ) -> tuple[np.ndarray, np.ndarray]:
+def ellipsoid(
+    J: ArrayLike, part: str = "trans", kind: str = "velocity", tol: float = 1e-12
+) -> tuple[np.ndarray, np.ndarray]:
     """Axes of the velocity or force ellipsoid of J's ``part`` for unit joint rates / torques.
 
     Returns (lengths, directions): direction k (a column) has half-axis length σ_k for velocity
@@ -149,8 +165,9 @@ def analytic_jacobian(J0: Any, rpy: ArrayLike) -> np.ndarray:
     J0 = _J(J0, "J0")
     E = rpy_rate_matrix(rpy)
     if np.any(np.abs(np.linalg.det(E)) < 1e-9):
-        raise ValueError("the RPY rates are undefined at pitch = ±90° (representation singularity); "
-                         "use the geometric Jacobian there")
+        raise ValueError(
+            "the RPY rates are undefined at pitch = ±90° (representation singularity); use the geometric Jacobian there"
+        )
     return np.concatenate([J0[..., :3, :], np.linalg.solve(E, J0[..., 3:, :])], axis=-2)
 
 
@@ -176,8 +193,9 @@ def jdot(robot: RobotLike, q: Any, qd: Any) -> np.ndarray:
     w = np.einsum("ij,...jk->...ik", lower, zr)  # ω of axis frame i
     # ȯ_i = Σ_{j<i} q̇_j (z_j × (o_i − o_j)) for revolute j, q̇_j z_j for prismatic j
     rel = o[..., :, None, :] - o[..., None, :, :]  # (..., i, j, 3) = o_i − o_j
-    od = np.einsum("ij,...ijk->...ik", lower, np.cross(zr[..., None, :, :], rel)) + \
-        np.einsum("ij,...jk->...ik", lower, zp)
+    od = np.einsum("ij,...ijk->...ik", lower, np.cross(zr[..., None, :, :], rel)) + np.einsum(
+        "ij,...jk->...ik", lower, zp
+    )
     J = robot.jacob0(q)
     pd = (J[..., :3, :] @ qd[..., :, None])[..., 0]
     zd = np.cross(w, z)
@@ -191,8 +209,11 @@ def __getattr__(name: str) -> Any:
     if name == "manipulability":
         import warnings
 
-        warnings.warn("armlab.jacobians.analysis.manipulability(J, part) is now manipulability_of_J(J, part); "
-                      "armlab.jacobians.manipulability(robot, q, part) takes a robot and q",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "armlab.jacobians.analysis.manipulability(J, part) is now manipulability_of_J(J, part); "
+            "armlab.jacobians.manipulability(robot, q, part) takes a robot and q",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return manipulability_of_J
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

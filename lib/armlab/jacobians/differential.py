@@ -17,6 +17,7 @@ array([[ 0. ,  0.2,  0. ,  0.8],
 >>> [v.tolist() for v in motion_in_frame(A, d, delta)]
 [[0.0, -1.0, 0.8], [0.2, 0.0, 0.0]]
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,8 +27,7 @@ import numpy as np
 from .._core.symbolic import is_symbolic, sympy
 from .._core.validation import as_float_array, check_rigid
 
-__all__ = ["diff_rot", "delta_operator", "differential_change", "motion_in_frame", "motion_map",
-           "operator_in_frame"]
+__all__ = ["diff_rot", "delta_operator", "differential_change", "motion_in_frame", "motion_map", "operator_in_frame"]
 
 
 def _vec(v, name):

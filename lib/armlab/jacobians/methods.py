@@ -26,6 +26,7 @@ True
 >>> np.allclose(jacobians.jacob_differential(robot, q), robot.jacobe(q), atol=1e-12)
 True
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,13 +42,20 @@ from .._core.validation import as_float_array, joint_vector
 from ..kinematics.frames import axis_frames
 from ..kinematics.scalar import TracerBackend, backend_for, chain, compose, forward, geometric_columns, to_matrix
 
-__all__ = ["jacob_differential", "jacob_velocity", "jacob_geometric", "link_jacobians",
-           "velocity_propagation", "FRAMES"]
+__all__ = [
+    "jacob_differential",
+    "jacob_velocity",
+    "jacob_geometric",
+    "link_jacobians",
+    "velocity_propagation",
+    "FRAMES",
+]
 
 FRAMES = ("base", "tool")
 
 
 # --- the three recursions, on scalars ----------------------------------------------------------------
+
 
 def _differential(robot, q, B):
     """^T J by differential transforms: column i from U = (frame of joint i) → tool, (3.92)–(3.93)."""
@@ -92,8 +100,7 @@ def _propagate(robot, q, B, rates):
         R_world = sm.mm(R_world, R)
         steps.append((w, v))
     Rt, pt = tool
-    steps.append(([sm.mtv(Rt, wj) for wj in w],
-                  [sm.mtv(Rt, sm.add(vj, sm.cross(wj, pt))) for wj, vj in zip(w, v)]))
+    steps.append(([sm.mtv(Rt, wj) for wj in w], [sm.mtv(Rt, sm.add(vj, sm.cross(wj, pt))) for wj, vj in zip(w, v)]))
     return steps, sm.mm(R_world, Rt)
 
 
@@ -130,11 +137,12 @@ def _link_jacobians(robot, q, B, points):
     for k in range(robot.n):
         Rk, pk = frames[k + 1]
         c = sm.add(sm.mv(Rk, points[k]), pk)
-        out.append(geometric_columns(robot.links[:k + 1], axes[:k + 1], c) + [[0] * 6] * (robot.n - k - 1))
+        out.append(geometric_columns(robot.links[: k + 1], axes[: k + 1], c) + [[0] * 6] * (robot.n - k - 1))
     return out
 
 
 # --- evaluation: symbols directly, numbers through a compiled kernel --------------------------------
+
 
 def _check(robot, q, frame=None):
     if frame is not None and frame not in FRAMES:
@@ -199,7 +207,7 @@ def link_jacobians(robot: RobotLike, q: Any, points: ArrayLike | None = None) ->
     def build(robot):
         tr = Tracer()
         qv, r = tr.inputs("q", n), tr.inputs("r", 3 * n)
-        per_link = _link_jacobians(robot, qv, TracerBackend(tr), [r[3 * k:3 * k + 3] for k in range(n)])
+        per_link = _link_jacobians(robot, qv, TracerBackend(tr), [r[3 * k : 3 * k + 3] for k in range(n)])
         return tr.kernel("link_jacobians", "q, r", [c[row] for cols in per_link for row in range(6) for c in cols])
 
     kernel = cached_kernel(robot, "jacobians.link_jacobians", build)
@@ -221,5 +229,3 @@ def velocity_propagation(robot: RobotLike, q: Any, qd: Any) -> list[tuple[int | 
     labels = list(range(robot.n + 1)) + ["tool"]
     vec = (lambda x: sympy().Matrix(x).applyfunc(sympy().trigsimp)) if symbolic else np.array
     return [(i, vec(w[0]), vec(v[0])) for i, (w, v) in zip(labels, steps)]
-
-

@@ -12,6 +12,7 @@ starts; λ_max (default 0.04) bounds the rates to about ‖ẋ‖/(2λ_max) at t
 Then: joints that would cross a limit are frozen for that step and the rest re-solved, and the
 whole q̇ is scaled down (direction kept) if a joint exceeds ``qd_max``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -68,10 +69,22 @@ class RateResult:
         self.ok = not self.gave_up
 
 
-def resolved_rate(robot: RobotLike, q0: ArrayLike, velocity: Callable[[float, np.ndarray], ArrayLike],
-                  t_end: float, dt: float, *, damped: bool = True, eps: float = 0.04, lam_max: float = 0.04,
-                  qd_max: float | None = None, part: str = "all", joint_limits: bool = True,
-                  give_up_error: float = 0.5, max_steps: int = 100_000) -> RateResult:
+def resolved_rate(
+    robot: RobotLike,
+    q0: ArrayLike,
+    velocity: Callable[[float, np.ndarray], ArrayLike],
+    t_end: float,
+    dt: float,
+    *,
+    damped: bool = True,
+    eps: float = 0.04,
+    lam_max: float = 0.04,
+    qd_max: float | None = None,
+    part: str = "all",
+    joint_limits: bool = True,
+    give_up_error: float = 0.5,
+    max_steps: int = 100_000,
+) -> RateResult:
     """Integrate q̇ = J⁺ẋ from q0 for ``t_end`` seconds with step ``dt``.
 
     ``velocity(t, q)`` gives the desired base-frame ẋ: 6 entries (v, ω) for ``part="all"``, 3 for
@@ -123,16 +136,31 @@ def resolved_rate(robot: RobotLike, q0: ArrayLike, velocity: Callable[[float, np
         if not np.isfinite(qd).all():
             reason = f"step {k}: the joint rates are not finite (σ_min = {smin:.3g}); use damping"
             break
-        for key, v in (("q", q.copy()), ("qd", qd), ("T", robot.fkine(q)), ("s", smin), ("lam", lam),
-                       ("clamped", clamped), ("err", err)):
+        for key, v in (
+            ("q", q.copy()),
+            ("qd", qd),
+            ("T", robot.fkine(q)),
+            ("s", smin),
+            ("lam", lam),
+            ("clamped", clamped),
+            ("err", err),
+        ):
             out[key].append(v)
         if err > give_up_error * max(float(np.linalg.norm(xd)), 1e-12) and np.linalg.norm(xd) > 0:
             near = smin < eps
-            why = ("near a singularity (σ_min = %.3g), the rates it needs would cross joint limits" % smin
-                   if near and clamped else "near a singularity (σ_min = %.3g)" % smin if near
-                   else "joints at their limits" if clamped else "the velocity asks for a direction J cannot give")
-            reason = (f"t = {t[-1]:.4g} s: cannot follow the requested velocity (tracking error "
-                      f"{err:.3g} vs |ẋ| = {np.linalg.norm(xd):.3g}; {why})")
+            why = (
+                "near a singularity (σ_min = %.3g), the rates it needs would cross joint limits" % smin
+                if near and clamped
+                else "near a singularity (σ_min = %.3g)" % smin
+                if near
+                else "joints at their limits"
+                if clamped
+                else "the velocity asks for a direction J cannot give"
+            )
+            reason = (
+                f"t = {t[-1]:.4g} s: cannot follow the requested velocity (tracking error "
+                f"{err:.3g} vs |ẋ| = {np.linalg.norm(xd):.3g}; {why})"
+            )
             break
         q = q + qd * dt
         t.append(t[-1] + dt)
@@ -144,6 +172,15 @@ def resolved_rate(robot: RobotLike, q0: ArrayLike, velocity: Callable[[float, np
         for key, v in (("s", float(s[min(rows, robot.n) - 1])), ("lam", 0.0), ("clamped", False), ("err", 0.0)):
             out[key].append(v)
     n_rec = len(out["q"])
-    return RateResult(np.array(t[:n_rec]), np.array(out["q"]), np.array(out["qd"]), np.array(out["T"]),
-                      np.array(out["s"]), np.array(out["lam"]), np.array(out["clamped"]), np.array(out["err"]),
-                      gave_up=bool(reason), reason=reason)
+    return RateResult(
+        np.array(t[:n_rec]),
+        np.array(out["q"]),
+        np.array(out["qd"]),
+        np.array(out["T"]),
+        np.array(out["s"]),
+        np.array(out["lam"]),
+        np.array(out["clamped"]),
+        np.array(out["err"]),
+        gave_up=bool(reason),
+        reason=reason,
+    )

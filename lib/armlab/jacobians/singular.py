@@ -23,6 +23,7 @@ Planar 2R/3R: ``elbow`` s2 = 0.
 >>> round(float(np.degrees(q[4])), 9), int(np.linalg.matrix_rank(robot.jacob0(q)))
 (0.0, 5)
 """
+
 from __future__ import annotations
 
 import math
@@ -41,8 +42,12 @@ __all__ = ["singularity_conditions", "snap_to_singularity", "puma560_det"]
 def puma560_det(q: ArrayLike, a2: float, a3: float, d4: float) -> Any:
     """det J of the PUMA560 in closed form (the sign of ^TJ in the textbook's frames)."""
     _, q2, q3, _, q5, _ = np.moveaxis(np.asarray(q, float), -1, 0)
-    return -a2 * (a3 * np.sin(q3) + d4 * np.cos(q3)) * \
-        (a2 * np.cos(q2) + a3 * np.cos(q2 + q3) - d4 * np.sin(q2 + q3)) * np.sin(q5)
+    return (
+        -a2
+        * (a3 * np.sin(q3) + d4 * np.cos(q3))
+        * (a2 * np.cos(q2) + a3 * np.cos(q2 + q3) - d4 * np.sin(q2 + q3))
+        * np.sin(q5)
+    )
 
 
 def _conditions(robot):
@@ -67,8 +72,10 @@ def _conditions(robot):
         return {"elbow": (lambda q: math.sin(q[2] + off[2]), 2), "base-axis": (rho, 1)}
     if robot.n in (2, 3) and not robot.modified and all(l.revolute and l.alpha == 0.0 for l in robot.links):
         return {"elbow": (lambda q: math.sin(q[1] + robot.links[1].offset), 1)}
-    raise NotImplementedError(f"no closed-form singular sets for {robot.name or 'this robot'!r} "
-                              "(PUMA560, youBot and planar 2R/3R arms have them); use jacobians.lost_directions")
+    raise NotImplementedError(
+        f"no closed-form singular sets for {robot.name or 'this robot'!r} "
+        "(PUMA560, youBot and planar 2R/3R arms have them); use jacobians.lost_directions"
+    )
 
 
 def singularity_conditions(robot: RobotLike, q: ArrayLike) -> dict[str, float]:
@@ -77,8 +84,9 @@ def singularity_conditions(robot: RobotLike, q: ArrayLike) -> dict[str, float]:
     return {kind: f(values) for kind, (f, _) in _conditions(robot).items()}
 
 
-def snap_to_singularity(robot: RobotLike, q: ArrayLike, kind: str, tol: float = 1e-12, max_iter: int = 60
-                        ) -> np.ndarray:
+def snap_to_singularity(
+    robot: RobotLike, q: ArrayLike, kind: str, tol: float = 1e-12, max_iter: int = 60
+) -> np.ndarray:
     """The singular pose of ``kind`` nearest to q, moving only the joint that controls it.
 
     Newton's method on that joint (from q, bounded to ``max_iter`` steps). Raises ValueError when

@@ -8,6 +8,7 @@ written as column operations) and the one geometric Jacobian
 α = ±90° becomes a swap. The generated functions run on Python floats for one configuration and
 on numpy arrays for a batch.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
@@ -24,8 +25,9 @@ def _entries(frame: Frame) -> list[Any]:
     return [x for r in range(3) for x in (*R[r], p[r])]
 
 
-def compile_chain(links: Sequence[LinkLike], modified: bool, base: Any, tool: Any
-                  ) -> tuple[Callable[..., list], Callable[..., list], Callable[..., list]]:
+def compile_chain(
+    links: Sequence[LinkLike], modified: bool, base: Any, tool: Any
+) -> tuple[Callable[..., list], Callable[..., list], Callable[..., list]]:
     """Compile fkine, fkine_all and jacob0 kernels for a numeric DH table (each keeps its ``.source``).
 
     Each kernel is ``f(q, cos, sin) -> list`` of matrix entries, row-major:

@@ -1,5 +1,6 @@
 """Per-link frames: the one place that knows which frame holds joint i's axis, and how the fixed
 base and tool transforms wrap a DH chain. Jacobians, statics and RNE iterate over these."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -45,4 +46,3 @@ def strip_base_tool(robot: RobotLike, T: Any) -> Any:
     if robot.tool is not None:
         T = T @ Tinv(robot.tool)
     return T.tolist() if rows else T
-

@@ -12,6 +12,7 @@ the library's one link transform at once: both (and :func:`link_matrix`, ``robot
 ``fkine``, ``jacob0``) evaluate :func:`armlab.kinematics.scalar.dh_link`. The tests check it entry by
 entry against the printed (2.4)/(3.23) and against the elementary products (2.1)/(3.22).
 """
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,16 @@ from .._core.symbolic import is_symbolic, sympy
 from .._core.validation import as_float_array
 from .scalar import IDENTITY, NumpyBackend, SympyBackend, dh_link, link_Rp, to_transform
 
-__all__ = ["link_transform_standard", "link_transform_modified", "DHLink", "ImmutableError", "link_matrix",
-           "check_inertia", "CONVENTIONS", "FIELDS"]
+__all__ = [
+    "link_transform_standard",
+    "link_transform_modified",
+    "DHLink",
+    "ImmutableError",
+    "link_matrix",
+    "check_inertia",
+    "CONVENTIONS",
+    "FIELDS",
+]
 
 CONVENTIONS = ("standard", "modified")
 
@@ -86,8 +95,10 @@ class ImmutableError(FrozenInstanceError, TypeError):
     ``robot.links[0] = ...``); its message says how to make the changed robot instead."""
 
 
-_EDIT = re.compile(r"^\s*(?P<robot>[A-Za-z_][\w.]*(?:\[[^\]]*\])?)\.links\[\s*(?P<i>-?\d+)\s*\]\s*\."
-                   r"(?P<field>\w+)\s*(?:[-+*/@%]|//|\*\*)?=")
+_EDIT = re.compile(
+    r"^\s*(?P<robot>[A-Za-z_][\w.]*(?:\[[^\]]*\])?)\.links\[\s*(?P<i>-?\d+)\s*\]\s*\."
+    r"(?P<field>\w+)\s*(?:[-+*/@%]|//|\*\*)?="
+)
 
 
 def _short(value: Any) -> str:
@@ -108,10 +119,14 @@ def _link_edit_hint(field_name: str, value: Any, depth: int = 2) -> str:
         m = None
     if m and m["field"] == field_name:
         robot = m["robot"]
-        return (f"robots are immutable: use {robot} = {robot}.replace_link({m['i']}, {arg}) "
-                f"(a new robot whose link {m['i']} has {arg})")
-    return (f"robots are immutable: use robot.replace_link(i, {arg}) for a new robot whose link i (as in "
-            f"robot.links[i]) has {arg}, or link.replace({arg}) for a new link")
+        return (
+            f"robots are immutable: use {robot} = {robot}.replace_link({m['i']}, {arg}) "
+            f"(a new robot whose link {m['i']} has {arg})"
+        )
+    return (
+        f"robots are immutable: use robot.replace_link(i, {arg}) for a new robot whose link i (as in "
+        f"robot.links[i]) has {arg}, or link.replace({arg}) for a new link"
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,8 +192,12 @@ robot whose link i (as in robot.links[i]) has a=0.5, or link.replace(a=0.5) for 
         else:
             put("r", tuple(as_float_array(self.r, "r", (3,), allow_batch=False).tolist()))
         if not is_symbolic(self.m):
-            if isinstance(self.m, bool) or not isinstance(self.m, (int, float, np.integer, np.floating)) \
-                    or not math.isfinite(self.m) or self.m < 0:
+            if (
+                isinstance(self.m, bool)
+                or not isinstance(self.m, (int, float, np.integer, np.floating))
+                or not math.isfinite(self.m)
+                or self.m < 0
+            ):
                 raise ValueError(f"DHLink m must be a mass >= 0 (kg), got {self.m!r}")
             put("m", float(self.m))
         if self.I is not None:
@@ -240,8 +259,10 @@ def _link_setattr(self: DHLink, name: str, value: Any) -> None:
 
 
 def _link_delattr(self: DHLink, name: str) -> None:
-    raise ImmutableError(f"robots are immutable: a link's {name} cannot be deleted; use link.replace({name}=...) "
-                         f"for a new link, robot.replace_link(i, {name}=...) for a new robot")
+    raise ImmutableError(
+        f"robots are immutable: a link's {name} cannot be deleted; use link.replace({name}=...) "
+        f"for a new link, robot.replace_link(i, {name}=...) for a new robot"
+    )
 
 
 # after @dataclass, which refuses a frozen class's own __setattr__: the helpful message instead of
@@ -264,8 +285,10 @@ def check_inertia(I: np.ndarray, tol: float = 1e-9) -> None:
     if moments[0] < -tol * scale:
         raise ValueError(f"I must be positive semi-definite (principal moments >= 0), got moments {moments.tolist()}")
     if moments[2] > moments[0] + moments[1] + tol * scale:
-        raise ValueError(f"I's principal moments {moments.round(9).tolist()} break the triangle inequality "
-                         "I_max <= I_1 + I_2: no real body has this inertia")
+        raise ValueError(
+            f"I's principal moments {moments.round(9).tolist()} break the triangle inequality "
+            "I_max <= I_1 + I_2: no real body has this inertia"
+        )
 
 
 def link_matrix(link: DHLink, qi: Any, modified: bool) -> Any:

@@ -11,6 +11,7 @@ A *backend* supplies cos/sin and the link constants: :class:`SympyBackend` gives
 results, :class:`NumpyBackend` numbers (floats or batches), and :class:`TracerBackend` (over an
 :class:`armlab._core.codegen.Tracer`) records straight-line code that is compiled once per robot.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Protocol, Sequence
@@ -97,6 +98,7 @@ class TracerBackend:
 
 # --- the DH link transform: the one definition ---------------------------------------------------
 
+
 def _screw(frame: Frame, axis: int, c: Any, s: Any, t: Any) -> Frame:
     """frame · Rot(axis, φ) · Trans(t along axis), with (c, s) = (cos φ, sin φ); axis 0 (x) or 2 (z).
 
@@ -115,8 +117,16 @@ def _screw(frame: Frame, axis: int, c: Any, s: Any, t: Any) -> Frame:
     return rows, p
 
 
-def dh_link(frame: Frame, theta: Any, d: Any, a: Any, alpha: Any, modified: bool,
-            cos: Callable[[Any], Any], sin: Callable[[Any], Any]) -> Frame:
+def dh_link(
+    frame: Frame,
+    theta: Any,
+    d: Any,
+    a: Any,
+    alpha: Any,
+    modified: bool,
+    cos: Callable[[Any], Any],
+    sin: Callable[[Any], Any],
+) -> Frame:
     """frame · (the link transform of one DH row): the library's one DH link transform.
 
     * standard, lab report (2.1)–(2.4):      A_i = Rz(θ)·Tz(d) · Tx(a)·Rx(α)
@@ -161,8 +171,10 @@ def chain(robot: RobotLike, q: Sequence[Any], B: Backend) -> tuple[Frame, list[F
 
 # --- forward kinematics and the geometric Jacobian: the one recursion ---------------------------
 
-def forward(links: Sequence[LinkLike], modified: bool, q: Sequence[Any], B: Backend,
-            base: Any = None, tool: Any = None) -> tuple[list[Frame], Frame]:
+
+def forward(
+    links: Sequence[LinkLike], modified: bool, q: Sequence[Any], B: Backend, base: Any = None, tool: Any = None
+) -> tuple[list[Frame], Frame]:
     """The world (R, p) of the base and every link frame (n + 1 frames), and of the tool.
 
     ``base`` and ``tool`` are 4×4 transforms or None. Each frame is the previous one times the
@@ -207,6 +219,22 @@ def to_transform(frame: Frame, symbolic: bool) -> Any:
     return to_matrix([R[0] + [p[0]], R[1] + [p[1]], R[2] + [p[2]], [0, 0, 0, 1]], symbolic)
 
 
-__all__ = ["Frame", "Backend", "IDENTITY", "dh_link", "link_values", "link_Rp", "compose", "chain", "forward",
-           "axis_frames", "geometric_columns", "NumpyBackend", "SympyBackend", "TracerBackend", "backend_for",
-           "to_matrix", "to_transform"]
+__all__ = [
+    "Frame",
+    "Backend",
+    "IDENTITY",
+    "dh_link",
+    "link_values",
+    "link_Rp",
+    "compose",
+    "chain",
+    "forward",
+    "axis_frames",
+    "geometric_columns",
+    "NumpyBackend",
+    "SympyBackend",
+    "TracerBackend",
+    "backend_for",
+    "to_matrix",
+    "to_transform",
+]

@@ -4,6 +4,7 @@ The closed-form inverse kinematics and the closed-form singular sets both need t
 PUMA560-type arm (or a youBot-type arm), and what are its lengths?". This is the one place that
 answers it.
 """
+
 from __future__ import annotations
 
 import math
@@ -76,8 +77,11 @@ def elbow3r_geometry(robot: RobotLike) -> dict[str, Any] | None:
     extra = 0.0
     if robot.tool is not None:
         T = robot.tool
-        if max(abs(T[i][j] - (1.0 if i == j else 0.0)) for i in range(3) for j in range(3)) > 1e-12 \
-                or abs(T[1][3]) > 1e-12 or abs(T[2][3]) > 1e-12:
+        if (
+            max(abs(T[i][j] - (1.0 if i == j else 0.0)) for i in range(3) for j in range(3)) > 1e-12
+            or abs(T[1][3]) > 1e-12
+            or abs(T[2][3]) > 1e-12
+        ):
             return None
         extra = float(T[0][3])
     return dict(d1=L[0].d, a2=L[1].a, l3=L[2].a + extra, offsets=[link.offset for link in L])

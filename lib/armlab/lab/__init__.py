@@ -8,6 +8,7 @@ Needs the ``lab`` extra (``websockets``); ``import armlab`` does not load this p
 On the robot's side, ``python -m armlab.lab.gate`` (:mod:`armlab.lab.gate`) enforces the same policy on every
 client; the notebooks connect through :func:`armlab.lab.notebook.connect`. The TA's runbook: ``docs/lab.md``.
 """
+
 from .arm import DEFAULT_URL, ArmState, ConnectionLostError, YoubotArm, min_jerk
 from .client import NotConnectedError, RosbridgeClient, ServiceError
 from .log import SessionLog, identification_data, load_states, read_log
@@ -15,7 +16,22 @@ from .safety import SafetyError, SafetyLimits, StaleStateError, TrackingError, W
 from .sim import Simulator
 
 __all__ = [
-    "YoubotArm", "ArmState", "SafetyError", "SafetyLimits", "StaleStateError", "WatchdogError", "TrackingError",
-    "ConnectionLostError", "NotConnectedError", "ServiceError", "RosbridgeClient", "Simulator", "SessionLog",
-    "read_log", "load_states", "identification_data", "min_jerk", "DEFAULT_URL",
+    "YoubotArm",
+    "ArmState",
+    "SafetyError",
+    "SafetyLimits",
+    "StaleStateError",
+    "WatchdogError",
+    "TrackingError",
+    "ConnectionLostError",
+    "NotConnectedError",
+    "ServiceError",
+    "RosbridgeClient",
+    "Simulator",
+    "SessionLog",
+    "read_log",
+    "load_states",
+    "identification_data",
+    "min_jerk",
+    "DEFAULT_URL",
 ]

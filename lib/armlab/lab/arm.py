@@ -5,6 +5,7 @@ streamed at ``rate`` Hz along a minimum-jerk trajectory, because a position comm
 the real arm. Any fault — stale ``/joint_states``, the effort watchdog, a lost connection, a
 reconnect — makes the arm hold and *latches*: further motion raises until :meth:`YoubotArm.resume`.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,14 +22,45 @@ from numpy.typing import ArrayLike
 from ..models import youbot, youbot_driver_to_q, youbot_q_to_driver
 from .client import NotConnectedError, RosbridgeClient, ServiceError
 from .log import SessionLog, default_log_path
-from .protocol import (ARM_JOINTS, ARM_POSITION, GRIPPER_JOINTS, GRIPPER_POSITION, JOINT_STATES, TOPICS,
-                       UNIT_M, ProtocolError, parse_joint_state, positions_msg)
-from .safety import (EffortWatchdog, SafetyError, SafetyLimits, StaleStateError, TrackingError, WatchdogError,
-                     check_gripper, check_joint_vector, check_service, check_set_point, check_speed, check_step,
-                     check_workspace)
+from .protocol import (
+    ARM_JOINTS,
+    ARM_POSITION,
+    GRIPPER_JOINTS,
+    GRIPPER_POSITION,
+    JOINT_STATES,
+    TOPICS,
+    UNIT_M,
+    ProtocolError,
+    parse_joint_state,
+    positions_msg,
+)
+from .safety import (
+    EffortWatchdog,
+    SafetyError,
+    SafetyLimits,
+    StaleStateError,
+    TrackingError,
+    WatchdogError,
+    check_gripper,
+    check_joint_vector,
+    check_service,
+    check_set_point,
+    check_speed,
+    check_step,
+    check_workspace,
+)
 
-__all__ = ["YoubotArm", "ArmState", "ConnectionLostError", "DEFAULT_URL", "min_jerk", "GATE_CLAIM", "GATE_RELEASE",
-           "GATE_HOLD", "GATE_RESUME"]
+__all__ = [
+    "YoubotArm",
+    "ArmState",
+    "ConnectionLostError",
+    "DEFAULT_URL",
+    "min_jerk",
+    "GATE_CLAIM",
+    "GATE_RELEASE",
+    "GATE_HOLD",
+    "GATE_RESUME",
+]
 
 #: The local simulator (``python -m armlab.lab.sim``).
 DEFAULT_URL = "ws://127.0.0.1:9090"
@@ -94,19 +126,36 @@ class YoubotArm:
     it: ``claim=True`` (or :meth:`claim` later) takes it; ``claim_name`` names you in the gate's audit log
     and in what other clients are told; ``token`` is the TA's take-over token."""
 
-    def __init__(self, url: str = DEFAULT_URL, log: str | Path | bool | None = None, *,
-                 limits: SafetyLimits | None = None, rate: float = 50.0, timeout: float = 5.0, claim: bool = False,
-                 claim_name: str | None = None, token: str | None = None):
+    def __init__(
+        self,
+        url: str = DEFAULT_URL,
+        log: str | Path | bool | None = None,
+        *,
+        limits: SafetyLimits | None = None,
+        rate: float = 50.0,
+        timeout: float = 5.0,
+        claim: bool = False,
+        claim_name: str | None = None,
+        token: str | None = None,
+    ):
         if not 20.0 <= rate <= 50.0:
             raise ValueError(f"rate must be 20 … 50 Hz (the driver's command rate), got {rate!r}")
         self.url, self.rate = url, float(rate)
         self.limits = limits or SafetyLimits()
         self.robot = youbot()
         # the driver → DH map q = offset + sign·q_driver, so that a log can be read without armlab.models
-        dh = {"sign": (youbot_driver_to_q(np.ones(5)) - youbot_driver_to_q(np.zeros(5))).tolist(),
-              "offset": youbot_driver_to_q(np.zeros(5)).tolist()}
-        self.log = None if log is False else SessionLog(default_log_path() if log is None or log is True else log,
-                                                       {"url": url, "rate": self.rate, "driver_to_dh": dh})
+        dh = {
+            "sign": (youbot_driver_to_q(np.ones(5)) - youbot_driver_to_q(np.zeros(5))).tolist(),
+            "offset": youbot_driver_to_q(np.zeros(5)).tolist(),
+        }
+        self.log = (
+            None
+            if log is False
+            else SessionLog(
+                default_log_path() if log is None or log is True else log,
+                {"url": url, "rate": self.rate, "driver_to_dh": dh},
+            )
+        )
         self.fault: str | None = None
         self.last_error: BaseException | None = None
         self.missed_ticks = 0  # stream ticks sent more than one period late
@@ -122,8 +171,7 @@ class YoubotArm:
         self._q_cmd: np.ndarray | None = None
         self._abort = threading.Event()
         self._worker: threading.Thread | None = None
-        self._client = RosbridgeClient(url, on_frame=self._log_frame, on_error=self._log_error,
-                                       open_timeout=timeout)
+        self._client = RosbridgeClient(url, on_frame=self._log_frame, on_error=self._log_error, open_timeout=timeout)
         self._client.on_disconnect.append(lambda: self._trip("connection lost", hold=False))
         self._client.on_reconnect.append(self._reconnected)
         self._client.on_status.append(self._on_status)
@@ -149,8 +197,11 @@ class YoubotArm:
         self._event(f"status from {self.url}: {msg}")
         # a refused service call is answered (and raised) by call_service; a refused command, a take-over,
         # a lost lease or the deadman stop this client's motion
-        if frame.get("level") == "error" and msg.startswith("armlab gate") \
-                and not msg.startswith("armlab gate: refused call_service"):
+        if (
+            frame.get("level") == "error"
+            and msg.startswith("armlab gate")
+            and not msg.startswith("armlab gate: refused call_service")
+        ):
             self.gate_status = msg
             if "lost the arm" in msg or "took over" in msg:
                 self.claimed = False
@@ -192,8 +243,16 @@ class YoubotArm:
             self._cond.notify_all()
         if self.log:
             cmd = None if self._q_cmd is None else self._q_cmd.tolist()
-            self.log.write("state", stamp=stamp, seq=seq, q_driver=p.tolist(), qd_driver=v.tolist(),
-                           effort_driver=e.tolist(), q_cmd_driver=cmd, gripper=grip)
+            self.log.write(
+                "state",
+                stamp=stamp,
+                seq=seq,
+                q_driver=p.tolist(),
+                qd_driver=v.tolist(),
+                effort_driver=e.tolist(),
+                q_cmd_driver=cmd,
+                gripper=grip,
+            )
         tripped = self._watchdog.update(t_rx, e) if np.all(np.isfinite(e)) else None
         if tripped and self.fault is None:
             self._trip(tripped, hold=True)
@@ -260,8 +319,9 @@ class YoubotArm:
         """Raise (after holding) unless the arm is connected, unfaulted and its state fresh."""
         if self.fault is not None:
             if not self.connected:
-                raise ConnectionLostError(f"{self.fault}: streaming stopped, nothing will be replayed; "
-                                          "after reconnecting call arm.resume()")
+                raise ConnectionLostError(
+                    f"{self.fault}: streaming stopped, nothing will be replayed; after reconnecting call arm.resume()"
+                )
             cls = WatchdogError if self.fault.startswith("effort watchdog") else SafetyError
             if self.fault == HELD:
                 raise SafetyError("the arm is held (a latched stop): nothing moves it until arm.resume()")
@@ -352,14 +412,19 @@ class YoubotArm:
         try:
             rows = np.asarray(q_traj)
         except (TypeError, ValueError):
-            raise SafetyError(f"q_traj must be an (N, 5) array of joint angles, got {q_traj!r:.80}; nothing was sent") \
-                from None
+            raise SafetyError(
+                f"q_traj must be an (N, 5) array of joint angles, got {q_traj!r:.80}; nothing was sent"
+            ) from None
         if rows.ndim != 2 or rows.shape[1] != 5 or rows.shape[0] == 0:
             raise SafetyError(f"q_traj must have shape (N, 5), got {np.shape(q_traj)}; nothing was sent")
         self._stop_worker()
         self._check_live()
-        traj = np.array([check_set_point(self._to_driver(r, frame, f"q_traj[{k}]"), self.limits, f"set point {k}")
-                         for k, r in enumerate(rows)])
+        traj = np.array(
+            [
+                check_set_point(self._to_driver(r, frame, f"q_traj[{k}]"), self.limits, f"set point {k}")
+                for k, r in enumerate(rows)
+            ]
+        )
         prev = self._q_cmd if self._q_cmd is not None else self.state().q_driver
         for k, row in enumerate(traj):
             try:
@@ -373,8 +438,16 @@ class YoubotArm:
         self._worker.start()
         return None
 
-    def move_joints(self, q: ArrayLike, speed: float = 0.5, frame: str = "dh", duration: float | None = None,
-                    wait: bool = True, tol: float = 0.02, settle: float = 1.5) -> ArmState | None:
+    def move_joints(
+        self,
+        q: ArrayLike,
+        speed: float = 0.5,
+        frame: str = "dh",
+        duration: float | None = None,
+        wait: bool = True,
+        tol: float = 0.02,
+        settle: float = 1.5,
+    ) -> ArmState | None:
         """Move to joint angles q (``frame`` "dh" or "driver") with peak joint speed ``speed`` rad/s, or
         in ``duration`` s; blocks until the arm is within ``tol`` rad (``wait=False`` streams in the
         background; a later command replaces it)."""
@@ -395,14 +468,17 @@ class YoubotArm:
             self._settle(goal, tol, settle)
         return self.state() if wait else None
 
-    def move_pose(self, T: ArrayLike, speed: float = 0.5, weights: ArrayLike | None = None,
-                  **kw: Any) -> ArmState | None:
+    def move_pose(
+        self, T: ArrayLike, speed: float = 0.5, weights: ArrayLike | None = None, **kw: Any
+    ) -> ArmState | None:
         """Move the tool to pose T (4×4, base frame, metres) through IK, choosing the solution with the least
         weighted joint motion from the measured q; SafetyError if no solution is inside the limits."""
         sols = self.robot.ikine(np.asarray(T, dtype=float), q0=self.state().q, weights=weights)
         if len(sols) == 0:
-            raise SafetyError(f"no inverse-kinematics solution within the joint limits for this pose "
-                              f"({getattr(sols, 'reason', '')}); nothing was sent")
+            raise SafetyError(
+                f"no inverse-kinematics solution within the joint limits for this pose "
+                f"({getattr(sols, 'reason', '')}); nothing was sent"
+            )
         return self.move_joints(sols.q[0], speed=speed, frame="dh", **kw)
 
     # --- streaming ----------------------------------------------------------------------
@@ -426,8 +502,10 @@ class YoubotArm:
                 self._publish_arm(row)
             except NotConnectedError:
                 self._trip("connection lost", hold=False)
-                raise ConnectionLostError("connection lost mid-stream: streaming stopped, nothing will be "
-                                          "replayed; after reconnecting call arm.resume()") from None
+                raise ConnectionLostError(
+                    "connection lost mid-stream: streaming stopped, nothing will be "
+                    "replayed; after reconnecting call arm.resume()"
+                ) from None
         return None
 
     def _stream_bg(self, traj):
@@ -456,9 +534,11 @@ class YoubotArm:
             if time.monotonic() > end:
                 i = int(np.argmax(err))
                 self._trip(f"joint {i + 1} is {err[i]:.3f} rad from its target after {timeout} s", hold=True)
-                raise TrackingError(f"joint {i + 1} did not reach {goal[i]:.4f} rad (driver angle): measured "
-                                    f"{self.state().q_driver[i]:.4f}, error {err[i]:.3f} > {tol} rad after "
-                                    f"{timeout} s (stuck or blocked?); the arm holds")
+                raise TrackingError(
+                    f"joint {i + 1} did not reach {goal[i]:.4f} rad (driver angle): measured "
+                    f"{self.state().q_driver[i]:.4f}, error {err[i]:.3f} > {tol} rad after "
+                    f"{timeout} s (stuck or blocked?); the arm holds"
+                )
             try:
                 self.wait_state(0.05)
             except StaleStateError:

@@ -10,6 +10,7 @@ What it does differently from roslibpy, on purpose:
 
 Every frame in and out goes to the ``on_frame(direction, text)`` hook (the session log).
 """
+
 from __future__ import annotations
 
 import inspect
@@ -43,9 +44,16 @@ class ServiceError(RuntimeError):
 class RosbridgeClient:
     """``RosbridgeClient(url).connect()``; then advertise, publish, subscribe, call_service, close."""
 
-    def __init__(self, url: str, *, on_frame: Callable[[str, str], Any] | None = None,
-                 on_error: Callable[[str, Any], Any] | None = None, reconnect: bool = True, max_backoff: float = 2.0,
-                 open_timeout: float = 5.0):
+    def __init__(
+        self,
+        url: str,
+        *,
+        on_frame: Callable[[str, str], Any] | None = None,
+        on_error: Callable[[str, Any], Any] | None = None,
+        reconnect: bool = True,
+        max_backoff: float = 2.0,
+        open_timeout: float = 5.0,
+    ):
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise ValueError(f"url must be a ws:// or wss:// address such as 'ws://127.0.0.1:9090', got {url!r}")
         self.url = url
@@ -85,8 +93,15 @@ class RosbridgeClient:
 
     def _open(self):
         try:
-            ws = ws_connect(self.url, open_timeout=self.open_timeout, compression=None, proxy=None,
-                            max_size=2**24, close_timeout=1.0, **_CONNECT_KW)
+            ws = ws_connect(
+                self.url,
+                open_timeout=self.open_timeout,
+                compression=None,
+                proxy=None,
+                max_size=2**24,
+                close_timeout=1.0,
+                **_CONNECT_KW,
+            )
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
             raise ConnectionError(f"cannot connect to {self.url}: {e}") from None
         with self._send_lock:
@@ -184,8 +199,15 @@ class RosbridgeClient:
             raise ValueError(f"topic {topic!r} is not advertised; call advertise(topic, type) first")
         self.send({"op": "publish", "topic": topic, "msg": msg})
 
-    def subscribe(self, topic: str, type_: str, callback: Callable[[dict, float], Any], throttle_rate: int = 0,
-                  queue_length: int = 1, fragment_size: int | None = None) -> None:
+    def subscribe(
+        self,
+        topic: str,
+        type_: str,
+        callback: Callable[[dict, float], Any],
+        throttle_rate: int = 0,
+        queue_length: int = 1,
+        fragment_size: int | None = None,
+    ) -> None:
         """callback(msg, t_received) runs on the reader thread; keep it short."""
         opts: dict[str, Any] = {"throttle_rate": throttle_rate, "queue_length": queue_length}
         if fragment_size:

@@ -30,6 +30,7 @@ checked values (only ``joint_uri``, ``unit``, ``value``), so
 what reaches the driver is exactly what was checked. It binds loopback unless ``--host`` says otherwise
 and then warns loudly. Set-up and the policy: ``docs/lab.md``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,8 +53,16 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from . import protocol as P
-from .safety import (SafetyError, SafetyLimits, SpeedGovernor, check_gripper, check_service, check_set_point,
-                     check_step, check_workspace)
+from .safety import (
+    SafetyError,
+    SafetyLimits,
+    SpeedGovernor,
+    check_gripper,
+    check_service,
+    check_set_point,
+    check_step,
+    check_workspace,
+)
 
 __all__ = ["Gate", "AuditLog", "GATE_SERVICES", "main"]
 
@@ -126,9 +135,18 @@ class Gate:
     ``audit``: the audit log's path.
     """
 
-    def __init__(self, upstream: str, host: str = "127.0.0.1", port: int = 9091, *, token: str | None = None,
-                 limits: SafetyLimits | None = None, deadman: float = 0.5, lease: float = 300.0,
-                 audit: str | Path = "armlab-gate-audit.jsonl"):
+    def __init__(
+        self,
+        upstream: str,
+        host: str = "127.0.0.1",
+        port: int = 9091,
+        *,
+        token: str | None = None,
+        limits: SafetyLimits | None = None,
+        deadman: float = 0.5,
+        lease: float = 300.0,
+        audit: str | Path = "armlab-gate-audit.jsonl",
+    ):
         if not isinstance(upstream, str) or not upstream.startswith(("ws://", "wss://")):
             raise ValueError(f"upstream must be rosbridge's ws:// address, got {upstream!r}")
         if not (0.05 <= deadman <= 5.0) or lease <= 0:
@@ -140,6 +158,7 @@ class Gate:
         self.robot: Any = None
         if self.limits.workspace is not None:
             from ..models import youbot
+
             self.robot = youbot()
         self.commander: _Client | None = None
         self.held: str | None = None  # why the gate's hold latch is set
@@ -174,8 +193,9 @@ class Gate:
         self._thread = threading.Thread(target=self._main, name="armlab gate", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout) or self._error:
-            raise RuntimeError(f"the gate did not start on {self.host}:{self.port} "
-                               f"(upstream {self.upstream}): {self._error}")
+            raise RuntimeError(
+                f"the gate did not start on {self.host}:{self.port} (upstream {self.upstream}): {self._error}"
+            )
         return self
 
     def _main(self) -> None:
@@ -189,14 +209,31 @@ class Gate:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         self._monitor = await self._connect_up()
-        await self._monitor.send(P.encode({"op": "advertise", "topic": P.ARM_POSITION, "type": P.TOPICS[P.ARM_POSITION]}))
-        await self._monitor.send(P.encode({"op": "subscribe", "topic": P.JOINT_STATES, "type": P.TOPICS[P.JOINT_STATES],
-                                           "throttle_rate": 0, "queue_length": 1}))
-        self._server = await serve(self._handler, self.host, self.port, compression=None, max_size=2**20,
-                                   ping_interval=None, close_timeout=1.0)
+        await self._monitor.send(
+            P.encode({"op": "advertise", "topic": P.ARM_POSITION, "type": P.TOPICS[P.ARM_POSITION]})
+        )
+        await self._monitor.send(
+            P.encode(
+                {
+                    "op": "subscribe",
+                    "topic": P.JOINT_STATES,
+                    "type": P.TOPICS[P.JOINT_STATES],
+                    "throttle_rate": 0,
+                    "queue_length": 1,
+                }
+            )
+        )
+        self._server = await serve(
+            self._handler, self.host, self.port, compression=None, max_size=2**20, ping_interval=None, close_timeout=1.0
+        )
         self.port = self._server.sockets[0].getsockname()[1]
-        self.audit.write("start", url=self.url, upstream=self.upstream, token=self.token is not None,
-                         policy=_policy(self.limits, self.deadman, self.lease))
+        self.audit.write(
+            "start",
+            url=self.url,
+            upstream=self.upstream,
+            token=self.token is not None,
+            policy=_policy(self.limits, self.deadman, self.lease),
+        )
         tasks = [asyncio.create_task(self._monitor_loop()), asyncio.create_task(self._watch_loop())]
         self._ready.set()
         await self._stopping.wait()
@@ -225,8 +262,9 @@ class Gate:
 
     async def _connect_up(self) -> Any:
         try:
-            return await ws_connect(self.upstream, compression=None, max_size=2**24, ping_interval=None,
-                                    close_timeout=1.0, open_timeout=5.0)
+            return await ws_connect(
+                self.upstream, compression=None, max_size=2**24, ping_interval=None, close_timeout=1.0, open_timeout=5.0
+            )
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
             raise ConnectionError(f"cannot reach rosbridge at {self.upstream}: {e}") from None
 
@@ -244,10 +282,12 @@ class Gate:
                 await asyncio.sleep(0.5)
                 try:
                     self._monitor = await self._connect_up()
-                    await self._monitor.send(P.encode({"op": "advertise", "topic": P.ARM_POSITION,
-                                                       "type": P.TOPICS[P.ARM_POSITION]}))
-                    await self._monitor.send(P.encode({"op": "subscribe", "topic": P.JOINT_STATES,
-                                                       "type": P.TOPICS[P.JOINT_STATES]}))
+                    await self._monitor.send(
+                        P.encode({"op": "advertise", "topic": P.ARM_POSITION, "type": P.TOPICS[P.ARM_POSITION]})
+                    )
+                    await self._monitor.send(
+                        P.encode({"op": "subscribe", "topic": P.JOINT_STATES, "type": P.TOPICS[P.JOINT_STATES]})
+                    )
                     self.audit.write("upstream_back", upstream=self.upstream)
                     break
                 except (ConnectionError, ConnectionClosed):
@@ -349,8 +389,9 @@ class Gate:
             return
         q = self.limits.clip(self.q_meas)
         try:
-            await self._monitor.send(P.encode({"op": "publish", "topic": P.ARM_POSITION,
-                                               "msg": P.positions_msg(q, range(1, 6))}))
+            await self._monitor.send(
+                P.encode({"op": "publish", "topic": P.ARM_POSITION, "msg": P.positions_msg(q, range(1, 6))})
+            )
         except ConnectionClosed:
             self.audit.write("hold", why=why, latched=latch, sent=False, reason="rosbridge connection lost")
             return
@@ -368,15 +409,25 @@ class Gate:
             now = time.monotonic()
             if now - c.last_rx > self.lease:
                 self.audit.write("lease_expired", who=c.who, quiet_s=round(now - c.last_rx, 3))
-                await self._status(c, f"armlab gate: you lost the arm: no frame from you for {self.lease:g} s "
-                                      "(the lease); claim it again")
+                await self._status(
+                    c,
+                    f"armlab gate: you lost the arm: no frame from you for {self.lease:g} s "
+                    "(the lease); claim it again",
+                )
                 await self._hold(f"lease of {c.who} expired", latch=False)
                 self.commander = None
-            elif self.held is None and now - self.last_cmd > self.deadman and self.last_cmd > c.last_claim \
-                    and self._moving():
+            elif (
+                self.held is None
+                and now - self.last_cmd > self.deadman
+                and self.last_cmd > c.last_claim
+                and self._moving()
+            ):
                 await self._hold(f"deadman: {c.who} quiet for {now - self.last_cmd:.2f} s mid-motion", latch=True)
-                await self._status(c, f"armlab gate: deadman: no command for {self.deadman:g} s while the arm was "
-                                      "moving; the gate holds it; call /armlab_gate/resume (arm.resume())")
+                await self._status(
+                    c,
+                    f"armlab gate: deadman: no command for {self.deadman:g} s while the arm was "
+                    "moving; the gate holds it; call /armlab_gate/resume (arm.resume())",
+                )
 
     # --- clients ------------------------------------------------------------------------
     async def _handler(self, ws: ServerConnection) -> None:
@@ -434,10 +485,20 @@ class Gate:
         self.stats["refused"] += 1
         op = frame.get("op") if frame else None
         target = (frame.get("topic") or frame.get("service")) if frame else None
-        self.audit.write("refuse", conn=c.id, who=c.who, op=op, target=target, why=why,
-                         frame=str(frame if frame is not None else raw)[:300])
-        await self._status(c, f"armlab gate: refused {op or 'frame'}{f' {target}' if target else ''}: {why}",
-                           frame.get("id") if frame else None)
+        self.audit.write(
+            "refuse",
+            conn=c.id,
+            who=c.who,
+            op=op,
+            target=target,
+            why=why,
+            frame=str(frame if frame is not None else raw)[:300],
+        )
+        await self._status(
+            c,
+            f"armlab gate: refused {op or 'frame'}{f' {target}' if target else ''}: {why}",
+            frame.get("id") if frame else None,
+        )
         if op == "call_service":  # the caller waits for an answer
             await self._answer(c, frame or {}, False, f"refused by the armlab gate: {why}")
 
@@ -486,8 +547,9 @@ class Gate:
                 else:
                     c.advertised.pop(topic, None)
                 if c.up is not None:
-                    await self._forward(c, {"op": op, "topic": topic,
-                                            **({"type": P.TOPICS[topic]} if op == "advertise" else {})})
+                    await self._forward(
+                        c, {"op": op, "topic": topic, **({"type": P.TOPICS[topic]} if op == "advertise" else {})}
+                    )
         elif op in ("subscribe", "unsubscribe"):
             if topic not in SUBSCRIBE_OK:
                 await self._refuse(c, f"only {', '.join(SUBSCRIBE_OK)} can be watched through the gate", frame)
@@ -495,7 +557,9 @@ class Gate:
                 c.js = None
             else:
                 throttle, size = frame.get("throttle_rate") or 0, frame.get("fragment_size") or 0
-                if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**7 for v in (throttle, size)):
+                if not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**7 for v in (throttle, size)
+                ):
                     await self._refuse(c, "throttle_rate and fragment_size must be whole numbers >= 0", frame)
                 else:
                     c.js = {"throttle_rate": throttle, "fragment_size": size}
@@ -514,16 +578,22 @@ class Gate:
     async def _publish(self, c: _Client, frame: dict, t_rx: float) -> None:
         topic = frame.get("topic")
         if topic not in PUBLISH_OK:
-            await self._refuse(c, f"publishing on {topic!r} is not allowed through the gate (velocity commands "
-                                  "have no watchdog on the robot)" if topic == P.ARM_VELOCITY else
-                               f"publishing on {topic!r} is not allowed through the gate", frame)
+            await self._refuse(
+                c,
+                f"publishing on {topic!r} is not allowed through the gate (velocity commands "
+                "have no watchdog on the robot)"
+                if topic == P.ARM_VELOCITY
+                else f"publishing on {topic!r} is not allowed through the gate",
+                frame,
+            )
             return
         if c is not self.commander:
             await self._refuse(c, self._holder_text(), frame)
             return
         if self.held is not None:
-            await self._refuse(c, f"the gate holds the arm ({self.held}); call /armlab_gate/resume (arm.resume())",
-                               frame)
+            await self._refuse(
+                c, f"the gate holds the arm ({self.held}); call /armlab_gate/resume (arm.resume())", frame
+            )
             return
         try:
             if topic == P.GRIPPER_POSITION:
@@ -537,16 +607,19 @@ class Gate:
             return
         self.stats["forwarded"] += 1
         self.cmd_latency.append(time.perf_counter() - t_rx)
-        self.audit.write("forward", conn=c.id, topic=topic,
-                         values=[[e["joint_uri"], e["value"]] for e in msg["positions"]])
+        self.audit.write(
+            "forward", conn=c.id, topic=topic, values=[[e["joint_uri"], e["value"]] for e in msg["positions"]]
+        )
 
     def _check_arm(self, msg: Any) -> dict:
         entries = P.parse_positions(msg)
         if not entries:
             raise SafetyError("an empty set point")
         if not self._fresh() or self.q_meas is None or self.q_target is None:
-            raise SafetyError(f"the gate has no fresh /joint_states (limit {1000 * self.limits.stale_after:.0f} ms): "
-                              "it cannot check a set point against the measured pose")
+            raise SafetyError(
+                f"the gate has no fresh /joint_states (limit {1000 * self.limits.stale_after:.0f} ms): "
+                "it cannot check a set point against the measured pose"
+            )
         new = self.q_target.copy()
         seen = set()
         for uri, unit, value in entries:
@@ -632,8 +705,9 @@ class Gate:
         if prev is not None and prev is not c:
             if not self._token_ok(args):
                 why = "a wrong token" if "token" in args else "no token"
-                await self._refuse(c, f"{self._holder_text()} ({why}: the TA can take over with the gate's token)",
-                                   frame)
+                await self._refuse(
+                    c, f"{self._holder_text()} ({why}: the TA can take over with the gate's token)", frame
+                )
                 return
             await self._status(prev, f"armlab gate: the TA ({c.who}) took over the arm; you lost the arm")
             await self._hold(f"the TA {c.who} took over from {prev.who}", latch=False)
@@ -648,22 +722,40 @@ class Gate:
             await self._up(c)  # ready before the first command
         except ConnectionError:
             pass
-        await self._answer(c, frame, True, {"holder": c.who, "lease_s": self.lease, "held": self.held,
-                                            "policy": _policy(self.limits, self.deadman, self.lease)})
+        await self._answer(
+            c,
+            frame,
+            True,
+            {
+                "holder": c.who,
+                "lease_s": self.lease,
+                "held": self.held,
+                "policy": _policy(self.limits, self.deadman, self.lease),
+            },
+        )
 
 
 def _policy(limits: SafetyLimits, deadman: float, lease: float) -> dict:
-    return {"margin": limits.margin, "max_step": limits.max_step, "max_speed": limits.max_speed,
-            "stale_after": limits.stale_after, "workspace": limits.workspace, "deadman": deadman, "lease": lease}
+    return {
+        "margin": limits.margin,
+        "max_step": limits.max_step,
+        "max_speed": limits.max_speed,
+        "stale_after": limits.stale_after,
+        "workspace": limits.workspace,
+        "deadman": deadman,
+        "lease": lease,
+    }
 
 
 def exposed_warning(host: str, port: int, token: str | None) -> str:
     bar = "!" * 78
-    return (f"{bar}\n!!  WARNING: the armlab gate listens on {host}:{port}, REACHABLE FROM THE NETWORK.\n"
-            "!!  Anyone who reaches this port can watch the arm, and the holder of the claim can move it.\n"
-            "!!  Use an isolated lab network only; bind rosbridge itself to 127.0.0.1.\n"
-            + ("!!  No --token: the TA cannot take the arm over from another seat.\n" if token is None else "")
-            + bar)
+    return (
+        f"{bar}\n!!  WARNING: the armlab gate listens on {host}:{port}, REACHABLE FROM THE NETWORK.\n"
+        "!!  Anyone who reaches this port can watch the arm, and the holder of the claim can move it.\n"
+        "!!  Use an isolated lab network only; bind rosbridge itself to 127.0.0.1.\n"
+        + ("!!  No --token: the TA cannot take the arm over from another seat.\n" if token is None else "")
+        + bar
+    )
 
 
 def _workspace(text: str) -> tuple:
@@ -672,22 +764,36 @@ def _workspace(text: str) -> tuple:
     except ValueError:
         raise argparse.ArgumentTypeError(f"--workspace needs six numbers, got {text!r}") from None
     if len(v) != 6:
-        raise argparse.ArgumentTypeError(f"--workspace needs six numbers x_min,y_min,z_min,x_max,y_max,z_max, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"--workspace needs six numbers x_min,y_min,z_min,x_max,y_max,z_max, got {text!r}"
+        )
     return (tuple(v[:3]), tuple(v[3:]))
 
 
 def main(argv: list[str] | None = None) -> int:
     """The command line: ``python -m armlab.lab.gate --help``."""
-    ap = argparse.ArgumentParser(prog="python -m armlab.lab.gate", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m armlab.lab.gate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--upstream", default="ws://127.0.0.1:9090", help="rosbridge (bound to loopback)")
-    ap.add_argument("--host", default="127.0.0.1",
-                    help="address to listen on (default loopback; the lab network's address exposes the gate, loudly)")
+    ap.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default loopback; the lab network's address exposes the gate, loudly)",
+    )
     ap.add_argument("--port", type=int, default=9091)
-    ap.add_argument("--token", default=os.environ.get("ARMLAB_GATE_TOKEN"),
-                    help="the TA's take-over token (default: $ARMLAB_GATE_TOKEN; none: no take-over)")
-    ap.add_argument("--workspace", type=_workspace, default=None, metavar="XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX",
-                    help="the session's box for the tool point, base frame, metres")
+    ap.add_argument(
+        "--token",
+        default=os.environ.get("ARMLAB_GATE_TOKEN"),
+        help="the TA's take-over token (default: $ARMLAB_GATE_TOKEN; none: no take-over)",
+    )
+    ap.add_argument(
+        "--workspace",
+        type=_workspace,
+        default=None,
+        metavar="XMIN,YMIN,ZMIN,XMAX,YMAX,ZMAX",
+        help="the session's box for the tool point, base frame, metres",
+    )
     ap.add_argument("--max-speed", type=float, default=None, help="joint speed cap in rad/s (default: the client's)")
     ap.add_argument("--deadman", type=float, default=0.5, help="seconds of commander silence while the arm still moves")
     ap.add_argument("--lease", type=float, default=300.0, help="seconds of commander silence before the claim lapses")
@@ -701,8 +807,16 @@ def main(argv: list[str] | None = None) -> int:
         limits = SafetyLimits(**kw)
         if limits.max_speed > SafetyLimits().max_speed:
             raise ValueError(f"--max-speed {limits.max_speed} is above the client's cap {SafetyLimits().max_speed}")
-        gate = Gate(args.upstream, args.host, args.port, token=args.token, limits=limits, deadman=args.deadman,
-                    lease=args.lease, audit=args.audit).start()
+        gate = Gate(
+            args.upstream,
+            args.host,
+            args.port,
+            token=args.token,
+            limits=limits,
+            deadman=args.deadman,
+            lease=args.lease,
+            audit=args.audit,
+        ).start()
     except (ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -716,12 +830,21 @@ def main(argv: list[str] | None = None) -> int:
         gate.stop()
         lat = np.array(gate.cmd_latency) * 1000 if gate.cmd_latency else np.zeros(1)
         js = np.array(gate.state_latency) * 1000 if gate.state_latency else np.zeros(1)
-        print(json.dumps({**gate.stats, "audit": dict(gate.audit.counts), "cpu_s": time.process_time(),
-                          "wall_s": time.monotonic() - t_start,
-                          "cmd_latency_ms_p50": float(np.percentile(lat, 50)),
-                          "cmd_latency_ms_p99": float(np.percentile(lat, 99)),
-                          "state_latency_ms_p50": float(np.percentile(js, 50)),
-                          "state_latency_ms_p99": float(np.percentile(js, 99))}), flush=True)
+        print(
+            json.dumps(
+                {
+                    **gate.stats,
+                    "audit": dict(gate.audit.counts),
+                    "cpu_s": time.process_time(),
+                    "wall_s": time.monotonic() - t_start,
+                    "cmd_latency_ms_p50": float(np.percentile(lat, 50)),
+                    "cmd_latency_ms_p99": float(np.percentile(lat, 99)),
+                    "state_latency_ms_p50": float(np.percentile(js, 50)),
+                    "state_latency_ms_p99": float(np.percentile(js, 99)),
+                }
+            ),
+            flush=True,
+        )
     return 0
 
 

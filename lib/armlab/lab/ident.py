@@ -13,6 +13,7 @@
 * :func:`identify_log` — chapter 7's identification (:func:`armlab.dynamics.identify`) from a session log:
   the same data path, :func:`armlab.lab.log.identification_data`, hands it the arrays.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,10 +31,16 @@ __all__ = ["excitation_trajectory", "model_terms", "identify_scaling", "predict"
 PARAMETERS = ("alpha (M q̈ + C q̇)", "gamma (G)", "Coulomb f_c (N·m)", "viscous f_v (N·m·s/rad)")
 
 
-def excitation_trajectory(q0: ArrayLike, duration: float = 8.0, rate: float = 50.0,
-                          amplitude: ArrayLike = (0.5, 0.35, 0.45, 0.5, 0.6),
-                          base_hz: float = 0.25, harmonics: tuple[int, ...] = (1, 2, 3), seed: int = 7,
-                          max_speed: float = 0.9) -> tuple[np.ndarray, np.ndarray]:
+def excitation_trajectory(
+    q0: ArrayLike,
+    duration: float = 8.0,
+    rate: float = 50.0,
+    amplitude: ArrayLike = (0.5, 0.35, 0.45, 0.5, 0.6),
+    base_hz: float = 0.25,
+    harmonics: tuple[int, ...] = (1, 2, 3),
+    seed: int = 7,
+    max_speed: float = 0.9,
+) -> tuple[np.ndarray, np.ndarray]:
     """(t, q): q(t) = q0 + sin²(πt/T)·Σ_k a_jk sin(2π k f t + φ_jk), sampled at ``rate`` Hz (DH angles).
 
     Amplitudes a_jk split ``amplitude[j]`` (rad) over the harmonics with random phases (``seed``);
@@ -55,7 +62,9 @@ def excitation_trajectory(q0: ArrayLike, duration: float = 8.0, rate: float = 50
     return t, q0 + dq
 
 
-def model_terms(robot: Any, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def model_terms(
+    robot: Any, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(M q̈, C q̇, G), each (N, n), of the model ``robot`` along a measured motion."""
     Mqdd = np.einsum("nij,nj->ni", robot.inertia(q), qdd)
     Cqd = np.einsum("nij,nj->ni", robot.coriolis(q, qd), qd)
@@ -94,18 +103,29 @@ def identify_scaling(robot: Any, data: dict[str, np.ndarray], smooth: int = 5) -
     return theta, rms
 
 
-def predict(robot: Any, theta: np.ndarray, data: dict[str, np.ndarray],
-            smooth: int = 5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def predict(
+    robot: Any, theta: np.ndarray, data: dict[str, np.ndarray], smooth: int = 5
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(t, τ predicted, τ measured), both filtered as in :func:`identify_scaling`, along another motion."""
     n = max(int(smooth), 1)
-    t = data["t"][(n - 1) // 2: len(data["t"]) - n // 2]
+    t = data["t"][(n - 1) // 2 : len(data["t"]) - n // 2]
     return (t, np.einsum("nik,ik->ni", _smooth(_columns(robot, data), n), theta), _smooth(data["tau"], n))
 
 
-def identify_log(log: str | os.PathLike | LogContents, robot: Any, *, t_start: float | None = None,
-                 t_end: float | None = None, to_dh: Callable[[np.ndarray], Any] | None = None,
-                 cutoff: float | None = 5.0, nan: str = "raise", filter_tau: bool = False, method: str = "wls",
-                 friction: bool = True, **options: Any) -> Identification:
+def identify_log(
+    log: str | os.PathLike | LogContents,
+    robot: Any,
+    *,
+    t_start: float | None = None,
+    t_end: float | None = None,
+    to_dh: Callable[[np.ndarray], Any] | None = None,
+    cutoff: float | None = 5.0,
+    nan: str = "raise",
+    filter_tau: bool = False,
+    method: str = "wls",
+    friction: bool = True,
+    **options: Any,
+) -> Identification:
     """:func:`armlab.dynamics.identify` from a lab session log: the samples of
     :func:`~armlab.lab.log.identification_data` (the time window, the driver → DH map, the filter and the
     differentiation are its), then the least-squares fit (``method``, ``friction`` and ``options`` are
@@ -113,7 +133,8 @@ def identify_log(log: str | os.PathLike | LogContents, robot: Any, *, t_start: f
     data = identification_data(log, t_start, t_end, to_dh=to_dh, cutoff=cutoff, nan=nan, filter_tau=filter_tau)
     if data["q"].shape[1] != robot.n:
         raise ValueError(f"the log has {data['q'].shape[1]} joints but the robot {robot.n}")
-    result = identify(robot, data["q"], data["qd"], data["qdd"], data["tau"], method=method, friction=friction,
-                      **options)
+    result = identify(
+        robot, data["q"], data["qd"], data["qdd"], data["tau"], method=method, friction=friction, **options
+    )
     result.data = data
     return result

@@ -10,6 +10,7 @@ and :func:`identification_data` into the (t, q, q̇, q̈, τ) samples that lab 3
 identification take: the one path from a log to identification data (the dynamics package takes arrays
 and never reads a log).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -56,7 +57,7 @@ class SessionLog:
                 return
             view = memoryview(data)
             while view:  # os.write may write less than asked (signals, full pipes)
-                view = view[os.write(self._fd, view):]
+                view = view[os.write(self._fd, view) :]
             self.records += 1
 
     def frame(self, direction: str, text: str) -> None:
@@ -113,13 +114,16 @@ def _mapping(contents: LogContents, to_dh: Callable[[np.ndarray], Any] | None, n
     opened: dict = next((r for r in contents.records if r.get("kind") == "open"), {})
     mapping = opened.get("driver_to_dh")
     if mapping is None:
-        raise ValueError(f"{contents.path}: this log does not say how driver angles map to DH angles: pass "
-                         "to_dh=armlab.models.youbot_driver_to_q")
+        raise ValueError(
+            f"{contents.path}: this log does not say how driver angles map to DH angles: pass "
+            "to_dh=armlab.models.youbot_driver_to_q"
+        )
     return np.asarray(mapping["sign"], float), np.asarray(mapping["offset"], float)
 
 
-def load_states(log: str | os.PathLike | LogContents, *,
-                to_dh: Callable[[np.ndarray], Any] | None = None) -> dict[str, np.ndarray]:
+def load_states(
+    log: str | os.PathLike | LogContents, *, to_dh: Callable[[np.ndarray], Any] | None = None
+) -> dict[str, np.ndarray]:
     """The ``state`` records of a session log (a path or :func:`read_log`'s contents) as arrays: t (receipt,
     s), stamp (robot, s), q_driver, q (DH), qd and effort (DH signs), and the set point in force,
     q_cmd_driver / q_cmd (NaN before the first command).
@@ -136,17 +140,31 @@ def load_states(log: str | os.PathLike | LogContents, *,
     sign, offset = _mapping(contents, to_dh, n)
     qd_driver = np.array([s["qd_driver"] for s in states], dtype=float)
     effort_driver = np.array([s["effort_driver"] for s in states], dtype=float)
-    cmd = np.array([s["q_cmd_driver"] if s.get("q_cmd_driver") is not None else [np.nan] * n for s in states],
-                   dtype=float)
-    return {"t": np.array([s["t"] for s in states], dtype=float),
-            "stamp": np.array([s["stamp"] for s in states], dtype=float),
-            "q_driver": q_driver, "q": offset + sign * q_driver, "qd": sign * qd_driver, "effort": sign * effort_driver,
-            "q_cmd_driver": cmd, "q_cmd": offset + sign * cmd}
+    cmd = np.array(
+        [s["q_cmd_driver"] if s.get("q_cmd_driver") is not None else [np.nan] * n for s in states], dtype=float
+    )
+    return {
+        "t": np.array([s["t"] for s in states], dtype=float),
+        "stamp": np.array([s["stamp"] for s in states], dtype=float),
+        "q_driver": q_driver,
+        "q": offset + sign * q_driver,
+        "qd": sign * qd_driver,
+        "effort": sign * effort_driver,
+        "q_cmd_driver": cmd,
+        "q_cmd": offset + sign * cmd,
+    }
 
 
-def identification_data(log: str | os.PathLike | LogContents, t_start: float | None = None,
-                        t_end: float | None = None, *, to_dh: Callable[[np.ndarray], Any] | None = None,
-                        cutoff: float | None = 5.0, nan: str = "raise", filter_tau: bool = False) -> dict[str, np.ndarray]:
+def identification_data(
+    log: str | os.PathLike | LogContents,
+    t_start: float | None = None,
+    t_end: float | None = None,
+    *,
+    to_dh: Callable[[np.ndarray], Any] | None = None,
+    cutoff: float | None = 5.0,
+    nan: str = "raise",
+    filter_tau: bool = False,
+) -> dict[str, np.ndarray]:
     """The one path from a session log to identification data: dict(t, q, qd, qdd, tau), arrays in DH angles
     and signs, ready for :func:`armlab.dynamics.identify` (chapter 7) or :func:`armlab.lab.ident.identify_scaling`
     (lab 3).

@@ -8,6 +8,7 @@
 * :func:`close_session` holds the arm, disconnects, stops the simulator and greys out the panels that
   used the arm (they then say so), for the end of a session.
 """
+
 from __future__ import annotations
 
 import html
@@ -29,17 +30,23 @@ def _banner(text: str, color: str) -> None:
     try:
         from IPython import get_ipython
         from IPython.display import HTML, display
+
         if get_ipython() is not None:
-            display(HTML(f"<div style='font-size:200%;font-weight:bold;color:{color};border:3px solid {color};"
-                         f"padding:6px 12px;margin:4px 0'>{html.escape(text)}</div>"))
+            display(
+                HTML(
+                    f"<div style='font-size:200%;font-weight:bold;color:{color};border:3px solid {color};"
+                    f"padding:6px 12px;margin:4px 0'>{html.escape(text)}</div>"
+                )
+            )
     except ImportError:
         pass
     bar = "=" * (len(text) + 4)
     print(f"{bar}\n= {text} =\n{bar}", file=sys.stdout, flush=True)
 
 
-def connect(url: str | None = None, *, log: Any = None, claim: bool | None = None,
-            name: str | None = None, timeout: float = 5.0) -> tuple[YoubotArm, Any]:
+def connect(
+    url: str | None = None, *, log: Any = None, claim: bool | None = None, name: str | None = None, timeout: float = 5.0
+) -> tuple[YoubotArm, Any]:
     """``arm, sim = connect(ROBOT_URL)``: ``url`` (else ``$ARMLAB_ROBOT_URL``) is the robot's gate; with
     neither, a simulator starts on a free port of this machine (``sim``; None on the real robot).
 
@@ -53,6 +60,7 @@ def connect(url: str | None = None, *, log: Any = None, claim: bool | None = Non
     sim = None
     if url is None:
         from .sim import Simulator
+
         sim = Simulator(port=0).start()
         try:
             arm = YoubotArm(sim.url, log=log, timeout=timeout)
@@ -66,9 +74,11 @@ def connect(url: str | None = None, *, log: Any = None, claim: bool | None = Non
     try:
         arm = YoubotArm(url, log=log, timeout=timeout)
     except (ConnectionError, SafetyError) as e:
-        raise ConnectionError(f"the robot at {url} ({source}) does not answer: {e}. No simulator was started in its "
-                              "place. Check the address with your TA, the network, and that the robot's gate "
-                              "runs (docs/lab.md, troubleshooting); for the simulator set ROBOT_URL = None.") from None
+        raise ConnectionError(
+            f"the robot at {url} ({source}) does not answer: {e}. No simulator was started in its "
+            "place. Check the address with your TA, the network, and that the robot's gate "
+            "runs (docs/lab.md, troubleshooting); for the simulator set ROBOT_URL = None."
+        ) from None
     _banner(f"REAL ROBOT at {url} ({source})", "#b00")
     if claim is None or claim:
         try:
@@ -81,8 +91,11 @@ def connect(url: str | None = None, *, log: Any = None, claim: bool | None = Non
             if "held by" in str(e):
                 print(f"you can watch the arm but not command it: {e}", file=sys.stderr)
             else:
-                print(f"WARNING: the arm was not claimed: {e}\n(no gate in front of this robot? Every connection "
-                      "can then command it; see docs/lab.md)", file=sys.stderr)
+                print(
+                    f"WARNING: the arm was not claimed: {e}\n(no gate in front of this robot? Every connection "
+                    "can then command it; see docs/lab.md)",
+                    file=sys.stderr,
+                )
     return arm, sim
 
 
@@ -93,8 +106,10 @@ def confirm_motion(what: str, simulator: Any = None, *, answer: str | None = Non
     if simulator is not None:
         print(f"simulator: {what}")
         return True
-    prompt = (f"REAL ROBOT: this cell will {what}.\nIs the area around the arm clear, and is a person at the "
-              "emergency stop? Type yes to move: ")
+    prompt = (
+        f"REAL ROBOT: this cell will {what}.\nIs the area around the arm clear, and is a person at the "
+        "emergency stop? Type yes to move: "
+    )
     reply = input(prompt) if answer is None else answer
     if reply.strip().lower() != "yes":
         raise SafetyError(f"not confirmed ({reply!r}): the arm did not move; run the cell again when it is safe")

@@ -12,6 +12,7 @@ not going to:
 * after a refused command, a lost connection or a stale-state hold the sliders show the measured pose;
 * refusals are given in what the sliders show: DH angles in degrees.
 """
+
 from __future__ import annotations
 
 import html
@@ -53,8 +54,11 @@ class TeachPendant(Panel):
         self.gripper.observe(lambda ch: self._safely(lambda: arm.gripper(ch["new"] / 1000.0)), "value")
         self.hold_button = w.Button(description="hold", button_style="warning", tooltip="latched stop")
         self.hold_button.on_click(lambda _: self.hold())
-        self.resume_button = w.Button(description="resume", button_style="success",
-                                      tooltip="release the hold; the sliders go to the measured pose")
+        self.resume_button = w.Button(
+            description="resume",
+            button_style="success",
+            tooltip="release the hold; the sliders go to the measured pose",
+        )
         self.resume_button.on_click(lambda _: self.resume())
         self.status = w.HTML()
         self.refused = 0
@@ -113,8 +117,10 @@ class TeachPendant(Panel):
             lo, hi = self.band_deg[i]
             if not lo <= deg[i] <= hi:
                 margin = math.degrees(self.arm.limits.margin)
-                return (f"θ{i + 1} = {deg[i]:.1f}° is outside the commandable range {lo:.1f}° … {hi:.1f}° "
-                        f"(DH angles: the joint's limits less a {margin:.1f}° margin); nothing was sent")
+                return (
+                    f"θ{i + 1} = {deg[i]:.1f}° is outside the commandable range {lo:.1f}° … {hi:.1f}° "
+                    f"(DH angles: the joint's limits less a {margin:.1f}° margin); nothing was sent"
+                )
         return None
 
     # --- commands -----------------------------------------------------------------------------
@@ -195,8 +201,7 @@ class TeachPendant(Panel):
             self.sync()  # the last state that arrived: where the arm was when the link went
         except SafetyError:
             pass
-        self._say("connection lost: the sliders show the last measured pose; press resume once it is back",
-                  error=True)
+        self._say("connection lost: the sliders show the last measured pose; press resume once it is back", error=True)
 
     def _live(self, state: ArmState) -> None:
         now = time.monotonic()
@@ -213,8 +218,11 @@ class TeachPendant(Panel):
 
     def close(self) -> None:
         """Stop following the arm and grey the controls out (the arm itself stays connected)."""
-        hooks: list[tuple[list[Any], Any]] = [(self.arm.on_state, self._live), (self.arm.on_fault, self._faulted),
-                                             (self.arm.client.on_disconnect, self._disconnected)]
+        hooks: list[tuple[list[Any], Any]] = [
+            (self.arm.on_state, self._live),
+            (self.arm.on_fault, self._faulted),
+            (self.arm.client.on_disconnect, self._disconnected),
+        ]
         for callbacks, fn in hooks:
             if fn in callbacks:
                 callbacks.remove(fn)

@@ -13,6 +13,7 @@ Pure functions shared by the client and the simulator server, so both speak the 
 >>> stamp_to_float({"sec": 3, "nanosec": 500000000}) == stamp_to_float({"secs": 3, "nsecs": 500000000})
 True
 """
+
 from __future__ import annotations
 
 import json
@@ -21,11 +22,30 @@ from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
-    "ARM_JOINTS", "GRIPPER_JOINTS", "BASE_JOINTS", "TOPICS", "SERVICES", "DANGEROUS_SERVICES",
-    "UNIT_RAD", "UNIT_M", "UNIT_RAD_PER_S", "ARM_POSITION", "ARM_VELOCITY", "GRIPPER_POSITION", "JOINT_STATES",
-    "ProtocolError", "Defragmenter",
-    "encode", "decode", "positions_msg", "parse_positions", "joint_state_msg", "parse_joint_state",
-    "float_to_stamp", "stamp_to_float", "fragment",
+    "ARM_JOINTS",
+    "GRIPPER_JOINTS",
+    "BASE_JOINTS",
+    "TOPICS",
+    "SERVICES",
+    "DANGEROUS_SERVICES",
+    "UNIT_RAD",
+    "UNIT_M",
+    "UNIT_RAD_PER_S",
+    "ARM_POSITION",
+    "ARM_VELOCITY",
+    "GRIPPER_POSITION",
+    "JOINT_STATES",
+    "ProtocolError",
+    "Defragmenter",
+    "encode",
+    "decode",
+    "positions_msg",
+    "parse_positions",
+    "joint_state_msg",
+    "parse_joint_state",
+    "float_to_stamp",
+    "stamp_to_float",
+    "fragment",
 ]
 
 ARM_JOINTS = tuple(f"arm_joint_{i}" for i in range(1, 6))
@@ -79,8 +99,9 @@ def decode(text: str | bytes) -> dict:
     return frame
 
 
-def positions_msg(values: Iterable[float], joints: Iterable[int | str], unit: str = UNIT_RAD,
-                  prefix: str = "arm_joint_") -> dict:
+def positions_msg(
+    values: Iterable[float], joints: Iterable[int | str], unit: str = UNIT_RAD, prefix: str = "arm_joint_"
+) -> dict:
     """brics_actuator/JointPositions for joint numbers ``joints`` (1-based) or names, without stamps."""
     uris = [j if isinstance(j, str) else f"{prefix}{j}" for j in joints]
     return {"positions": [{"joint_uri": u, "unit": unit, "value": float(v)} for u, v in zip(uris, values)]}
@@ -98,8 +119,12 @@ def parse_positions(msg: Any, field: str = "positions") -> list[tuple[str, str, 
         if not isinstance(entry, dict):
             raise ProtocolError(f"{field} entry is not an object: {entry!r}")
         uri, unit, value = entry.get("joint_uri"), entry.get("unit"), entry.get("value")
-        if not isinstance(uri, str) or not isinstance(unit, str) or isinstance(value, bool) \
-                or not isinstance(value, (int, float)):
+        if (
+            not isinstance(uri, str)
+            or not isinstance(unit, str)
+            or isinstance(value, bool)
+            or not isinstance(value, (int, float))
+        ):
             raise ProtocolError(f"{field} entry needs joint_uri, unit (strings) and a numeric value: {entry!r}")
         out.append((uri, unit, float(value)))
     return out
@@ -125,14 +150,26 @@ def stamp_to_float(stamp: Any) -> float:
     raise ProtocolError(f"stamp is neither ROS 1 {{secs, nsecs}} nor ROS 2 {{sec, nanosec}}: {stamp!r}")
 
 
-def joint_state_msg(seq: int, t: float, names: Iterable[str], position: Iterable[float], velocity: Iterable[float],
-                    effort: Iterable[float], ros2: bool = False) -> dict:
+def joint_state_msg(
+    seq: int,
+    t: float,
+    names: Iterable[str],
+    position: Iterable[float],
+    velocity: Iterable[float],
+    effort: Iterable[float],
+    ros2: bool = False,
+) -> dict:
     """sensor_msgs/JointState (ROS 2 headers have no ``seq``)."""
     header: dict[str, Any] = {"stamp": float_to_stamp(t, ros2), "frame_id": ""}
     if not ros2:
         header = {"seq": seq, **header}
-    return {"header": header, "name": list(names), "position": list(position),
-            "velocity": list(velocity), "effort": list(effort)}
+    return {
+        "header": header,
+        "name": list(names),
+        "position": list(position),
+        "velocity": list(velocity),
+        "effort": list(effort),
+    }
 
 
 def parse_joint_state(msg: Any) -> tuple[float, int | None, dict[str, tuple[float, float, float]]]:
@@ -153,8 +190,11 @@ def parse_joint_state(msg: Any) -> tuple[float, int | None, dict[str, tuple[floa
     out = {}
     for i, name in enumerate(names):
         try:
-            out[str(name)] = (float(pos[i]), float(vel[i]) if i < len(vel) else nan,
-                              float(eff[i]) if i < len(eff) else nan)
+            out[str(name)] = (
+                float(pos[i]),
+                float(vel[i]) if i < len(vel) else nan,
+                float(eff[i]) if i < len(eff) else nan,
+            )
         except (TypeError, ValueError):
             raise ProtocolError(f"JointState entry {name!r} is not numeric") from None
     seq = header.get("seq") if isinstance(header, dict) else None
@@ -165,9 +205,8 @@ def fragment(text: str, size: int, frame_id: str) -> list[dict]:
     """Split one frame's text into rosbridge ``fragment`` ops of at most ``size`` characters."""
     if size <= 0:
         raise ValueError(f"size must be a positive number of characters, got {size!r}")
-    parts = [text[i:i + size] for i in range(0, len(text), size)] or [""]
-    return [{"op": "fragment", "id": frame_id, "data": p, "num": i, "total": len(parts)}
-            for i, p in enumerate(parts)]
+    parts = [text[i : i + size] for i in range(0, len(text), size)] or [""]
+    return [{"op": "fragment", "id": frame_id, "data": p, "num": i, "total": len(parts)} for i, p in enumerate(parts)]
 
 
 class Defragmenter:

@@ -12,6 +12,7 @@ Traceback (most recent call last):
 ...
 armlab.lab.safety.SafetyError: gripper opening 0.02 m is outside 0 … 0.0115 m (each finger's opening); nothing was sent
 """
+
 from __future__ import annotations
 
 import math
@@ -27,9 +28,23 @@ from ..models import YOUBOT_DRIVER
 from ..models.youbot import YOUBOT_ACTUATORS
 from .protocol import DANGEROUS_SERVICES
 
-__all__ = ["SafetyError", "StaleStateError", "WatchdogError", "TrackingError", "SafetyLimits",
-           "check_joint_vector", "check_set_point", "check_step", "check_speed", "check_gripper",
-           "check_service", "check_workspace", "workspace_distance", "EffortWatchdog", "SpeedGovernor"]
+__all__ = [
+    "SafetyError",
+    "StaleStateError",
+    "WatchdogError",
+    "TrackingError",
+    "SafetyLimits",
+    "check_joint_vector",
+    "check_set_point",
+    "check_step",
+    "check_speed",
+    "check_gripper",
+    "check_service",
+    "check_workspace",
+    "workspace_distance",
+    "EffortWatchdog",
+    "SpeedGovernor",
+]
 
 #: Each finger opens 0 (closed) … 0.0115 m.
 GRIPPER_MAX = 0.0115
@@ -76,8 +91,10 @@ class SafetyLimits:
         if self.workspace is not None:
             lo, hi = (np.asarray(v, dtype=float) for v in self.workspace)
             if lo.shape != (3,) or hi.shape != (3,) or not np.all(np.isfinite(lo)) or not np.all(lo < hi):
-                raise ValueError(f"workspace must be ((x_min, y_min, z_min), (x_max, y_max, z_max)) in metres "
-                                 f"with min < max, got {self.workspace!r}")
+                raise ValueError(
+                    f"workspace must be ((x_min, y_min, z_min), (x_max, y_max, z_max)) in metres "
+                    f"with min < max, got {self.workspace!r}"
+                )
             object.__setattr__(self, "workspace", (tuple(lo.tolist()), tuple(hi.tolist())))
 
     @property
@@ -103,8 +120,10 @@ def check_joint_vector(q: ArrayLike, name: str = "q", n: int = 5) -> np.ndarray:
     big = np.flatnonzero(np.abs(arr) > 2 * math.pi + 1e-9)
     if big.size:
         i = int(big[0])
-        raise SafetyError(f"joint {i + 1} value {arr[i]:g} in {name} is larger than 2π: radians expected "
-                          f"(degrees? use np.radians); nothing was sent")
+        raise SafetyError(
+            f"joint {i + 1} value {arr[i]:g} in {name} is larger than 2π: radians expected "
+            f"(degrees? use np.radians); nothing was sent"
+        )
     return arr
 
 
@@ -117,7 +136,8 @@ def check_set_point(q_driver: ArrayLike, limits: SafetyLimits, what: str = "set 
             raise SafetyError(
                 f"joint {i + 1} {what} {q[i]:.4f} rad (driver angle) is outside the safe range "
                 f"[{lo:.4f}, {hi:.4f}]: driver limits {limits.lower[i]:.4f} < q < {limits.upper[i]:.4f} "
-                f"with a {limits.margin} rad margin; nothing was sent")
+                f"with a {limits.margin} rad margin; nothing was sent"
+            )
     return q
 
 
@@ -127,8 +147,10 @@ def check_step(q_new: ArrayLike, q_prev: ArrayLike, limits: SafetyLimits, what: 
     step = np.abs(np.asarray(q_new, dtype=float) - np.asarray(q_prev, dtype=float))
     i = int(np.argmax(step))
     if step[i] > limits.max_step:
-        raise SafetyError(f"joint {i + 1} step {step[i]:.4f} rad {what} is above the cap "
-                          f"{limits.max_step} rad (a position command is a step: stream it); nothing was sent")
+        raise SafetyError(
+            f"joint {i + 1} step {step[i]:.4f} rad {what} is above the cap "
+            f"{limits.max_step} rad (a position command is a step: stream it); nothing was sent"
+        )
 
 
 def check_speed(speed: Any, limits: SafetyLimits) -> float:
@@ -150,16 +172,21 @@ def check_gripper(width: Any, limits: SafetyLimits | None = None) -> float:
         raise SafetyError(f"gripper opening {width} is not finite; nothing was sent")
     if not 0.0 <= width <= GRIPPER_MAX:
         hint = " (millimetres? use metres)" if 1.0 <= width <= 1000 * GRIPPER_MAX else ""
-        raise SafetyError(f"gripper opening {width:g} m is outside 0 … {GRIPPER_MAX} m "
-                          f"(each finger's opening){hint}; nothing was sent")
+        raise SafetyError(
+            f"gripper opening {width:g} m is outside 0 … {GRIPPER_MAX} m "
+            f"(each finger's opening){hint}; nothing was sent"
+        )
     return float(width)
 
 
 def check_service(name: str) -> str:
     """Refuse the services that drop the arm or drive it into its end stops."""
     if name in DANGEROUS_SERVICES:
-        why = "cuts motor current: the arm falls" if name.endswith("switchOffMotors") \
+        why = (
+            "cuts motor current: the arm falls"
+            if name.endswith("switchOffMotors")
             else "drives every joint into its end stop"
+        )
         raise SafetyError(f"service {name} is refused by the client: it {why}; nothing was sent")
     return name
 
@@ -173,8 +200,13 @@ def workspace_distance(p: ArrayLike, limits: SafetyLimits) -> float:
     return float(np.linalg.norm(np.maximum(np.maximum(lo - p, p - hi), 0.0)))
 
 
-def check_workspace(robot: Any, q_driver: ArrayLike, limits: SafetyLimits, q_from_driver: ArrayLike | None = None,
-                    what: str = "set point") -> None:
+def check_workspace(
+    robot: Any,
+    q_driver: ArrayLike,
+    limits: SafetyLimits,
+    q_from_driver: ArrayLike | None = None,
+    what: str = "set point",
+) -> None:
     """The tool point of ``q_driver`` (forward kinematics of the DH model) inside the workspace box.
 
     A set point outside the box is still allowed when it brings the tool no further out than it is at
@@ -183,6 +215,7 @@ def check_workspace(robot: Any, q_driver: ArrayLike, limits: SafetyLimits, q_fro
     if limits.workspace is None:
         return
     from ..models import youbot_driver_to_q
+
     p = robot.fkine(youbot_driver_to_q(q_driver))[:3, 3]
     out = workspace_distance(p, limits)
     if out <= 1e-9:
@@ -192,9 +225,11 @@ def check_workspace(robot: Any, q_driver: ArrayLike, limits: SafetyLimits, q_fro
         if out <= workspace_distance(p0, limits) + 1e-4:
             return
     lo, hi = limits.workspace
-    raise SafetyError(f"{what}: the tool point ({p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}) m is {1000 * out:.0f} mm outside "
-                      f"the session's workspace box x {lo[0]:g}…{hi[0]:g}, y {lo[1]:g}…{hi[1]:g}, "
-                      f"z {lo[2]:g}…{hi[2]:g} m; nothing was sent")
+    raise SafetyError(
+        f"{what}: the tool point ({p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}) m is {1000 * out:.0f} mm outside "
+        f"the session's workspace box x {lo[0]:g}…{hi[0]:g}, y {lo[1]:g}…{hi[1]:g}, "
+        f"z {lo[2]:g}…{hi[2]:g} m; nothing was sent"
+    )
 
 
 class SpeedGovernor:
@@ -219,8 +254,10 @@ class SpeedGovernor:
         over = np.flatnonzero(need > allow + 1e-9)
         if over.size:
             i = int(over[0])
-            raise SafetyError(f"joint {i + 1} set point moves faster than the cap {lim.max_speed} rad/s "
-                              f"(asked {need[i]:.4f} rad with {allow[i]:.4f} rad allowed now); nothing was sent")
+            raise SafetyError(
+                f"joint {i + 1} set point moves faster than the cap {lim.max_speed} rad/s "
+                f"(asked {need[i]:.4f} rad with {allow[i]:.4f} rad allowed now); nothing was sent"
+            )
         self._allow, self._t = allow - need, t
 
 
@@ -243,6 +280,8 @@ class EffortWatchdog:
         self._since[over & np.isnan(self._since)] = t
         held = t - self._since
         for i in np.flatnonzero(over & (held > self.duration)):
-            return (f"effort watchdog: joint {i + 1} effort {effort[i]:.2f} N·m above {self.threshold[i]} N·m "
-                    f"for {held[i]:.2f} s (limit {self.duration} s)")
+            return (
+                f"effort watchdog: joint {i + 1} effort {effort[i]:.2f} N·m above {self.threshold[i]} N·m "
+                f"for {held[i]:.2f} s (limit {self.duration} s)"
+            )
         return None

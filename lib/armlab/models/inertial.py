@@ -6,6 +6,7 @@ frame S and our link frame F are known in the world at one configuration, X = F�
 
     r_F = R_X·r_S + p_X,    I_F = R_X·I_S·R_Xᵀ    (the inertia stays about the centre of mass).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -49,7 +50,9 @@ def lump(*bodies: Body) -> Body:
     return Body(m, rc, sum(shift_inertia(b.I, b.m, b.r - rc) for b in bodies))
 
 
-def move_bodies(robot: DHRobot, q: ArrayLike, source_frames: Sequence[np.ndarray], bodies: Sequence[Body]) -> list[Body]:
+def move_bodies(
+    robot: DHRobot, q: ArrayLike, source_frames: Sequence[np.ndarray], bodies: Sequence[Body]
+) -> list[Body]:
     """Bodies given in ``source_frames`` (world poses, 4×4 each, at joint values ``q``), moved into the
     robot's DH link frames 1…n at the same ``q``."""
     F = robot.fkine_all(np.asarray(q, dtype=float))[1:]
@@ -66,9 +69,14 @@ def _snap(X: np.ndarray, tol: float = 1e-12) -> np.ndarray:
 
 def with_bodies(robot: DHRobot, bodies: Sequence[Body], name: str | None = None) -> DHRobot:
     """A copy of ``robot`` (same table, limits, base, tool) whose links carry ``bodies`` (in link frames)."""
-    def clean(x: Any, scale: float) -> np.ndarray:  # rounding residue (1e-17 m, 1e-37 kg·m²) would only cost compiled operations
+
+    def clean(
+        x: Any, scale: float
+    ) -> np.ndarray:  # rounding residue (1e-17 m, 1e-37 kg·m²) would only cost compiled operations
         return np.where(np.abs(x) < 1e-12 * scale, 0.0, x)
 
-    links = [link.replace(m=b.m, r=tuple(clean(b.r, 1.0).tolist()), I=clean(0.5 * (b.I + b.I.T), np.abs(b.I).max()))
-             for link, b in zip(robot.links, bodies)]
+    links = [
+        link.replace(m=b.m, r=tuple(clean(b.r, 1.0).tolist()), I=clean(0.5 * (b.I + b.I.T), np.abs(b.I).max()))
+        for link, b in zip(robot.links, bodies)
+    ]
     return robot.replace(links=links, name=name or robot.name)

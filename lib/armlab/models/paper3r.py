@@ -27,6 +27,7 @@ Mass properties (in each DH frame, about the centre of mass): uniform rods of ra
 link 1 (0.9 m, 2 kg) from z = 0.1 to 1.0, link 2 (1.0 m, 2 kg), and the last link with the gripper
 taken as one uniform 1.0 m rod of 2 kg. The base (9 kg) does not move and has no joint.
 """
+
 from __future__ import annotations
 
 import math
@@ -41,9 +42,20 @@ from ..transforms import Trans
 __all__ = ["paper_3r", "PAPER_3R", "PAPER_GRAVITY"]
 
 #: The paper's numbers (SI units).
-PAPER_3R: dict[str, Any] = {"base_height": 0.1, "lengths": (0.9, 1.0, 0.8), "gripper": 0.2, "radius": 0.04,
-            "masses": (2.0, 2.0, 2.0), "base_mass": 9.0, "ball_mass": 1.0, "ball_diameter": 0.03,
-            "pick": (1.0, 0.0, 0.0), "place": (1.0, 1.0, 1.0), "start_tip": (0.0, 0.0, 3.0), "dt": 0.002}
+PAPER_3R: dict[str, Any] = {
+    "base_height": 0.1,
+    "lengths": (0.9, 1.0, 0.8),
+    "gripper": 0.2,
+    "radius": 0.04,
+    "masses": (2.0, 2.0, 2.0),
+    "base_mass": 9.0,
+    "ball_mass": 1.0,
+    "ball_diameter": 0.03,
+    "pick": (1.0, 0.0, 0.0),
+    "place": (1.0, 1.0, 1.0),
+    "start_tip": (0.0, 0.0, 3.0),
+    "dt": 0.002,
+}
 #: g = 9.8 m/s² (§5.1), in the world frame.
 PAPER_GRAVITY = (0.0, 0.0, -9.8)
 

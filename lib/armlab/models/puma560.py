@@ -1,5 +1,6 @@
 """PUMA560, textbook Example 3.3 / Table 3.2, in the modified and the standard DH convention, with the
 Armstrong–Khatib–Burdick mass properties as used by Corke."""
+
 from __future__ import annotations
 
 import math
@@ -117,8 +118,10 @@ def puma560(symbolic: bool = False, flange: bool = False) -> DHRobot:
     >>> np.allclose(T[:3, 3], [-0.14909, 0.4318 + 0.43307, 0.02032])
     True
     """
-    links = [DHLink(alpha=al * deg, a=a, d=d, qlim=(lo * deg, hi * deg))
-             for (al, a, d), (lo, hi) in zip(_table(symbolic), _PUMA_QLIM_DEG)]
+    links = [
+        DHLink(alpha=al * deg, a=a, d=d, qlim=(lo * deg, hi * deg))
+        for (al, a, d), (lo, hi) in zip(_table(symbolic), _PUMA_QLIM_DEG)
+    ]
     tool = Trans(0, 0, PUMA560["d6"]) if flange else None
     robot = DHRobot(links, convention="modified", tool=tool, name="PUMA560")
     return robot if symbolic else _with_inertia(robot)
@@ -138,8 +141,10 @@ def puma560_standard(symbolic: bool = False, flange: bool = False) -> DHRobot:
     table = _table(symbolic)
     # standard link i: d_i of modified row i, a and α of modified row i+1 (a0 = α0 = 0 here)
     nxt = table[1:] + [(0, 0, 0)]
-    links = [DHLink(d=d, a=a_next, alpha=al_next * deg, qlim=(lo * deg, hi * deg))
-             for (_, _, d), (al_next, a_next, _), (lo, hi) in zip(table, nxt, _PUMA_QLIM_DEG)]
+    links = [
+        DHLink(d=d, a=a_next, alpha=al_next * deg, qlim=(lo * deg, hi * deg))
+        for (_, _, d), (al_next, a_next, _), (lo, hi) in zip(table, nxt, _PUMA_QLIM_DEG)
+    ]
     tool = Trans(0, 0, PUMA560["d6"]) if flange else None
     robot = DHRobot(links, convention="standard", tool=tool, name="PUMA560 (standard DH)")
     return robot if symbolic else _with_inertia(robot)

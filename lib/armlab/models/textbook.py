@@ -1,4 +1,5 @@
 """Textbook exercise arms: the Stanford arm (exercises 3–4) and the RPR arm (exercise 5)."""
+
 from __future__ import annotations
 
 import math
@@ -8,6 +9,7 @@ from ..kinematics.links import DHLink
 from ..robot import DHRobot
 
 deg = math.pi / 180
+
 
 def stanford_arm(d2: Scalar = 0.154, d6: Scalar = 0.263, convention: str = "modified") -> DHRobot:
     """Stanford arm (RRPRRR), textbook ch. 3 exercises 3–4, Fig. 3.17.

@@ -1,6 +1,7 @@
 """KUKA youBot arm: lab report Table 2.1, the mapping between the real driver's joint angles and
 the report's DH joint values, the store's mass properties and the actuators (facts from
 shared/docs/youbot-interface.md)."""
+
 from __future__ import annotations
 
 import math
@@ -135,9 +136,13 @@ def youbot(d5: float = 0.218) -> DHRobot:
     """
     lo = youbot_driver_to_q(YOUBOT_DRIVER["upper"])  # the map reverses every axis
     hi = youbot_driver_to_q(YOUBOT_DRIVER["lower"])
-    rows = [(0.033, math.pi / 2, 0.147, 0.0), (0.155, 0.0, 0.0, math.pi / 2), (0.135, 0.0, 0.0, 0.0),
-            (0.0, math.pi / 2, 0.0, 0.0), (0.0, 0.0, d5, 0.0)]
-    links = [DHLink(a=a, alpha=al, d=d, offset=off, qlim=(l, h))
-             for (a, al, d, off), l, h in zip(rows, lo, hi)]
+    rows = [
+        (0.033, math.pi / 2, 0.147, 0.0),
+        (0.155, 0.0, 0.0, math.pi / 2),
+        (0.135, 0.0, 0.0, 0.0),
+        (0.0, math.pi / 2, 0.0, 0.0),
+        (0.0, 0.0, d5, 0.0),
+    ]
+    links = [DHLink(a=a, alpha=al, d=d, offset=off, qlim=(l, h)) for (a, al, d, off), l, h in zip(rows, lo, hi)]
     robot = DHRobot(links, convention="standard", name="youBot arm")
     return with_bodies(robot, youbot_bodies(robot))

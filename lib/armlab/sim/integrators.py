@@ -21,6 +21,7 @@ call it directly.
 >>> rk4(lambda c, q, qd: [-q[0]], [1.0], [0.0], 0.1)[1][0]            # cos(0.1) = 0.99500416...
 0.9950041666666667
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence, TypeVar
@@ -47,8 +48,9 @@ def _axpy(x: Any, h: float, y: Any) -> Any:
     return [a + h * b for a, b in zip(x, y)]
 
 
-def semi_implicit_euler(accel: Accel, q: V, qd: V, h: float, *,
-                        impulse: Callable[[Any], Any] | None = None) -> tuple[Any, V, V]:
+def semi_implicit_euler(
+    accel: Accel, q: V, qd: V, h: float, *, impulse: Callable[[Any], Any] | None = None
+) -> tuple[Any, V, V]:
     """One semi-implicit Euler step: (q̈, q', q̇') with q̈ = ``accel(q, qd)``, q̇' = q̇ + h·q̈ and
     q' = q + h·q̇'.
 
@@ -62,8 +64,9 @@ def semi_implicit_euler(accel: Accel, q: V, qd: V, h: float, *,
     return a, _axpy(q, h, v), v
 
 
-def rk4(accel: StageAccel, q: list, qd: list, h: float, a1: Sequence[float] | None = None
-        ) -> tuple[Sequence[float], list, list]:
+def rk4(
+    accel: StageAccel, q: list, qd: list, h: float, a1: Sequence[float] | None = None
+) -> tuple[Sequence[float], list, list]:
     """One classic Runge–Kutta step of q̈ = f(t, q, q̇) from (q, q̇) (lists): (q̈ at the start, q', q̇').
 
     ``accel(c, q, qd)`` is q̈ at the stage time t + c·h (c = 0.5, 0.5, 1.0: a caller that holds its torque
@@ -83,5 +86,8 @@ def rk4(accel: StageAccel, q: list, qd: list, h: float, a1: Sequence[float] | No
     v4 = [v + h * a for v, a in zip(qd, a3)]
     a4 = accel(1.0, q4, v4)
     h6 = h / 6.0
-    return (a1, [x + h6 * (v + 2 * (b + c) + d) for x, v, b, c, d in zip(q, qd, v2, v3, v4)],
-            [v + h6 * (a + 2 * (b + c) + d) for v, a, b, c, d in zip(qd, a1, a2, a3, a4)])
+    return (
+        a1,
+        [x + h6 * (v + 2 * (b + c) + d) for x, v, b, c, d in zip(q, qd, v2, v3, v4)],
+        [v + h6 * (a + 2 * (b + c) + d) for v, a, b, c, d in zip(qd, a1, a2, a3, a4)],
+    )

@@ -19,6 +19,7 @@ lay — the tool misses the pick point by the tracking error, a millimetre or tw
 slight give. That is why the two runs differ at all after the pick (tests/test_paper_task.py states the
 tolerance); before it they agree to rounding.
 """
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -40,8 +41,9 @@ def _mujoco():
     return mujoco
 
 
-def task_mjcf(mjcf: str, plan: PickAndPlace, *, ball_radius: float = 0.015,
-              solref: Sequence[float] = (0.02, 1.0)) -> str:
+def task_mjcf(
+    mjcf: str, plan: PickAndPlace, *, ball_radius: float = 0.015, solref: Sequence[float] = (0.02, 1.0)
+) -> str:
     """``mjcf`` (an arm from :func:`armlab.export.to_mjcf`) with the ball at the pick point and the weld
     ``grip`` (inactive) between the ``tool`` site and the ball. The ball's frame is the tool's orientation
     at the pick, so the weld closes without twisting it."""
@@ -57,8 +59,16 @@ def task_mjcf(mjcf: str, plan: PickAndPlace, *, ball_radius: float = 0.015,
     r = float(as_float_array(ball_radius, "ball_radius", ()))
     ball = ET.SubElement(world, "body", name="ball", pos=_nums(pick), quat=_nums(quat), gravcomp="1")
     ET.SubElement(ball, "freejoint", name="ball")
-    ET.SubElement(ball, "geom", type="sphere", size=_nums([r]), mass=_nums([max(plan.payload, 1e-9)]), contype="0",
-                  conaffinity="0", rgba="0.85 0.1 0.1 1")
+    ET.SubElement(
+        ball,
+        "geom",
+        type="sphere",
+        size=_nums([r]),
+        mass=_nums([max(plan.payload, 1e-9)]),
+        contype="0",
+        conaffinity="0",
+        rgba="0.85 0.1 0.1 1",
+    )
     ET.SubElement(ball, "site", name="ball")
     eq = root.find("equality")
     eq = ET.SubElement(root, "equality") if eq is None else eq
@@ -100,16 +110,16 @@ class MujocoEngine:
 
     def accel(self, q: list, qd: list, tau: list) -> list:
         d = self.data
-        d.qfrc_applied[:self.n] = tau
+        d.qfrc_applied[: self.n] = tau
         self.mj.mj_forward(self.model, d)
-        self.path.append(d.qpos[self.ball_q:self.ball_q + 3].copy())  # xpos lags a step
-        return d.qacc[:self.n].tolist()
+        self.path.append(d.qpos[self.ball_q : self.ball_q + 3].copy())  # xpos lags a step
+        return d.qacc[: self.n].tolist()
 
     def advance(self, h: float, method: str, q: list, qd: list, tau: list, torque_at: Any = None) -> tuple:
         if torque_at is not None:
             raise ValueError("MuJoCo runs hold the torque over each step (hold='step')")
         d, n = self.data, self.n
-        self.path.append(d.qpos[self.ball_q:self.ball_q + 3].copy())  # xpos lags a step
+        self.path.append(d.qpos[self.ball_q : self.ball_q + 3].copy())  # xpos lags a step
         d.qfrc_applied[:n] = tau
         self.mj.mj_step(self.model, d)
         return d.qacc[:n].tolist(), d.qpos[:n].tolist(), d.qvel[:n].tolist()
@@ -118,9 +128,17 @@ class MujocoEngine:
         return np.array(self.path)
 
 
-def run_task_mujoco(mjcf: str, plan: PickAndPlace, controller: Any, *, dt: float, method: str = "euler",
-                    informed: bool = True, ball_radius: float = 0.015,
-                    solref: Sequence[float] = (0.02, 1.0)) -> TaskResult:
+def run_task_mujoco(
+    mjcf: str,
+    plan: PickAndPlace,
+    controller: Any,
+    *,
+    dt: float,
+    method: str = "euler",
+    informed: bool = True,
+    ball_radius: float = 0.015,
+    solref: Sequence[float] = (0.02, 1.0),
+) -> TaskResult:
     """:func:`armlab.sim.run_task` with MuJoCo as the engine: ``mjcf`` is the arm's model,
     ``armlab.export.to_mjcf(plan.robot)`` (gravity, step and integrator are set from the plan and the
     arguments; "euler" is MuJoCo's semi-implicit Euler, as ours)."""

@@ -1,4 +1,5 @@
 """A payload held at the tool, as part of the last link for a run."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any

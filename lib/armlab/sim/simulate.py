@@ -6,6 +6,7 @@ reporting on the same grid. Each derivative is one call of the robot's compiled 
 floats; an Euler step is one call of :func:`armlab.dynamics.model.euler_step_kernel`, whose q̈ the other
 methods take (with h = 0).
 """
+
 from __future__ import annotations
 
 import math
@@ -30,11 +31,26 @@ ADAPTIVE = ("adaptive", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
 EVENTS = ("report", "stop", "ignore")
 
 
-def simulate(robot: RobotLike, q0: ArrayLike, qd0: ArrayLike, t_end: float, dt: float, *, tau: Any = None,
-             controller: Any = None, reference: Any = None, payload: float | None = None, method: str = "rk4",
-             gravity: ArrayLike | None = GRAVITY, friction: Callable[[np.ndarray], ArrayLike] | None = None,
-             armature: ArrayLike | None = None, events: str = "report", max_steps: int = 10_000_000,
-             rtol: float = 1e-9, atol: float = 1e-9) -> Trajectory:
+def simulate(
+    robot: RobotLike,
+    q0: ArrayLike,
+    qd0: ArrayLike,
+    t_end: float,
+    dt: float,
+    *,
+    tau: Any = None,
+    controller: Any = None,
+    reference: Any = None,
+    payload: float | None = None,
+    method: str = "rk4",
+    gravity: ArrayLike | None = GRAVITY,
+    friction: Callable[[np.ndarray], ArrayLike] | None = None,
+    armature: ArrayLike | None = None,
+    events: str = "report",
+    max_steps: int = 10_000_000,
+    rtol: float = 1e-9,
+    atol: float = 1e-9,
+) -> Trajectory:
     """Simulate ``robot`` from (q0, q̇0) for ``t_end`` seconds, sampled every ``dt``; returns a
     :class:`Trajectory`.
 
@@ -53,8 +69,10 @@ def simulate(robot: RobotLike, q0: ArrayLike, qd0: ArrayLike, t_end: float, dt: 
     """
     n = robot.n
     if not any(link.m for link in robot.links):
-        raise ValueError(f"{robot.name or 'this robot'!r} has no link masses: simulation needs each DHLink's m, r "
-                         "and I (see armlab.models for arms that have them)")
+        raise ValueError(
+            f"{robot.name or 'this robot'!r} has no link masses: simulation needs each DHLink's m, r "
+            "and I (see armlab.models for arms that have them)"
+        )
     q0 = joint_vector(q0, n, "q0", symbolic=False, batch=False)
     qd0 = joint_vector(qd0, n, "qd0", symbolic=False, batch=False)
     t_end = float(as_float_array(t_end, "t_end", ()))
@@ -88,8 +106,21 @@ def simulate(robot: RobotLike, q0: ArrayLike, qd0: ArrayLike, t_end: float, dt: 
         found = [e for e in found if e.t <= stop.t]
         stop = f"joint {stop.joint} reached its {stop.side} limit {stop.limit:.6g} at t = {stop.t:.6g} s"
     kinetic, energy, work = run.energy(Q, QD, TAU, t)
-    return Trajectory(t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=energy, work=work, drift=energy - energy[0] - work,
-                      kinetic=kinetic, events=found, reason=stop or "", method=method, dt=dt)
+    return Trajectory(
+        t=t,
+        q=Q,
+        qd=QD,
+        qdd=QDD,
+        tau=TAU,
+        energy=energy,
+        work=work,
+        drift=energy - energy[0] - work,
+        kinetic=kinetic,
+        events=found,
+        reason=stop or "",
+        method=method,
+        dt=dt,
+    )
 
 
 class _Run:
@@ -100,8 +131,9 @@ class _Run:
         self.robot, self.n = robot, n
         self.step = euler_step_kernel(robot)  # the one compiled kernel: a whole Euler step, or q̈ alone with h = 0
         self.g = [0.0] * 3 if gravity is None else as_float_array(gravity, "gravity", (3,), allow_batch=False).tolist()
-        self.arm = [0.0] * n if armature is None else as_float_array(armature, "armature", (n,),
-                                                                        allow_batch=False).tolist()
+        self.arm = (
+            [0.0] * n if armature is None else as_float_array(armature, "armature", (n,), allow_batch=False).tolist()
+        )
         self.friction = friction
         self.zero, self.no_wrench = [0.0] * n, [0.0] * 6  # never mutated
         self.controller = getattr(controller, "step", controller)
@@ -111,8 +143,10 @@ class _Run:
         if tau is not None and not callable(tau):
             table = as_float_array(tau, "tau", (n,))
             if table.ndim != 2 or table.shape[0] not in (steps, steps + 1):
-                raise ValueError(f"tau must be a function tau(t, q, qd) or an array of shape ({steps}, {n}) "
-                                 f"(one row per step), got shape {table.shape}")
+                raise ValueError(
+                    f"tau must be a function tau(t, q, qd) or an array of shape ({steps}, {n}) "
+                    f"(one row per step), got shape {table.shape}"
+                )
             self.tau_table = table.tolist()
 
     def held(self, k, t, q, qd):
@@ -224,28 +258,36 @@ class _Run:
                 return np.concatenate([x[n:], a])
 
             try:
-                sol = solve_ivp(rhs, (k * h, last * h), X[k], method=name, t_eval=t_grid[k + 1:last + 1],
-                                rtol=rtol, atol=atol, events=limit_events or None)
+                sol = solve_ivp(
+                    rhs,
+                    (k * h, last * h),
+                    X[k],
+                    method=name,
+                    t_eval=t_grid[k + 1 : last + 1],
+                    rtol=rtol,
+                    atol=atol,
+                    events=limit_events or None,
+                )
             except (ZeroDivisionError, OverflowError):
                 sol = None
             if sol is None or not sol.success or not np.isfinite(sol.y).all():
                 stop = f"the adaptive integrator failed after t = {k * h:.6g} s ({getattr(sol, 'message', 'overflow')})"
                 break
             got = sol.y.shape[1]
-            X[k + 1:k + 1 + got] = sol.y.T
+            X[k + 1 : k + 1 + got] = sol.y.T
             k += got
             if sol.status == 1:  # a terminal limit event
                 j = next(j for j, te in enumerate(sol.t_events) if len(te))
                 i, side, bound = limit_events[j].meta
                 stop = LimitEvent(float(sol.t_events[j][0]), i + 1, side, float(bound))
                 break
-        Q, QD = X[:k + 1, :n], X[:k + 1, n:]
+        Q, QD = X[: k + 1, :n], X[: k + 1, n:]
         QDD, TAU = np.empty_like(Q), np.empty_like(Q)
         for j in range(k + 1):
             held = self.held(j, j * h, Q[j].tolist(), QD[j].tolist())
             a, tau = self.accel(j * h, Q[j].tolist(), QD[j].tolist(), held)
             QDD[j], TAU[j] = a, tau
-        return t_grid[:k + 1], Q, QD, QDD, TAU, stop
+        return t_grid[: k + 1], Q, QD, QDD, TAU, stop
 
     def energy(self, Q, QD, TAU, t):
         """(K, K + P, work of the applied torques and friction since t = 0 by the trapezoid rule)."""
@@ -272,7 +314,7 @@ class _LimitCrossing:
 
 
 def _cut(h, k, Q, QD, QDD, TAU):
-    return np.arange(k + 1) * h, Q[:k + 1], QD[:k + 1], QDD[:k + 1], TAU[:k + 1]
+    return np.arange(k + 1) * h, Q[: k + 1], QD[: k + 1], QDD[: k + 1], TAU[: k + 1]
 
 
 def _crossings(robot, t, Q):
@@ -280,7 +322,10 @@ def _crossings(robot, t, Q):
     found = []
     lim = robot.qlim
     for i in range(robot.n):
-        for side, bound, outside in (("lower", lim[i, 0], Q[:, i] < lim[i, 0]), ("upper", lim[i, 1], Q[:, i] > lim[i, 1])):
+        for side, bound, outside in (
+            ("lower", lim[i, 0], Q[:, i] < lim[i, 0]),
+            ("upper", lim[i, 1], Q[:, i] > lim[i, 1]),
+        ):
             if not math.isfinite(bound):
                 continue
             for k in np.flatnonzero(outside[1:] & ~outside[:-1]) + 1:

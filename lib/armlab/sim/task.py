@@ -11,6 +11,7 @@ step (a digital controller). Methods: "euler" — semi-implicit Euler, q̇ ← q
 integrator of ODE (the paper's engine) and MuJoCo — and "rk4". With ``hold="stage"`` (RK4 only) the
 controller is evaluated at every Runge–Kutta stage instead: a continuous-time controller.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,8 +34,16 @@ from .payload import with_payload
 from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
 from .trajectory import Trajectory
 
-__all__ = ["PickAndPlace", "TaskResult", "KernelEngine", "plan_pick_and_place", "run_task", "loaded", "KINDS",
-           "PAPER_TASK"]
+__all__ = [
+    "PickAndPlace",
+    "TaskResult",
+    "KernelEngine",
+    "plan_pick_and_place",
+    "run_task",
+    "loaded",
+    "KINDS",
+    "PAPER_TASK",
+]
 
 KINDS = ("quintic", "cubic", "trapezoidal", "cartesian")
 #: Our timing of the paper's task (s). Its narrative (003 §5.3) has the pick at step 380 of 0.002 s, so the
@@ -86,19 +95,34 @@ def _target(robot, target, q0, weights, what):
     sols = ikine_all(robot, target, q0)
     best = ikine(robot, target, q0, weights=weights)
     if len(best) == 0:
-        raise ValueError(f"the {what} {np.round(np.asarray(target), 6).tolist()} is out of reach"
-                         + (f": {best.reason}" if best.reason else ""))
+        raise ValueError(
+            f"the {what} {np.round(np.asarray(target), 6).tolist()} is out of reach"
+            + (f": {best.reason}" if best.reason else "")
+        )
     if not best.within_limits[0]:
-        raise ValueError(f"the {what} can be reached only outside the joint limits (solution "
-                         f"{np.round(best.q[0], 4).tolist()} rad)")
+        raise ValueError(
+            f"the {what} can be reached only outside the joint limits (solution {np.round(best.q[0], 4).tolist()} rad)"
+        )
     return best.q[0], sols
 
 
 @renamed_kwargs(q_start="q0")
-def plan_pick_and_place(robot: RobotLike, pick: ArrayLike, place: ArrayLike, *, t_pick: float, t_place: float,
-                        t_end: float | None = None, q0: ArrayLike | None = None, payload: float = 0.0,
-                        gravity: ArrayLike | None = GRAVITY, weights: ArrayLike | None = None, kind: str = "quintic",
-                        qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None) -> PickAndPlace:
+def plan_pick_and_place(
+    robot: RobotLike,
+    pick: ArrayLike,
+    place: ArrayLike,
+    *,
+    t_pick: float,
+    t_place: float,
+    t_end: float | None = None,
+    q0: ArrayLike | None = None,
+    payload: float = 0.0,
+    gravity: ArrayLike | None = GRAVITY,
+    weights: ArrayLike | None = None,
+    kind: str = "quintic",
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+) -> PickAndPlace:
     """Plan the motion start → pick (at ``t_pick``) → place (at ``t_place``) → rest until ``t_end``.
 
     ``pick`` and ``place``: points (3,) for a position-only IK (the paper's arm) or poses (4, 4). The joint
@@ -128,20 +152,35 @@ def plan_pick_and_place(robot: RobotLike, pick: ArrayLike, place: ArrayLike, *, 
         parts: list[Any] = [trapezoidal(a, b, T=T, **limits) for a, b, T, _ in segments]
     elif kind == "cartesian":
         start = robot.fkine(q0)[:3, 3]
-        pts = [start, np.asarray(pick, float)[:3] if np.ndim(pick) == 1 else np.asarray(pick)[:3, 3],
-               np.asarray(place, float)[:3] if np.ndim(place) == 1 else np.asarray(place)[:3, 3]]
+        pts = [
+            start,
+            np.asarray(pick, float)[:3] if np.ndim(pick) == 1 else np.asarray(pick)[:3, 3],
+            np.asarray(place, float)[:3] if np.ndim(place) == 1 else np.asarray(place)[:3, 3],
+        ]
         parts = [cartesian_line(robot, pts[0], pts[1], t_pick, q0=q0, **limits)]
-        parts.append(cartesian_line(robot, pts[1], pts[2], t_place - t_pick, q0=parts[0](parts[0].t1)[0],
-                                    **limits))
+        parts.append(cartesian_line(robot, pts[1], pts[2], t_place - t_pick, q0=parts[0](parts[0].t1)[0], **limits))
         q_pick, q_place = parts[0](parts[0].t1)[0], parts[1](parts[1].t1)[0]
     else:
         make = quintic if kind == "quintic" else cubic
         parts = [make(a, b, T, **limits) for a, b, T, _ in segments]
     if t_end > t_place:
         parts.append(hold(q_place, t_end - t_place))
-    return PickAndPlace(robot, np.asarray(pick, float), np.asarray(place, float), q0, np.asarray(q_pick),
-                        np.asarray(q_place), t_pick, t_place, t_end, m, _gravity(gravity), sequence(*parts),
-                        {"pick": sols_pick, "place": sols_place}, kind)
+    return PickAndPlace(
+        robot,
+        np.asarray(pick, float),
+        np.asarray(place, float),
+        q0,
+        np.asarray(q_pick),
+        np.asarray(q_place),
+        t_pick,
+        t_place,
+        t_end,
+        m,
+        _gravity(gravity),
+        sequence(*parts),
+        {"pick": sols_pick, "place": sols_place},
+        kind,
+    )
 
 
 def _gravity(gravity: ArrayLike | None) -> tuple:
@@ -213,7 +252,7 @@ class TaskResult:
 
     @property
     def rms_error(self) -> np.ndarray:
-        return np.sqrt((self.error ** 2).mean(axis=0))
+        return np.sqrt((self.error**2).mean(axis=0))
 
     @property
     def realtime_factor(self) -> float:
@@ -221,9 +260,11 @@ class TaskResult:
         return self.trajectory.t[-1] / self.wall_time if self.wall_time > 0 else math.inf
 
     def __repr__(self) -> str:
-        return (f"TaskResult({self.controller} on {self.plant}, {len(self.trajectory)} samples, dt = "
-                f"{self.trajectory.dt:g} s, {self.trajectory.method}; pick at step {self.pick_step}, place at step "
-                f"{self.place_step}; max |error| {np.degrees(self.max_error).round(4).tolist()}°; {self.saturation})")
+        return (
+            f"TaskResult({self.controller} on {self.plant}, {len(self.trajectory)} samples, dt = "
+            f"{self.trajectory.dt:g} s, {self.trajectory.method}; pick at step {self.pick_step}, place at step "
+            f"{self.place_step}; max |error| {np.degrees(self.max_error).round(4).tolist()}°; {self.saturation})"
+        )
 
 
 _LOADED: weakref.WeakKeyDictionary[Any, dict[float, Any]] = weakref.WeakKeyDictionary()
@@ -248,8 +289,11 @@ class KernelEngine:
         self.name = robot.name or "robot"
         self.bare, self.loaded = robot, loaded(robot, payload)
         self.g = list(map(float, gravity))
-        self.arm = [0.0] * robot.n if armature is None else as_float_array(armature, "armature", (robot.n,),
-                                                                               allow_batch=False).tolist()
+        self.arm = (
+            [0.0] * robot.n
+            if armature is None
+            else as_float_array(armature, "armature", (robot.n,), allow_batch=False).tolist()
+        )
         self.w = [0.0] * 6
         self.steps = {False: euler_step_kernel(self.bare), True: euler_step_kernel(self.loaded)}
         self.hold(False)
@@ -264,8 +308,15 @@ class KernelEngine:
     def accel(self, q: list, qd: list, tau: list) -> list:
         return self.euler(q, qd, tau, self.g, self.w, self.arm, 0.0, math.cos, math.sin)[0]  # h = 0: q̈ alone
 
-    def advance(self, h: float, method: str, q: list, qd: list, tau: list,
-                torque_at: Callable[[int, list, list], list] | None = None) -> tuple:
+    def advance(
+        self,
+        h: float,
+        method: str,
+        q: list,
+        qd: list,
+        tau: list,
+        torque_at: Callable[[int, list, list], list] | None = None,
+    ) -> tuple:
         """(q̈ at the start, next q, next q̇) over one step with torque ``tau`` held, or with
         ``torque_at(stage, q, q̇)`` evaluated at the RK4 stages."""
         if method == "euler":  # semi-implicit, in one compiled call
@@ -275,9 +326,19 @@ class KernelEngine:
         return rk4(lambda c, qs, vs: self.accel(qs, vs, torque_at(int(2 * c), qs, vs) if c else tau), q, qd, h)
 
 
-def run_task(plan: PickAndPlace, controller: Any, *, dt: float, method: str = "euler", plant: RobotLike | None = None,
-             informed: bool = True, hold: str = "step", armature: ArrayLike | None = None, engine: Any = None,
-             max_steps: int = 2_000_000) -> TaskResult:
+def run_task(
+    plan: PickAndPlace,
+    controller: Any,
+    *,
+    dt: float,
+    method: str = "euler",
+    plant: RobotLike | None = None,
+    informed: bool = True,
+    hold: str = "step",
+    armature: ArrayLike | None = None,
+    engine: Any = None,
+    max_steps: int = 2_000_000,
+) -> TaskResult:
     """Simulate ``plan`` under ``controller`` (an :mod:`armlab.control` object) with step ``dt``.
 
     ``plant``: the robot that is simulated (default ``plan.robot``; the controller may believe another
@@ -318,7 +379,9 @@ def run_task(plan: PickAndPlace, controller: Any, *, dt: float, method: str = "e
     return _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall)
 
 
-_GRIDS: weakref.WeakKeyDictionary[Any, dict] = weakref.WeakKeyDictionary()  # joint reference -> {(steps, dt, sub): sampled reference}
+_GRIDS: weakref.WeakKeyDictionary[Any, dict] = (
+    weakref.WeakKeyDictionary()
+)  # joint reference -> {(steps, dt, sub): sampled reference}
 
 
 def _references(plan, controller, N, dt, stages):
@@ -370,23 +433,28 @@ def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
             break
         torque_at = None
         if sub == 2:
+
             def torque_at(stage, qs, vs, j=j, t=t):
                 return out(t + 0.5 * stage * h, qs, vs, R[j + stage], RD[j + stage], RDD[j + stage])
+
         try:
             if euler is not None:
                 a, q2, qd2 = euler(q, qd, tau, g, w, arm, h, cos, sin)
             else:
                 a, q2, qd2 = advance(h, method, q, qd, tau, torque_at)
         except (ZeroDivisionError, OverflowError):
-            raise ValueError(f"the simulation failed at t = {t:.6g} s (step {k}): M(q) singular or the state "
-                             "overflowed") from None
+            raise ValueError(
+                f"the simulation failed at t = {t:.6g} s (step {k}): M(q) singular or the state overflowed"
+            ) from None
         Q.extend(q)
         QD.extend(qd)
         QDD.extend(a)
         TAU.extend(tau)
         if not math.isfinite(sum(q2) + sum(qd2)):
-            raise ValueError(f"the state became non-finite after t = {t:.6g} s (step {k}): the closed loop is "
-                             "unstable at this step size or with these gains")
+            raise ValueError(
+                f"the state became non-finite after t = {t:.6g} s (step {k}): the closed loop is "
+                "unstable at this step size or with these gains"
+            )
         q, qd = q2, qd2
     n = len(q0)
     return [np.array(r, dtype=float).reshape(-1, n) for r in (Q, QD, QDD, TAU)]
@@ -412,17 +480,34 @@ def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k
     drift = E - E[0] - work
     for b in (k_pick, k_place):  # the payload's energy enters or leaves at a switch: not drift
         drift[b:] -= (E[b] - E[b - 1]) - (work[b] - work[b - 1])
-    traj = Trajectory(t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=E, work=work, drift=drift, kinetic=K,
-                      reason="", method=method, dt=dt)
+    traj = Trajectory(
+        t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=E, work=work, drift=drift, kinetic=K, reason="", method=method, dt=dt
+    )
     tool = robot.fkine(Q)[:, :3, 3]
     ball = sim.ball()
     ball = _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g) if ball is None else ball
     qr, qdr, qddr = (a[::sub].copy() for a in refs[3])
-    sat = np.zeros(Q.shape, bool) if controller.limits is None else \
-        np.abs(TAU) >= np.asarray(controller.limits) * (1 - 1e-12)  # a clipped torque sits on its limit
-    return TaskResult(traj, qr, qdr, qddr, sat, tool, ball, k_pick, k_place, repr(controller),
-                      sim.name, informed, wall,
-                      controller.saturation.report() if controller.saturation is not None else "no limits")
+    sat = (
+        np.zeros(Q.shape, bool)
+        if controller.limits is None
+        else np.abs(TAU) >= np.asarray(controller.limits) * (1 - 1e-12)
+    )  # a clipped torque sits on its limit
+    return TaskResult(
+        traj,
+        qr,
+        qdr,
+        qddr,
+        sat,
+        tool,
+        ball,
+        k_pick,
+        k_place,
+        repr(controller),
+        sim.name,
+        informed,
+        wall,
+        controller.saturation.report() if controller.saturation is not None else "no limits",
+    )
 
 
 def _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g):
@@ -432,6 +517,6 @@ def _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g):
     ball[k_pick:k_place] = tool[k_pick:k_place]
     p0 = tool[k_place - 1]
     v0 = robot.jacob0(Q[k_place - 1])[:3] @ QD[k_place - 1]
-    s = (t[k_place - 1:] - t[k_place - 1])[:, None]
-    ball[k_place - 1:] = p0 + v0 * s + 0.5 * np.asarray(g) * s**2
+    s = (t[k_place - 1 :] - t[k_place - 1])[:, None]
+    ball[k_place - 1 :] = p0 + v0 * s + 0.5 * np.asarray(g) * s**2
     return ball

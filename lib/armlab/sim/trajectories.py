@@ -19,6 +19,7 @@ the joint, the peak and the shortest feasible duration.
 >>> ref(np.linspace(0, 2, 5))[0].shape
 (5, 2)
 """
+
 from __future__ import annotations
 
 import math
@@ -32,8 +33,20 @@ from .._core.deprecation import renamed_kwargs
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
 
-__all__ = ["Reference", "JointReference", "Sequence", "CartesianLine", "quintic", "cubic", "trapezoidal", "via_points", "hold",
-           "sequence", "cartesian_line", "check_limits"]
+__all__ = [
+    "Reference",
+    "JointReference",
+    "Sequence",
+    "CartesianLine",
+    "quintic",
+    "cubic",
+    "trapezoidal",
+    "via_points",
+    "hold",
+    "sequence",
+    "cartesian_line",
+    "check_limits",
+]
 
 _DEGREE = 6  # coefficients per joint and piece: q(τ) = Σ c_k τ^k, k = 0..5
 
@@ -156,8 +169,10 @@ class JointReference(Reference):
         return JointReference(self.breaks - self.t0 + float(t0), self.coeffs, self.name)
 
     def __repr__(self) -> str:
-        return (f"JointReference({self.name or 'piecewise polynomial'}, {self.n} joints, "
-                f"t = {self.t0:g}…{self.t1:g} s, {len(self.breaks) - 1} piece(s))")
+        return (
+            f"JointReference({self.name or 'piecewise polynomial'}, {self.n} joints, "
+            f"t = {self.t0:g}…{self.t1:g} s, {len(self.breaks) - 1} piece(s))"
+        )
 
 
 def _derivative(c):
@@ -186,15 +201,26 @@ def _duration(T, name="T"):
     return T
 
 
-def quintic(q0: ArrayLike, q1: ArrayLike, T: float, *, qd0: ArrayLike = 0.0, qd1: ArrayLike = 0.0, qdd0: ArrayLike = 0.0,
-            qdd1: ArrayLike = 0.0, t0: float = 0.0, qd_max: ArrayLike | None = None,
-            qdd_max: ArrayLike | None = None) -> JointReference:
+def quintic(
+    q0: ArrayLike,
+    q1: ArrayLike,
+    T: float,
+    *,
+    qd0: ArrayLike = 0.0,
+    qd1: ArrayLike = 0.0,
+    qdd0: ArrayLike = 0.0,
+    qdd1: ArrayLike = 0.0,
+    t0: float = 0.0,
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+) -> JointReference:
     """The quintic from (q0, q̇0, q̈0) at t0 to (q1, q̇1, q̈1) at t0 + T, per joint (q̈ continuous, jerk
     finite). Rest to rest, the peak velocity is 1.875·|Δq|/T and the peak acceleration 5.774·|Δq|/T²."""
     x0 = _joints(q0, "q0")
     n = len(x0)
-    x1, v0, v1, a0, a1 = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1"),
-                                                               (qdd0, "qdd0"), (qdd1, "qdd1")))
+    x1, v0, v1, a0, a1 = (
+        _joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1"), (qdd0, "qdd0"), (qdd1, "qdd1"))
+    )
     T = _duration(T)
     h = x1 - x0
     c = np.zeros((1, n, _DEGREE))
@@ -206,8 +232,17 @@ def quintic(q0: ArrayLike, q1: ArrayLike, T: float, *, qd0: ArrayLike = 0.0, qd1
     return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, 1.875, 5.7735))
 
 
-def cubic(q0: ArrayLike, q1: ArrayLike, T: float, *, qd0: ArrayLike = 0.0, qd1: ArrayLike = 0.0, t0: float = 0.0,
-          qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None) -> JointReference:
+def cubic(
+    q0: ArrayLike,
+    q1: ArrayLike,
+    T: float,
+    *,
+    qd0: ArrayLike = 0.0,
+    qd1: ArrayLike = 0.0,
+    t0: float = 0.0,
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+) -> JointReference:
     """The cubic from (q0, q̇0) at t0 to (q1, q̇1) at t0 + T (q̈ jumps at the ends). Rest to rest, the
     peak velocity is 1.5·|Δq|/T and the peak acceleration 6·|Δq|/T²."""
     x0 = _joints(q0, "q0")
@@ -223,8 +258,9 @@ def cubic(q0: ArrayLike, q1: ArrayLike, T: float, *, qd0: ArrayLike = 0.0, qd1: 
     return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, 1.5, 6.0))
 
 
-def check_limits(ref: Any, qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None,
-                 rest_to_rest: tuple | None = None) -> Any:
+def check_limits(
+    ref: Any, qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None, rest_to_rest: tuple | None = None
+) -> Any:
     """``ref`` itself if its peak |q̇| and |q̈| are within the limits (numbers or (n,)); else a ValueError
     naming the joint, its peak, the limit and (for rest-to-rest polynomials) the shortest feasible T."""
     if qd_max is None and qdd_max is None:
@@ -239,8 +275,10 @@ def check_limits(ref: Any, qd_max: ArrayLike | None = None, qdd_max: ArrayLike |
         over = np.flatnonzero(peak > lim * (1 + 1e-9))
         if len(over):
             i = int(over[0])
-            msg = (f"infeasible trajectory: joint {i + 1} needs a peak {what} of {peak[i]:.4g} "
-                   f"(limit {lim[i]:.4g}) over T = {ref.duration:.4g} s")
+            msg = (
+                f"infeasible trajectory: joint {i + 1} needs a peak {what} of {peak[i]:.4g} "
+                f"(limit {lim[i]:.4g}) over T = {ref.duration:.4g} s"
+            )
             if rest_to_rest is not None:
                 h, kv, ka = rest_to_rest
                 need = kv * abs(h[i]) / lim[i] if power == 1 else math.sqrt(ka * abs(h[i]) / lim[i])
@@ -249,8 +287,9 @@ def check_limits(ref: Any, qd_max: ArrayLike | None = None, qdd_max: ArrayLike |
     return ref
 
 
-def trapezoidal(q0: ArrayLike, q1: ArrayLike, *, qd_max: ArrayLike, qdd_max: ArrayLike, T: float | None = None,
-                t0: float = 0.0) -> JointReference:
+def trapezoidal(
+    q0: ArrayLike, q1: ArrayLike, *, qd_max: ArrayLike, qdd_max: ArrayLike, T: float | None = None, t0: float = 0.0
+) -> JointReference:
     """Linear segment with parabolic blends (LSPB), rest to rest, every joint arriving together.
 
     Each joint accelerates at its ``qdd_max`` to a cruise velocity, coasts, and brakes at ``qdd_max``.
@@ -275,8 +314,10 @@ def trapezoidal(q0: ArrayLike, q1: ArrayLike, *, qd_max: ArrayLike, qdd_max: Arr
     T = _duration(T)
     if T < T_least * (1 - 1e-12):
         i = int(np.argmax(t_min))
-        raise ValueError(f"infeasible trajectory: joint {i + 1} needs at least T = {T_least:.4g} s to move "
-                         f"{D[i]:.4g} within qd_max = {vmax[i]:.4g} and qdd_max = {amax[i]:.4g}; T = {T:.4g} s given")
+        raise ValueError(
+            f"infeasible trajectory: joint {i + 1} needs at least T = {T_least:.4g} s to move "
+            f"{D[i]:.4g} within qd_max = {vmax[i]:.4g} and qdd_max = {amax[i]:.4g}; T = {T:.4g} s given"
+        )
     # cruise velocity that takes exactly T: v² − a·T·v + a·D = 0, the smaller root
     disc = np.maximum(amax**2 * T**2 - 4 * amax * D, 0.0)
     v = (amax * T - np.sqrt(disc)) / 2
@@ -296,8 +337,11 @@ def trapezoidal(q0: ArrayLike, q1: ArrayLike, *, qd_max: ArrayLike, qdd_max: Arr
 
 def _lspb_state(t, q0, q1, sign, a, v, tb, T):
     """(q, q̇) of every joint's LSPB at time t (0 ≤ t ≤ T)."""
-    q = np.where(t <= tb, q0 + sign * a * t**2 / 2,
-                 np.where(t >= T - tb, q1 - sign * a * (T - t)**2 / 2, q0 + sign * v * (t - tb / 2)))
+    q = np.where(
+        t <= tb,
+        q0 + sign * a * t**2 / 2,
+        np.where(t >= T - tb, q1 - sign * a * (T - t) ** 2 / 2, q0 + sign * v * (t - tb / 2)),
+    )
     qd = np.where(t <= tb, sign * a * t, np.where(t >= T - tb, sign * a * (T - t), sign * v))
     return q, qd
 
@@ -313,8 +357,15 @@ def hold(q: ArrayLike, T: float, t0: float = 0.0) -> JointReference:
     return JointReference([t0, t0 + T], c, "hold")
 
 
-def via_points(points: ArrayLike, times: ArrayLike, *, qd: ArrayLike | None = None, t0: float | None = None,
-               qd_max: ArrayLike | None = None, qdd_max: ArrayLike | None = None) -> JointReference:
+def via_points(
+    points: ArrayLike,
+    times: ArrayLike,
+    *,
+    qd: ArrayLike | None = None,
+    t0: float | None = None,
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+) -> JointReference:
     """Quintic segments through ``points`` (m, n) at ``times`` (m,), at rest at both ends.
 
     At an interior point the velocity is the mean of the two neighbouring segments' average slopes, or 0
@@ -362,9 +413,11 @@ class Sequence(Reference):
                 q_new, qd_new, _ = part(part.t0)
                 gap = max(np.abs(q_new - q_end).max(), np.abs(qd_new - qd_end).max())
                 if gap > tol:
-                    raise ValueError(f"part {k + 1} starts at q = {np.round(q_new, 6).tolist()}, q̇ = "
-                                     f"{np.round(qd_new, 6).tolist()} but part {k} ends at q = "
-                                     f"{np.round(q_end, 6).tolist()}, q̇ = {np.round(qd_end, 6).tolist()}")
+                    raise ValueError(
+                        f"part {k + 1} starts at q = {np.round(q_new, 6).tolist()}, q̇ = "
+                        f"{np.round(qd_new, 6).tolist()} but part {k} ends at q = "
+                        f"{np.round(q_end, 6).tolist()}, q̇ = {np.round(qd_end, 6).tolist()}"
+                    )
             self.parts.append(part)
             self.starts.append(start)
             start += part.duration
@@ -417,8 +470,9 @@ class CartesianLine(Reference):
     q̇ = J⁻¹ṗ and q̈ = J⁻¹(p̈ − J̇q̇) with J the Jacobian's position rows. ``x(t)`` gives p, ṗ, p̈.
     """
 
-    def __init__(self, robot: RobotLike, p0: ArrayLike, p1: ArrayLike, T: float, label: str, q_ref: ArrayLike,
-                 t0: float = 0.0):
+    def __init__(
+        self, robot: RobotLike, p0: ArrayLike, p1: ArrayLike, T: float, label: str, q_ref: ArrayLike, t0: float = 0.0
+    ):
         self.robot, self.label, self.q_ref = robot, label, np.asarray(q_ref, float)
         self.p0, self.p1 = np.asarray(p0, float), np.asarray(p1, float)
         self.T, self._t0 = float(T), float(t0)
@@ -459,8 +513,10 @@ class CartesianLine(Reference):
         return (q[0], qd[0], qdd[0]) if scalar else (q, qd, qdd)
 
     def __repr__(self) -> str:
-        return (f"CartesianLine({self.p0.tolist()} → {self.p1.tolist()} in {self.T:g} s, branch {self.label!r}, "
-                f"{self.robot.name or 'robot'})")
+        return (
+            f"CartesianLine({self.p0.tolist()} → {self.p1.tolist()} in {self.T:g} s, branch {self.label!r}, "
+            f"{self.robot.name or 'robot'})"
+        )
 
 
 def _branch(robot, points, label, q_ref):
@@ -471,17 +527,29 @@ def _branch(robot, points, label, q_ref):
     for k, p in enumerate(points):
         sols = ikine_all(robot, p, q_ref)
         if label not in sols.labels:
-            raise ValueError(f"the path leaves the workspace of branch {label!r} at p = {np.round(p, 6).tolist()}"
-                             + (f" ({sols.reason})" if sols.reason else ""))
+            raise ValueError(
+                f"the path leaves the workspace of branch {label!r} at p = {np.round(p, 6).tolist()}"
+                + (f" ({sols.reason})" if sols.reason else "")
+            )
         q = sols.q[sols.labels.index(label)]
         out[k] = q_ref + (q - q_ref + np.pi) % (2 * np.pi) - np.pi
     return out
 
 
 @renamed_kwargs(q_start="q0")
-def cartesian_line(robot: RobotLike, p0: ArrayLike, p1: ArrayLike, T: float, *, q0: ArrayLike | None = None,
-                   t0: float = 0.0, min_sigma: float = 1e-2, samples: int = 201, qd_max: ArrayLike | None = None,
-                   qdd_max: ArrayLike | None = None) -> CartesianLine:
+def cartesian_line(
+    robot: RobotLike,
+    p0: ArrayLike,
+    p1: ArrayLike,
+    T: float,
+    *,
+    q0: ArrayLike | None = None,
+    t0: float = 0.0,
+    min_sigma: float = 1e-2,
+    samples: int = 201,
+    qd_max: ArrayLike | None = None,
+    qdd_max: ArrayLike | None = None,
+) -> CartesianLine:
     """A straight line of the tool's position from p0 to p1 in T seconds (quintic timing), through the
     closed-form position IK of ``robot`` (e.g. ``models.paper_3r()``).
 
@@ -514,9 +582,11 @@ def cartesian_line(robot: RobotLike, p0: ArrayLike, p1: ArrayLike, T: float, *, 
     bad = np.flatnonzero(sigma < min_sigma)
     if len(bad):
         i = int(bad[0])
-        raise ValueError(f"the line crosses a singularity near p = {np.round(pts[i], 4).tolist()} "
-                         f"(s = {s[i]:.3f}, t = {_time_of(line, s[i]):.4g} s): "
-                         f"σ_min of the position Jacobian = {sigma[i]:.2e} < {min_sigma:g}")
+        raise ValueError(
+            f"the line crosses a singularity near p = {np.round(pts[i], 4).tolist()} "
+            f"(s = {s[i]:.3f}, t = {_time_of(line, s[i]):.4g} s): "
+            f"σ_min of the position Jacobian = {sigma[i]:.2e} < {min_sigma:g}"
+        )
     line.q_ref = q[0]
     return check_limits(line, qd_max, qdd_max)
 

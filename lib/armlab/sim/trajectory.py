@@ -1,4 +1,5 @@
 """The result of a simulation: one tidy object that plots, notebooks and tests read."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -70,6 +71,8 @@ class Trajectory:
 
     def __repr__(self) -> str:
         n = self.q.shape[1] if self.q.ndim == 2 else 0
-        return (f"Trajectory({len(self)} samples, {n} joints, t = 0…{self.t[-1] if len(self) else 0:g} s, "
-                f"{self.method}, dt = {self.dt:g} s, max drift {self.max_drift:.3g} J, "
-                f"{len(self.events)} limit events, {self.reason or 'completed'})")
+        return (
+            f"Trajectory({len(self)} samples, {n} joints, t = 0…{self.t[-1] if len(self) else 0:g} s, "
+            f"{self.method}, dt = {self.dt:g} s, max drift {self.max_drift:.3g} J, "
+            f"{len(self.events)} limit events, {self.reason or 'completed'})"
+        )

@@ -30,6 +30,7 @@ means "no weights", the chapter's (5-2).
 >>> bool(np.allclose(res.tau, joint_torques(arm, q, F, frame="tool")))
 True
 """
+
 from __future__ import annotations
 
 from ..dynamics.model import gravload
@@ -38,8 +39,19 @@ from .envelope import max_payload, max_tip_force
 from .forces import FRAMES, LinkForces, joint_torques, link_forces
 from .inverse import InverseStatics, inverse_statics
 
-__all__ = ["link_forces", "LinkForces", "joint_torques", "gravity_load", "inverse_statics", "InverseStatics",
-           "wrench_transform", "wrench_in_frame", "max_tip_force", "max_payload", "FRAMES"]
+__all__ = [
+    "link_forces",
+    "LinkForces",
+    "joint_torques",
+    "gravity_load",
+    "inverse_statics",
+    "InverseStatics",
+    "wrench_transform",
+    "wrench_in_frame",
+    "max_tip_force",
+    "max_payload",
+    "FRAMES",
+]
 
 #: The holding torques G(q): :func:`armlab.dynamics.gravload` itself, under the statics chapter's name.
 gravity_load = gravload

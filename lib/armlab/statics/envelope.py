@@ -1,4 +1,5 @@
 """The static-load envelope of §5.4: the largest tip force and payload within joint torque limits."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,15 +23,17 @@ def _limits(tau_max: ArrayLike, n: int) -> np.ndarray:
 def _largest_scale(base: np.ndarray, per_unit: np.ndarray, tau_max: np.ndarray) -> np.ndarray:
     """Largest s ≥ 0 with |base + s·per_unit| ≤ tau_max joint by joint (…); 0 if the base load alone exceeds."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        up = np.where(per_unit > 0, (tau_max - base) / per_unit, np.where(per_unit < 0, (-tau_max - base) / per_unit,
-                                                                          np.inf))
+        up = np.where(
+            per_unit > 0, (tau_max - base) / per_unit, np.where(per_unit < 0, (-tau_max - base) / per_unit, np.inf)
+        )
     s = np.min(up, axis=-1)
     ok = np.all(np.abs(base) <= tau_max, axis=-1)
     return np.where(ok, np.maximum(s, 0.0), 0.0)
 
 
-def max_tip_force(robot: RobotLike, q: ArrayLike, direction: ArrayLike, tau_max: ArrayLike, *,
-                  gravity: ArrayLike | None = None) -> np.ndarray:
+def max_tip_force(
+    robot: RobotLike, q: ArrayLike, direction: ArrayLike, tau_max: ArrayLike, *, gravity: ArrayLike | None = None
+) -> np.ndarray:
     """The largest force (N) the tip can exert along the unit ``direction`` (base frame) at q (…, n)
     without any joint exceeding ``tau_max`` (n,), with the arm's own weight when ``gravity`` is given
     (``None``: the tip force alone, the envelope of §5.4)."""

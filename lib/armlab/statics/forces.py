@@ -3,6 +3,7 @@
 ``wrench`` = (fx, fy, fz, mx, my, mz) is what the tip exerts on the environment; ``frame=`` is "base"
 (the default) or "tool"; ``gravity=None`` means no link weights, the chapter's (5-2).
 """
+
 from __future__ import annotations
 
 import math
@@ -73,14 +74,17 @@ def link_forces(robot: RobotLike, q: Any, wrench: Any, *, frame: str = "base", g
     zero = [0] * robot.n
     tau, steps = rne_steps(robot, list(q), zero, zero, gs, ws, backend_for(True))
     sp = sympy()
-    return LinkForces(sp.Matrix([s["f"] for s in steps] + [ws[:3]]), sp.Matrix([s["n"] for s in steps] + [ws[3:]]),
-                      sp.Matrix(tau))
+    return LinkForces(
+        sp.Matrix([s["f"] for s in steps] + [ws[:3]]), sp.Matrix([s["n"] for s in steps] + [ws[3:]]), sp.Matrix(tau)
+    )
 
 
-def _link_forces_numeric(robot: RobotLike, q: np.ndarray, w: np.ndarray, g: np.ndarray | None,
-                         frame: str) -> LinkForces:
+def _link_forces_numeric(
+    robot: RobotLike, q: np.ndarray, w: np.ndarray, g: np.ndarray | None, frame: str
+) -> LinkForces:
     """The same recursion as straight-line code traced once per robot, frame and with/without weights
     (µs instead of the scalar recursion's hundreds of µs). Outputs τ, then (f, n) of every link and the tip."""
+
     def build(robot):
         tr = Tracer()
         B = TracerBackend(tr)

@@ -1,4 +1,5 @@
 """Inverse statics: the tip wrench that given joint torques hold (statics chapter 002 §5.3)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,8 +26,9 @@ class InverseStatics:
     residual: float
 
 
-def inverse_statics(robot: RobotLike, q: ArrayLike, tau: ArrayLike, *, frame: str = "base",
-                    tol: float = 1e-9) -> InverseStatics:
+def inverse_statics(
+    robot: RobotLike, q: ArrayLike, tau: ArrayLike, *, frame: str = "base", tol: float = 1e-9
+) -> InverseStatics:
     """The tip wrench (in ``frame``) that the joint torques ``tau`` hold; see :class:`InverseStatics`."""
     check_frame(frame)
     qv = joint_vector(q, robot.n, "q", symbolic=False, batch=False)
@@ -40,12 +42,17 @@ def inverse_statics(robot: RobotLike, q: ArrayLike, tau: ArrayLike, *, frame: st
         method, reason = "exact", "6 joints and J is regular: F = (Jᵀ)⁻¹τ is the one wrench"
     elif n > 6 and rank == 6:
         F = np.linalg.solve(J @ J.T, J @ t)
-        method, reason = "least-squares", (f"{n} joints: Jᵀ is {n}×6, τ = JᵀF has no exact solution in "
-                                           "general; F = (JJᵀ)⁻¹Jτ minimises ‖JᵀF − τ‖")
+        method, reason = (
+            "least-squares",
+            (f"{n} joints: Jᵀ is {n}×6, τ = JᵀF has no exact solution in general; F = (JJᵀ)⁻¹Jτ minimises ‖JᵀF − τ‖"),
+        )
     else:
         F = np.linalg.pinv(J.T, rcond=tol) @ t
         method = "min-norm"
-        reason = (f"only {n} joints: many wrenches give these torques (the arm cannot resist forces along "
-                  f"{6 - rank} direction(s)); F is the smallest" if n < 6 else
-                  f"J is singular (rank {rank} < 6): F = (Jᵀ)⁺τ, the smallest wrench closest to τ")
+        reason = (
+            f"only {n} joints: many wrenches give these torques (the arm cannot resist forces along "
+            f"{6 - rank} direction(s)); F is the smallest"
+            if n < 6
+            else f"J is singular (rank {rank} < 6): F = (Jᵀ)⁺τ, the smallest wrench closest to τ"
+        )
     return InverseStatics(F, method, reason, float(np.linalg.norm(J.T @ F - t)))

@@ -64,17 +64,37 @@ array([[0.033, 0.   , 0.655],
 ``import armlab`` does not import this package; matplotlib, ipywidgets and anywidget are imported only
 when a figure or a widget is built.
 """
+
 from .arms import ArmViewer, LinkMotionAnimator, arm_viewer, compare_viewer, link_motion_animator
 from .frames import FramePlayground, elementary_motion, frame_playground
 from .ik import (
-    OUTSIDE_COLOR, GhostArm, SolutionArms, SolutionsFigure, WristInset, arm_label, floor_height, show_solutions,
-    slot_of, solutions_table, wrist_label,
+    OUTSIDE_COLOR,
+    GhostArm,
+    SolutionArms,
+    SolutionsFigure,
+    WristInset,
+    arm_label,
+    floor_height,
+    show_solutions,
+    slot_of,
+    solutions_table,
+    wrist_label,
 )
 from .jacobians import JacobianExplorer, RatePlayer, jacobian_explorer, rate_player
 from .pose_explorer import PRESETS, IKExplorer, ik_explorer
 from .scene import (
-    AXIS_COLORS, VIEW, ArmView, FigureView, Triads, arm_region, figure3d, fit_points, frames_figure, reach,
-    set_cube, shown,
+    AXIS_COLORS,
+    VIEW,
+    ArmView,
+    FigureView,
+    Triads,
+    arm_region,
+    figure3d,
+    fit_points,
+    frames_figure,
+    reach,
+    set_cube,
+    shown,
 )
 from .control import ControlLab, TaskPlayer, control_lab, svg_plot, task_player
 from .identification import ExcitationExplorer, excitation_explorer
@@ -85,27 +105,83 @@ from .widgets import JointSliders, Panel, in_ipython, load_widgets, panel_layout
 
 __all__ = [
     # text
-    "format_matrix", "parse_matrix", "MatrixDisplay", "dh_table", "trig_shorthand", "latex", "show_math",
+    "format_matrix",
+    "parse_matrix",
+    "MatrixDisplay",
+    "dh_table",
+    "trig_shorthand",
+    "latex",
+    "show_math",
     # scene
-    "AXIS_COLORS", "VIEW", "figure3d", "set_cube", "fit_points", "Triads", "frames_figure", "FigureView", "shown",
-    "reach", "arm_region", "ArmView",
+    "AXIS_COLORS",
+    "VIEW",
+    "figure3d",
+    "set_cube",
+    "fit_points",
+    "Triads",
+    "frames_figure",
+    "FigureView",
+    "shown",
+    "reach",
+    "arm_region",
+    "ArmView",
     # widgets
-    "load_widgets", "in_ipython", "slider", "side_column", "panel_layout", "Panel", "JointSliders",
+    "load_widgets",
+    "in_ipython",
+    "slider",
+    "side_column",
+    "panel_layout",
+    "Panel",
+    "JointSliders",
     # chapter 01
-    "elementary_motion", "FramePlayground", "frame_playground",
+    "elementary_motion",
+    "FramePlayground",
+    "frame_playground",
     # chapter 02
-    "ArmViewer", "arm_viewer", "compare_viewer", "LinkMotionAnimator", "link_motion_animator",
+    "ArmViewer",
+    "arm_viewer",
+    "compare_viewer",
+    "LinkMotionAnimator",
+    "link_motion_animator",
     # chapter 03
-    "OUTSIDE_COLOR", "slot_of", "arm_label", "wrist_label", "floor_height", "GhostArm", "SolutionArms",
-    "WristInset", "solutions_table", "SolutionsFigure", "show_solutions", "PRESETS", "IKExplorer", "ik_explorer",
+    "OUTSIDE_COLOR",
+    "slot_of",
+    "arm_label",
+    "wrist_label",
+    "floor_height",
+    "GhostArm",
+    "SolutionArms",
+    "WristInset",
+    "solutions_table",
+    "SolutionsFigure",
+    "show_solutions",
+    "PRESETS",
+    "IKExplorer",
+    "ik_explorer",
     # chapter 04
-    "JacobianExplorer", "jacobian_explorer", "RatePlayer", "rate_player",
+    "JacobianExplorer",
+    "jacobian_explorer",
+    "RatePlayer",
+    "rate_player",
     # chapter 05
-    "TipForce2R", "tip_force_explorer", "PayloadExplorer", "payload_explorer", "WristSensor", "wrist_sensor_demo",
+    "TipForce2R",
+    "tip_force_explorer",
+    "PayloadExplorer",
+    "payload_explorer",
+    "WristSensor",
+    "wrist_sensor_demo",
     # chapter 06
-    "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer", "trajectory_player",
+    "TorqueSplit",
+    "torque_split_explorer",
+    "TrajectoryPlayer",
+    "trajectory_player",
     # chapter 08
-    "ControlLab", "control_lab", "TaskPlayer", "task_player", "svg_plot",
+    "ControlLab",
+    "control_lab",
+    "TaskPlayer",
+    "task_player",
+    "svg_plot",
     # chapter 07
-    "ExcitationExplorer", "excitation_explorer",
+    "ExcitationExplorer",
+    "excitation_explorer",
 ]

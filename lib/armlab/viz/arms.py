@@ -8,6 +8,7 @@
 >>> print(panel.matrix.text.splitlines()[2])
 [ 0.000  0.000  1.000  0.655]
 """
+
 from __future__ import annotations
 
 import html
@@ -39,9 +40,17 @@ class ArmViewer(Panel):
     ``.T`` is the T displayed in ``.matrix_widget`` (of the first robot).
     """
 
-    def __init__(self, robots: DHRobot | Sequence[DHRobot], q: ArrayLike | None = None,
-                 titles: Sequence[str] | None = None, decimals: int = 3, labels: bool = True,
-                 figsize: tuple[float, float] | None = None, show_axes: bool = False, floor_z: float = 0.0) -> None:
+    def __init__(
+        self,
+        robots: DHRobot | Sequence[DHRobot],
+        q: ArrayLike | None = None,
+        titles: Sequence[str] | None = None,
+        decimals: int = 3,
+        labels: bool = True,
+        figsize: tuple[float, float] | None = None,
+        show_axes: bool = False,
+        floor_z: float = 0.0,
+    ) -> None:
         w = load_widgets()
         self.robots: list[DHRobot] = list(robots) if isinstance(robots, Sequence) else [robots]
         n = {r.n for r in self.robots}
@@ -108,8 +117,9 @@ def arm_viewer(robot: DHRobot, q: ArrayLike | None = None, **kwargs: Any) -> Arm
     return ArmViewer(robot, q=q, **kwargs)
 
 
-def compare_viewer(robots: Sequence[DHRobot], q: ArrayLike | None = None, titles: Sequence[str] | None = None,
-                   **kwargs: Any) -> ArmViewer:
+def compare_viewer(
+    robots: Sequence[DHRobot], q: ArrayLike | None = None, titles: Sequence[str] | None = None, **kwargs: Any
+) -> ArmViewer:
     """Several robots with the same joints side by side, driven by one slider panel."""
     return ArmViewer(list(robots), q=q, titles=titles, **kwargs)
 
@@ -127,8 +137,16 @@ class LinkMotionAnimator(Panel):
 
     STEPS_PER_MOTION = 20
 
-    def __init__(self, alpha: float = 30.0, a: float = 0.3, theta: float = 45.0, d: float = 0.2,
-                 convention: str = "modified", figsize: tuple[float, float] = (4.6, 4.4), decimals: int = 3) -> None:
+    def __init__(
+        self,
+        alpha: float = 30.0,
+        a: float = 0.3,
+        theta: float = 45.0,
+        d: float = 0.2,
+        convention: str = "modified",
+        figsize: tuple[float, float] = (4.6, 4.4),
+        decimals: int = 3,
+    ) -> None:
         w = load_widgets()
         if convention not in ("modified", "standard"):
             raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
@@ -141,16 +159,14 @@ class LinkMotionAnimator(Panel):
             "d": slider(d, -0.5, 0.5, 0.01, "dᵢ (m)", ".3f"),
         }
         self.step_slider = slider(0.0, 0.0, 4.0, 1 / self.STEPS_PER_MOTION, "step", ".2f")
-        self.play = w.Play(value=0, min=0, max=4 * self.STEPS_PER_MOTION, step=1, interval=40,
-                           description="play")
+        self.play = w.Play(value=0, min=0, max=4 * self.STEPS_PER_MOTION, step=1, interval=40, description="play")
         self.fig, (ax,) = figure3d(1, figsize)
         self.ax = ax
         self.L = L = 0.18
-        self.start = Triads(ax, np.eye(4)[None], length=L, linewidth=1.5, alpha=0.4, labels=["i-1"],
-                            axis_labels="xyz")
+        self.start = Triads(ax, np.eye(4)[None], length=L, linewidth=1.5, alpha=0.4, labels=["i-1"], axis_labels="xyz")
         self.ghosts = Triads(ax, count=4, length=L, linewidth=1.0, alpha=0.25)
         self.moving = Triads(ax, length=L, linewidth=3.0, labels=["i"], axis_labels="xyz")
-        self.path, = ax.plot([], [], [], color="0.4", ls="--", lw=1)
+        (self.path,) = ax.plot([], [], [], color="0.4", ls="--", lw=1)
         self.redraws = 0
         # the caption and matrix have a fixed size: the figure beside them must not move while it plays
         self.caption = w.HTML(layout=w.Layout(height="64px", width="100%", overflow="hidden"))
@@ -161,8 +177,9 @@ class LinkMotionAnimator(Panel):
         self.play.observe(self._played, names="value")
         self._update()
         self._fit()
-        side = side_column([*self.param_sliders.values(), w.HBox([self.play]), self.step_slider, self.caption,
-                            self.matrix_widget])
+        side = side_column(
+            [*self.param_sliders.values(), w.HBox([self.play]), self.step_slider, self.caption, self.matrix_widget]
+        )
         self.widget = panel_layout(side, self._figure_widget())
 
     def _fit(self):
@@ -180,8 +197,12 @@ class LinkMotionAnimator(Panel):
         """[(name, kind, axis, value)] of the four motions, in the order applied (value in rad / m)."""
         al, a, th, d = self._parameters()
         sub = "ᵢ₋₁" if self.convention == "modified" else "ᵢ"
-        m = {"alpha": (f"Rot(x, α{sub})", "rot", "x", al), "a": (f"Trans(x, a{sub})", "trans", "x", a),
-             "theta": ("Rot(z, θᵢ)", "rot", "z", th), "d": ("Trans(z, dᵢ)", "trans", "z", d)}
+        m = {
+            "alpha": (f"Rot(x, α{sub})", "rot", "x", al),
+            "a": (f"Trans(x, a{sub})", "trans", "x", a),
+            "theta": ("Rot(z, θᵢ)", "rot", "z", th),
+            "d": ("Trans(z, dᵢ)", "trans", "z", d),
+        }
         order = ("alpha", "a", "theta", "d") if self.convention == "modified" else ("theta", "d", "a", "alpha")
         return [m[k] for k in order]
 
@@ -237,13 +258,20 @@ class LinkMotionAnimator(Panel):
         names = [m[0] for m in self.motions()]
         k = min(int(math.ceil(step - 1e-9)), 4)
         done_names = " · ".join(names[:k]) or "I (no motion yet)"
-        self.caption.value = (f"<code>step {step:.2f} / 4:<br>T = {html.escape(done_names)}</code>"
-                              + ("<br><b>= link transform</b>" if step >= 4 else ""))
+        self.caption.value = f"<code>step {step:.2f} / 4:<br>T = {html.escape(done_names)}</code>" + (
+            "<br><b>= link transform</b>" if step >= 4 else ""
+        )
         self.matrix.update(T, title=f"T after step {step:.2f}")
         self._T = T
 
 
-def link_motion_animator(alpha: float = 30.0, a: float = 0.3, theta: float = 45.0, d: float = 0.2,
-                         convention: str = "modified", **kwargs: Any) -> LinkMotionAnimator:
+def link_motion_animator(
+    alpha: float = 30.0,
+    a: float = 0.3,
+    theta: float = 45.0,
+    d: float = 0.2,
+    convention: str = "modified",
+    **kwargs: Any,
+) -> LinkMotionAnimator:
     """Four-motions animator of one DH link (see :class:`LinkMotionAnimator`); angles in degrees."""
     return LinkMotionAnimator(alpha, a, theta, d, convention, **kwargs)

@@ -15,6 +15,7 @@ clipped and the picture does not rescale while it moves).
 
 Nothing here imports ipywidgets or anywidget until a widget is built (:func:`widget_classes`).
 """
+
 from __future__ import annotations
 
 import functools
@@ -26,8 +27,18 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["set_arrows", "set_screen_offset", "set_fit", "axes_payload", "widget_classes", "SceneView",
-           "Axes3D", "Figure", "Artist", "Widget"]
+__all__ = [
+    "set_arrows",
+    "set_screen_offset",
+    "set_fit",
+    "axes_payload",
+    "widget_classes",
+    "SceneView",
+    "Axes3D",
+    "Figure",
+    "Artist",
+    "Widget",
+]
 
 # matplotlib objects and widgets flow through viz as these names: matplotlib's 3-D toolkit is only partly
 # typed, and ipywidgets/anywidget are imported on first use, so their types are not available here.
@@ -37,8 +48,16 @@ Artist: TypeAlias = Any  #: a matplotlib artist: Line3D, Text, Line3DCollection
 Widget: TypeAlias = Any  #: an ipywidgets or anywidget widget
 
 STATIC = Path(__file__).with_name("static")
-_DASHES = {"-": None, "solid": None, "--": [7, 4], "dashed": [7, 4], ":": [2, 3], "dotted": [2, 3],
-           "-.": [7, 3, 2, 3], "dashdot": [7, 3, 2, 3]}
+_DASHES = {
+    "-": None,
+    "solid": None,
+    "--": [7, 4],
+    "dashed": [7, 4],
+    ":": [2, 3],
+    "dotted": [2, 3],
+    "-.": [7, 3, 2, 3],
+    "dashdot": [7, 3, 2, 3],
+}
 _MARKERS = {"o": "o", ".": "o", "*": "*"}
 _PT = 96 / 72  # a matplotlib point in CSS pixels
 
@@ -98,12 +117,22 @@ def _line(line):
     x, y, z = line.get_data_3d()
     color, alpha = _hex(line.get_color())
     a = line.get_alpha()
-    item = {"t": "line", "p": _flat(x, y, z), "c": color, "a": alpha if a is None else float(a),
-            "w": round(line.get_linewidth() * _PT, 2), "d": _DASHES.get(line.get_linestyle())}
+    item = {
+        "t": "line",
+        "p": _flat(x, y, z),
+        "c": color,
+        "a": alpha if a is None else float(a),
+        "w": round(line.get_linewidth() * _PT, 2),
+        "d": _DASHES.get(line.get_linestyle()),
+    }
     marker = _MARKERS.get(str(line.get_marker()))
     if marker:
-        item.update(m=marker, ms=round(line.get_markersize() * _PT, 2), mfc=_hex(line.get_markerfacecolor())[0],
-                    mec=_hex(line.get_markeredgecolor())[0])
+        item.update(
+            m=marker,
+            ms=round(line.get_markersize() * _PT, 2),
+            mfc=_hex(line.get_markerfacecolor())[0],
+            mec=_hex(line.get_markeredgecolor())[0],
+        )
     head = getattr(line, "_armlab_arrow", None)
     if head:
         item.update(arrow=True, hs=head)
@@ -123,8 +152,13 @@ def _segments(coll):
     else:
         a = list(np.atleast_1d(alphas).astype(float))
     w = [round(float(v) * _PT, 2) for v in np.atleast_1d(coll.get_linewidth())]
-    return {"t": "segs", "p": _flat(segs[:, :, 0].ravel(), segs[:, :, 1].ravel(), segs[:, :, 2].ravel()),
-            "c": c, "a": a, "w": w}
+    return {
+        "t": "segs",
+        "p": _flat(segs[:, :, 0].ravel(), segs[:, :, 1].ravel(), segs[:, :, 2].ravel()),
+        "c": c,
+        "a": a,
+        "w": w,
+    }
 
 
 def _text(text):
@@ -134,10 +168,18 @@ def _text(text):
     color, alpha = _hex(text.get_color())
     dx, dy = getattr(text, "_armlab_offset", (0.0, 0.0))
     weight = text.get_fontweight()
-    return {"t": "text", "p": [round(float(v), 5) for v in (x, y, z)], "s": text.get_text(), "c": color,
-            "a": alpha if text.get_alpha() is None else float(text.get_alpha()),
-            "fs": round(text.get_fontsize() * _PT, 1), "fw": "bold" if weight in ("bold", 700, "heavy") else "normal",
-            "ha": {"center": "center", "right": "right"}.get(text.get_ha(), "left"), "dx": dx, "dy": dy}
+    return {
+        "t": "text",
+        "p": [round(float(v), 5) for v in (x, y, z)],
+        "s": text.get_text(),
+        "c": color,
+        "a": alpha if text.get_alpha() is None else float(text.get_alpha()),
+        "fs": round(text.get_fontsize() * _PT, 1),
+        "fw": "bold" if weight in ("bold", 700, "heavy") else "normal",
+        "ha": {"center": "center", "right": "right"}.get(text.get_ha(), "left"),
+        "dx": dx,
+        "dy": dy,
+    }
 
 
 def _spread_labels(items):
@@ -182,12 +224,20 @@ def axes_payload(ax: Axes3D) -> dict[str, Any]:
             if item:
                 items.append(item)
     _spread_labels(items)
-    payload = {"limits": np.round(limits, 6).tolist(), "scale": np.round(scale, 6).tolist(),
-               "fit": np.ravel(fit).tolist(), "margin": 1.15, "items": items, "title": ax.get_title()}
+    payload = {
+        "limits": np.round(limits, 6).tolist(),
+        "scale": np.round(scale, 6).tolist(),
+        "fit": np.ravel(fit).tolist(),
+        "margin": 1.15,
+        "items": items,
+        "title": ax.get_title(),
+    }
     if boxed:
         payload["box"] = True
-        payload["ticks"] = [[float(v) for v in axis.get_ticklocs() if lo - 1e-9 <= v <= hi + 1e-9]
-                            for axis, (lo, hi) in zip((ax.xaxis, ax.yaxis, ax.zaxis), limits)]
+        payload["ticks"] = [
+            [float(v) for v in axis.get_ticklocs() if lo - 1e-9 <= v <= hi + 1e-9]
+            for axis, (lo, hi) in zip((ax.xaxis, ax.yaxis, ax.zaxis), limits)
+        ]
         payload["tick_text"] = [[f"{v:g}" for v in ticks] for ticks in payload["ticks"]]
     return payload
 
@@ -259,8 +309,9 @@ class SceneView:
         self.ax = ax
         SceneCanvas, _ = widget_classes()
         elev, azim = ax.elev, ax.azim
-        self.widget = SceneCanvas(width=int(width), height=int(height),
-                                  view={"elev": float(elev), "azim": float(azim), "zoom": 1.0})
+        self.widget = SceneCanvas(
+            width=int(width), height=int(height), view={"elev": float(elev), "azim": float(azim), "zoom": 1.0}
+        )
         self.widget.add_class("armlab-scene-widget")
         self.sync()
 

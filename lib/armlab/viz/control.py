@@ -11,6 +11,7 @@
 
 Every number comes from :mod:`armlab.sim` and :mod:`armlab.control`; this module only draws.
 """
+
 from __future__ import annotations
 
 import html
@@ -38,10 +39,20 @@ CONTROLLERS = ("computed torque", "PD + gravity", "PID", "PID cascade (lab repor
 BALL_COLOR = "#d62728"
 
 
-def svg_plot(x: ArrayLike, series: ArrayLike, *, labels: Sequence[str] | None = None,
-             colors: Sequence[str] = JOINT_COLORS, ylabel: str = "", xlabel: str = "time step", width: int = 380,
-             height: int = 150, hlines: Sequence[float] = (), vlines: Sequence[float] = (),
-             max_points: int = 300) -> str:
+def svg_plot(
+    x: ArrayLike,
+    series: ArrayLike,
+    *,
+    labels: Sequence[str] | None = None,
+    colors: Sequence[str] = JOINT_COLORS,
+    ylabel: str = "",
+    xlabel: str = "time step",
+    width: int = 380,
+    height: int = 150,
+    hlines: Sequence[float] = (),
+    vlines: Sequence[float] = (),
+    max_points: int = 300,
+) -> str:
     """An inline SVG line plot of ``series`` (m, N) against ``x`` (N,), with dashed horizontal lines at
     ``hlines`` (e.g. ± effort limits) and dotted vertical ones at ``vlines`` (e.g. the pick and the place)."""
     x = np.asarray(x, dtype=float)
@@ -63,16 +74,21 @@ def svg_plot(x: ArrayLike, series: ArrayLike, *, labels: Sequence[str] | None = 
     def py(v):
         return top + H * (hi - np.asarray(v, dtype=float)) / (hi - lo)
 
-    parts = [f"<svg width='{width}' height='{height}' style='font:10px sans-serif'>",
-             f"<rect x='{left}' y='{top}' width='{W}' height='{H}' fill='white' stroke='#bbb'/>"]
+    parts = [
+        f"<svg width='{width}' height='{height}' style='font:10px sans-serif'>",
+        f"<rect x='{left}' y='{top}' width='{W}' height='{H}' fill='white' stroke='#bbb'/>",
+    ]
     if lo < 0 < hi:
         parts.append(f"<line x1='{left}' x2='{left + W}' y1='{py(0):.1f}' y2='{py(0):.1f}' stroke='#ddd'/>")
     for h in hlines:
-        parts.append(f"<line x1='{left}' x2='{left + W}' y1='{py(h):.1f}' y2='{py(h):.1f}' stroke='#999' "
-                     "stroke-dasharray='4 3'/>")
+        parts.append(
+            f"<line x1='{left}' x2='{left + W}' y1='{py(h):.1f}' y2='{py(h):.1f}' stroke='#999' "
+            "stroke-dasharray='4 3'/>"
+        )
     for v in vlines:
-        parts.append(f"<line x1='{px(v):.1f}' x2='{px(v):.1f}' y1='{top}' y2='{top + H}' stroke='#999' "
-                     "stroke-dasharray='1 2'/>")
+        parts.append(
+            f"<line x1='{px(v):.1f}' x2='{px(v):.1f}' y1='{top}' y2='{top + H}' stroke='#999' stroke-dasharray='1 2'/>"
+        )
     # points in tenths of a pixel, as integers (a third of the time floats take to print), drawn at scale 0.1
     X = np.rint(10 * px(xs))
     parts.append("<g transform='scale(0.1)'>")
@@ -81,20 +97,28 @@ def svg_plot(x: ArrayLike, series: ArrayLike, *, labels: Sequence[str] | None = 
         keep = ~np.isnan(Y_)
         xy = np.column_stack([X[keep], np.rint(Y_[keep])]).astype(np.int64)
         pts = " ".join(map(str, xy.ravel().tolist()))  # "x0 y0 x1 y1 …": SVG reads pairs; one C-level join
-        parts.append(f"<polyline fill='none' stroke='{colors[k % len(colors)]}' stroke-width='1.5' "
-                     f"vector-effect='non-scaling-stroke' points='{pts}'/>")
+        parts.append(
+            f"<polyline fill='none' stroke='{colors[k % len(colors)]}' stroke-width='1.5' "
+            f"vector-effect='non-scaling-stroke' points='{pts}'/>"
+        )
     parts.append("</g>")
     for v, anchor in ((hi - pad, top + 9), (lo + pad, top + H)):
         parts.append(f"<text x='{left - 3}' y='{anchor}' text-anchor='end'>{v:.3g}</text>")
-    parts.append(f"<text x='{left}' y='{height - 6}'>{x[0]:g}</text>"
-                 f"<text x='{left + W}' y='{height - 6}' text-anchor='end'>{x[-1]:g}</text>"
-                 f"<text x='{left + W / 2}' y='{height - 6}' text-anchor='middle'>{html.escape(xlabel)}</text>")
-    parts.append(f"<text x='4' y='{top + H / 2}' transform='rotate(-90 10 {top + H / 2})' text-anchor='middle'>"
-                 f"{html.escape(ylabel)}</text>")
+    parts.append(
+        f"<text x='{left}' y='{height - 6}'>{x[0]:g}</text>"
+        f"<text x='{left + W}' y='{height - 6}' text-anchor='end'>{x[-1]:g}</text>"
+        f"<text x='{left + W / 2}' y='{height - 6}' text-anchor='middle'>{html.escape(xlabel)}</text>"
+    )
+    parts.append(
+        f"<text x='4' y='{top + H / 2}' transform='rotate(-90 10 {top + H / 2})' text-anchor='middle'>"
+        f"{html.escape(ylabel)}</text>"
+    )
     if labels:
         for k, name in enumerate(labels):
-            parts.append(f"<text x='{left + 6 + 42 * k}' y='{top + 11}' fill='{colors[k % len(colors)]}'>"
-                         f"{html.escape(name)}</text>")
+            parts.append(
+                f"<text x='{left + 6 + 42 * k}' y='{top + 11}' fill='{colors[k % len(colors)]}'>"
+                f"{html.escape(name)}</text>"
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -110,8 +134,8 @@ class _Animated(Panel):
         self.redraws = 0
         self.robot = robot
         self.view = ArmView(robot, ax, q0, frames=False)
-        self.trace, = ax.plot([], [], [], color="tab:purple", lw=1.5)
-        self.ball, = ax.plot([], [], [], ls="", marker="o", ms=9, color=BALL_COLOR)
+        (self.trace,) = ax.plot([], [], [], color="tab:purple", lw=1.5)
+        (self.ball,) = ax.plot([], [], [], ls="", marker="o", ms=9, color=BALL_COLOR)
         return ax
 
     def show(self, k: int, draw: bool = True) -> None:
@@ -131,8 +155,10 @@ class _Animated(Panel):
         """Write step ``k``'s time, phase, q and τ into the readout."""
         r = self.result
         phase = "approach" if k < r.pick_step else "carrying the ball" if k < r.place_step else "ball released"
-        self.frame.value = (f"<small>step {k} (t = {r.t[k]:.3f} s), {phase}<br>θ = "
-                            f"{(np.degrees(r.q[k]).round(1) + 0.0).tolist()}°<br>τ = {(r.tau[k].round(2) + 0.0).tolist()} N·m</small>")
+        self.frame.value = (
+            f"<small>step {k} (t = {r.t[k]:.3f} s), {phase}<br>θ = "
+            f"{(np.degrees(r.q[k]).round(1) + 0.0).tolist()}°<br>τ = {(r.tau[k].round(2) + 0.0).tolist()} N·m</small>"
+        )
 
 
 class TaskPlayer(_Animated):
@@ -169,9 +195,18 @@ class ControlLab(_Animated):
     last update took in the kernel.
     """
 
-    def __init__(self, arm: str = "paper", controller: str = "computed torque", omega: float = 20.0,
-                 zeta: float = 1.0, ki: float = 1.0, payload: float | None = None, error: float = 0.0,
-                 informed: bool = True, figsize: tuple[float, float] = (4.4, 4.2)) -> None:
+    def __init__(
+        self,
+        arm: str = "paper",
+        controller: str = "computed torque",
+        omega: float = 20.0,
+        zeta: float = 1.0,
+        ki: float = 1.0,
+        payload: float | None = None,
+        error: float = 0.0,
+        informed: bool = True,
+        figsize: tuple[float, float] = (4.4, 4.2),
+    ) -> None:
         w = load_widgets()
         if arm not in ("paper", "youbot"):
             raise ValueError(f"arm must be 'paper' or 'youbot', got {arm!r}")
@@ -183,8 +218,9 @@ class ControlLab(_Animated):
         payload = self.plan.payload if payload is None else payload
         self._scene(self.robot, self.plan.q0, figsize)
         self.result = None
-        self.choice = w.Dropdown(options=CONTROLLERS, value=controller, description="controller",
-                                 layout=w.Layout(width="100%"))
+        self.choice = w.Dropdown(
+            options=CONTROLLERS, value=controller, description="controller", layout=w.Layout(width="100%")
+        )
         self.omega = slider(omega, 2.0, 40.0, 0.5, "ω (rad/s)", ".1f", "80px")
         self.zeta = slider(zeta, 0.2, 2.0, 0.05, "ζ", ".2f", "80px")
         self.ki = slider(ki, 0.0, 5.0, 0.1, "Ki/Kp (1/s)", ".1f", "80px")
@@ -243,18 +279,36 @@ class ControlLab(_Animated):
         marks = (r.pick_step, r.place_step)
         names = [f"θ{i + 1}" for i in range(self.robot.n)]
         self.error_plot.value = "<b>tracking error (°)</b><br>" + svg_plot(
-            steps, np.degrees(r.error).T, labels=names, ylabel="q_r − q (°)", vlines=marks)
+            steps, np.degrees(r.error).T, labels=names, ylabel="q_r − q (°)", vlines=marks
+        )
         hl = () if self.limits is None else tuple(self.limits[[1]]) + tuple(-self.limits[[1]])
-        self.torque_plot.value = "<b>joint torques (N·m)</b>" + (" — dashed: joint 2's limit" if hl else "") + \
-            "<br>" + svg_plot(steps, r.tau.T, labels=[f"τ{i + 1}" for i in range(self.robot.n)], ylabel="τ (N·m)",
-                              hlines=hl, vlines=marks)
-        self.readings = {"max_error_deg": np.degrees(r.max_error), "rms_error_deg": np.degrees(r.rms_error),
-                         "saturated": bool(r.saturated.any()), "saturation": r.saturation, "failed": failed}
+        self.torque_plot.value = (
+            "<b>joint torques (N·m)</b>"
+            + (" — dashed: joint 2's limit" if hl else "")
+            + "<br>"
+            + svg_plot(
+                steps,
+                r.tau.T,
+                labels=[f"τ{i + 1}" for i in range(self.robot.n)],
+                ylabel="τ (N·m)",
+                hlines=hl,
+                vlines=marks,
+            )
+        )
+        self.readings = {
+            "max_error_deg": np.degrees(r.max_error),
+            "rms_error_deg": np.degrees(r.rms_error),
+            "saturated": bool(r.saturated.any()),
+            "saturation": r.saturation,
+            "failed": failed,
+        }
         worst = np.degrees(r.max_error)
         self.readout.value = (
-            "<small>" + (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
+            "<small>"
+            + (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
             + f"{html.escape(r.controller)}<br>max |error| = {worst.round(3).tolist()}°<br>"
-            + f"{html.escape(r.saturation)}<br>pick at step {r.pick_step}, place at step {r.place_step}</small>")
+            + f"{html.escape(r.saturation)}<br>pick at step {r.pick_step}, place at step {r.place_step}</small>"
+        )
         self.play.max = len(r.t) - 1
         self.show(self.play.value, draw=draw)
         self.update_ms = 1e3 * (time.perf_counter() - t0)
@@ -266,14 +320,22 @@ def _task(arm):
         robot = paper_3r()
         paper: dict[str, Any] = PAPER_3R  # the paper's table: points, masses and the time step side by side
         times: dict[str, Any] = sim.PAPER_TASK
-        plan = sim.plan_pick_and_place(robot, paper["pick"], paper["place"], **times,
-                                       payload=paper["ball_mass"], gravity=PAPER_GRAVITY, weights=ik.PAPER_WEIGHTS)
+        plan = sim.plan_pick_and_place(
+            robot,
+            paper["pick"],
+            paper["place"],
+            **times,
+            payload=paper["ball_mass"],
+            gravity=PAPER_GRAVITY,
+            weights=ik.PAPER_WEIGHTS,
+        )
         return robot, plan, PAPER_3R["dt"], None, PAPER_GRAVITY
     robot = youbot()
     pick = robot.fkine(np.array([-0.644, -0.56, -1.087, 0.076, 2.498]))
     place = robot.fkine(np.array([0.9, -0.3, -1.3, 0.4, 2.0]))
-    plan = sim.plan_pick_and_place(robot, pick, place, t_pick=1.0, t_place=2.0, t_end=2.4, payload=0.5,
-                                   q0=np.array([0.0, 0.0, 0.0, 0.5, 0.0]))
+    plan = sim.plan_pick_and_place(
+        robot, pick, place, t_pick=1.0, t_place=2.0, t_end=2.4, payload=0.5, q0=np.array([0.0, 0.0, 0.0, 0.5, 0.0])
+    )
     return robot, plan, 4e-3, YOUBOT_ACTUATORS["effort"], GRAVITY
 
 

@@ -16,6 +16,7 @@ All drawing of the chapter's widgets is here; every number comes from :mod:`arml
 >>> bool(np.allclose(ex.split.sum(axis=1), ex.robot.rne(ex.q, ex.qd, ex.qdd, gravity=ex.gravity)))
 True
 """
+
 from __future__ import annotations
 
 import html
@@ -35,8 +36,7 @@ from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_colum
 if TYPE_CHECKING:
     from ..robot import DHRobot
 
-__all__ = ["TERM_COLORS", "split_bars", "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer",
-           "trajectory_player"]
+__all__ = ["TERM_COLORS", "split_bars", "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer", "trajectory_player"]
 
 #: One colour per term of :data:`armlab.dynamics.TERMS` (inertia blues, velocity terms warm, gravity grey).
 TERM_COLORS = ("#1f77b4", "#9ecae1", "#ff7f0e", "#d62728", "#7f7f7f")
@@ -69,22 +69,31 @@ def split_bars(split: ArrayLike, scale: float, labels: Sequence[str] | None = No
             else:
                 left -= width
                 x = left
-            parts.append(f"<div title='{html.escape(name)} {value:+.3f} {unit}' style='position:absolute;"
-                         f"left:{x:.1f}px;width:{width:.1f}px;top:1px;height:14px;background:{color}'></div>")
+            parts.append(
+                f"<div title='{html.escape(name)} {value:+.3f} {unit}' style='position:absolute;"
+                f"left:{x:.1f}px;width:{width:.1f}px;top:1px;height:14px;background:{color}'></div>"
+            )
         tau = terms.sum()
         tick = float(np.clip(half + tau / scale * half, 0.0, BAR_PX))
-        parts.append(f"<div style='position:absolute;left:{tick - 1:.1f}px;width:2px;top:-2px;height:20px;"
-                     "background:#000'></div>")
+        parts.append(
+            f"<div style='position:absolute;left:{tick - 1:.1f}px;width:2px;top:-2px;height:20px;"
+            "background:#000'></div>"
+        )
         name = labels[i] if labels else f"τ{i + 1}"
-        rows.append("<tr><td style='padding:0 4px'>" + html.escape(name) + "</td>"
-                    f"<td style='padding:0'><div style='position:relative;width:{BAR_PX}px;height:16px;"
-                    f"background:#f2f2f2;overflow:hidden'><div style='position:absolute;left:{half - 0.5}px;"
-                    "width:1px;top:0;height:16px;background:#999'></div>" + "".join(parts) + "</div></td>"
-                    f"<td style='padding:0 4px;text-align:right;white-space:nowrap'>{tau:+.2f} {unit}</td></tr>")
-    legend = " ".join(f"<span style='color:{c}'>■</span>&nbsp;{html.escape(n)}" for c, n in zip(TERM_COLORS,
-                                                                                          dynamics.TERMS))
-    return (f"<table style='font-size:90%;border-collapse:collapse'>{''.join(rows)}</table>"
-            f"<small>{legend}; ▮ τ; full width ±{scale:g} {unit}</small>")
+        rows.append(
+            "<tr><td style='padding:0 4px'>" + html.escape(name) + "</td>"
+            f"<td style='padding:0'><div style='position:relative;width:{BAR_PX}px;height:16px;"
+            f"background:#f2f2f2;overflow:hidden'><div style='position:absolute;left:{half - 0.5}px;"
+            "width:1px;top:0;height:16px;background:#999'></div>" + "".join(parts) + "</div></td>"
+            f"<td style='padding:0 4px;text-align:right;white-space:nowrap'>{tau:+.2f} {unit}</td></tr>"
+        )
+    legend = " ".join(
+        f"<span style='color:{c}'>■</span>&nbsp;{html.escape(n)}" for c, n in zip(TERM_COLORS, dynamics.TERMS)
+    )
+    return (
+        f"<table style='font-size:90%;border-collapse:collapse'>{''.join(rows)}</table>"
+        f"<small>{legend}; ▮ τ; full width ±{scale:g} {unit}</small>"
+    )
 
 
 class TorqueSplit(Panel):
@@ -96,9 +105,17 @@ class TorqueSplit(Panel):
     largest term's name per joint) hold what is shown; :meth:`set_state` moves several sliders at once.
     """
 
-    def __init__(self, robot: DHRobot | None = None, q: ArrayLike | None = None, qd: ArrayLike | None = None,
-                 qdd: ArrayLike | None = None, max_rate: float = 6.0, max_accel: float = 20.0,
-                 scale: float | None = None, figsize: tuple[float, float] = (4.0, 4.0)) -> None:
+    def __init__(
+        self,
+        robot: DHRobot | None = None,
+        q: ArrayLike | None = None,
+        qd: ArrayLike | None = None,
+        qdd: ArrayLike | None = None,
+        max_rate: float = 6.0,
+        max_accel: float = 20.0,
+        scale: float | None = None,
+        figsize: tuple[float, float] = (4.0, 4.0),
+    ) -> None:
         w = load_widgets()
         self.robot = robot if robot is not None else planar2r(0.8, 0.6, 1.5, 0.7)
         n = self.robot.n
@@ -125,8 +142,17 @@ class TorqueSplit(Panel):
         self.bars, self.readout = w.HTML(), w.HTML()
         self._hold = False
         heading = "<small><b>{}</b></small>".format
-        side = side_column([self.joints.box, w.HTML(heading("rates (rad/s)")), *self.rates,
-                            w.HTML(heading("accelerations (rad/s²)")), *self.accels, self.bars, self.readout])
+        side = side_column(
+            [
+                self.joints.box,
+                w.HTML(heading("rates (rad/s)")),
+                *self.rates,
+                w.HTML(heading("accelerations (rad/s²)")),
+                *self.accels,
+                self.bars,
+                self.readout,
+            ]
+        )
         self.joints.observe(lambda _: self._update())
         for s in self.rates + self.accels:
             s.observe(lambda _: self._update(), names="value")
@@ -171,8 +197,9 @@ class TorqueSplit(Panel):
         """The joint accelerations (rad/s²)."""
         return np.array([s.value for s in self.accels])
 
-    def set_state(self, q: ArrayLike | None = None, qd: Sequence[float] | None = None,
-                  qdd: Sequence[float] | None = None) -> np.ndarray:
+    def set_state(
+        self, q: ArrayLike | None = None, qd: Sequence[float] | None = None, qdd: Sequence[float] | None = None
+    ) -> np.ndarray:
         """Set any of q (rad), q̇ (rad/s), q̈ (rad/s²); one update. Returns the split (n, 5)."""
         self._hold = True
         try:
@@ -188,8 +215,13 @@ class TorqueSplit(Panel):
         return self.split
 
 
-def torque_split_explorer(robot: DHRobot | None = None, q: ArrayLike | None = None, qd: ArrayLike | None = None,
-                          qdd: ArrayLike | None = None, **kwargs: Any) -> TorqueSplit:
+def torque_split_explorer(
+    robot: DHRobot | None = None,
+    q: ArrayLike | None = None,
+    qd: ArrayLike | None = None,
+    qdd: ArrayLike | None = None,
+    **kwargs: Any,
+) -> TorqueSplit:
     """A planar arm with sliders for q, q̇, q̈ and each joint's torque split into its terms (:class:`TorqueSplit`)."""
     return TorqueSplit(robot, q, qd, qdd, **kwargs)
 
@@ -207,9 +239,15 @@ class TrajectoryPlayer(Panel):
     COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
     TRACE_POINTS = TRACE_POINTS
 
-    def __init__(self, robot: DHRobot, runs: Mapping[str, Any], energy: Mapping[str, ArrayLike] | None = None,
-                 view: tuple[float, float] | None = None, figsize: tuple[float, float] = (4.4, 4.2),
-                 interval: int = 40) -> None:
+    def __init__(
+        self,
+        robot: DHRobot,
+        runs: Mapping[str, Any],
+        energy: Mapping[str, ArrayLike] | None = None,
+        view: tuple[float, float] | None = None,
+        figsize: tuple[float, float] = (4.4, 4.2),
+        interval: int = 40,
+    ) -> None:
         w = load_widgets()
         self.robot, self.runs = robot, dict(runs)
         self.energy = dict(energy or {})
@@ -230,21 +268,26 @@ class TrajectoryPlayer(Panel):
                 self.arms.append(ghost)
             self.traces.append(ax.plot([], [], [], color=self.COLORS[k % len(self.COLORS)], lw=1)[0])
         steps = len(self.t)
-        self.time = slider(0.0, 0.0, float(self.t[-1]), float(self.t[1] - self.t[0]) if steps > 1 else 1.0, "t (s)",
-                           ".3f")
+        self.time = slider(
+            0.0, 0.0, float(self.t[-1]), float(self.t[1] - self.t[0]) if steps > 1 else 1.0, "t (s)", ".3f"
+        )
         self.play = w.Play(min=0, max=steps - 1, step=max(1, steps // 200), interval=interval)
         self.play.observe(lambda ch: setattr(self.time, "value", float(self.t[ch["new"]])), names="value")
         self.time.observe(lambda ch: self.show(int(np.searchsorted(self.t, ch["new"] - 1e-12))), names="value")
         self.readout = w.HTML()
-        legend = "<br>".join(f"<span style='color:{self.COLORS[k % len(self.COLORS)]}'>{'━' if k == 0 else '╍'}</span> "
-                             f"{html.escape(name)}" for k, name in enumerate(self.runs))
+        legend = "<br>".join(
+            f"<span style='color:{self.COLORS[k % len(self.COLORS)]}'>{'━' if k == 0 else '╍'}</span> "
+            f"{html.escape(name)}"
+            for k, name in enumerate(self.runs)
+        )
         # every run's tip path, computed once; the drawn trace keeps every stride-th sample (at most TRACE_POINTS,
         # the same samples whatever the time), so a scene stays a few kB at the end of a long run
         self.tips = [self.robot.fkine(np.asarray(run.q))[..., :3, 3] for run in self.runs.values()]
         self.stride = trace_stride(steps)
         self.show(0, draw=False)
-        self.widget = panel_layout(side_column([self.play, self.time, self.readout, w.HTML(f"<small>{legend}</small>")]),
-                                   self._figure_widget())
+        self.widget = panel_layout(
+            side_column([self.play, self.time, self.readout, w.HTML(f"<small>{legend}</small>")]), self._figure_widget()
+        )
 
     def show(self, k: int, draw: bool = True) -> None:
         """Show sample ``k`` of every run."""

@@ -4,6 +4,7 @@
 >>> play.T[:3, 3].round(3)
 array([0., 1., 0.])
 """
+
 from __future__ import annotations
 
 import html
@@ -53,10 +54,16 @@ class FramePlayground(Panel):
     where it lands in {A}.
     """
 
-    def __init__(self, steps: Sequence[tuple[str, str, float]] = (("rot", "z", 45.0), ("rot", "x", 60.0),
-                                                                ("rot", "y", 30.0)),
-                 frame: str = "fixed", point: ArrayLike | None = None, trans_range: tuple[float, float] = (-5.0, 5.0),
-                 extent: float | None = None, decimals: int = 3, figsize: tuple[float, float] = (4.6, 4.4)) -> None:
+    def __init__(
+        self,
+        steps: Sequence[tuple[str, str, float]] = (("rot", "z", 45.0), ("rot", "x", 60.0), ("rot", "y", 30.0)),
+        frame: str = "fixed",
+        point: ArrayLike | None = None,
+        trans_range: tuple[float, float] = (-5.0, 5.0),
+        extent: float | None = None,
+        decimals: int = 3,
+        figsize: tuple[float, float] = (4.6, 4.4),
+    ) -> None:
         w = load_widgets()
         if frame not in ("fixed", "current"):
             raise ValueError(f"frame must be 'fixed' or 'current', got {frame!r}")
@@ -72,9 +79,11 @@ class FramePlayground(Panel):
                 lo, hi = trans_range
                 s = slider(value, lo, hi, (hi - lo) / 200, f"{k}: Trans {axis}", ".2f", "95px")
             self.sliders.append(s)
-        self.frame_toggle = w.ToggleButtons(options=[("about the fixed frame", "fixed"),
-                                                     ("about the current frame", "current")],
-                                            value=frame, style={"button_width": "170px"})
+        self.frame_toggle = w.ToggleButtons(
+            options=[("about the fixed frame", "fixed"), ("about the current frame", "current")],
+            value=frame,
+            style={"button_width": "170px"},
+        )
         self.point = None if point is None else np.append(np.asarray(point, dtype=float), 1.0)
         self.fig, (ax,) = figure3d(1, figsize)
         self.ax = ax
@@ -88,13 +97,15 @@ class FramePlayground(Panel):
         if extent is not None:
             content = np.vstack([content, [(-extent, -extent, -extent), (extent, extent, extent)]])
         self.extent = fit_points(ax, content)
-        self.fixed = Triads(ax, np.eye(4)[None], length=1.2 * L, linewidth=1.5, alpha=0.45, labels=["A"],
-                            axis_labels="xyz")
-        self.partial = Triads(ax, count=len(steps), length=L, linewidth=1.2, alpha=0.35,
-                              labels=[str(k) for k in range(1, len(steps) + 1)])
+        self.fixed = Triads(
+            ax, np.eye(4)[None], length=1.2 * L, linewidth=1.5, alpha=0.45, labels=["A"], axis_labels="xyz"
+        )
+        self.partial = Triads(
+            ax, count=len(steps), length=L, linewidth=1.2, alpha=0.35, labels=[str(k) for k in range(1, len(steps) + 1)]
+        )
         self.final = Triads(ax, length=L, linewidth=3.0, labels=["B"], axis_labels="xyz")
-        self.path, = ax.plot([], [], [], color="0.5", ls=":", lw=1)
-        self.point_artist, = ax.plot([], [], [], ls="", marker="o", color="k", ms=5)
+        (self.path,) = ax.plot([], [], [], color="0.5", ls=":", lw=1)
+        (self.point_artist,) = ax.plot([], [], [], ls="", marker="o", color="k", ms=5)
         self.matrix = MatrixDisplay(np.eye(4), decimals=decimals)
         self.matrix_widget = self.matrix.widget
         self.formula_widget = w.HTML()
@@ -103,13 +114,14 @@ class FramePlayground(Panel):
             s.observe(self._changed, names="value")
         self.frame_toggle.observe(self._changed, names="value")
         self._update()
-        side = side_column([self.frame_toggle, *self.sliders, self.formula_widget, self.matrix_widget,
-                            self.point_widget])
+        side = side_column(
+            [self.frame_toggle, *self.sliders, self.formula_widget, self.matrix_widget, self.point_widget]
+        )
         self.widget = panel_layout(side, self._figure_widget())
 
     @property
     def frame(self) -> str:
-        """"fixed" or "current": the toggle's value."""
+        """ "fixed" or "current": the toggle's value."""
         return self.frame_toggle.value
 
     @property
@@ -152,8 +164,10 @@ class FramePlayground(Panel):
         if self.point is not None:
             AP = T @ self.point
             self.point_artist.set_data_3d([AP[0]], [AP[1]], [AP[2]])
-            self.point_widget.value = (f"<code>P in {{B}} = {np.round(self.point[:3], 3).tolist()}<br>"
-                                       f"P in {{A}} = T·P = {np.round(AP[:3], 3).tolist()}</code>")
+            self.point_widget.value = (
+                f"<code>P in {{B}} = {np.round(self.point[:3], 3).tolist()}<br>"
+                f"P in {{A}} = T·P = {np.round(AP[:3], 3).tolist()}</code>"
+            )
 
     def set(self, values: Sequence[float] | None = None, frame: str | None = None) -> np.ndarray:
         """Set the slider values (degrees / units) and/or the frame toggle, then redraw once."""
@@ -169,8 +183,9 @@ class FramePlayground(Panel):
         return self.T
 
 
-def frame_playground(steps: Sequence[tuple[str, str, float]] = (("rot", "z", 45.0), ("rot", "x", 60.0),
-                                                                ("rot", "y", 30.0)),
-                     **kwargs: Any) -> FramePlayground:
+def frame_playground(
+    steps: Sequence[tuple[str, str, float]] = (("rot", "z", 45.0), ("rot", "x", 60.0), ("rot", "y", 30.0)),
+    **kwargs: Any,
+) -> FramePlayground:
     """Frame-composition playground (see :class:`FramePlayground`)."""
     return FramePlayground(steps, **kwargs)

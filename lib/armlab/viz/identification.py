@@ -16,6 +16,7 @@ True
 >>> ex.set(harmonics=1); bool(ex.cond > 1e4 or ex.failure)   # one sine per joint cannot separate them
 True
 """
+
 from __future__ import annotations
 
 import html
@@ -32,8 +33,15 @@ from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 __all__ = ["ExcitationExplorer", "excitation_explorer", "error_bars"]
 
 #: the simulated arm's friction per joint: (I_a, f_v, f_c, f_off) — assumed, f_c from youbot-interface.md
-TRUE_FRICTION = np.array([[0.02, 0.30, 0.065, 0.02], [0.03, 0.30, 0.065, -0.02], [0.01, 0.15, 0.042, 0.01],
-                          [0.005, 0.05, 0.039, 0.0], [0.004, 0.02, 0.313, 0.0]])
+TRUE_FRICTION = np.array(
+    [
+        [0.02, 0.30, 0.065, 0.02],
+        [0.03, 0.30, 0.065, -0.02],
+        [0.01, 0.15, 0.042, 0.01],
+        [0.005, 0.05, 0.039, 0.0],
+        [0.004, 0.02, 0.313, 0.0],
+    ]
+)
 
 
 def error_bars(errors: np.ndarray, names: Sequence[str], width: int = 400, cap: float = 1.0) -> str:
@@ -44,13 +52,18 @@ def error_bars(errors: np.ndarray, names: Sequence[str], width: int = 400, cap: 
     for e, name in zip(errors, names):
         frac = (np.log10(max(min(e, cap), 1e-6)) + 6) / (6 + np.log10(cap))
         color = "#2ca02c" if e < 0.01 else "#e6a100" if e < 0.1 else "#d62728"
-        rows.append(f"<div style='display:flex;align-items:center;height:9px;font-size:8px'>"
-                    f"<span style='width:36px'>{html.escape(name)}</span>"
-                    f"<span style='width:{track}px'><span style='display:inline-block;background:{color};height:7px;"
-                    f"width:{frac * track:.0f}px'></span></span>"
-                    f"<span style='margin-left:3px'>{e:.0e}</span></div>")
-    return (f"<div style='display:grid;grid-template-columns:1fr 1fr;width:{width}px;column-gap:6px'>"
-            + "".join(rows) + "</div>")
+        rows.append(
+            f"<div style='display:flex;align-items:center;height:9px;font-size:8px'>"
+            f"<span style='width:36px'>{html.escape(name)}</span>"
+            f"<span style='width:{track}px'><span style='display:inline-block;background:{color};height:7px;"
+            f"width:{frac * track:.0f}px'></span></span>"
+            f"<span style='margin-left:3px'>{e:.0e}</span></div>"
+        )
+    return (
+        f"<div style='display:grid;grid-template-columns:1fr 1fr;width:{width}px;column-gap:6px'>"
+        + "".join(rows)
+        + "</div>"
+    )
 
 
 class ExcitationExplorer(Panel):
@@ -59,8 +72,14 @@ class ExcitationExplorer(Panel):
 
     RATE, SEED = 100.0, 3
 
-    def __init__(self, harmonics: int = 3, amplitude: float = 0.8, noise: float = 0.02, f0: float = 0.1,
-                 figsize: tuple[float, float] = (3.6, 3.6)) -> None:
+    def __init__(
+        self,
+        harmonics: int = 3,
+        amplitude: float = 0.8,
+        noise: float = 0.02,
+        f0: float = 0.1,
+        figsize: tuple[float, float] = (3.6, 3.6),
+    ) -> None:
         self.robot = youbot()
         self.truth = np.concatenate([dynamics.dynamic_params(self.robot).reshape(5, 10), TRUE_FRICTION], axis=1).ravel()
         self.f0 = f0
@@ -78,7 +97,7 @@ class ExcitationExplorer(Panel):
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         self.redraws = 0
         self.view = ArmView(self.robot, ax, self.q[0], frames=False)
-        self.path, = ax.plot([], [], [], color="tab:purple", lw=1.5)
+        (self.path,) = ax.plot([], [], [], color="tab:purple", lw=1.5)
         size = reach(self.robot)
         fit_points(ax, np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (0, 1)]) * 0.8 * size)
         try:
@@ -94,9 +113,12 @@ class ExcitationExplorer(Panel):
         for _ in range(60):  # shrink into the limits (10 % margins)
             ex = dynamics.Excitation(a, b, self.q0, self.f0)
             p = ex.peaks(self.robot, samples=200)
-            if (np.all(p["q_min"] >= lo + margin) and np.all(p["q_max"] <= hi - margin)
-                    and np.all(p["qd_max"] <= 0.9 * YOUBOT_ACTUATORS["max_speed"])
-                    and np.all(p["tau_max"] <= 0.9 * YOUBOT_ACTUATORS["effort"])):
+            if (
+                np.all(p["q_min"] >= lo + margin)
+                and np.all(p["q_max"] <= hi - margin)
+                and np.all(p["qd_max"] <= 0.9 * YOUBOT_ACTUATORS["max_speed"])
+                and np.all(p["tau_max"] <= 0.9 * YOUBOT_ACTUATORS["effort"])
+            ):
                 return ex, p
             a, b = 0.85 * a, 0.85 * b
         return ex, p
@@ -130,7 +152,7 @@ class ExcitationExplorer(Panel):
         if "cond" not in tr:
             tr["cond"] = dynamics.regressor_condition(self.robot, self.excitation)
         self.cond = tr["cond"]
-        tau = tr["tau"] + self.noise * self._noise[0, :len(self.t)]
+        tau = tr["tau"] + self.noise * self._noise[0, : len(self.t)]
         self.result, self.failure = None, ""
         try:
             self.result = dynamics.identify(self.robot, tr["q"], tr["qd"], tr["qdd"], tau, method="wls")
@@ -142,7 +164,7 @@ class ExcitationExplorer(Panel):
         self.errors = np.abs(self.result.base - truth) / np.maximum(np.abs(truth), 1e-3 * np.abs(truth).max())
         # step д of §3.1 on another motion, fixed: its regressor is computed once
         _, q2, qd2, qdd2, tau2, Y2 = self._fresh
-        tau2 = tau2 + self.noise * self._noise[1, :len(q2)]
+        tau2 = tau2 + self.noise * self._noise[1, : len(q2)]
         self.validation_rms = self.result.validate(q2, qd2, qdd2, tau2, regressor=Y2)
 
     def set(self, harmonics: int | None = None, amplitude: float | None = None, noise: float | None = None) -> None:
@@ -159,14 +181,19 @@ class ExcitationExplorer(Panel):
     # --- widgets ---------------------------------------------------------------------------------------
     def _build(self):
         w = load_widgets()
-        self.sliders = {"harmonics": slider(self.harmonics, 1, 8, 1, "harmonics", ".0f"),
-                        "amplitude": slider(self.amplitude, 0.05, 1.5, 0.05, "amplitude", ".2f"),
-                        "noise": slider(self.noise, 0.0, 0.2, 0.005, "noise N·m", ".3f")}
+        self.sliders = {
+            "harmonics": slider(self.harmonics, 1, 8, 1, "harmonics", ".0f"),
+            "amplitude": slider(self.amplitude, 0.05, 1.5, 0.05, "amplitude", ".2f"),
+            "noise": slider(self.noise, 0.0, 0.2, 0.005, "noise N·m", ".3f"),
+        }
         for name, s in self.sliders.items():
             s.observe(lambda change, name=name: self.set(**{name: change["new"]}), names="value")
         self.readout, self.plot, self.bars = w.HTML(), w.HTML(), w.HTML()
-        self.widget = panel_layout(side_column([*self.sliders.values(), self.readout]), self._figure_widget(),
-                                   w.VBox([self.plot, self.bars], layout=w.Layout(width="400px")))
+        self.widget = panel_layout(
+            side_column([*self.sliders.values(), self.readout]),
+            self._figure_widget(),
+            w.VBox([self.plot, self.bars], layout=w.Layout(width="400px")),
+        )
         self._draw()
         self._show()
 
@@ -176,18 +203,26 @@ class ExcitationExplorer(Panel):
         self.path.set_data_3d(self.tip[:, 0], self.tip[:, 1], self.tip[:, 2])
         self.redraw()
         self.plot.value = "<b>the excitation q(t) − q0 (rad)</b>" + svg_plot(
-            self.t, (self.q - self.q0).T, labels=[f"q{i}" for i in range(1, 6)], colors=JOINT_COLORS,
-            xlabel="t (s)", width=400, height=150)
+            self.t,
+            (self.q - self.q0).T,
+            labels=[f"q{i}" for i in range(1, 6)],
+            colors=JOINT_COLORS,
+            xlabel="t (s)",
+            width=400,
+            height=150,
+        )
 
     def _show(self):
         """The readout and the error bars (after the identification)."""
         if self.widget is None:
             return
         p = self.peaks
-        lines = [f"cond(Ξ) = <b>{self.cond:.3g}</b> ({self.harmonics} harmonics, f0 = {self.f0:g} Hz, "
-                 f"{len(self.t)} samples)",
-                 "peak |q̇| / limit: " + ", ".join(f"{v:.0%}" for v in p["qd_max"] / YOUBOT_ACTUATORS["max_speed"]),
-                 "peak |τ| / limit: " + ", ".join(f"{v:.0%}" for v in p["tau_max"] / YOUBOT_ACTUATORS["effort"])]
+        lines = [
+            f"cond(Ξ) = <b>{self.cond:.3g}</b> ({self.harmonics} harmonics, f0 = {self.f0:g} Hz, "
+            f"{len(self.t)} samples)",
+            "peak |q̇| / limit: " + ", ".join(f"{v:.0%}" for v in p["qd_max"] / YOUBOT_ACTUATORS["max_speed"]),
+            "peak |τ| / limit: " + ", ".join(f"{v:.0%}" for v in p["tau_max"] / YOUBOT_ACTUATORS["effort"]),
+        ]
         if self.result is None or self.errors is None or self.validation_rms is None:
             lines.append(f"<span style='color:#d62728'>{html.escape(self.failure)}</span>")
             self.bars.value = ""
@@ -195,7 +230,8 @@ class ExcitationExplorer(Panel):
             lines.append("validation RMS (N·m): " + ", ".join(f"{v:.3f}" for v in self.validation_rms))
             lines.append(f"median base-parameter error: {np.median(self.errors):.1e}")
             self.bars.value = "<b>|identified − true| / true, per base parameter</b>" + error_bars(
-                self.errors, self.result.params.names)
+                self.errors, self.result.params.names
+            )
         self.readout.value = "<small>" + "<br>".join(lines) + "</small>"
 
     def __repr__(self):

@@ -18,6 +18,7 @@ The pose explorer built from these is :mod:`armlab.viz.pose_explorer`.
 >>> int(view.arms.shown.sum()), int(view.arms.highlighted.sum())
 (8, 4)
 """
+
 from __future__ import annotations
 
 import html
@@ -36,13 +37,41 @@ if TYPE_CHECKING:
     from ..ik import IKSolutions
     from ..robot import DHRobot
 
-__all__ = ["OUTSIDE_COLOR", "slot_of", "arm_label", "wrist_label", "closed_form", "floor_height", "GhostArm",
-           "SolutionArms", "WristInset", "solutions_table", "SolutionsFigure", "show_solutions"]
+__all__ = [
+    "OUTSIDE_COLOR",
+    "slot_of",
+    "arm_label",
+    "wrist_label",
+    "closed_form",
+    "floor_height",
+    "GhostArm",
+    "SolutionArms",
+    "WristInset",
+    "solutions_table",
+    "SolutionsFigure",
+    "show_solutions",
+]
 
 # tab20 comes in (dark, light) pairs: one pair per arm, dark for the first wrist, light for the flipped one;
 # robots without a wrist flip take one tab10 colour per solution
-_TAB20 = ["#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896",
-          "#9467bd", "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7"]
+_TAB20 = [
+    "#1f77b4",
+    "#aec7e8",
+    "#ff7f0e",
+    "#ffbb78",
+    "#2ca02c",
+    "#98df8a",
+    "#d62728",
+    "#ff9896",
+    "#9467bd",
+    "#c5b0d5",
+    "#8c564b",
+    "#c49c94",
+    "#e377c2",
+    "#f7b6d2",
+    "#7f7f7f",
+    "#c7c7c7",
+]
 _TAB10 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 OUTSIDE_COLOR = "0.55"
 _ROMAN = ("I", "II", "III", "IV")
@@ -96,8 +125,15 @@ class GhostArm(ArmView):
     ``set_style(color, alpha, dashed)`` restyles it in place; ``set_visible`` shows or hides it.
     """
 
-    def __init__(self, robot: DHRobot, ax: Axes3D, q: ArrayLike | None = None, color: str = "0.5",
-                 linewidth: float = 2.5, floor_z: float = 0.0) -> None:
+    def __init__(
+        self,
+        robot: DHRobot,
+        ax: Axes3D,
+        q: ArrayLike | None = None,
+        color: str = "0.5",
+        linewidth: float = 2.5,
+        floor_z: float = 0.0,
+    ) -> None:
         before = list(ax.lines)
         super().__init__(robot, ax, q=q, frames=False, labels=False, color=color, floor=False, floor_z=floor_z)
         for artist in list(ax.lines):  # the pedestal: the solid view (or the floor view) already has one
@@ -138,8 +174,16 @@ class SolutionArms:
     IN_ALPHA = 0.6
     OUT_ALPHA = 0.3
 
-    def __init__(self, robot: DHRobot, ax: Axes3D, slots: int | None = None, wrist: int | str | None = "auto",
-                 text: bool = True, stub_length: float | None = None, stub_width: float = 4.0) -> None:
+    def __init__(
+        self,
+        robot: DHRobot,
+        ax: Axes3D,
+        slots: int | None = None,
+        wrist: int | str | None = "auto",
+        text: bool = True,
+        stub_length: float | None = None,
+        stub_width: float = 4.0,
+    ) -> None:
         self.robot = robot
         self.ax = ax
         method = closed_form(robot)
@@ -262,8 +306,9 @@ class WristInset:
         self.arms = SolutionArms(robot, ax, text=False, stub_length=0.55 * radius, stub_width=5.0)
         for g in self.arms.ghosts:
             g.line.set_linewidth(3.5)
-        self.texts: list[Artist] = [ax.text(0, 0, 0, "", fontsize=8, color=c, weight="bold", ha="center")
-                                    for c in self.arms.colors]
+        self.texts: list[Artist] = [
+            ax.text(0, 0, 0, "", fontsize=8, color=c, weight="bold", ha="center") for c in self.arms.colors
+        ]
         self.centre = np.zeros(3)
         ax.set_title("close-up of the wrist centre", fontsize=8)
 
@@ -287,8 +332,13 @@ class WristInset:
             t.set_visible(True)
 
 
-def solutions_table(sols: IKSolutions, colors: Sequence[str], slots: Sequence[int], J: np.ndarray | None = None,
-                    chosen: int | None = None) -> str:
+def solutions_table(
+    sols: IKSolutions,
+    colors: Sequence[str],
+    slots: Sequence[int],
+    J: np.ndarray | None = None,
+    chosen: int | None = None,
+) -> str:
     """HTML table of ``sols``: colour of its slot, label, q in degrees, limits, singular, J.
 
     ``colors`` is the colour of each slot, ``slots`` the slot of each solution
@@ -301,8 +351,10 @@ def solutions_table(sols: IKSolutions, colors: Sequence[str], slots: Sequence[in
         flags = ("✓" if ok else "outside") + (" · singular" if sing else "")
         cost = "" if J is None else f"{J[k]:.3f}"
         style = "font-weight:bold" if chosen == k else ""
-        rows.append(f"<tr style='{style}'><td style='color:{color}'>■</td><td>{html.escape(label)}</td>"
-                    f"<td><code>{deg}</code></td><td>{flags}</td><td>{cost}</td></tr>")
+        rows.append(
+            f"<tr style='{style}'><td style='color:{color}'>■</td><td>{html.escape(label)}</td>"
+            f"<td><code>{deg}</code></td><td>{flags}</td><td>{cost}</td></tr>"
+        )
     head = "<tr><th></th><th>branch</th><th>q (°)</th><th>limits</th><th>J</th></tr>"
     return f"<table style='font-size:11px'>{head}{''.join(rows)}</table>"
 
@@ -310,9 +362,17 @@ def solutions_table(sols: IKSolutions, colors: Sequence[str], slots: Sequence[in
 class SolutionsFigure(Panel):
     """A static figure of all solutions of one pose (see :func:`show_solutions`)."""
 
-    def __init__(self, robot: DHRobot, sols: IKSolutions | None = None, T: ArrayLike | None = None,
-                 title: str | None = None, figsize: tuple[float, float] = (4.6, 4.4), ax: Axes3D | None = None,
-                 elev: float | None = None, azim: float | None = None) -> None:
+    def __init__(
+        self,
+        robot: DHRobot,
+        sols: IKSolutions | None = None,
+        T: ArrayLike | None = None,
+        title: str | None = None,
+        figsize: tuple[float, float] = (4.6, 4.4),
+        ax: Axes3D | None = None,
+        elev: float | None = None,
+        azim: float | None = None,
+    ) -> None:
         w = load_widgets()
         if ax is None:
             self.fig, (ax,) = figure3d(1, figsize, [title] if title else None, show_axes=False)
@@ -349,7 +409,8 @@ class SolutionsFigure(Panel):
         return self
 
 
-def show_solutions(robot: DHRobot, sols: IKSolutions, T: ArrayLike | None = None, title: str | None = None,
-                   **kwargs: Any) -> SolutionsFigure:
+def show_solutions(
+    robot: DHRobot, sols: IKSolutions, T: ArrayLike | None = None, title: str | None = None, **kwargs: Any
+) -> SolutionsFigure:
     """Draw every solution in ``sols`` on one 3-D axes (colour: within limits; grey dashed: outside)."""
     return SolutionsFigure(robot, sols, T, title, **kwargs)

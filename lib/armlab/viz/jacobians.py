@@ -16,6 +16,7 @@ All drawing of the chapter's widgets is here; every number comes from :mod:`arml
 >>> _ = ex.snap("elbow"); ex.readings["rank"], ex.readings["status"]
 (1, 'singular')
 """
+
 from __future__ import annotations
 
 import html
@@ -36,20 +37,24 @@ __all__ = ["NEAR", "JacobianExplorer", "jacobian_explorer", "ellipsoid_rings", "
 
 NEAR = 0.04  # σ_min below which jacobians.resolved_rate starts damping (its default ε): "near a singularity"
 STATUS_COLORS = {"regular": "#2ca02c", "close": "#e6a100", "near": "#d62728", "singular": "#7f0000"}
-STATUS_TEXT = {"regular": "regular", "close": f"close to a singularity (σ<sub>min</sub> &lt; {2 * NEAR:g})",
-               "near": f"near a singularity: resolved rate damps here (σ<sub>min</sub> &lt; {NEAR:g})",
-               "singular": "singular: the Jacobian has lost rank"}
+STATUS_TEXT = {
+    "regular": "regular",
+    "close": f"close to a singularity (σ<sub>min</sub> &lt; {2 * NEAR:g})",
+    "near": f"near a singularity: resolved rate damps here (σ<sub>min</sub> &lt; {NEAR:g})",
+    "singular": "singular: the Jacobian has lost rank",
+}
 RING_POINTS = 48
 
 
 def _planar_rows(robot):
     """Rows of J a planar arm moves in, (vx, vy) or (vx, vy, ωz); None for a spatial arm."""
     planar = all(link.revolute and link.alpha == 0.0 for link in robot.links) and robot.n in (2, 3)
-    return [0, 1, 5][:robot.n] if planar else None
+    return [0, 1, 5][: robot.n] if planar else None
 
 
-def ellipsoid_rings(centre: ArrayLike, lengths: ArrayLike, U: ArrayLike, clip: float = np.inf,
-                    count: int = RING_POINTS) -> np.ndarray:
+def ellipsoid_rings(
+    centre: ArrayLike, lengths: ArrayLike, U: ArrayLike, clip: float = np.inf, count: int = RING_POINTS
+) -> np.ndarray:
     """(m, 3) points of an ellipsoid's principal rings (a planar ellipse for 2 axes), NaN between rings.
 
     ``lengths`` are the half-axes along the columns of ``U`` (as :func:`armlab.jacobians.ellipsoid`
@@ -101,8 +106,14 @@ class JacobianExplorer(Panel):
     ``snap(kind)`` (one button per kind) jumps to the nearest singular pose of that kind.
     """
 
-    def __init__(self, robot: DHRobot, q: ArrayLike | None = None, velocity_scale: float | None = None,
-                 force_scale: float | None = None, figsize: tuple[float, float] = (4.8, 4.6)) -> None:
+    def __init__(
+        self,
+        robot: DHRobot,
+        q: ArrayLike | None = None,
+        velocity_scale: float | None = None,
+        force_scale: float | None = None,
+        figsize: tuple[float, float] = (4.8, 4.6),
+    ) -> None:
         w = load_widgets()
         self.robot = robot
         self.rows = _planar_rows(robot)
@@ -119,8 +130,8 @@ class JacobianExplorer(Panel):
         self.ax = ax
         self.redraws = 0
         self.view = ArmView(robot, ax, q, labels=False)
-        self.velocity_line, = ax.plot([], [], [], color="tab:blue", lw=1.4)
-        self.force_line, = ax.plot([], [], [], color="tab:orange", lw=1.4)
+        (self.velocity_line,) = ax.plot([], [], [], color="tab:blue", lw=1.4)
+        (self.force_line,) = ax.plot([], [], [], color="tab:orange", lw=1.4)
         try:
             kinds = list(jb.singularity_conditions(robot, q))
         except NotImplementedError:
@@ -134,11 +145,14 @@ class JacobianExplorer(Panel):
         self.sliders = self.joints.sliders
         self.readout = w.HTML()
         self.message = w.HTML()
-        legend = (f"<small><span style='color:#1f77b4'>■</span> velocity ellipsoid of the tool point for ‖q̇‖ ≤ 1 "
-                  f"(×{self.velocity_scale:g} s)<br><span style='color:#ff7f0e'>■</span> force ellipsoid for ‖τ‖ ≤ 1 "
-                  f"(×{self.force_scale:.3g} m/N)</small>")
-        side = side_column([self.joints.box, self.readout, w.HBox(list(self.buttons.values())), self.message,
-                            w.HTML(legend)])
+        legend = (
+            f"<small><span style='color:#1f77b4'>■</span> velocity ellipsoid of the tool point for ‖q̇‖ ≤ 1 "
+            f"(×{self.velocity_scale:g} s)<br><span style='color:#ff7f0e'>■</span> force ellipsoid for ‖τ‖ ≤ 1 "
+            f"(×{self.force_scale:.3g} m/N)</small>"
+        )
+        side = side_column(
+            [self.joints.box, self.readout, w.HBox(list(self.buttons.values())), self.message, w.HTML(legend)]
+        )
         self.joints.observe(self._update)
         self._update(self.joints.q, draw=False)
         self.widget = panel_layout(side, self._figure_widget())
@@ -162,8 +176,7 @@ class JacobianExplorer(Panel):
             out["manipulability_rot"] = float(jb.manipulability_of_J(J0, "rot"))
         full = min(J.shape)
         sm = out["sigma_min"]
-        out["status"] = ("singular" if rank < full else "near" if sm < NEAR else "close" if sm < 2 * NEAR
-                         else "regular")
+        out["status"] = "singular" if rank < full else "near" if sm < NEAR else "close" if sm < 2 * NEAR else "regular"
         return out, J0
 
     def _update(self, q, draw=True):
@@ -171,8 +184,10 @@ class JacobianExplorer(Panel):
         self.readings, J0 = self.measures(q)
         p = self.view.T[:3, 3]
         Jt = _translation_rows(J0, self.rows)
-        for line, kind, scale in ((self.velocity_line, "velocity", self.velocity_scale),
-                                  (self.force_line, "force", self.force_scale)):
+        for line, kind, scale in (
+            (self.velocity_line, "velocity", self.velocity_scale),
+            (self.force_line, "force", self.force_scale),
+        ):
             lengths, U = jb.ellipsoid(Jt, "all", kind)
             pts = ellipsoid_rings(p, scale * lengths, U, clip=self.clip)
             line.set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
@@ -185,16 +200,23 @@ class JacobianExplorer(Panel):
     def _readout_html(self, color):
         r = self.readings
         det = "— (J is 6×5)" if r["det"] is None else f"{r['det']:+.4g}"
-        rows = [("det J", det), ("σ<sub>min</sub>", f"{r['sigma_min']:.4g}"),
-                ("manipulability (trans)", f"{r['manipulability']:.4g}")]
+        rows = [
+            ("det J", det),
+            ("σ<sub>min</sub>", f"{r['sigma_min']:.4g}"),
+            ("manipulability (trans)", f"{r['manipulability']:.4g}"),
+        ]
         if "manipulability_rot" in r:
             rows.append(("manipulability (rot)", f"{r['manipulability_rot']:.4g}"))
-        rows += [("condition number", "∞" if math.isinf(r["condition"]) else f"{r['condition']:.4g}"),
-                 ("rank", str(r["rank"]))]
+        rows += [
+            ("condition number", "∞" if math.isinf(r["condition"]) else f"{r['condition']:.4g}"),
+            ("rank", str(r["rank"])),
+        ]
         td = "style='padding:0 6px;line-height:1.3"
         cells = "".join(f"<tr><td {td}'>{k}</td><td {td};text-align:right'>{v}</td></tr>" for k, v in rows)
-        badge = (f"<div style='background:{color};color:white;padding:1px 6px;border-radius:3px;line-height:1.4'>"
-                 f"{STATUS_TEXT[r['status']]}</div>")
+        badge = (
+            f"<div style='background:{color};color:white;padding:1px 6px;border-radius:3px;line-height:1.4'>"
+            f"{STATUS_TEXT[r['status']]}</div>"
+        )
         return f"<table style='font-size:90%;border-collapse:collapse'>{cells}</table>{badge}"
 
     # --- driving it ----------------------------------------------------------------------------------
@@ -233,8 +255,13 @@ class RatePlayer(Panel):
     traced; the readout gives, per run, t, the largest |q̇| and σ_min at that step.
     """
 
-    def __init__(self, robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None = None,
-                 figsize: tuple[float, float] | None = None) -> None:
+    def __init__(
+        self,
+        robot: DHRobot,
+        runs: Mapping[str, Any],
+        path: ArrayLike | None = None,
+        figsize: tuple[float, float] | None = None,
+    ) -> None:
         w = load_widgets()
         self.robot, self.runs = robot, dict(runs)
         names = list(self.runs)
@@ -265,17 +292,18 @@ class RatePlayer(Panel):
         lines = []
         for (name, res), view, trace in zip(self.runs.items(), self.views, self.traces):
             view.update(res.q[k])
-            p = res.T[:k + 1, :3, 3]
+            p = res.T[: k + 1, :3, 3]
             trace.set_data_3d(p[:, 0], p[:, 1], p[:, 2])
-            lines.append(f"<b>{html.escape(name)}</b>: max |q̇| = {np.abs(res.qd[k]).max():.2f} rad/s, "
-                         f"σ<sub>min</sub> = {res.sigma_min[k]:.2g}")
+            lines.append(
+                f"<b>{html.escape(name)}</b>: max |q̇| = {np.abs(res.qd[k]).max():.2f} rad/s, "
+                f"σ<sub>min</sub> = {res.sigma_min[k]:.2g}"
+            )
         self.k = k
         self.readout.value = f"<small>t = {k * self.dt:.3f} s<br>" + "<br>".join(lines) + "</small>"
         if draw:
             self.redraw()
 
 
-def rate_player(robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None = None,
-                **kwargs: Any) -> RatePlayer:
+def rate_player(robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None = None, **kwargs: Any) -> RatePlayer:
     """Play resolved-rate runs of one robot side by side (see :class:`RatePlayer`)."""
     return RatePlayer(robot, runs, path, **kwargs)

@@ -13,6 +13,7 @@ thick in its branch's colour, with its link frames.
 >>> int(ex.arms.shown.sum()), chosen.labels, np.degrees(chosen.q[0]).round(1)
 (8, ['left-up-noflip'], array([ 30., -40.,  60.,  20.,  45., -30.]))
 """
+
 from __future__ import annotations
 
 import html
@@ -51,7 +52,8 @@ FOLLOW_HELP = (
     "<b>follow</b> on: after each move of the target the arm goes to the chosen solution, and the next "
     "choice is measured from there, so J is the motion from the previous pose. Switching nearest / weighted "
     "decides again from that same previous pose. Off: every choice is measured from the fixed current q "
-    "(<i>current q → home</i> resets it).")
+    "(<i>current q → home</i> resets it)."
+)
 
 
 def _with_tool(robot, length):
@@ -83,8 +85,19 @@ class IKExplorer(Panel):
     (the configuration the choice was made from), ``.last_update_s``.
     """
 
-    def __init__(self, robot=None, pose=None, q_current=None, weights=None, mode="nearest", follow=True,
-                 figsize=(4.8, 4.6), span=None, tool=0.15, use_tool=False):
+    def __init__(
+        self,
+        robot=None,
+        pose=None,
+        q_current=None,
+        weights=None,
+        mode="nearest",
+        follow=True,
+        figsize=(4.8, 4.6),
+        span=None,
+        tool=0.15,
+        use_tool=False,
+    ):
         w = load_widgets()
         self.robot = robot if robot is not None else puma560()
         robot = self.robot
@@ -107,19 +120,37 @@ class IKExplorer(Panel):
                 s = slider(0.0, -lim, lim, 0.5, f"{name} (°)", ".1f")
             self.sliders.append(s)
         self.pose_sliders = dict(zip(_POSE_NAMES, self.sliders))
-        self.mode = w.ToggleButtons(options=[("nearest", "nearest"), ("weighted J = Σkᵢ|Δθᵢ|", "weighted")],
-                                    value=mode, style={"button_width": "165px"})
-        self.weights_text = w.Text(value=", ".join(f"{k:g}" for k in weights), description="k",
-                                   layout=w.Layout(width="240px"), style={"description_width": "20px"})
-        self.follow = w.Checkbox(value=follow, description="follow: the arm moves to the chosen solution",
-                                 indent=False, layout=w.Layout(width="100%"))
-        self.use_tool = w.Checkbox(value=bool(use_tool and tool), indent=False, layout=w.Layout(width="100%"),
-                                   description=f"target = tool tip ({tool:g} m along z{n})" if tool else "no tool",
-                                   disabled=not tool)
+        self.mode = w.ToggleButtons(
+            options=[("nearest", "nearest"), ("weighted J = Σkᵢ|Δθᵢ|", "weighted")],
+            value=mode,
+            style={"button_width": "165px"},
+        )
+        self.weights_text = w.Text(
+            value=", ".join(f"{k:g}" for k in weights),
+            description="k",
+            layout=w.Layout(width="240px"),
+            style={"description_width": "20px"},
+        )
+        self.follow = w.Checkbox(
+            value=follow,
+            description="follow: the arm moves to the chosen solution",
+            indent=False,
+            layout=w.Layout(width="100%"),
+        )
+        self.use_tool = w.Checkbox(
+            value=bool(use_tool and tool),
+            indent=False,
+            layout=w.Layout(width="100%"),
+            description=f"target = tool tip ({tool:g} m along z{n})" if tool else "no tool",
+            disabled=not tool,
+        )
         self.home_button = w.Button(description="current q → home", layout=w.Layout(width="150px"))
         presets = list(PRESETS) if closed_form(robot) == "puma560" else []
-        self.preset = w.Dropdown(options=[("preset…", "")] + [(p, p) for p in presets], value="",
-                                 layout=w.Layout(width="220px", display="" if presets else "none"))
+        self.preset = w.Dropdown(
+            options=[("preset…", "")] + [(p, p) for p in presets],
+            value="",
+            layout=w.Layout(width="220px", display="" if presets else "none"),
+        )
         self.message = w.HTML()
         self.help = w.HTML(f"<div style='font-size:11px;line-height:1.3;color:#444'>{FOLLOW_HELP}</div>")
         self.table = w.HTML()
@@ -129,8 +160,9 @@ class IKExplorer(Panel):
         self.fig, (ax,) = figure3d(1, figsize, show_axes=False)
         self.ax = ax
         self.arms = SolutionArms(drawn, ax)
-        self.chosen_view = ArmView(drawn, ax, frames=True, labels=False, color="k",
-                                   floor_z=floor_height(robot))  # also draws the floor and pedestal
+        self.chosen_view = ArmView(
+            drawn, ax, frames=True, labels=False, color="k", floor_z=floor_height(robot)
+        )  # also draws the floor and pedestal
         self.chosen_view.line.set_linewidth(5.5)
         self.chosen_view.line.set_markersize(5)
         self.target = Triads(ax, np.eye(4)[None], length=0.15 * size, linewidth=2.5, labels=["target"])
@@ -158,9 +190,18 @@ class IKExplorer(Panel):
         self.home_button.on_click(self._go_home)
         self._update()
         self._write_text()
-        controls = side_column([*self.sliders, self.mode, self.weights_text,
-                                w.HBox([self.home_button, self.preset]), self.follow, self.use_tool,
-                                self.help, self.message])
+        controls = side_column(
+            [
+                *self.sliders,
+                self.mode,
+                self.weights_text,
+                w.HBox([self.home_button, self.preset]),
+                self.follow,
+                self.use_tool,
+                self.help,
+                self.message,
+            ]
+        )
         figures = [self._figure_widget()]
         if self.inset is not None:
             main = self.scenes
@@ -199,8 +240,9 @@ class IKExplorer(Panel):
         try:
             k = np.array([float(v) for v in self.weights_text.value.replace(";", ",").split(",") if v.strip()])
         except ValueError:
-            raise ValueError(f"weights must be {self.robot.n} numbers separated by commas, "
-                             f"got {self.weights_text.value!r}") from None
+            raise ValueError(
+                f"weights must be {self.robot.n} numbers separated by commas, got {self.weights_text.value!r}"
+            ) from None
         if k.shape != (self.robot.n,) or np.any(k < 0):
             raise ValueError(f"weights must be {self.robot.n} numbers >= 0, got {self.weights_text.value!r}")
         return k
@@ -211,8 +253,9 @@ class IKExplorer(Panel):
             raise ValueError(f"pose must be (x, y, z, roll, pitch, yaw), got {pose!r}")
         for s, v in zip(self.sliders, pose):  # check all before moving any: a refused pose changes nothing
             if not s.min <= v <= s.max:
-                raise ValueError(f"pose value {v:g} for {s.description} is outside the slider "
-                                 f"range [{s.min:g}, {s.max:g}]")
+                raise ValueError(
+                    f"pose value {v:g} for {s.description} is outside the slider range [{s.min:g}, {s.max:g}]"
+                )
         self._hold = True
         try:
             for s, v in zip(self.sliders, pose):
@@ -220,8 +263,9 @@ class IKExplorer(Panel):
         finally:
             self._hold = False
 
-    def set_pose(self, x: float, y: float, z: float, roll: float = 0.0, pitch: float = 0.0,
-                 yaw: float = 0.0) -> IKSolutions | None:
+    def set_pose(
+        self, x: float, y: float, z: float, roll: float = 0.0, pitch: float = 0.0, yaw: float = 0.0
+    ) -> IKSolutions | None:
         """Move the sliders (metres, degrees) and update once; returns the chosen solution (or empty)."""
         self._set_values([x, y, z, roll, pitch, yaw])
         self._changed(None)
@@ -290,8 +334,11 @@ class IKExplorer(Panel):
             self.arms.hide()
             self.chosen = sols
             self.chosen_view.set_visible(False)
-            self._text = (f"<div style='color:#a00;line-height:1.35'><b>No solution.</b> "
-                          f"{html.escape(sols.reason or 'unreachable')}</div>", "")
+            self._text = (
+                f"<div style='color:#a00;line-height:1.35'><b>No solution.</b> "
+                f"{html.escape(sols.reason or 'unreachable')}</div>",
+                "",
+            )
         else:
             self.arms.update(sols)
             solver = solver_for(robot)  # = robot.ikine(T, q_current, weights), without solving T again
@@ -300,8 +347,7 @@ class IKExplorer(Panel):
             label = self.chosen.labels[0]
             self.chosen_view.update(chosen_q)
             self.chosen_view.set_visible(True)
-            slot = self.arms.slots(sols.labels)[sols.labels.index(label)] if label in sols.labels \
-                else slot_of(label, 0)
+            slot = self.arms.slots(sols.labels)[sols.labels.index(label)] if label in sols.labels else slot_of(label, 0)
             color = self.arms.colors[slot % len(self.arms.colors)]
             self.chosen_view.line.set_color(color)
             self.chosen_view.line.set_markeredgecolor(color)
@@ -310,14 +356,20 @@ class IKExplorer(Panel):
             table = solutions_table(sols, self.arms.colors, self.arms.slots(sols.labels), J, k_chosen)
             n_ok = int(sols.within_limits.sum())
             how = "nearest (k = 1)" if weights is None else f"least J, k = ({', '.join(f'{v:g}' for v in weights)})"
-            sing = " <b>Singular</b> (wrist: only θ4 + θ6 is fixed; θ4 kept at its current value)." \
-                if sols.singular.any() else ""
-            err = f"<div style='color:#a00'>{html.escape(bad_weights)} — using equal weights</div>" \
-                if bad_weights else ""
+            sing = (
+                " <b>Singular</b> (wrist: only θ4 + θ6 is fixed; θ4 kept at its current value)."
+                if sols.singular.any()
+                else ""
+            )
+            err = (
+                f"<div style='color:#a00'>{html.escape(bad_weights)} — using equal weights</div>" if bad_weights else ""
+            )
             self._text = (
                 f"<div style='line-height:1.35'>{len(sols)} solution(s), <b>{n_ok}</b> within the joint limits (colour; grey dashed: "
                 f"outside).{sing}<br>chosen ({how}): <b style='color:{color}'>{html.escape(label)}</b> (thick), "
-                f"J = {self.chosen.cost:.3f}</div>{err}", table)
+                f"J = {self.chosen.cost:.3f}</div>{err}",
+                table,
+            )
             if self.follow.value:
                 self.q_current = np.asarray(chosen_q, dtype=float).copy()
         self.last_update_s = time.perf_counter() - t0

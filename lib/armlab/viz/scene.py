@@ -17,6 +17,7 @@ still image. Nothing here needs ipywidgets.
 >>> view.update([0, 0, 0, np.pi / 2, 0])[:3, 3].round(3)
 array([0.033, 0.   , 0.655])
 """
+
 from __future__ import annotations
 
 import math
@@ -31,8 +32,24 @@ from .widgets import Panel, load_widgets
 if TYPE_CHECKING:
     from ..robot import DHRobot
 
-__all__ = ["AXIS_COLORS", "VIEW", "figure3d", "set_cube", "fit_points", "frame_content", "Triads", "frames_figure", "FigureView",
-           "shown", "reach", "arm_region", "strided_path", "trace_stride", "TRACE_POINTS", "ArmView"]
+__all__ = [
+    "AXIS_COLORS",
+    "VIEW",
+    "figure3d",
+    "set_cube",
+    "fit_points",
+    "frame_content",
+    "Triads",
+    "frames_figure",
+    "FigureView",
+    "shown",
+    "reach",
+    "arm_region",
+    "strided_path",
+    "trace_stride",
+    "TRACE_POINTS",
+    "ArmView",
+]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
 # The starting view (elevation, azimuth in degrees): no multiple of 15° of azimuth points at the eye, so an
@@ -40,8 +57,12 @@ AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a han
 VIEW = (24.0, -37.5)
 
 
-def figure3d(ncols: int = 1, figsize: tuple[float, float] | None = None, titles: Sequence[str] | None = None,
-             show_axes: bool = True) -> tuple[Figure, list[Axes3D]]:
+def figure3d(
+    ncols: int = 1,
+    figsize: tuple[float, float] | None = None,
+    titles: Sequence[str] | None = None,
+    show_axes: bool = True,
+) -> tuple[Figure, list[Axes3D]]:
     """A figure with ``ncols`` 3-D axes, drawn by Agg and not tracked by pyplot (nothing is shown twice).
 
     The browser draws its artists (:class:`~armlab.viz.widgets.Panel`); Agg draws the still image.
@@ -125,10 +146,19 @@ class Triads:
 
     LABEL_PX = (-5.0, -9.0)  # a frame's label: below left of its origin, where its own axes rarely are
 
-    def __init__(self, ax: Axes3D, Ts: ArrayLike | None = None, length: float = 0.1, linewidth: float = 2.0,
-                 alpha: float = 1.0, labels: Sequence[object] | None = None, count: int | None = None,
-                 label_offset: ArrayLike = (0.0, 0.0, 0.0), axis_labels: Sequence[str] | None = None,
-                 fontsize: float = 8) -> None:
+    def __init__(
+        self,
+        ax: Axes3D,
+        Ts: ArrayLike | None = None,
+        length: float = 0.1,
+        linewidth: float = 2.0,
+        alpha: float = 1.0,
+        labels: Sequence[object] | None = None,
+        count: int | None = None,
+        label_offset: ArrayLike = (0.0, 0.0, 0.0),
+        axis_labels: Sequence[str] | None = None,
+        fontsize: float = 8,
+    ) -> None:
         self.ax = ax
         self.length = float(length)
         self.label_offset = np.asarray(label_offset, dtype=float) * self.length
@@ -136,16 +166,26 @@ class Triads:
             Ts = np.broadcast_to(np.eye(4), (count or 1, 4, 4))
         Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
         self.count = len(Ts)
-        self.lines = [set_arrows(ax.plot([], [], [], color=c, lw=linewidth, alpha=alpha, solid_capstyle="round")[0],
-                                 head=5.0 + 2.0 * linewidth) for c in AXIS_COLORS]
+        self.lines = [
+            set_arrows(
+                ax.plot([], [], [], color=c, lw=linewidth, alpha=alpha, solid_capstyle="round")[0],
+                head=5.0 + 2.0 * linewidth,
+            )
+            for c in AXIS_COLORS
+        ]
         self.labels: list[Artist] = []
         self.names = [str(s) for s in labels] if labels is not None else []
         if labels is not None:
             self.labels = [ax.text(0, 0, 0, name, fontsize=fontsize, color="0.15", ha="right") for name in self.names]
         self.axis_texts: list[list[Artist]] = []
         if axis_labels:
-            self.axis_texts = [[ax.text(0, 0, 0, name, fontsize=fontsize, color=c, weight="bold", ha="center")
-                                for name, c in zip(axis_labels, AXIS_COLORS)] for _ in range(self.count)]
+            self.axis_texts = [
+                [
+                    ax.text(0, 0, 0, name, fontsize=fontsize, color=c, weight="bold", ha="center")
+                    for name, c in zip(axis_labels, AXIS_COLORS)
+                ]
+                for _ in range(self.count)
+            ]
         self.update(Ts)
 
     def update(self, Ts: ArrayLike) -> None:
@@ -176,8 +216,13 @@ def frame_content(Ts: ArrayLike, length: float) -> np.ndarray:
     return np.vstack([Ts[:, :3, 3], tips.reshape(-1, 3)])
 
 
-def frames_figure(Ts: ArrayLike, labels: Sequence[str | None] | None = None, axis_names: str | None = None,
-                  length: float | None = None, figsize: tuple[float, float] = (3.6, 3.4)) -> Figure:
+def frames_figure(
+    Ts: ArrayLike,
+    labels: Sequence[str | None] | None = None,
+    axis_names: str | None = None,
+    length: float | None = None,
+    figsize: tuple[float, float] = (3.6, 3.4),
+) -> Figure:
     """A small static 3-D figure of some frames (k, 4, 4), the first drawn faint, limits fitted to them.
 
     ``axis_names`` (e.g. "noa") labels the axis tips of the last frame.
@@ -191,9 +236,16 @@ def frames_figure(Ts: ArrayLike, labels: Sequence[str | None] | None = None, axi
     names: list[str | None] = list(labels) if labels is not None else [None] * len(Ts)
     for k, T in enumerate(Ts):
         last = k == len(Ts) - 1
-        Triads(ax, T[None], length=length, linewidth=1.5 if k == 0 else 3.0, alpha=0.5 if k == 0 else 1.0,
-               labels=None if names[k] is None else [names[k]], axis_labels=axis_names if last else None,
-               fontsize=9)
+        Triads(
+            ax,
+            T[None],
+            length=length,
+            linewidth=1.5 if k == 0 else 3.0,
+            alpha=0.5 if k == 0 else 1.0,
+            labels=None if names[k] is None else [names[k]],
+            axis_labels=axis_names if last else None,
+            fontsize=9,
+        )
     fit_points(ax, frame_content(Ts, length))
     return fig
 
@@ -248,8 +300,8 @@ def trace_stride(count: int) -> int:
 
 def strided_path(points: np.ndarray, k: int, stride: int) -> np.ndarray:
     """Points 0, stride, 2·stride, … up to sample k, and sample k itself: a path drawn to k with few points."""
-    path = points[:k + 1:stride]
-    return path if k % stride == 0 else np.concatenate([path, points[k:k + 1]])
+    path = points[: k + 1 : stride]
+    return path if k % stride == 0 else np.concatenate([path, points[k : k + 1]])
 
 
 def arm_region(size: float, floor_z: float = 0.0, count: int = 16) -> np.ndarray:
@@ -258,7 +310,7 @@ def arm_region(size: float, floor_z: float = 0.0, count: int = 16) -> np.ndarray
     t = np.linspace(0.0, 2 * np.pi, count, endpoint=False)
 
     def circle(z):
-        r = math.sqrt(max(size ** 2 - z ** 2, 0.0))
+        r = math.sqrt(max(size**2 - z**2, 0.0))
         return np.column_stack([r * np.cos(t), r * np.sin(t), np.full(count, z)])
 
     g = 0.1 * math.ceil(0.6 * size / 0.1)
@@ -283,9 +335,19 @@ class ArmView:
     and stores ``.q``, ``.T``, ``.frames``; it does not redraw (the panels do).
     """
 
-    def __init__(self, robot: DHRobot, ax: Axes3D | None = None, q: ArrayLike | None = None, frames: bool = True,
-                 labels: bool = True, triad_length: float | None = None, color: str = "0.35",
-                 title: str | None = None, floor: bool | None = None, floor_z: float = 0.0) -> None:
+    def __init__(
+        self,
+        robot: DHRobot,
+        ax: Axes3D | None = None,
+        q: ArrayLike | None = None,
+        frames: bool = True,
+        labels: bool = True,
+        triad_length: float | None = None,
+        color: str = "0.35",
+        title: str | None = None,
+        floor: bool | None = None,
+        floor_z: float = 0.0,
+    ) -> None:
         if ax is None:
             _, (ax,) = figure3d(titles=[title] if title else None, show_axes=False)
         if floor is None:  # a floor grid stands in for hidden axes
@@ -299,13 +361,15 @@ class ArmView:
         if floor:
             self._floor(size, floor_z)
         ax.plot([0, 0], [0, 0], [min(floor_z, -0.08 * size), 0], color="0.5", lw=8, alpha=0.6)  # pedestal
-        self.line, = ax.plot([], [], [], color=color, lw=4, marker="o", ms=4,
-                             mfc="white", mec=color, solid_capstyle="round")
-        self.tip, = ax.plot([], [], [], ls="", marker="*", ms=11, color="tab:orange")
+        (self.line,) = ax.plot(
+            [], [], [], color=color, lw=4, marker="o", ms=4, mfc="white", mec=color, solid_capstyle="round"
+        )
+        (self.tip,) = ax.plot([], [], [], ls="", marker="*", ms=11, color="tab:orange")
         nframes = robot.n + 1 + (robot.tool is not None)
         names = [str(i) for i in range(robot.n + 1)] + (["E"] if robot.tool is not None else [])
-        self.triads = Triads(ax, length=self.triad_length, count=nframes, labels=names if labels else None) \
-            if frames else None
+        self.triads = (
+            Triads(ax, length=self.triad_length, count=nframes, labels=names if labels else None) if frames else None
+        )
         if q is None:
             q = np.clip(np.zeros(robot.n), robot.qlim[:, 0], robot.qlim[:, 1])
         self.update(q)

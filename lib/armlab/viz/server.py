@@ -13,6 +13,7 @@ Start JupyterLab with this connection class to set TCP_NODELAY on every kernel w
 
 Only the jupyter server imports this module.
 """
+
 from __future__ import annotations
 
 from typing import Any

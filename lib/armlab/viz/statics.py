@@ -19,6 +19,7 @@ array([4.3301, 0.    ])
 >>> _ = ex.fig_5_7(); bool(np.abs(ex.tau).max() < 1e-9)      # stretched out, pushing along the arm
 True
 """
+
 from __future__ import annotations
 
 import html
@@ -39,8 +40,16 @@ from .jacobians import ellipsoid_rings
 from .scene import ArmView, Triads, figure3d, fit_points, reach
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
 
-__all__ = ["load_color", "torque_bars", "TipForce2R", "tip_force_explorer", "PayloadExplorer", "payload_explorer",
-           "WristSensor", "wrist_sensor_demo"]
+__all__ = [
+    "load_color",
+    "torque_bars",
+    "TipForce2R",
+    "tip_force_explorer",
+    "PayloadExplorer",
+    "payload_explorer",
+    "WristSensor",
+    "wrist_sensor_demo",
+]
 
 FORCE_COLOR, MOMENT_COLOR, ELLIPSE_COLOR = "#ff7f0e", "#9467bd", "#17becf"  # clear of the triads' red, green, blue
 LEVELS = ((0.7, "#2ca02c"), (0.9, "#e6a100"), (1.0, "#ff7f0e"), (np.inf, "#d62728"))  # fraction of the limit
@@ -64,7 +73,8 @@ def torque_bars(tau: ArrayLike, limits: ArrayLike, labels: Sequence[str] | None 
             f"<div style='background:{load_color(frac)};width:{min(frac, 1.0) * 100:.1f}%;height:12px'></div>"
             "</div></td>"
             "<td style='padding:0 4px;text-align:right;white-space:nowrap'>"
-            f"{t:+.3f} {unit} ({frac * 100:.0f} %)</td></tr>")
+            f"{t:+.3f} {unit} ({frac * 100:.0f} %)</td></tr>"
+        )
     return "<table style='font-size:90%;border-collapse:collapse'>" + "".join(rows) + "</table>"
 
 
@@ -134,8 +144,9 @@ class TipForce2R(_JointsPanel):
     ``tau``, ``force`` (2,), ``readings`` (``sigma_min``, ``singular``) hold what is shown.
     """
 
-    def __init__(self, robot=None, q=None, magnitude=10.0, direction=60.0, max_force=20.0, tau_ref=5.0,
-                 figsize=(4.4, 4.2)):
+    def __init__(
+        self, robot=None, q=None, magnitude=10.0, direction=60.0, max_force=20.0, tau_ref=5.0, figsize=(4.4, 4.2)
+    ):
         w = load_widgets()
         self.robot = robot if robot is not None else planar2r(0.5, 0.3)
         if q is None:
@@ -148,7 +159,7 @@ class TipForce2R(_JointsPanel):
         self.redraws = 0
         self.view = ArmView(self.robot, ax, q, frames=False)
         fit_points(ax, np.array([[x, y, 0.0] for x in (-1, 1) for y in (-1, 1)]) * 1.15 * self.size, margin=0.0)
-        self.ellipse, = ax.plot([], [], [], color=ELLIPSE_COLOR, lw=1.5)
+        (self.ellipse,) = ax.plot([], [], [], color=ELLIPSE_COLOR, lw=1.5)
         self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=11.0)
         self.joints = JointSliders(self.robot, q)
         self.magnitude = slider(magnitude, 0.0, max_force, 0.1, "|F| (N)", ".1f")
@@ -157,11 +168,14 @@ class TipForce2R(_JointsPanel):
         self.button = w.Button(description="Fig. 5.7: stretch out, push along the arm", layout=w.Layout(width="auto"))
         self.button.on_click(lambda _: self.fig_5_7())
         self.bars, self.readout = w.HTML(), w.HTML()
-        legend = (f"<small><span style='color:{FORCE_COLOR}'>➜</span> F, the force the tip exerts (base frame)<br>"
-                  f"<span style='color:{ELLIPSE_COLOR}'>◯</span> forces that ‖τ‖ ≤ {self.tau_ref:g} N·m can hold"
-                  f"<br>bars: τ = JᵀF, full width {self.tau_ref:g} N·m</small>")
-        side = side_column([self.joints.box, self.magnitude, self.direction, self.button, self.bars, self.readout,
-                            w.HTML(legend)])
+        legend = (
+            f"<small><span style='color:{FORCE_COLOR}'>➜</span> F, the force the tip exerts (base frame)<br>"
+            f"<span style='color:{ELLIPSE_COLOR}'>◯</span> forces that ‖τ‖ ≤ {self.tau_ref:g} N·m can hold"
+            f"<br>bars: τ = JᵀF, full width {self.tau_ref:g} N·m</small>"
+        )
+        side = side_column(
+            [self.joints.box, self.magnitude, self.direction, self.button, self.bars, self.readout, w.HTML(legend)]
+        )
         self._wire(side, (self.magnitude, self.direction))
 
     def _update(self, draw=True):
@@ -179,18 +193,27 @@ class TipForce2R(_JointsPanel):
         tip = p + self.force_scale * np.r_[self.force, 0.0]
         self.arrow.set_data_3d([p[0], tip[0]], [p[1], tip[1]], [p[2], tip[2]])
         s = jb.singular_values(J)
-        self.readings = {"sigma_min": float(s[-1]), "singular": bool(s[-1] < 1e-9 * s[0]),
-                         "tau_norm": float(np.linalg.norm(self.tau))}
+        self.readings = {
+            "sigma_min": float(s[-1]),
+            "singular": bool(s[-1] < 1e-9 * s[0]),
+            "tau_norm": float(np.linalg.norm(self.tau)),
+        }
         self.bars.value = torque_bars(self.tau, [self.tau_ref] * 2)
-        note = ("<b>singular</b>: forces along the arm cost no torque, the structure carries them"
-                if self.readings["singular"] else f"σ<sub>min</sub>(J) = {s[-1]:.3g} m")
-        self.readout.value = (f"<small>F = ({self.force[0]:.2f}, {self.force[1]:.2f}) N, "
-                              f"‖τ‖ = {self.readings['tau_norm']:.3g} N·m<br>{note}</small>")
+        note = (
+            "<b>singular</b>: forces along the arm cost no torque, the structure carries them"
+            if self.readings["singular"]
+            else f"σ<sub>min</sub>(J) = {s[-1]:.3g} m"
+        )
+        self.readout.value = (
+            f"<small>F = ({self.force[0]:.2f}, {self.force[1]:.2f}) N, "
+            f"‖τ‖ = {self.readings['tau_norm']:.3g} N·m<br>{note}</small>"
+        )
         if draw:
             self.redraw()
 
-    def set_state(self, q: ArrayLike | None = None, magnitude: float | None = None,
-                  direction: float | None = None) -> np.ndarray:
+    def set_state(
+        self, q: ArrayLike | None = None, magnitude: float | None = None, direction: float | None = None
+    ) -> np.ndarray:
         """Set any of the joint angles (rad), |F| (N) and its direction (degrees); one update."""
         return self._set(q, {self.magnitude: magnitude, self.direction: direction})
 
@@ -216,9 +239,15 @@ class PayloadExplorer(_JointsPanel):
     (:func:`armlab.statics.max_payload`) and the joint that limits it. ``tau``, ``readings`` hold the numbers.
     """
 
-    def __init__(self, robot: DHRobot | None = None, q: ArrayLike | None = None, mass: float = 0.3,
-                 max_mass: float = 2.0, effort: ArrayLike | None = None,
-                 figsize: tuple[float, float] = (4.6, 4.4)) -> None:
+    def __init__(
+        self,
+        robot: DHRobot | None = None,
+        q: ArrayLike | None = None,
+        mass: float = 0.3,
+        max_mass: float = 2.0,
+        effort: ArrayLike | None = None,
+        figsize: tuple[float, float] = (4.6, 4.4),
+    ) -> None:
         w = load_widgets()
         self.robot = robot if robot is not None else youbot()
         self.effort = np.asarray(YOUBOT_ACTUATORS["effort"] if effort is None else effort, dtype=float)
@@ -229,7 +258,7 @@ class PayloadExplorer(_JointsPanel):
         self.redraws = 0
         self.view = ArmView(self.robot, ax, q, frames=False)
         self.weight_scale = 0.4 * reach(self.robot) / float(np.linalg.norm(self.g))  # 1 kg: 0.4 of the reach
-        self.load, = ax.plot([], [], [], ls="", marker="o", ms=8, color="0.25")
+        (self.load,) = ax.plot([], [], [], ls="", marker="o", ms=8, color="0.25")
         self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=10.0)
         self.joints = JointSliders(self.robot, q)
         self.mass = slider(mass, 0.0, max_mass, 0.01, "payload (kg)", ".2f", "90px")
@@ -237,9 +266,12 @@ class PayloadExplorer(_JointsPanel):
         self.bars, self.readout = w.HTML(), w.HTML()
         bands = ("&lt;&nbsp;70&nbsp;%", "&lt;&nbsp;90&nbsp;%", "&lt;&nbsp;100&nbsp;%", "over")
         swatch = " ".join(f"<span style='color:{c}'>■</span>&nbsp;{t}" for (_, c), t in zip(LEVELS, bands))
-        legend = ("<small>bars: |τ| of each joint against its effort limit ("
-                  + ", ".join(f"{e:g}" for e in self.effort) + f" N·m): {swatch}<br>"
-                  f"<span style='color:{FORCE_COLOR}'>➜</span> the payload's weight</small>")
+        legend = (
+            "<small>bars: |τ| of each joint against its effort limit ("
+            + ", ".join(f"{e:g}" for e in self.effort)
+            + f" N·m): {swatch}<br>"
+            f"<span style='color:{FORCE_COLOR}'>➜</span> the payload's weight</small>"
+        )
         side = side_column([self.joints.box, self.mass, self.bars, self.readout, w.HTML(legend)])
         self._wire(side, (self.mass,))
 
@@ -253,8 +285,13 @@ class PayloadExplorer(_JointsPanel):
         self.tau = own + m * per_kg
         best = float(statics.max_payload(self.robot, q, self.effort, gravity=self.g))
         frac = np.abs(self.tau) / self.effort
-        self.readings = {"own": own, "per_kg": per_kg, "max_payload": best, "fraction": frac,
-                         "limiting_joint": self._limiting_joint(own, per_kg)}
+        self.readings = {
+            "own": own,
+            "per_kg": per_kg,
+            "max_payload": best,
+            "fraction": frac,
+            "limiting_joint": self._limiting_joint(own, per_kg),
+        }
         p = self.view.T[:3, 3]
         self.load.set_data_3d([p[0]], [p[1]], [p[2]])
         self.load.set_markersize(4.0 + 10.0 * np.cbrt(m))
@@ -280,8 +317,9 @@ class PayloadExplorer(_JointsPanel):
         if over.any():
             return int(np.argmax(np.abs(own) / self.effort)) + 1
         with np.errstate(divide="ignore", invalid="ignore"):
-            room = np.where(per_kg > 0, (self.effort - own) / per_kg,
-                            np.where(per_kg < 0, (-self.effort - own) / per_kg, np.inf))
+            room = np.where(
+                per_kg > 0, (self.effort - own) / per_kg, np.where(per_kg < 0, (-self.effort - own) / per_kg, np.inf)
+            )
         return int(np.argmin(room)) + 1
 
     def set_state(self, q: ArrayLike | None = None, mass: float | None = None) -> np.ndarray:
@@ -304,9 +342,16 @@ class WristSensor(Panel, _Holding):
     chapter's Example 6 as printed, R·S(P) instead of S(P)·R (docs/errata.md).
     """
 
-    def __init__(self, force: Sequence[float] = (0.0, 5.0, -15.0), moment_z: float = 0.2, length: float = 0.18,
-                 bend: float = 30.0, max_force: float = 20.0, max_moment: float = 3.0,
-                 figsize: tuple[float, float] = (4.4, 4.2)) -> None:
+    def __init__(
+        self,
+        force: Sequence[float] = (0.0, 5.0, -15.0),
+        moment_z: float = 0.2,
+        length: float = 0.18,
+        bend: float = 30.0,
+        max_force: float = 20.0,
+        max_moment: float = 3.0,
+        figsize: tuple[float, float] = (4.4, 4.2),
+    ) -> None:
         w = load_widgets()
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         self.redraws = 0
@@ -315,19 +360,23 @@ class WristSensor(Panel, _Holding):
         box = [[x, y, z] for x in (-0.15, 0.15) for y in (-0.15, 0.15) for z in (-0.08, 0.3)]
         fit_points(ax, np.array(box), margin=0.0)
         self.triads = Triads(ax, np.stack([np.eye(4), np.eye(4)]), length=0.06, labels=["W", "T"])
-        self.tool, = ax.plot([], [], [], color="0.35", lw=5, solid_capstyle="round")
+        (self.tool,) = ax.plot([], [], [], color="0.35", lw=5, solid_capstyle="round")
         self.f_lines = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=2.5)[0])
         self.m_lines = set_arrows(ax.plot([], [], [], color=MOMENT_COLOR, lw=2.5)[0])
-        self.sliders = [slider(v, -max_force, max_force, 0.1, name, ".1f")
-                        for v, name in zip(force, ("f_x (N)", "f_y (N)", "f_z (N)"))]
+        self.sliders = [
+            slider(v, -max_force, max_force, 0.1, name, ".1f")
+            for v, name in zip(force, ("f_x (N)", "f_y (N)", "f_z (N)"))
+        ]
         self.sliders.append(slider(moment_z, -max_moment, max_moment, 0.01, "m_z (N·m)", ".2f"))
         self.length = slider(length, 0.0, 0.3, 0.005, "L (m)", ".3f")
         self.bend = slider(bend, -90.0, 90.0, 0.5, "bend (°)", ".1f")
         self.sliders += [self.length, self.bend]
         self.readout = w.HTML()
-        legend = (f"<small><span style='color:{FORCE_COLOR}'>➜</span> f (the same at both points), "
-                  f"<span style='color:{MOMENT_COLOR}'>➜</span> the moment about each point (m_W at W, m_T at T)"
-                  "</small>")
+        legend = (
+            f"<small><span style='color:{FORCE_COLOR}'>➜</span> f (the same at both points), "
+            f"<span style='color:{MOMENT_COLOR}'>➜</span> the moment about each point (m_W at W, m_T at T)"
+            "</small>"
+        )
         side = side_column(self.sliders + [self.readout, w.HTML(legend)])
         for s in self.sliders:
             s.observe(lambda _: self._update(), names="value")
@@ -354,9 +403,11 @@ class WristSensor(Panel, _Holding):
         self._arrows(self.f_lines, origins, (f, f), self.force_scale)
         self._arrows(self.m_lines, origins, (m_W, m_T), self.moment_scale)
         fmt = lambda v: "(" + ", ".join(f"{x:+.3f}" for x in v) + ")"  # noqa: E731
-        self.readout.value = (f"<small><b>ᵂF</b> = {fmt(self.F_W[:3])} N, {fmt(self.F_W[3:])} N·m<br>"
-                              f"<b>ᵀF</b> = {fmt(self.F_T[:3])} N, {fmt(self.F_T[3:])} N·m<br>"
-                              f"Example 6 as printed (R·S(P)): moment {fmt(self.F_T_printed[3:])} N·m</small>")
+        self.readout.value = (
+            f"<small><b>ᵂF</b> = {fmt(self.F_W[:3])} N, {fmt(self.F_W[3:])} N·m<br>"
+            f"<b>ᵀF</b> = {fmt(self.F_T[:3])} N, {fmt(self.F_T[3:])} N·m<br>"
+            f"Example 6 as printed (R·S(P)): moment {fmt(self.F_T_printed[3:])} N·m</small>"
+        )
         if draw:
             self.redraw()
 
@@ -368,8 +419,13 @@ class WristSensor(Panel, _Holding):
         pts = np.array(rows[:-1])
         line.set_data_3d(pts[:, 0], pts[:, 1], pts[:, 2])
 
-    def set_state(self, force: Sequence[float] | None = None, moment_z: float | None = None, length: float | None = None,
-                  bend: float | None = None) -> np.ndarray:
+    def set_state(
+        self,
+        force: Sequence[float] | None = None,
+        moment_z: float | None = None,
+        length: float | None = None,
+        bend: float | None = None,
+    ) -> np.ndarray:
         """Set the measured force (N, in {W}), m_z, the tool length (m) and bend (degrees); one update."""
         with self._holding():
             if force is not None:

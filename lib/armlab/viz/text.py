@@ -6,6 +6,7 @@
 * :func:`trig_shorthand` — sin(q₁), cos(q₂+q₃) written as the books' s1, c23;
 * :func:`latex` / :func:`show_math` — sympy matrices and equations set as LaTeX in a notebook.
 """
+
 from __future__ import annotations
 
 import html
@@ -21,8 +22,7 @@ from .widgets import in_ipython, load_widgets
 if TYPE_CHECKING:
     from ..robot import DHRobot
 
-__all__ = ["format_matrix", "parse_matrix", "MatrixDisplay", "dh_table", "trig_shorthand", "latex",
-           "show_math"]
+__all__ = ["format_matrix", "parse_matrix", "MatrixDisplay", "dh_table", "trig_shorthand", "latex", "show_math"]
 
 
 # --- matrices -------------------------------------------------------------------------
@@ -82,7 +82,8 @@ class MatrixDisplay:
         self.widget.value = (
             f"<div style='font-family:monospace'><b>{html.escape(self.title)}</b>"
             f"<pre class='armlab-matrix-text' style='margin:2px 0;line-height:1.25'>"
-            f"{html.escape(self.text)}</pre></div>")
+            f"{html.escape(self.text)}</pre></div>"
+        )
         return self.text
 
 
@@ -126,13 +127,20 @@ def dh_table(robot: DHRobot, unit: str = "mm") -> Any:
         a, al = _fmt_len(link.a, unit), _fmt_angle(link.alpha)
         cells = (i, al, a, d, th, rng) if robot.modified else (i, a, al, d, th, rng)
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-    head: tuple[str, ...] = (("i", "α<sub>i−1</sub>", f"a<sub>i−1</sub> ({unit})", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>")
-            if robot.modified else
-            ("i", f"a<sub>i</sub> ({unit})", "α<sub>i</sub>", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>"))
+    head: tuple[str, ...] = (
+        ("i", "α<sub>i−1</sub>", f"a<sub>i−1</sub> ({unit})", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>")
+        if robot.modified
+        else ("i", f"a<sub>i</sub> ({unit})", "α<sub>i</sub>", f"d<sub>i</sub> ({unit})", "θ<sub>i</sub>")
+    )
     head += ("joint range",)
     title = f"{html.escape(robot.name)}: {robot.convention} DH"
-    return HTML(f"<table><caption>{title}</caption><tr>" + "".join(f"<th>{h}</th>" for h in head)
-                + "</tr>" + "".join(rows) + "</table>")
+    return HTML(
+        f"<table><caption>{title}</caption><tr>"
+        + "".join(f"<th>{h}</th>" for h in head)
+        + "</tr>"
+        + "".join(rows)
+        + "</table>"
+    )
 
 
 # --- symbolic display -----------------------------------------------------------------

@@ -5,6 +5,7 @@ matplotlib-only views (:mod:`armlab.viz.scene`) work without it. Sliders are :fu
 browser slider of :mod:`armlab.viz.browser`: a value set from code is never replaced by the browser's
 snapped echo, Shift gives fine steps, and the track keeps at least 120 px.
 """
+
 from __future__ import annotations
 
 import base64
@@ -41,12 +42,25 @@ def in_ipython() -> bool:
     return get_ipython() is not None
 
 
-def slider(value: float, lo: float, hi: float, step: float, description: str, readout_format: str = ".1f",
-           description_width: str = "70px") -> Widget:
+def slider(
+    value: float,
+    lo: float,
+    hi: float,
+    step: float,
+    description: str,
+    readout_format: str = ".1f",
+    description_width: str = "70px",
+) -> Widget:
     """A float slider from ``lo`` to ``hi`` (keys: ``step``, Shift: step/10) that never echoes code's values."""
     _, Slider = widget_classes()
-    s = Slider(min=float(lo), max=float(hi), step=float(step), description=description,
-               readout_format=readout_format, description_width=description_width)
+    s = Slider(
+        min=float(lo),
+        max=float(hi),
+        step=float(step),
+        description=description,
+        readout_format=readout_format,
+        description_width=description_width,
+    )
     s.value = float(value)
     s.layout.width = "100%"
     return s
@@ -63,8 +77,10 @@ def side_column(children: Sequence[Widget], width: str = SIDE_WIDTH) -> Widget:
 def panel_layout(*children: Widget) -> Widget:
     """Controls and figures side by side when there is room; a figure wraps below when there is not."""
     w = load_widgets()
-    box = w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
-                                                 grid_gap="4px 12px", width="100%"))
+    box = w.HBox(
+        list(children),
+        layout=w.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="4px 12px", width="100%"),
+    )
     box.add_class("armlab-panel")
     return box
 
@@ -130,8 +146,14 @@ class JointSliders:
     moves several sliders and still calls back only once.
     """
 
-    def __init__(self, robot: DHRobot, q: ArrayLike | None = None, step_deg: float = 0.5, step_m: float = 0.005,
-                 names: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        robot: DHRobot,
+        q: ArrayLike | None = None,
+        step_deg: float = 0.5,
+        step_m: float = 0.005,
+        names: Sequence[str] | None = None,
+    ) -> None:
         w = load_widgets()
         self.robot = robot
         self.revolute = np.array([link.revolute for link in robot.links])
@@ -139,7 +161,7 @@ class JointSliders:
         self.sliders = []
         for i, link in enumerate(robot.links):
             lo, hi = lim[i]
-            name = (names[i] if names else (f"θ{i + 1}" if link.revolute else f"d{i + 1}"))
+            name = names[i] if names else (f"θ{i + 1}" if link.revolute else f"d{i + 1}")
             # min and max on the step grid (rounded inwards, so within the limits): keys then reach 0° and
             # whole degrees
             if link.revolute:

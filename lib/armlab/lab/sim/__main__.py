@@ -11,6 +11,7 @@ Faults, each ``KIND[:ARG[:ARG]][@SECONDS]`` (at that time after start; default a
 
 The first line printed is ``listening on ws://HOST:PORT`` (port 0 picks a free port).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,12 +52,16 @@ def parse_fault(spec: str) -> tuple[float, Callable[[Any], Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m armlab.lab.sim", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m armlab.lab.sim", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--port", type=int, default=9090)
     ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--allow-remote", action="store_true",
-                    help="allow a non-loopback --host (the simulator is then reachable from the network)")
+    ap.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow a non-loopback --host (the simulator is then reachable from the network)",
+    )
     ap.add_argument("--rate", type=float, default=50.0, help="/joint_states rate in Hz (default 50)")
     ap.add_argument("--ros2", action="store_true", help="ROS 2 time stamps {sec, nanosec}")
     ap.add_argument("--fault", action="append", type=parse_fault, default=[], metavar="SPEC")
@@ -65,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.ERROR if args.quiet else logging.WARNING, format="sim: %(message)s")
     try:
-        sim = Simulator(args.host, args.port, rate=args.rate, allow_remote=args.allow_remote,
-                        ros2=args.ros2).start()
+        sim = Simulator(args.host, args.port, rate=args.rate, allow_remote=args.allow_remote, ros2=args.ros2).start()
     except (ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@
 
 All angles here are the DH angles of :func:`armlab.models.youbot`; the server converts to driver angles.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -101,7 +102,9 @@ class ArmPhysics:
         e = self.target - self.q
         # first-order position loop, saturated at the firmware speed: a far set point is a ramp at full speed,
         # streamed set points are followed smoothly with a lag of 1/GAIN
-        v_des = np.sign(e) * np.minimum(np.minimum(self.vmax, np.sqrt(2 * self.ACCEL * np.abs(e))), self.GAIN * np.abs(e))
+        v_des = np.sign(e) * np.minimum(
+            np.minimum(self.vmax, np.sqrt(2 * self.ACCEL * np.abs(e))), self.GAIN * np.abs(e)
+        )
         vel_mode = ~np.isnan(self.vel_cmd)
         if vel_mode.any():
             # velocity mode: no watchdog, but the firmware stops a joint near its limit

@@ -8,6 +8,7 @@ watchdog, and ``switchOffMotors`` lets the arm fall. Faults can be injected from
 
 Runs its asyncio loop in a background thread: ``Simulator(port=0).start()`` → ``.url``.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -68,22 +69,42 @@ class _Conn:
 class Simulator:
     """``with Simulator(port=0) as sim: YoubotArm(sim.url)``. Publishes /joint_states at ``rate`` Hz."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 9090, *, rate: float = 50.0, allow_remote: bool = False,
-                 ros2: bool = False, record: bool = False, q0_driver: Any = None, seed: int = 0):
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 9090,
+        *,
+        rate: float = 50.0,
+        allow_remote: bool = False,
+        ros2: bool = False,
+        record: bool = False,
+        q0_driver: Any = None,
+        seed: int = 0,
+    ):
         if not _is_loopback(host) and not allow_remote:
-            raise ValueError(f"host {host!r} is not a loopback address: exposing the simulator on a network "
-                             "takes allow_remote=True (CLI: --allow-remote)")
+            raise ValueError(
+                f"host {host!r} is not a loopback address: exposing the simulator on a network "
+                "takes allow_remote=True (CLI: --allow-remote)"
+            )
         if not 1.0 <= rate <= 1000.0:
             raise ValueError(f"rate must be 1 … 1000 Hz, got {rate!r}")
         self.host, self.port, self.rate = host, int(port), float(rate)
         self.allow_remote, self.ros2, self.record = allow_remote, ros2, record
         q0 = HOME_DRIVER if q0_driver is None else np.asarray(q0_driver, float)
         self.physics = ArmPhysics(youbot_driver_to_q(q0))
-        self.received: collections.deque[tuple[float, int, Any]] = collections.deque(maxlen=500_000)  # (time, connection id, text) if record
-        self.published: collections.deque[tuple[float, int]] = collections.deque(maxlen=500_000)  # (time, seq) of each /joint_states
-        self.warnings: collections.deque[tuple[float, str]] = collections.deque(maxlen=10_000)  # what the real driver would only log
+        self.received: collections.deque[tuple[float, int, Any]] = collections.deque(
+            maxlen=500_000
+        )  # (time, connection id, text) if record
+        self.published: collections.deque[tuple[float, int]] = collections.deque(
+            maxlen=500_000
+        )  # (time, seq) of each /joint_states
+        self.warnings: collections.deque[tuple[float, str]] = collections.deque(
+            maxlen=10_000
+        )  # what the real driver would only log
         self.stats = {"ticks": 0, "late_ticks": 0, "max_late": 0.0, "dropped": 0, "connections": 0}
-        self.late: collections.deque[tuple[float, float]] = collections.deque(maxlen=10_000)  # (monotonic time, seconds late) of each late tick
+        self.late: collections.deque[tuple[float, float]] = collections.deque(
+            maxlen=10_000
+        )  # (monotonic time, seconds late) of each late tick
         self._rng = random.Random(seed)
         self._conns: set[_Conn] = set()
         self._seq = 0
@@ -106,8 +127,10 @@ class Simulator:
     def start(self, timeout: float = 5.0) -> Simulator:
         """Start serving in a background thread; returns self once listening."""
         if not _is_loopback(self.host):
-            print(f"WARNING: the youBot simulator listens on {self.host}:{self.port}, reachable from the network",
-                  file=sys.stderr)
+            print(
+                f"WARNING: the youBot simulator listens on {self.host}:{self.port}, reachable from the network",
+                file=sys.stderr,
+            )
         self._thread = threading.Thread(target=self._main, name="youbot simulator", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout) or self._error:
@@ -122,8 +145,9 @@ class Simulator:
             self._ready.set()
 
     async def _listen(self):
-        self._server = await serve(self._handler, self.host, self.port, compression=None, max_size=2**22,
-                                   ping_interval=None, close_timeout=1.0)
+        self._server = await serve(
+            self._handler, self.host, self.port, compression=None, max_size=2**22, ping_interval=None, close_timeout=1.0
+        )
         self.port = self._server.sockets[0].getsockname()[1]
 
     async def _serve_forever(self):
@@ -168,6 +192,7 @@ class Simulator:
                 out.append(fn(*args))
             finally:
                 done.set()
+
         self._loop.call_soon_threadsafe(run)
         done.wait(5.0)
         return out[0] if out else None
@@ -207,12 +232,14 @@ class Simulator:
     def restart(self, down: float = 0.5) -> None:
         """Stop listening and drop everyone, then listen again on the same port after ``down`` s.
         The arm holds where it is meanwhile, and ``seq`` restarts."""
+
         async def cycle():
             await self._shutdown_server()
             self.physics.hold_here()
             self._seq = 0
             await asyncio.sleep(down)
             await self._listen()
+
         self._call(lambda: asyncio.ensure_future(cycle()))
 
     def stick_joint(self, joint: int, stuck: bool = True) -> None:
@@ -279,8 +306,10 @@ class Simulator:
             if topic != P.JOINT_STATES:
                 self._warn(f"connection {conn.id}: subscribe to {topic}, which the driver does not publish")
                 return
-            conn.subs[topic] = {"throttle_rate": frame.get("throttle_rate") or 0,
-                                "fragment_size": frame.get("fragment_size")}
+            conn.subs[topic] = {
+                "throttle_rate": frame.get("throttle_rate") or 0,
+                "fragment_size": frame.get("fragment_size"),
+            }
         elif op == "unsubscribe":
             conn.subs.pop(topic, None)
         elif op == "call_service":
@@ -426,5 +455,11 @@ class Simulator:
 def dumps_stats(sim: Simulator) -> str:
     """The counters as one JSON line (the CLI prints it on exit); ``late`` lists each late tick as
     [due time on the monotonic clock, seconds late], so a caller can count those inside its own window."""
-    return json.dumps({**sim.stats, "published": len(sim.published), "warnings": len(sim.warnings),
-                       "late": [list(x) for x in sim.late]})
+    return json.dumps(
+        {
+            **sim.stats,
+            "published": len(sim.published),
+            "warnings": len(sim.warnings),
+            "late": [list(x) for x in sim.late],
+        }
+    )
