@@ -46,9 +46,13 @@ def test_eq_5_1_recursion_with_link_weights():
     arm = armlab.DHRobot([armlab.DHLink(m=m1, r=(r1, 0, 0)), armlab.DHLink(a=l1, m=m2, r=(r2, 0, 0))],
                          convention="modified", tool=armlab.Trans(l2, 0, 0))
     res = statics.link_forces(arm, [t1, t2], [fx, fy, 0, 0, 0, 0], frame="tool", gravity=[0, -g, 0])
-    Rz = lambda t: sp.Matrix([[sp.cos(t), -sp.sin(t), 0], [sp.sin(t), sp.cos(t), 0], [0, 0, 1]])
+    def Rz(t):
+        return sp.Matrix([[sp.cos(t), -sp.sin(t), 0], [sp.sin(t), sp.cos(t), 0], [0, 0, 1]])
+
     R01, R12 = Rz(t1), Rz(t2)
-    G = lambda m, R: R.T * sp.Matrix([0, -m * g, 0])  # the weight in the link's frame
+    def G(m, R):
+        return R.T * sp.Matrix([0, -m * g, 0])  # the weight in the link's frame
+
     F3, M3 = sp.Matrix([fx, fy, 0]), sp.zeros(3, 1)
     G2 = G(m2, R01 * R12)
     F2 = F3 - G2
@@ -134,7 +138,9 @@ def test_examples_3_to_5_a_force_on_the_tip_is_held_by_minus_jt_f():
     the tip is held by τ = −JᵀF. Checked by virtual work with a finite-difference tip displacement."""
     arm = planar2r(0.5, 0.3)
     q, F_env = np.array([0.4, 0.9]), np.array([2.0, -1.0])
-    x = lambda q: arm.fkine(q)[:2, 3]
+    def x(q):
+        return arm.fkine(q)[:2, 3]
+
     h = 1e-6
     J = np.column_stack([(x(q + h * e) - x(q - h * e)) / (2 * h) for e in np.eye(2)])
     # the arm is in equilibrium when no virtual displacement does work: (τ + Jᵀ·F_env)·δq = 0 for all δq
