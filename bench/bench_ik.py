@@ -83,7 +83,7 @@ def main(argv=None):
                   target=50, cpu=cpu_us(lambda: robot.ikine_all(T), 2000))
     print(f"{'   = in units of the matmul above':<58} {ours / mm:10.1f}    (target 50 / 2.8 = 17.9)")
     report("armlab ikine(T, q_current) (8 solutions + selection)",
-           median_us(lambda: robot.ikine(T, q_current=q), 1000))
+           median_us(lambda: robot.ikine(T, q0=q), 1000))
 
     try:
         import roboticstoolbox as rtb

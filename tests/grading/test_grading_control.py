@@ -83,7 +83,7 @@ def test_reference_paper_ik_is_the_arms_ik_and_eq_12_is_ik_select():
         costs = np.sort([g.motion_cost(s, qc.tolist()) for s in mine])
         if costs[1] - costs[0] < 1e-6:
             continue  # a tie: either is right
-        best = ARM.ikine(p, q_current=qc, weights=ik.PAPER_WEIGHTS).q[0]
+        best = ARM.ikine(p, q0=qc, weights=ik.PAPER_WEIGHTS).q[0]
         d = (np.array(g.reference_best_solution(p.tolist(), qc.tolist())) - best + np.pi) % (2 * np.pi) - np.pi
         assert np.abs(d).max() < 1e-7
 

@@ -23,10 +23,10 @@ def test_section_5_3_start_pick_and_place_poses():
 def test_table_2_optimal_solutions_by_eq_12():
     """From the start (q = 0) the optimum for the pick is (0°, 90°, 90°); from there, the place is
     (45°, 45°, 90°) — the joint motion §5.3 narrates (θ2, θ3 0°→90°; then θ1 0°→45°, θ2 90°→45°)."""
-    pick = ARM.ikine(np.array(PAPER_3R["pick"]), q_current=np.zeros(3), weights=PAPER_WEIGHTS)
+    pick = ARM.ikine(np.array(PAPER_3R["pick"]), q0=np.zeros(3), weights=PAPER_WEIGHTS)
     np.testing.assert_allclose(pick.q[0] / DEG, [0, 90, 90], atol=1e-9)
     assert pick.labels == ["front-up"]
-    place = ARM.ikine(np.array(PAPER_3R["place"]), q_current=pick.q[0], weights=PAPER_WEIGHTS)
+    place = ARM.ikine(np.array(PAPER_3R["place"]), q0=pick.q[0], weights=PAPER_WEIGHTS)
     np.testing.assert_allclose(place.q[0] / DEG, [45, 45, 90], atol=1e-9)
     assert np.isclose(place.cost, 3 * 45 * DEG + 2 * 45 * DEG)
 
@@ -44,7 +44,7 @@ def test_four_labelled_solutions_and_their_geometry():
 @given(st.lists(st.floats(-np.pi, np.pi), min_size=3, max_size=3))
 def test_ik_round_trip(q):
     p = ARM.fkine(q)[:3, 3]
-    sols = ARM.ikine_all(p, q_current=q)  # on the base axis θ1 is free and keeps its current value
+    sols = ARM.ikine_all(p, q0=q)  # on the base axis θ1 is free and keeps its current value
     assert len(set(sols.labels)) == len(sols) == 4
     for r in sols.q:
         np.testing.assert_allclose(ARM.fkine(r)[:3, 3], p, atol=1e-9)
@@ -62,7 +62,7 @@ def test_a_pose_and_a_batch_of_points_work_too():
 def test_unreachable_and_on_axis_targets():
     far = ARM.ikine_all(np.array([3.0, 0.0, 0.0]))
     assert len(far) == 0 and "farther than" in far.reason
-    top = ARM.ikine_all(np.array([0.0, 0.0, 3.0]), q_current=np.radians([30, 0, 0]))
+    top = ARM.ikine_all(np.array([0.0, 0.0, 3.0]), q0=np.radians([30, 0, 0]))
     assert top.singular.all() and np.isclose(top.q[0, 0], 30 * DEG)
 
 

@@ -60,7 +60,7 @@ def test_eq_12_readings_choose_differently_on_the_papers_arm():
     """Chapter 03's example: from q = (45°, 0°, −45°) to (−0.4, 0.8, 1.2), equal weights choose back-up,
     k = (3, 2, 1) front-up, and (12) read as extracted (3|Δθ1| + 3|Δθ3|, joint 2 free) front-down."""
     q3 = np.radians([45, 0, -45])
-    sols = ARM.ikine_all(np.array([-0.4, 0.8, 1.2]), q_current=q3)
+    sols = ARM.ikine_all(np.array([-0.4, 0.8, 1.2]), q0=q3)
     chosen = [ik.select(sols, q3, k, ARM.qlim).labels[0] for k in ((1, 1, 1), ik.PAPER_WEIGHTS, (3, 0, 3))]
     assert chosen == ["back-up", "front-up", "front-down"]
 
