@@ -83,7 +83,8 @@ import armlab.grading.preprocessors as h
 assert h.__file__.startswith({str(REPO / "lib")!r}), h.__file__
 print("ok")
 """
-    out = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # lib/ on PYTHONPATH is not "installed" either
+    out = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "ok"
 

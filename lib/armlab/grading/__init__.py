@@ -15,7 +15,7 @@ a DH table that is right at the home pose only, ...
 
 Modules: :mod:`.checks` (closeness, shape, orthonormality, the diagnosis of a miss),
 :mod:`.symbolic` (sympy expressions), :mod:`.transforms` (rotations, transforms, points),
-:mod:`.dh` (link transforms, DH tables), :mod:`.ik` (hw03, also importable as ``armlab.grading_ik``),
+:mod:`.dh` (link transforms, DH tables), :mod:`.ik` (hw03; its old path ``armlab.grading_ik`` is deprecated),
 :mod:`.jacobians` (hw04), :mod:`.statics` (hw05), :mod:`.dynamics` (hw06), :mod:`.identification` (hw07),
 :mod:`.control` (hw08) and
 :mod:`.preprocessors` (nbgrader, imported by
