@@ -13,7 +13,8 @@ import pytest
 pytest.importorskip("websockets")
 
 from armlab.lab import SafetyError, SafetyLimits  # noqa: E402
-from armlab.lab.gate import AuditLog, _workspace, exposed_warning  # noqa: E402
+from armlab.lab.gate import AuditLog, exposed_warning  # noqa: E402
+from armlab.lab.gate.cli import _workspace  # noqa: E402
 from armlab.lab.notebook import confirm_motion, connect  # noqa: E402
 from armlab.lab.safety import SpeedGovernor, check_workspace, workspace_distance  # noqa: E402
 from armlab.models import YOUBOT_DRIVER, youbot, youbot_driver_to_q  # noqa: E402

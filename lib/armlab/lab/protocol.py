@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import math
 from collections.abc import Iterable
@@ -252,3 +253,13 @@ class Defragmenter:
         while len(self._pending) > self.max_pending:
             self._pending.pop(next(iter(self._pending)))
         return None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a server bound to ``host`` is reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import ipaddress
 import json
 import logging
 import random
@@ -48,15 +47,6 @@ _MALFORMED = [
 ]
 
 
-def _is_loopback(host) -> bool:
-    if host in ("localhost",):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 class _Conn:
     def __init__(self, ws, cid):
         self.ws, self.id = ws, cid
@@ -81,7 +71,7 @@ class Simulator:
         q0_driver: Any = None,
         seed: int = 0,
     ):
-        if not _is_loopback(host) and not allow_remote:
+        if not P.is_loopback(host) and not allow_remote:
             raise ValueError(
                 f"host {host!r} is not a loopback address: exposing the simulator on a network "
                 "takes allow_remote=True (CLI: --allow-remote)"
@@ -126,7 +116,7 @@ class Simulator:
 
     def start(self, timeout: float = 5.0) -> Simulator:
         """Start serving in a background thread; returns self once listening."""
-        if not _is_loopback(self.host):
+        if not P.is_loopback(self.host):
             print(
                 f"WARNING: the youBot simulator listens on {self.host}:{self.port}, reachable from the network",
                 file=sys.stderr,
