@@ -14,25 +14,8 @@ from . import models
 from ._core.deprecation import install_moved_modules
 from .kinematics.links import DHLink, ImmutableError, link_transform_modified, link_transform_standard
 from .robot import DHRobot
-from .transforms import (
-    R,
-    Rot,
-    Tinv,
-    Trans,
-    R_to_axis_angle,
-    R_to_euler,
-    R_to_rpy,
-    axis_angle_to_R,
-    compose,
-    euler_to_R,
-    homogeneous,
-    is_rotation,
-    point,
-    rpy_to_R,
-    skew,
-    unskew,
-    vector,
-)
+from . import transforms
+from .transforms import *  # noqa: F403  (the names in transforms.__all__)
 
 __version__ = "0.1.0"
 
@@ -70,21 +53,5 @@ __all__ = [
     "ImmutableError",
     "link_transform_standard",
     "link_transform_modified",
-    "R",
-    "Rot",
-    "Trans",
-    "Tinv",
-    "homogeneous",
-    "point",
-    "vector",
-    "compose",
-    "rpy_to_R",
-    "R_to_rpy",
-    "euler_to_R",
-    "R_to_euler",
-    "axis_angle_to_R",
-    "R_to_axis_angle",
-    "skew",
-    "unskew",
-    "is_rotation",
+    *transforms.__all__,
 ]

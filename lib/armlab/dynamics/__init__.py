@@ -3,7 +3,8 @@ the symbolic Lagrange model (pseudo-inertia route, (3.111)–(3.132)), and the y
 τ = ξχ (2.53)–(2.67), base parameters, excitation and identification (lab report §3)."""
 
 from .lagrange import TERMS, LagrangeModel, lagrange, pseudo_inertia, simplify_trig
-from .model import GRAVITY, coriolis, fdyn, gravload, inertia, kinetic_energy, potential_energy, rne
+from . import model
+from .model import *  # noqa: F403  (the names in model.__all__)
 from .params import FULL_NAMES, PARAM_NAMES, dynamic_params, regressor, regressor_full
 from .base_params import BaseParameters, base_parameters, parameter_names
 from .symbolic_regressor import SymbolicRegressor, symbolic_regressor
@@ -12,14 +13,7 @@ from .excitation import Excitation, design_excitation, regressor_condition
 from .pipeline import prepare
 
 __all__ = [
-    "rne",
-    "inertia",
-    "coriolis",
-    "gravload",
-    "fdyn",
-    "kinetic_energy",
-    "potential_energy",
-    "GRAVITY",
+    *model.__all__,
     "lagrange",
     "LagrangeModel",
     "pseudo_inertia",
@@ -30,7 +24,6 @@ __all__ = [
     "regressor_full",
     "PARAM_NAMES",
     "FULL_NAMES",
-    # chapter 07: the youBot model and identification
     "base_parameters",
     "BaseParameters",
     "parameter_names",

@@ -23,19 +23,10 @@ from numpy.typing import ArrayLike
 from .._core.protocol import RobotLike
 from .._core.validation import joint_vector
 from . import differential
-from .analysis import (
-    analytic_jacobian,
-    condition_number,
-    ellipsoid,
-    frame_change,
-    jacobian_rank,
-    jdot,
-    lost_directions,
-    manipulability_of_J,
-    rpy_rate_matrix,
-    singular_values,
-)
-from .methods import FRAMES, jacob_differential, jacob_geometric, jacob_velocity, link_jacobians, velocity_propagation
+from . import analysis
+from .analysis import *  # noqa: F403  (the names in analysis.__all__)
+from . import methods
+from .methods import *  # noqa: F403  (the names in methods.__all__)
 from .resolved_rate import RateResult, damping, dls_rates, resolved_rate
 from .singular import puma560_det, singularity_conditions, snap_to_singularity
 
@@ -49,28 +40,14 @@ def manipulability(robot: RobotLike, q: ArrayLike, part: str = "trans") -> np.nd
     >>> bool(np.isclose(manipulability(arm, [0.3, 1.0]), 0.25 * np.sin(1.0)))   # |l1·l2·sin θ2|
     True
     """
-    return manipulability_of_J(robot.jacob0(joint_vector(q, robot.n, "q", symbolic=False)), part)
+    return analysis.manipulability_of_J(robot.jacob0(joint_vector(q, robot.n, "q", symbolic=False)), part)
 
 
 __all__ = [
-    "jacob_differential",
-    "jacob_velocity",
-    "jacob_geometric",
-    "link_jacobians",
-    "velocity_propagation",
-    "FRAMES",
+    *methods.__all__,
     "differential",
     "manipulability",
-    "manipulability_of_J",
-    "singular_values",
-    "condition_number",
-    "jacobian_rank",
-    "lost_directions",
-    "ellipsoid",
-    "frame_change",
-    "rpy_rate_matrix",
-    "analytic_jacobian",
-    "jdot",
+    *analysis.__all__,
     "singularity_conditions",
     "snap_to_singularity",
     "puma560_det",

@@ -9,20 +9,8 @@
 from .payload import with_payload
 from .simulate import ADAPTIVE, EVENTS, FIXED, simulate
 from .trajectory import LimitEvent, Trajectory
-from .trajectories import (
-    CartesianLine,
-    JointReference,
-    Reference,
-    Sequence,
-    cartesian_line,
-    check_limits,
-    cubic,
-    hold,
-    quintic,
-    sequence,
-    trapezoidal,
-    via_points,
-)
+from . import trajectories
+from .trajectories import *  # noqa: F403  (the names in trajectories.__all__)
 from .task import KINDS, PAPER_TASK, KernelEngine, PickAndPlace, TaskResult, plan_pick_and_place, run_task
 from .mujoco_task import run_task_mujoco
 
@@ -34,20 +22,7 @@ __all__ = [
     "FIXED",
     "ADAPTIVE",
     "EVENTS",
-    # reference trajectories (chapter 8)
-    "Reference",
-    "JointReference",
-    "Sequence",
-    "CartesianLine",
-    "quintic",
-    "cubic",
-    "trapezoidal",
-    "via_points",
-    "hold",
-    "sequence",
-    "cartesian_line",
-    "check_limits",
-    # the pick-and-place task (chapter 8)
+    *trajectories.__all__,
     "PickAndPlace",
     "TaskResult",
     "KernelEngine",

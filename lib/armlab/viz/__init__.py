@@ -67,44 +67,21 @@ when a figure or a widget is built.
 
 from .arms import ArmViewer, LinkMotionAnimator, arm_viewer, compare_viewer, link_motion_animator
 from .frames import FramePlayground, elementary_motion, frame_playground
-from .ik import (
-    OUTSIDE_COLOR,
-    GhostArm,
-    SolutionArms,
-    SolutionsFigure,
-    WristInset,
-    arm_label,
-    floor_height,
-    show_solutions,
-    slot_of,
-    solutions_table,
-    wrist_label,
-)
+from . import ik
+from .ik import *  # noqa: F403  (the names in ik.__all__)
 from .jacobians import JacobianExplorer, RatePlayer, jacobian_explorer, rate_player
 from .pose_explorer import PRESETS, IKExplorer, ik_explorer
-from .scene import (
-    AXIS_COLORS,
-    VIEW,
-    ArmView,
-    FigureView,
-    Triads,
-    arm_region,
-    figure3d,
-    fit_points,
-    frames_figure,
-    reach,
-    set_cube,
-    shown,
-)
+from . import scene
+from .scene import *  # noqa: F403  (the names in scene.__all__)
 from .control import ControlLab, TaskPlayer, control_lab, svg_plot, task_player
 from .identification import ExcitationExplorer, excitation_explorer
 from .dynamics import TorqueSplit, TrajectoryPlayer, torque_split_explorer, trajectory_player
-from .statics import PayloadExplorer, TipForce2R, WristSensor, payload_explorer, tip_force_explorer, wrist_sensor_demo
+from . import statics
+from .statics import *  # noqa: F403  (the names in statics.__all__)
 from .text import MatrixDisplay, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
 from .widgets import JointSliders, Panel, in_ipython, load_widgets, panel_layout, side_column, slider
 
 __all__ = [
-    # text
     "format_matrix",
     "parse_matrix",
     "MatrixDisplay",
@@ -112,20 +89,7 @@ __all__ = [
     "trig_shorthand",
     "latex",
     "show_math",
-    # scene
-    "AXIS_COLORS",
-    "VIEW",
-    "figure3d",
-    "set_cube",
-    "fit_points",
-    "Triads",
-    "frames_figure",
-    "FigureView",
-    "shown",
-    "reach",
-    "arm_region",
-    "ArmView",
-    # widgets
+    *scene.__all__,
     "load_widgets",
     "in_ipython",
     "slider",
@@ -133,55 +97,32 @@ __all__ = [
     "panel_layout",
     "Panel",
     "JointSliders",
-    # chapter 01
     "elementary_motion",
     "FramePlayground",
     "frame_playground",
-    # chapter 02
     "ArmViewer",
     "arm_viewer",
     "compare_viewer",
     "LinkMotionAnimator",
     "link_motion_animator",
-    # chapter 03
-    "OUTSIDE_COLOR",
-    "slot_of",
-    "arm_label",
-    "wrist_label",
-    "floor_height",
-    "GhostArm",
-    "SolutionArms",
-    "WristInset",
-    "solutions_table",
-    "SolutionsFigure",
-    "show_solutions",
+    *ik.__all__,
     "PRESETS",
     "IKExplorer",
     "ik_explorer",
-    # chapter 04
     "JacobianExplorer",
     "jacobian_explorer",
     "RatePlayer",
     "rate_player",
-    # chapter 05
-    "TipForce2R",
-    "tip_force_explorer",
-    "PayloadExplorer",
-    "payload_explorer",
-    "WristSensor",
-    "wrist_sensor_demo",
-    # chapter 06
+    *statics.__all__,
     "TorqueSplit",
     "torque_split_explorer",
     "TrajectoryPlayer",
     "trajectory_player",
-    # chapter 08
     "ControlLab",
     "control_lab",
     "TaskPlayer",
     "task_player",
     "svg_plot",
-    # chapter 07
     "ExcitationExplorer",
     "excitation_explorer",
 ]

@@ -42,7 +42,6 @@ __all__ = [
     "slot_of",
     "arm_label",
     "wrist_label",
-    "closed_form",
     "floor_height",
     "GhostArm",
     "SolutionArms",

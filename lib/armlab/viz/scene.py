@@ -38,16 +38,12 @@ __all__ = [
     "figure3d",
     "set_cube",
     "fit_points",
-    "frame_content",
     "Triads",
     "frames_figure",
     "FigureView",
     "shown",
     "reach",
     "arm_region",
-    "strided_path",
-    "trace_stride",
-    "TRACE_POINTS",
     "ArmView",
 ]
 

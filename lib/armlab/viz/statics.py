@@ -41,8 +41,6 @@ from .scene import ArmView, Triads, figure3d, fit_points, reach
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
 
 __all__ = [
-    "load_color",
-    "torque_bars",
     "TipForce2R",
     "tip_force_explorer",
     "PayloadExplorer",
