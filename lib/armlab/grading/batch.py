@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from ._frozen import freeze
+
 __all__ = ["Task", "Result", "Progress", "grade_assignment", "grade_one", "versions", "main"]
 
 #: A submission that runs longer than this (seconds, all its cells) gets zero.
@@ -478,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     return 1 if any(not r.ok for r in results) else 0
 
+
+freeze(__name__)  # like every grading module: armlab.grading.batch.grade_one = ... raises
 
 if __name__ == "__main__":
     sys.exit(main())
