@@ -226,6 +226,7 @@ def write_role_config(root: Path, exchange: Path) -> None:
             "nbgrader.server_extensions.assignment_list": True,
             "nbgrader.server_extensions.course_list": True,
             "nbgrader.server_extensions.validate_assignment": True,
+            "jupyter_lsp": False,  # no language server is installed: its start-up scan only costs time
         }}}, indent=1))
         disabled = ({"@jupyter/nbgrader:formgrader": True, "@jupyter/nbgrader:create-assignment": True}
                     if student else {})
@@ -323,7 +324,9 @@ def start(cls: Classroom, log: Path | None = None) -> subprocess.Popen:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"jupyterhub exited with {proc.returncode}" + (f"; see {log}" if log else ""))
+            stop(cls, proc)
+            tail = "".join(log.read_text().splitlines(True)[-40:]) if log else ""
+            raise RuntimeError(f"jupyterhub exited with {proc.returncode}:\n{tail}")
         try:
             with urllib.request.urlopen(f"{cls.url}/hub/api/", timeout=2) as r:
                 if r.status == 200:
@@ -338,13 +341,7 @@ def start(cls: Classroom, log: Path | None = None) -> subprocess.Popen:
 def class_pids(cls: Classroom) -> set[int]:
     """Processes of the class still alive: the servers the hub recorded, and (real users) every process of the
     class's accounts, which run nothing but what this hub started."""
-    pids = set()
-    proxy_pid = Path(cls.root) / "hub" / "jupyterhub-proxy.pid"
-    if proxy_pid.exists():
-        try:
-            pids.add(int(proxy_pid.read_text().strip()))
-        except ValueError:
-            pass
+    pids = {p for p in [_proxy_pid(cls)] if p}
     db = Path(cls.root) / "hub" / "jupyterhub.sqlite"
     if db.exists():
         try:
@@ -381,7 +378,11 @@ def _alive(pid: int) -> bool:
 
 
 def stop(cls: Classroom, proc: subprocess.Popen, timeout: float = 20) -> None:
-    """Stop the hub (it stops the proxy, the servers and the service), then anything of the class left over."""
+    """Stop the class: its servers and the service first (SIGTERM: a Jupyter server shuts its kernels down; the
+    hub's own SIGINT would wait for a confirmation that never comes), then the hub, which stops the proxy, then
+    anything of the class left over."""
+    proxy = _proxy_pid(cls)
+    _signal_all(class_pids(cls) - {proxy, proc.pid}, signal.SIGTERM, wait=10)
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -389,21 +390,28 @@ def stop(cls: Classroom, proc: subprocess.Popen, timeout: float = 20) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(5)
-    try:  # the proxy runs in the hub's process group
-        os.killpg(proc.pid, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        pass
     for sig in (signal.SIGTERM, signal.SIGKILL):
-        pids = class_pids(cls)
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + 5
-        while pids and time.monotonic() < deadline:
-            pids = {p for p in pids if _alive(p)}
-            time.sleep(0.1)
+        _signal_all(class_pids(cls), sig, wait=5)
+
+
+def _proxy_pid(cls: Classroom) -> int | None:
+    path = Path(cls.root) / "hub" / "jupyterhub-proxy.pid"
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _signal_all(pids: set[int], sig: int, wait: float) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + wait
+    while pids and time.monotonic() < deadline:
+        pids = {p for p in pids if _alive(p)}
+        time.sleep(0.1)
 
 
 def banner(cls: Classroom) -> str:

@@ -62,6 +62,7 @@ c.Spawner.env_keep = ["LANG", "LC_ALL", "TZ"]  # no PYTHONPATH, no VIRTUAL_ENV o
 c.Spawner.environment = {"PATH": PATH, "JUPYTER_CONFIG_PATH": str(ROOT / "config" / "student"), **LIBS}
 c.Spawner.start_timeout = 90
 c.Spawner.http_timeout = 90
+c.LocalProcessSpawner.interrupt_timeout = 2  # a server ignores SIGINT without a terminal: go on to SIGTERM
 c.Spawner.mem_limit = "2G"  # advisory with the local spawners (docs/instructor.md gives measured needs)
 
 # --- the formgrader: a hub service in the course directory, run as the grader account ---------------------------------

@@ -18,7 +18,6 @@ import os
 import pwd
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -60,11 +59,14 @@ def hub():
     # not under pytest's basetemp: that is private to whoever runs pytest, and the class's accounts need /tmp/x
     root = Path(tempfile.mkdtemp(prefix="armlab-hub-test-"))
     root.chmod(0o755)
+    t0 = time.monotonic()
     cls = cr.setup(root, cr.free_port(), real_users=real_users)
     log = root / "hub" / "jupyterhub.log"
     proc = None
     try:
+        t1 = time.monotonic()
         proc = cr.start(cls, log=log)
+        print(f"class set up in {t1 - t0:.0f} s, hub up in {time.monotonic() - t1:.0f} s")
         yield cls
     finally:
         if log.exists():  # shown by pytest when the test fails
@@ -129,6 +131,9 @@ def answers(nb) -> dict[str, str]:
 
 def test_a_homework_cycle_through_the_hub(hub):
     t0 = time.monotonic()
+
+    def mark(what: str) -> None:
+        print(f"{time.monotonic() - t0:6.1f} s  {what}")
     cls = hub
     admin = Client(cls, cls.admin_token, "armlab-admin")
 
@@ -161,6 +166,7 @@ def test_a_homework_cycle_through_the_hub(hub):
         st.formgrader("GET", "/assignments", expect=403)
         st.formgrader("POST", f"/assignment/{HW}/release", expect=403)
 
+    mark("access checks on the formgrader")
     # --- 1. the instructor generates and releases hw01 (the formgrader's Generate and Release buttons) ---------------
     r = instructor.formgrader("POST", f"/assignment/{HW}/assign").json()
     assert r["success"], r
@@ -170,6 +176,7 @@ def test_a_homework_cycle_through_the_hub(hub):
     assert release.exists()
     assert "HIDDEN TESTS" not in release.read_text() and "BEGIN SOLUTION" not in release.read_text()
 
+    mark("released")
     # --- 2. students fetch, answer through the contents API and submit ------------------------------------------------
     solution = nbformat.read(REPO / "solutions" / HW / f"{HW}.ipynb", as_version=4)
     blank = nbformat.read(REPO / "exercises" / HW / f"{HW}.ipynb", as_version=4)
@@ -195,6 +202,7 @@ def test_a_homework_cycle_through_the_hub(hub):
         assert listed["success"] and [a["status"] for a in listed["value"] if a["assignment_id"] == HW] == ["released"]
         listed = st.assignments("fetch")
         assert "fetched" in [a["status"] for a in listed["value"] if a["assignment_id"] == HW], listed
+    mark("servers ready, fetched")
     right_st, wrong_st, blank_st = students
 
     # the later submission counts: the right student first submits the blank notebook, then the answers
@@ -207,6 +215,7 @@ def test_a_homework_cycle_through_the_hub(hub):
     assert wrong_st.assignments("submit")["success"]
     assert blank_st.assignments("submit")["success"]
 
+    mark("submitted")
     # --- access: no student reads another student's work, the course directory or the hidden tests ------------------
     right_st.req("GET", f"/user/{WRONG}/api/contents/{NB}", expect=403)  # another student's server
     right_st.req("GET", f"/user/{WRONG}/assignments?course_id={cr.COURSE_ID}", expect=403)
@@ -234,6 +243,7 @@ def test_a_homework_cycle_through_the_hub(hub):
         out = cr.run_as(RIGHT, [cls.python, "-c", probe, str(submitted[0] / f"{HW}.ipynb")], cls.ld_library_path).stdout
         assert "DENIED" in out or not submitted[0].name.endswith("+"), out
 
+    mark("access checks")
     # --- a student's server dies mid-cycle; nothing is lost ---------------------------------------------------------
     pid = server(WRONG)["state"]["pid"]
     os.kill(pid, signal.SIGKILL)
@@ -247,6 +257,7 @@ def test_a_homework_cycle_through_the_hub(hub):
     submitted = [a for a in wrong_st.assignments()["value"] if a["assignment_id"] == HW and a["status"] == "submitted"]
     assert submitted and submitted[0]["submissions"], "the submission record survived the restart"
 
+    mark("killed server restarted")
     # --- 3. the instructor collects, autogrades, generates and releases feedback -------------------------------------
     r = instructor.formgrader("POST", f"/assignment/{HW}/collect", timeout=TIMEOUT).json()
     assert r["success"], r
@@ -258,6 +269,7 @@ def test_a_homework_cycle_through_the_hub(hub):
     r = instructor.formgrader("POST", f"/assignment/{HW}/release_feedback").json()
     assert r["success"], r
 
+    mark("collected, autograded, feedback released")
     # --- 4. the students fetch their feedback ----------------------------------------------------------------------
     for st in students:
         st.assignments("fetch_feedback")
@@ -268,6 +280,7 @@ def test_a_homework_cycle_through_the_hub(hub):
     # ... and none reads another's
     right_st.req("GET", f"/user/{WRONG}/api/contents/{HW}/feedback", expect=403)
 
+    mark("feedback fetched")
     # --- 5. the grades, as the formgrader exports them: right 18, wrong (the harness's mistakes) 8, blank 0 -------------
     rows = {r["student"]: r for r in instructor.formgrader("GET", f"/submissions/{HW}").json()}
     assert {s: rows[s]["score"] for s in cr.STUDENTS} == {RIGHT: 18.0, WRONG: wrong_score, BLANK: 0.0}
