@@ -446,6 +446,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="run every server as you (SimpleLocalProcessSpawner): NO isolation between students")
     args = ap.parse_args(argv)
     real_users = os.geteuid() == 0 and not args.shared_user
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    # Ctrl-C, and also SIGTERM/SIGHUP (a closed terminal, a service manager), stop the whole class
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, interrupt)
     cls = setup(args.dir, args.port, real_users=real_users)
     say(f"starting the hub on {cls.url} (log: {Path(cls.root) / 'hub' / 'jupyterhub.log'})")
     proc = start(cls, log=Path(cls.root) / "hub" / "jupyterhub.log")
