@@ -212,15 +212,19 @@ def build_env(env: Path, wheel: Path, probe_user: str | None) -> tuple[Path, str
 
 # --- configuration files of the class -----------------------------------------------------------------------
 
-def write_role_config(root: Path, exchange: Path) -> None:
+def write_role_config(root: Path, exchange: Path, real_users: bool) -> None:
     """config/student: every user's own server (Assignments tab only); config/grader: the formgrader service."""
     nbg = (f"c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = {COURSE_ID!r}\n"
            f"c.Exchange.root = {str(exchange)!r}\n")
     for role in ("student", "grader"):
         d = root / "config" / role
         (d / "labconfig").mkdir(parents=True, exist_ok=True)
-        (d / "nbgrader_config.py").write_text(nbg)
         student = role == "student"
+        extra = ""
+        if student and not real_users:
+            # nbgrader names a submission after the OS user, the same for everybody here: use the hub's name
+            extra = "import os\nc.CourseDirectory.student_id = os.environ.get('JUPYTERHUB_USER', '*')\n"
+        (d / "nbgrader_config.py").write_text(nbg + extra)
         (d / "jupyter_server_config.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
             "nbgrader.server_extensions.formgrader": not student,
             "nbgrader.server_extensions.assignment_list": True,
@@ -271,7 +275,7 @@ def setup(root: Path, port: int, *, real_users: bool, edition: Path | None = Non
     exchange = root / "exchange"
     exchange.mkdir(exist_ok=True)
     exchange.chmod(0o1777 if real_users else 0o755)  # sticky: nobody removes another one's files
-    write_role_config(root, exchange)
+    write_role_config(root, exchange, real_users)
 
     for user in USERS:  # every user's home, with the course from the student edition (never overwritten)
         home = homes[user]

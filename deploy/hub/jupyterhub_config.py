@@ -56,6 +56,8 @@ if cls["real_users"]:
 else:  # NOT isolated: every server runs as the hub's user (classroom.py --shared-user says so loudly)
     c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
     c.SimpleLocalProcessSpawner.home_dir_template = str(ROOT / "home" / "{username}")
+    if os.geteuid() == 0:  # --shared-user as root: Jupyter refuses root unless told
+        SINGLEUSER = SINGLEUSER + ["--ServerApp.allow_root=True"]
 c.Spawner.cmd = SINGLEUSER
 c.Spawner.default_url = "/lab"
 c.Spawner.env_keep = ["LANG", "LC_ALL", "TZ"]  # no PYTHONPATH, no VIRTUAL_ENV of whoever started the hub
