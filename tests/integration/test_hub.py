@@ -119,6 +119,40 @@ def wait(pred, what: str, timeout: float = TIMEOUT, every: float = 0.5):
     raise AssertionError(f"timed out after {timeout} s: {what}")
 
 
+def run_in_kernel(st: "Client", code: str) -> str:
+    """Start a kernel on the student's server (POST /api/kernels, as JupyterLab does), run ``code`` over the kernel's
+    websocket, return its stdout, shut the kernel down."""
+    import uuid
+
+    import websocket
+
+    kid = st.req("POST", st.user("/api/kernels"), json={"name": "python3"}, expect=201).json()["id"]
+    url = st.base.replace("http://", "ws://") + st.user(f"/api/kernels/{kid}/channels")
+    ws = websocket.create_connection(url, header=[f"Authorization: {st.s.headers['Authorization']}"], timeout=TIMEOUT)
+    try:
+        msg_id = uuid.uuid4().hex
+        ws.send(json.dumps({"header": {"msg_id": msg_id, "msg_type": "execute_request", "username": st.name,
+                                       "session": uuid.uuid4().hex, "version": "5.3"},
+                            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+                            "content": {"code": code, "silent": False, "store_history": False,
+                                        "user_expressions": {}, "allow_stdin": False}}))
+        out, deadline = [], time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            msg = json.loads(ws.recv())
+            if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "stream":
+                out.append(msg["content"]["text"])
+            elif msg["msg_type"] == "error":
+                out.append("\n".join(msg["content"]["traceback"]))
+            elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                return "".join(out)
+        raise AssertionError(f"the kernel did not answer within {TIMEOUT} s")
+    finally:
+        ws.close()
+        st.req("DELETE", st.user(f"/api/kernels/{kid}"), expect=204)
+
+
 def answers(nb) -> dict[str, str]:
     """grade_id -> source of the answer cells (solution regions as a student writes them: no markers)."""
     out = {}
@@ -238,6 +272,13 @@ def test_a_homework_cycle_through_the_hub(hub):
                  "        print('READ', p)\n    except OSError as e:\n        print('DENIED', p, type(e).__name__)\n")
         targets = [*map(str, secrets), str(inbound), str(Path(cls.homes[WRONG])), str(course)]
         out = cr.run_as(RIGHT, [cls.python, "-c", probe, *targets], cls.ld_library_path).stdout
+        assert out.count("DENIED") == len(targets) and "READ" not in out, out
+        # ... and from the student's own kernel, started in JupyterLab's way: it runs as the student, with armlab
+        # from the student edition's wheel, and reads none of it
+        code = ("import os, pwd, sys, armlab\nprint('USER', pwd.getpwuid(os.getuid()).pw_name)\n"
+                "print('ARMLAB', armlab.__file__)\nsys.argv = ['probe', *%r]\n" % targets) + probe
+        out = run_in_kernel(right_st, code)
+        assert f"USER {RIGHT}" in out and f"ARMLAB {Path(cls.root) / 'env'}" in out, out
         assert out.count("DENIED") == len(targets) and "READ" not in out, out
         (submitted,) = [p for p in inbound.iterdir() if p.name.startswith(WRONG + "+")]
         # it is there; the student cannot list inbound/ (checked above), and its name ends in a random part
