@@ -31,6 +31,8 @@ requests = pytest.importorskip("requests")
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy" / "hub"))
+if str(REPO / "tests") not in sys.path:  # `support` without PYTHONPATH=tests (./run.sh test tests/integration/...)
+    sys.path.append(str(REPO / "tests"))
 import classroom as cr  # noqa: E402
 from support.nbgrader_harness import hw01_submissions  # noqa: E402
 
@@ -153,6 +155,30 @@ def run_in_kernel(st: "Client", code: str) -> str:
         st.req("DELETE", st.user(f"/api/kernels/{kid}"), expect=204)
 
 
+def listening_addresses(pids: set[int]) -> set[str]:
+    """``ip:port`` of every TCP socket the processes ``pids`` listen on (/proc/net/tcp and tcp6)."""
+    inodes = set()
+    for pid in pids:
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        except OSError:
+            pass
+    out = set()
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/net/{table}").read_text().splitlines()[1:]:
+            f = line.split()
+            if f[3] == "0A" and f[9] in inodes:  # LISTEN
+                addr, port = f[1].split(":")
+                raw = bytes.fromhex(addr)
+                words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))  # /proc prints host-order words
+                ip = ".".join(map(str, words)) if len(words) == 4 else words.hex(":", 2)
+                out.add(f"{ip}:{int(port, 16)}")
+    return out
+
+
 def answers(nb) -> dict[str, str]:
     """grade_id -> source of the answer cells (solution regions as a student writes them: no markers)."""
     out = {}
@@ -239,6 +265,12 @@ def test_a_homework_cycle_through_the_hub(hub):
         assert "fetched" in [a["status"] for a in listed["value"] if a["assignment_id"] == HW], listed
     mark("servers ready, fetched")
     right_st, wrong_st, blank_st = students
+
+    # --- the class listens on the loopback interface only: hub, proxy, formgrader service, every server
+    pids = cr.class_pids(cls) | {int((Path(cls.root) / "hub" / "jupyterhub.pid").read_text())}
+    addresses = listening_addresses(pids)
+    assert len(addresses) >= 7, addresses  # proxy (public + API), hub API, service, three students' servers
+    assert all(a.startswith("127.0.0.1:") for a in addresses), addresses
 
     # the later submission counts: the right student first submits the blank notebook, then the answers
     r = right_st.assignments("submit")
