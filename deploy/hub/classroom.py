@@ -325,7 +325,7 @@ def start(cls: Classroom, log: Path | None = None) -> subprocess.Popen:
     out = open(log, "ab") if log else None
     proc = subprocess.Popen(hub_command(cls), cwd=Path(cls.root) / "hub", env=env, stdout=out,
                             stderr=subprocess.STDOUT if out else None, start_new_session=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # the hub answers once the formgrader service is up (it waits up to 120 s)
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             stop(cls, proc)
@@ -339,7 +339,7 @@ def start(cls: Classroom, log: Path | None = None) -> subprocess.Popen:
             pass
         time.sleep(0.3)
     stop(cls, proc)
-    raise RuntimeError("the hub did not answer within 60 s")
+    raise RuntimeError("the hub did not answer within 180 s")
 
 
 def class_pids(cls: Classroom) -> set[int]:

@@ -8,6 +8,8 @@ import json
 import os
 from pathlib import Path
 
+import jupyterhub
+
 c = get_config()  # noqa: F821  (provided by traitlets when it loads this file)
 
 cls = json.loads(Path(os.environ["ARMLAB_CLASSROOM"]).read_text())
@@ -82,3 +84,7 @@ c.JupyterHub.services = [
     },
     {"name": "armlab-admin", "api_token": cls["admin_token"]},
 ]
+if int(jupyterhub.__version__.split(".")[0]) >= 6:
+    # the hub exits when the formgrader is not up within this time (JupyterHub 6's default, 30 s, is short on a
+    # busy 2-core machine; the field is new in 6.0)
+    c.JupyterHub.services[0]["timeout"] = 120
