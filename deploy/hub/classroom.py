@@ -343,9 +343,28 @@ def start(cls: Classroom, log: Path | None = None) -> subprocess.Popen:
 
 
 def class_pids(cls: Classroom) -> set[int]:
-    """Processes of the class still alive: the servers the hub recorded, and (real users) every process of the
-    class's accounts, which run nothing but what this hub started."""
+    """Processes of the class still alive: the hub's descendants, the proxy, the servers the hub recorded, and (real
+    users) every process of the class's accounts, which run nothing but what this hub started."""
     pids = {p for p in [_proxy_pid(cls)] if p}
+    try:  # everything the hub started and their children: proxy, service, servers, kernels
+        hub = int((Path(cls.root) / "hub" / "jupyterhub.pid").read_text().strip())
+    except (OSError, ValueError):
+        hub = None
+    if hub:
+        parent = {}
+        for d in Path("/proc").iterdir():
+            if d.name.isdigit():
+                try:
+                    parent[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                except (OSError, IndexError, ValueError):
+                    pass
+        for pid in parent:
+            p, seen = pid, 0
+            while p in parent and seen < 64:
+                if parent[p] == hub:
+                    pids.add(pid)
+                    break
+                p, seen = parent[p], seen + 1
     db = Path(cls.root) / "hub" / "jupyterhub.sqlite"
     if db.exists():
         try:
