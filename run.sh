@@ -3,6 +3,8 @@
 #
 #   ./run.sh course   # set up .venv and open the course in JupyterLab
 #   ./run.sh test     # set up .venv (with test extras), run the static checks, then the test suite
+#   ./run.sh classroom  # a demo class on 127.0.0.1: JupyterHub, nbgrader's exchange, the formgrader
+#   ./run.sh student-edition DIR [--git]  # what students get: the course, the exercises, armlab as a wheel
 #
 # Both commands create or refresh a local virtualenv in .venv; re-runs skip the
 # pip install step while .venv is newer than pyproject.toml.
@@ -13,6 +15,9 @@ cd "$ROOT"
 
 VENV="$ROOT/.venv"
 START_NOTEBOOK="course/00_start_here.ipynb"
+TEST_EXTRAS="course,lab,test,hub,scale"
+TEST_EXTRAS_STAMP="${TEST_EXTRAS//,/-}"
+HUB_DIR="$ROOT/deploy/hub"
 
 export PIP_DEFAULT_TIMEOUT="${PIP_DEFAULT_TIMEOUT:-60}"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -29,8 +34,9 @@ Commands:
   course [ARGS...]   Create/refresh .venv, install ArmLab with the course and lab extras
                      and open course/00_start_here.ipynb in JupyterLab.
                      ARGS are passed to `jupyter lab` (e.g. --no-browser).
-  test [ARGS...]     Create/refresh .venv, install the course, lab and test extras,
-                     make sure Chromium is available for the browser tests,
+  test [ARGS...]     Create/refresh .venv, install the course, lab, test, hub and scale extras,
+                     make sure Chromium is available for the browser tests and
+                     configurable-http-proxy (npm ci in deploy/hub) for the hub test,
                      then run `python -m pytest ARGS...`.
                      Without ARGS (the full run, and what CI runs through .ci/run) the
                      static checks below run first, and a failing check stops the run
@@ -41,6 +47,15 @@ Commands:
                        ruff format --check formatting, without changing any file
                        mypy                types of lib/armlab (pyproject.toml [tool.mypy])
                      All three run and every failure is reported.
+  classroom [ARGS...]
+                     A demo class on 127.0.0.1: JupyterHub with an instructor, a TA and
+                     three students, nbgrader's exchange and the formgrader service
+                     (deploy/hub/classroom.py; --help for its options). As root every
+                     person is a real OS user; otherwise see --shared-user.
+  student-edition DIR [--git]
+                     Build the student edition in DIR (deploy/student_edition.py): the course,
+                     the released exercises, the errata and armlab as a wheel; no solutions,
+                     hidden tests or gradebook (checked). --git commits it for nbgitpuller.
 
 Environment:
   ARMLAB_PYTHON      Python interpreter used to create .venv (must be >= 3.11).
@@ -93,10 +108,10 @@ ensure_venv() {
 ensure_installed() {
     local extras="$1"
     local stamp="$VENV/.armlab-installed-${extras//,/-}"
-    # The test stamp implies the course and lab extras are installed as well.
+    # The test stamp implies every other extra is installed as well.
     local s
     if [[ "${ARMLAB_REINSTALL:-0}" != 1 ]]; then
-        for s in "$stamp" "$VENV/.armlab-installed-course-lab-test"; do
+        for s in "$stamp" "$VENV/.armlab-installed-$TEST_EXTRAS_STAMP"; do
             if [[ -f "$s" && "$s" -nt pyproject.toml ]]; then
                 say ".venv is up to date (delete $(basename "$s") or set ARMLAB_REINSTALL=1 to force)"
                 return 0
@@ -128,6 +143,33 @@ ensure_chromium() {
     fi
     warn "no 'chromium' on PATH: the browser tests will be skipped locally (they fail under CI=true)."
     warn "install it with your package manager (e.g. 'sudo apt-get install chromium') to run them."
+}
+
+# configurable-http-proxy, JupyterHub's proxy, from npm: `npm ci` in deploy/hub (package-lock.json pins it).
+# ensure_proxy strict: die when it cannot be installed (classroom); otherwise warn (the hub test then skips
+# locally and fails under CI=true).
+ensure_proxy() {
+    local strict="${1:-}"
+    local chp="$HUB_DIR/node_modules/.bin/configurable-http-proxy"
+    if [[ -x "$chp" && "$HUB_DIR/node_modules/.package-lock.json" -nt "$HUB_DIR/package-lock.json" ]]; then
+        return 0
+    fi
+    if ! command -v npm >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing Node.js and npm for configurable-http-proxy (apt-get)"
+        DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm || warn "apt-get install nodejs npm failed"
+    fi
+    if ! command -v npm >/dev/null 2>&1; then
+        local msg="no 'npm' on PATH: configurable-http-proxy (JupyterHub's proxy) cannot be installed; install Node.js >= 18 and npm"
+        [[ -n "$strict" ]] && die "$msg"
+        warn "$msg (the hub test is skipped locally and fails under CI=true)"
+        return 0
+    fi
+    say "installing configurable-http-proxy into deploy/hub/node_modules (npm ci)"
+    if ! (cd "$HUB_DIR" && npm ci --no-audit --no-fund --loglevel=error); then
+        [[ -n "$strict" ]] && die "npm ci in deploy/hub failed (see above)"
+        warn "npm ci in deploy/hub failed: the hub test is skipped locally and fails under CI=true"
+    fi
 }
 
 activate_venv() {
@@ -177,15 +219,16 @@ run_checks() {
 
 cmd_check() {
     ensure_venv
-    ensure_installed course,lab,test
+    ensure_installed "$TEST_EXTRAS"
     activate_venv
     run_checks || die "static checks failed (see above)"
 }
 
 cmd_test() {
     ensure_venv
-    ensure_installed course,lab,test
+    ensure_installed "$TEST_EXTRAS"
     ensure_chromium
+    ensure_proxy
     activate_venv
     local checks="${ARMLAB_CHECKS:-}"
     if [[ -z "$checks" ]]; then
@@ -196,6 +239,21 @@ cmd_test() {
     fi
     say "running: python -m pytest $*"
     exec "$VENV/bin/python" -m pytest "$@"
+}
+
+cmd_student_edition() {
+    ensure_venv
+    ensure_installed course,lab
+    activate_venv
+    exec "$VENV/bin/python" "$ROOT/deploy/student_edition.py" "$@"
+}
+
+cmd_classroom() {
+    ensure_venv
+    ensure_installed course,lab,hub
+    ensure_proxy strict
+    activate_venv
+    exec "$VENV/bin/python" "$ROOT/deploy/hub/classroom.py" "$@"
 }
 
 main() {
@@ -209,6 +267,8 @@ main() {
         course) cmd_course "$@" ;;
         test) cmd_test "$@" ;;
         check) cmd_check "$@" ;;
+        classroom) cmd_classroom "$@" ;;
+        student-edition) cmd_student_edition "$@" ;;
         -h | --help | help) usage ;;
         *)
             printf 'Unknown command: %s\n\n' "$cmd" >&2

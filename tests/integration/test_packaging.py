@@ -30,7 +30,7 @@ PYPI_TO_CONDA = {
     "playwright": "playwright-python",
 }
 CONDA_TO_PYPI = {v: k for k, v in PYPI_TO_CONDA.items()}
-EXTRAS = ("course", "lab", "test")
+EXTRAS = ("course", "lab", "hub", "scale", "test")
 CONDA_ONLY = {"python", "pip"}
 
 
