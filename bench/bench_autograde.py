@@ -62,7 +62,7 @@ def make_course(root: Path, students: int) -> None:
         kind = MIX[i % len(MIX)]
         dest = root / "submitted" / f"s{i:03d}_{kind}" / A / f"{A}.ipynb"
         dest.parent.mkdir(parents=True)
-        nbformat.write(kinds[kind][0], str(dest))
+        nbformat.write(kinds[kind], str(dest))
 
 
 def grades(root: Path) -> dict:

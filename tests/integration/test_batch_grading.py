@@ -50,7 +50,7 @@ def course(tmp_path_factory):
     assert res["success"], res.get("error")
     solution = nbformat.read(root / "solutions" / A / f"{A}.ipynb", as_version=4)
     blank = nbformat.read(root / "exercises" / A / f"{A}.ipynb", as_version=4)
-    subs = {s: nb for s, (nb, _) in hw01_submissions(solution, blank).items() if s in STUDENTS}
+    subs = {s: nb for s, nb in hw01_submissions(solution, blank).items() if s in STUDENTS}
     for student, nb in subs.items():
         dest = root / "submitted" / student / A / f"{A}.ipynb"
         dest.parent.mkdir(parents=True)
