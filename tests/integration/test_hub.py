@@ -35,7 +35,7 @@ sys.path.insert(0, str(REPO / "deploy" / "hub"))
 if str(REPO / "tests") not in sys.path:  # `support` without PYTHONPATH=tests (./run.sh test tests/integration/...)
     sys.path.append(str(REPO / "tests"))
 import classroom as cr  # noqa: E402
-from support.nbgrader_harness import hw01_submissions  # noqa: E402
+from support.nbgrader_harness import OUTCOMES, hw01_submissions  # noqa: E402
 
 HW = "hw01_transforms"
 NB = f"{HW}/{HW}.ipynb"
@@ -263,7 +263,8 @@ def test_a_homework_cycle_through_the_hub(hub):
     # --- 2. students fetch, answer through the contents API and submit ------------------------------------------------
     solution = nbformat.read(REPO / "solutions" / HW / f"{HW}.ipynb", as_version=4)
     blank = nbformat.read(REPO / "exercises" / HW / f"{HW}.ipynb", as_version=4)
-    wrong_nb, wrong_score = hw01_submissions(solution, blank)["wrong"]
+    wrong_nb = hw01_submissions(solution, blank)["wrong"]
+    (wrong_score,) = [o.score for o in OUTCOMES if (o.homework, o.student) == (HW, "wrong")]
     right_answers, wrong_answers = answers(solution), answers(wrong_nb)
     assert len(right_answers) >= 6 and right_answers != wrong_answers
 
