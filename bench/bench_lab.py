@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 from armlab.lab import YoubotArm  # noqa: E402
 from armlab.lab.sim.server import HOME_DRIVER  # noqa: E402
-from lab_clients import lib_env, run_clients  # noqa: E402
+from lab_clients import lib_env, run_clients, while_streaming  # noqa: E402
 
 MID = HOME_DRIVER + [0.4, 0.4, -0.4, 0.4, 0.4]  # away from the end stops
 
@@ -97,8 +97,8 @@ def command_to_state(url, n):
 def many_clients(url, clients, seconds):
     """State latencies (s) of ``clients`` client processes streaming at 50 Hz (bench/lab_clients.py), their
     late stream ticks, and the faults they held on."""
-    reports, _window = run_clients(url, clients, seconds)
-    lat = [x for r in reports for x in r["latency"]]
+    reports, window = run_clients(url, clients, seconds)
+    lat = list(while_streaming(reports, window))
     return lat, sum(r["missed_ticks"] for r in reports), [r["fault"].split(":")[0] for r in reports if r["fault"]]
 
 
