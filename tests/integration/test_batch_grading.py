@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -141,6 +142,10 @@ def test_batch_on_a_local_cluster_gives_serial_nbgraders_scores_through_a_killed
     assert scores["kills_worker"] == 0.0
     assert all(flag for _, flag in cells["kills_worker"].values())  # flagged for a person
     assert (root / "autograded" / "kills_worker" / A / "BATCH_FAILURE.txt").read_text().count("killed") == 1
+    # the killed workers could not remove their private copies of the course; the batch did
+    assert not [
+        p for p in Path(tempfile.gettempdir()).glob("armlab-grade-*") if p.name.split("-")[2] in map(str, killed)
+    ]
 
     # a re-run resumes: what was graded is not graded again; the failures are tried again, as nbgrader
     # retries a notebook whose autograde failed, and fail the same way

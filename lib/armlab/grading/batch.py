@@ -45,11 +45,13 @@ from typing import Any, Callable, Iterator
 
 from ._frozen import freeze
 
-__all__ = ["Task", "Result", "Progress", "grade_assignment", "grade_one", "versions", "main"]
+__all__ = ["Task", "Result", "Progress", "grade_assignment", "grade_one", "sweep_private_copies", "versions", "main"]
 
 #: A submission that runs longer than this (seconds, all its cells) gets zero.
 DEFAULT_TIMEOUT = 300.0
 FAILURE_FILE = "BATCH_FAILURE.txt"
+#: A worker's private copy of the course: ``<tmp>/armlab-grade-<worker pid>-<random>``.
+PRIVATE_PREFIX = "armlab-grade-"
 
 
 @dataclass
@@ -160,7 +162,8 @@ def grade_one(task: Task) -> Result:
     if task.versions and task.versions != versions():
         return Result(task.student, False, f"worker has {versions()}, the course needs {task.versions}")
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="armlab-grade-") as tmp:
+    sweep_private_copies()
+    with tempfile.TemporaryDirectory(prefix=f"{PRIVATE_PREFIX}{os.getpid()}-") as tmp:
         root = Path(tmp)
         (root / "nbgrader_config.py").write_text(task.config)
         (root / "gradebook.db").write_bytes(task.gradebook)
@@ -193,6 +196,28 @@ def grade_one(task: Task) -> Result:
         out_dir = root / "autograded" / task.student / task.assignment
         files = _read_tree(out_dir) if out_dir.is_dir() else {}
         return Result(task.student, ok, reason, seconds, files, timestamp, notebooks, out.get("log", ""))
+
+
+def sweep_private_copies(tmpdir: str | None = None) -> list[Path]:
+    """Remove the private course copies of workers that died mid-grade (a killed worker cannot clean up
+    after itself); each copy is named after its worker's process id. Returns what was removed."""
+    removed = []
+    for path in Path(tmpdir or tempfile.gettempdir()).glob(f"{PRIVATE_PREFIX}*-*"):
+        pid = path.name[len(PRIVATE_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _last_line(text: str) -> str:
@@ -451,6 +476,8 @@ def grade_assignment(
             _run_serial(tasks, on_result)  # as nbgrader does: a submission that kills its process stops the batch
         else:
             _run_dask(tasks, on_result, workers, scheduler)
+            if scheduler is None:  # this machine's workers are gone: the copies of any that were killed
+                sweep_private_copies()
     for r in results:
         if not r.ok:
             print(f"{r.student}: zero, flagged for manual grading: {r.reason}", file=progress.stream)
