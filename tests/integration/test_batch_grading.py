@@ -75,11 +75,11 @@ def _copy(course, tmp_path, name, extra=()):
     return dest
 
 
-def _grades(root):
-    """{student: {cell: (auto_score, needs_manual_grade)}} and the flagged notebooks, from a gradebook."""
+def _grades(root, db_url=None, course_id=""):
+    """{student: {cell: (auto_score, needs_manual_grade)}} and {student: score}, from a course's gradebook."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+    with Gradebook(db_url or f"sqlite:///{root / 'gradebook.db'}", course_id) as gb:
         cells = {
             s.student.id: {g.name: (g.auto_score, g.needs_manual_grade) for nb in s.notebooks for g in nb.grades}
             for s in gb.find_assignment(A).submissions
@@ -115,11 +115,18 @@ def _kill_a_busy_worker(stop, killed):
         time.sleep(0.05)
 
 
-def test_batch_on_a_local_cluster_gives_serial_nbgraders_scores_through_a_killed_worker(course, tmp_path):
+@pytest.fixture(scope="module")
+def serial(course, tmp_path_factory):
+    """The grades serial ``nbgrader autograde`` gives the students: what every batch must reproduce."""
+    cells, scores = _serial_nbgrader(_copy(course, tmp_path_factory.mktemp("serial"), "course"))
+    assert scores["solution"] == 18.0 and scores["blank"] == 0.0 and scores["wrong"] == 8.0
+    return cells, scores
+
+
+def test_batch_on_a_local_cluster_gives_serial_nbgraders_scores_through_a_killed_worker(course, serial, tmp_path):
     from armlab.grading.batch import grade_assignment
 
-    serial_cells, serial_scores = _serial_nbgrader(_copy(course, tmp_path, "serial"))
-    assert serial_scores["solution"] == 18.0 and serial_scores["blank"] == 0.0 and serial_scores["wrong"] == 8.0
+    serial_cells, serial_scores = serial
 
     root = _copy(course, tmp_path, "batch", extra=("kills_worker",))
     stop, killed = threading.Event(), []
@@ -173,6 +180,46 @@ def test_batch_times_out_a_slow_submission_and_resumes(course, tmp_path):
     forced = grade_assignment(A, root, workers=1, timeout=120, force=True)
     assert sorted(r.student for r in forced) == ["slow", "solution"] and all(r.ok for r in forced)
     assert _grades(root)[1] == {"slow": 18.0, "solution": 18.0}
+
+
+def test_batch_into_a_postgresql_gradebook_gives_serial_nbgraders_scores(course, serial, tmp_path):
+    """The course's gradebook on a PostgreSQL server (``db_url``): the batch's one writer fills it as it fills SQLite."""
+    from nbgrader.apps import NbGraderAPI
+    from traitlets.config import Config
+
+    from armlab.grading.batch import grade_assignment
+    from support import postgres
+    from support.nbgrader_harness import load_config
+
+    if not postgres.available():
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL's initdb is missing (Debian: apt install postgresql)")
+        pytest.skip("PostgreSQL is not installed")
+    root = _copy(course, tmp_path, "pg")
+    with postgres.private_postgres() as url:
+        with (root / "nbgrader_config.py").open("a") as f:
+            # a course id: PostgreSQL enforces the gradebook's foreign keys (SQLite does not), and nbgrader
+            # records no course row for the empty default id
+            f.write(f"\nc.CourseDirectory.db_url = {url!r}\nc.CourseDirectory.course_id = 'robotics'\n")
+        cfg = load_config()
+        cfg.merge(Config({"CourseDirectory": {"root": str(root), "db_url": url, "course_id": "robotics"}}))
+        assert NbGraderAPI(config=cfg).generate_assignment(A, force=True)["success"]  # the assignment's cells
+        results = grade_assignment(A, root, workers=2)
+        assert sorted(r.student for r in results) == sorted(STUDENTS)
+        assert _grades(root, url, "robotics") == serial
+        again = grade_assignment(A, root, workers=2)  # resumes from what PostgreSQL holds
+        assert [r.student for r in again] == ["os_exit"]
+        assert _grades(root, url, "robotics") == serial  # nothing lost
+        assert _row_counts(url) == (len(STUDENTS), len(STUDENTS) * len(serial[0]["solution"]))  # nothing twice
+
+
+def _row_counts(db_url):
+    """(submissions of A, grade rows of A) in a gradebook."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url, "robotics") as gb:
+        subs = gb.find_assignment(A).submissions
+        return len(subs), sum(len(nb.grades) for s in subs for nb in s.notebooks)
 
 
 def test_grading_package_does_not_import_dask_or_nbgrader():
