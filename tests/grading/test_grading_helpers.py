@@ -353,7 +353,7 @@ def test_grading_functions_use_only_frozen_builtins(name):
     code = compile(source, module.__file__, "exec")
     functions = [c for c in code.co_consts if isinstance(c, types.CodeType)]  # run time, not import time
     live = {n for c in functions for n in _global_lookups(c) if n in vars(builtins) and n not in vars(module)}
-    assert not live, f"{name} looks up live builtins {sorted(live)}: import them from ._frozen"
+    assert not live, f"{name} looks up live builtins {sorted(live)}: capture them in ._builtins"
 
 
 def test_ndarray_subclass_cannot_fake_its_values():

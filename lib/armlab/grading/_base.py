@@ -8,42 +8,8 @@ a method of an immutable C type, so an ndarray subclass cannot fake its values.
 
 from __future__ import annotations
 
-from ._frozen import (
-    AssertionError,
-    Ellipsis,
-    Exception,
-    NotImplemented,
-    NotImplementedError,
-    S,
-    TypeError,
-    ValueError,
-    abs,
-    all,
-    any,
-    bool,
-    callable,
-    complex,
-    enumerate,
-    float,
-    freeze,
-    int,
-    isfinite,
-    isinstance,
-    isnan,
-    len,
-    list,
-    ndarray,
-    ndarray_tolist,
-    np_asarray,
-    np_complexfloating,
-    np_generic,
-    repr,
-    sorted,
-    str,
-    tuple,
-    type,
-    zip,
-)
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import S, freeze, isfinite, isnan, ndarray, ndarray_tolist, np_asarray, np_complexfloating, np_generic
 
 from typing import TYPE_CHECKING
 
