@@ -58,24 +58,14 @@ ndarray_tolist = numpy.ndarray.tolist
 
 # --- sympy ------------------------------------------------------------------------------------
 S = SimpleNamespace(
-    Basic=sympy.Basic,
-    MatrixBase=sympy.MatrixBase,
-    Matrix=sympy.Matrix,
-    Symbol=sympy.Symbol,
-    sympify=sympy.sympify,
-    simplify=sympy.simplify,
-    count_ops=sympy.count_ops,
-    Function=sympy.Function,
-    sstr=sympy.sstr,
-    Float=sympy.Float,
-    sin=sympy.sin,
-    cos=sympy.cos,
+    **{
+        name: getattr(sympy, name)
+        for name in "Basic MatrixBase Matrix Symbol sympify simplify count_ops Function sstr Float sin cos".split()
+    }
 )
 #: what an expression given as a string may use (its symbols are added per call)
-SP_NAMESPACE = {
-    name: getattr(sympy, name)
-    for name in "sin cos tan atan2 sqrt pi exp Abs atan asin acos E Matrix Rational Integer Float Symbol I oo zoo nan".split()
-}
+SP_NAMES = "sin cos tan atan2 sqrt pi exp Abs atan asin acos E Matrix Rational Integer Float Symbol I oo zoo nan"
+SP_NAMESPACE = {name: getattr(sympy, name) for name in SP_NAMES.split()}
 SP_NAMESPACE["abs"] = sympy.Abs
 #: sympy's own number classes (Integer, Float, Zero, Half, ...), compared by identity
 SP_NUMBER_TYPES = tuple(
