@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 import numpy
 import sympy
 
-from . import _builtins
 from ._builtins import *  # noqa: F403  (the captured builtins, as in every grading module)
 
 # --- standard library -------------------------------------------------------------------------
@@ -97,5 +96,5 @@ def freeze(name: str) -> None:
     modules[name].__class__ = ReadOnlyModule
 
 
-freeze(_builtins.__name__)
+freeze(f"{__package__}._builtins")
 freeze(__name__)
