@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from armlab import control, models, sim
+from armlab._core.constants import GRAVITY
 
 ARM = models.paper_3r()
 G = models.PAPER_GRAVITY
@@ -179,3 +180,28 @@ def test_perturbed_model_scales_the_inertial_parameters():
 def test_bad_input_is_refused_clearly(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **o: control.GravityCompensation(ARM, **o),
+        lambda **o: control.PDGravity(ARM, 100.0, 20.0, **o),
+        lambda **o: control.ComputedTorque(ARM, 100.0, 20.0, **o),
+        lambda **o: control.ResolvedRate(ARM, 5.0, 2.0, **o),
+    ],
+)
+def test_model_based_controllers_share_the_model_options_gravity_and_limits(make):
+    """Every model-based controller takes ModelOptions: gravity (default GRAVITY, None for none) and limits,
+    by keyword; another option is a TypeError that names it."""
+    q = np.array([0.0, np.pi / 2, 0.0])  # stretched out horizontally: G(q) ≠ 0
+    ref = (np.array([0.1, 0.2, 0.3]), np.zeros(3)) if make(gravity=G).space == "task" else (q, np.zeros(3), np.zeros(3))
+
+    def tau(**options):
+        return make(**options).step(0.0, q, np.zeros(3), ref)
+
+    assert np.allclose(tau(), tau(gravity=GRAVITY))  # the default
+    assert not np.allclose(tau(gravity=G), tau(gravity=None))
+    assert np.abs(tau(gravity=G, limits=0.5)).max() <= 0.5
+    with pytest.raises(TypeError, match="gravty"):
+        make(gravty=G)

@@ -356,6 +356,22 @@ def test_identify_log_without_the_driver_map_asks_for_it(tmp_path):
     assert res.samples > 300
 
 
+def test_identify_log_hands_each_option_to_identification_data_or_identify(tmp_path):
+    from armlab.lab.ident import identify_log
+    from armlab.lab.log import identification_data
+
+    t, q, qd, qdd, tau = _simulate(EXCITATION, rate=50.0)
+    log = tmp_path / "session.jsonl"
+    _write_log(log, t, q, tau)
+    res = identify_log(log, YOUBOT, cutoff=2.0, t_end=1006.0, method="ols", friction=False, pull=0.5)
+    data = identification_data(log, t_end=1006.0, cutoff=2.0)
+    fit = dynamics.identify(YOUBOT, data["q"], data["qd"], data["qdd"], data["tau"], method="ols", friction=False)
+    np.testing.assert_array_equal(res.data["tau"], data["tau"])
+    np.testing.assert_allclose(res.base, fit.base)
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['cutof'\].*'cutoff'.*identify.*'prior'"):
+        identify_log(log, YOUBOT, cutof=2.0)
+
+
 # --- the chapter's widget ------------------------------------------------------------------------------
 
 

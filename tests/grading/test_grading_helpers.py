@@ -353,7 +353,74 @@ def test_grading_functions_use_only_frozen_builtins(name):
     code = compile(source, module.__file__, "exec")
     functions = [c for c in code.co_consts if isinstance(c, types.CodeType)]  # run time, not import time
     live = {n for c in functions for n in _global_lookups(c) if n in vars(builtins) and n not in vars(module)}
-    assert not live, f"{name} looks up live builtins {sorted(live)}: import them from ._frozen"
+    assert not live, f"{name} looks up live builtins {sorted(live)}: capture them in ._builtins"
+
+
+#: every checker of student functions built by _base.function_checker, with the signature it had when each
+#: one spelled it out (homework test cells call them positionally and by these keywords)
+FUNCTION_CHECKERS = [
+    ("control", "check_quintic_function", 20, "quintic_coefficients", 1e-8),
+    ("control", "check_pd_gains_function", 20, "pd_gains", 1e-9),
+    ("control", "check_pdg_torque_function", 20, "pdg_torque", 1e-9),
+    ("control", "check_ct_step_function", 20, "ct_step", 1e-8),
+    ("control", "check_best_solution_function", 12, "best_solution", 1e-6),
+    ("dynamics", "check_kinetic_energy_function", 20, "kinetic_energy", 1e-9),
+    ("dynamics", "check_velocity_torques_function", 20, "velocity_torques", 1e-9),
+    ("dynamics", "check_gravity_function", 20, "gravity_torques", 1e-9),
+    ("dynamics", "check_outward_step_function", 20, "outward_step", 1e-9),
+    ("dynamics", "check_mass_matrix_function", 20, "mass_matrix", 1e-9),
+    ("identification", "check_regressor_function", 20, "pendulum_regressor", 1e-9),
+    ("ik", "check_theta1_function", 20, "theta1", 1e-6),
+    ("ik", "check_theta3_function", 20, "theta3", 1e-6),
+    ("ik", "check_2r_function", 20, "solve_2r", 1e-6),
+    ("ik", "check_motion_cost_function", 20, "motion_cost", 1e-9),
+    ("ik", "check_choose_function", 20, "choose", 1e-9),
+    ("jacobians", "check_propagation_step_function", 20, "propagate", 1e-9),
+    ("jacobians", "check_joint_rates_function", 20, "joint_rates", 1e-7),
+    ("jacobians", "check_singular_pose_function", 20, "singular_pose", 1e-7),
+    ("jacobians", "check_frame_change_function", 20, "jacobian_in_base", 1e-9),
+    ("statics", "check_recursion_step_function", 20, "recursion_step", 1e-9),
+    ("statics", "check_tau_tip_function", 20, "tau_tip", 1e-9),
+    ("statics", "check_tau_base_function", 20, "tau_base", 1e-9),
+    ("statics", "check_free_direction_function", 20, "free_direction", 1e-7),
+    ("statics", "check_wrench_at_tool_function", 20, "wrench_at_tool", 1e-9),
+    ("statics", "check_tip_force_function", 20, "tip_force", 1e-7),
+]
+
+
+@pytest.mark.parametrize("module, checker, n, name, atol", FUNCTION_CHECKERS)
+def test_function_checker_keeps_the_signature_fn_cases_seed_n_name_atol(module, checker, n, name, atol):
+    import inspect
+
+    fn = getattr(importlib.import_module(f"armlab.grading.{module}"), checker)
+    P = inspect.Parameter
+    assert list(inspect.signature(fn).parameters.values()) == [
+        P("fn", P.POSITIONAL_OR_KEYWORD),
+        *(P(k, P.POSITIONAL_OR_KEYWORD, default=v) for k, v in (("cases", None), ("seed", None), ("n", n))),
+        P("name", P.POSITIONAL_OR_KEYWORD, default=name),
+        P("atol", P.POSITIONAL_OR_KEYWORD, default=atol),
+    ]
+    assert (fn.__name__, fn.__qualname__, fn.__module__) == (checker, checker, f"armlab.grading.{module}")
+    assert fn.__doc__ and "must return" in fn.__doc__
+
+
+def test_function_checker_runs_the_fixed_cases_then_n_seeded_ones():
+    from armlab.grading._base import Run, function_checker
+
+    runs = []
+
+    @function_checker("answer", atol=1e-3, n=4)
+    def check_answer_function(fn, run):
+        runs.append((fn, run, run.each(lambda rng: (rng.random(),))))
+
+    check_answer_function(abs)  # no seed: the fixed cases only (none)
+    check_answer_function(abs, [(1.0,)], 7, 2, "f", 0.5)  # positionally, in the old order
+    check_answer_function(abs, cases=[[2.0]], seed=7)
+    (f0, r0, c0), (f1, r1, c1), (f2, r2, c2) = runs
+    assert f0 is f1 is f2 is abs
+    assert r0 == Run(None, None, 4, "answer", 1e-3) and c0 == []
+    assert r1 == Run([(1.0,)], 7, 2, "f", 0.5) and c1[0] == (1.0,) and len(c1) == 3
+    assert c2[0] == (2.0,) and c2[1:3] == c1[1:] and len(c2) == 5  # the same seed, the same random cases
 
 
 def test_ndarray_subclass_cannot_fake_its_values():

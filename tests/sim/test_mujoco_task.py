@@ -62,3 +62,12 @@ def test_the_ball_is_a_free_body_welded_to_the_tool(plan):
     assert '<freejoint name="ball"' in xml and '<weld name="grip" site1="tool" site2="ball" active="false"' in xml
     with pytest.raises(ValueError, match="tool"):
         task_mjcf("<mujoco><worldbody/></mujoco>", plan)
+
+
+def test_run_task_mujoco_hands_its_other_options_to_run_task(plan):
+    c = control.ComputedTorque(ARM, 400.0, 40.0, gravity=G)
+    mjcf = to_mjcf(ARM, gravity=G)
+    with pytest.raises(ValueError, match="exceeds max_steps = 10"):
+        sim.run_task_mujoco(mjcf, plan, c, dt=P["dt"], max_steps=10)
+    with pytest.raises(TypeError, match="informd"):
+        sim.run_task_mujoco(mjcf, plan, c, dt=P["dt"], informd=False)

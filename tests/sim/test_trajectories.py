@@ -161,3 +161,30 @@ def test_cartesian_line_refuses_singularities_and_unreachable_points():
 def test_bad_input_names_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: sim.quintic([0.0], [1.0], 1.0, qd_mx=1.0), "qd_mx"),
+        (lambda: sim.cubic([0.0], [1.0], 1.0, qdd0=1.0), "cubic.* takes no qdd0 or qdd1"),
+        (lambda: sim.via_points([[0.0], [1.0]], [0.0, 1.0], qdd_mx=1.0), "qdd_mx"),
+    ],
+)
+def test_an_option_a_trajectory_does_not_take_is_a_type_error_naming_it(call, match):
+    with pytest.raises(TypeError, match=match):
+        call()
+
+
+def test_quintic_and_cubic_options_are_their_typed_dicts_and_limits_one_type():
+    """The keyword options of the two polynomials, and the rate limits every reference is checked against."""
+    assert set(sim.trajectories.RateLimits.__annotations__) == {"qd_max", "qdd_max"}
+    assert set(sim.trajectories.CubicOptions.__annotations__) == {"qd0", "qd1", "t0", "qd_max", "qdd_max"}
+    assert set(sim.trajectories.QuinticOptions.__annotations__) == {"qd0", "qd1", "qdd0", "qdd1", "t0"} | {
+        "qd_max",
+        "qdd_max",
+    }
+    ref = sim.cubic([0.0], [1.0], 2.0, qd0=0.5, qd1=-0.5, t0=1.0, qd_max=5.0, qdd_max=5.0)
+    q, qd, _ = ref(np.array([1.0, 3.0]))
+    np.testing.assert_allclose(q[:, 0], [0.0, 1.0])
+    np.testing.assert_allclose(qd[:, 0], [0.5, -0.5])

@@ -103,12 +103,13 @@ def test_free_force_pure_torque_and_moment_of_a_force():
     )
 
 
-def test_inverse_statics_cases():
+def test_inverse_statics_cases_ok_only_for_the_one_wrench_that_holds_tau():
     puma = armlab.models.puma560()
     q = np.radians([20, -30, -50, 10, 30, 50])
     F = np.random.default_rng(3).normal(size=6)
     res = statics.inverse_statics(puma, q, puma.jacob0(q).T @ F)
     assert res.method == "exact" and np.allclose(res.wrench, F) and res.residual < 1e-9
+    assert res.ok is True and res.reason == ""  # the one wrench: ok, and nothing to explain
     # 7 joints: the book's (JJᵀ)⁻¹Jτ is the least-squares solution
     robot7 = random_robots(9, 1, conventions=("standard",), n_range=(7, 7), prismatic_prob=0.0)[0]
     q7 = random_q(np.random.default_rng(4), robot7, 1)[0]
@@ -116,14 +117,21 @@ def test_inverse_statics_cases():
     res = statics.inverse_statics(robot7, q7, tau7)
     assert res.method == "least-squares"
     np.testing.assert_allclose(res.wrench, np.linalg.lstsq(robot7.jacob0(q7).T, tau7, rcond=None)[0], atol=1e-9)
+    assert not res.ok and "no exact solution" in res.reason and f"{res.residual:.3g}" in res.reason
+    held = statics.inverse_statics(robot7, q7, robot7.jacob0(q7).T @ F)  # torques some wrench gives: that one
+    assert held.method == "least-squares" and held.ok and held.reason == "" and np.allclose(held.wrench, F)
     # singular: reported, no crash, no NaN
     qs = q.copy()
     qs[4] = 0.0
     res = statics.inverse_statics(puma, qs, np.ones(6))
     assert res.method == "min-norm" and "singular" in res.reason and np.isfinite(res.wrench).all()
+    assert not res.ok and "exactly" not in res.reason  # θ5 = 0: axes 4 and 6 coincide, τ4 = τ6 is held, many ways
+    res = statics.inverse_statics(puma, qs, [1.0, 1.0, 1.0, 1.0, 1.0, 2.0])  # τ4 ≠ τ6: held by no wrench
+    assert not res.ok and "no wrench gives them exactly" in res.reason and res.residual > 0.1
     # fewer joints than wrench components
     res = statics.inverse_statics(armlab.models.planar2r(), [0.3, 0.8], [1.0, 0.5])
     assert res.method == "min-norm" and "only 2 joints" in res.reason and res.residual < 1e-9
+    assert not res.ok and "exactly" not in res.reason  # many wrenches hold these torques: F is one of them
 
 
 def test_max_payload_and_tip_force_meet_the_limit_exactly():

@@ -10,15 +10,27 @@ torques (e.g. ``PD(...) + GravityCompensation(model)``).
 from __future__ import annotations
 
 import copy
-from typing import Any, Sequence, cast
+from typing import Any, Sequence, TypedDict, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._core.constants import GRAVITY
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
 
-__all__ = ["Controller", "Sum", "Saturation", "WithGains", "WithModel", "gains", "split_reference"]
+__all__ = [
+    "Controller",
+    "Sum",
+    "Saturation",
+    "WithGains",
+    "WithModel",
+    "ModelBased",
+    "ModelOptions",
+    "model_options",
+    "gains",
+    "split_reference",
+]
 
 
 def gains(value: ArrayLike, name: str, n: int | None = None) -> np.ndarray:
@@ -302,6 +314,30 @@ class WithModel(Controller):
         new = copy.copy(self)
         new._use(_new_model(model, self._model))
         return new
+
+
+class ModelOptions(TypedDict, total=False):
+    """The keyword options of every model-based controller: ``gravity`` (m/s², base frame; default
+    :data:`armlab._core.constants.GRAVITY`, None for none) and ``limits`` (see :class:`Controller`)."""
+
+    gravity: ArrayLike | None
+    limits: ArrayLike | None
+
+
+def model_options(gravity: ArrayLike | None = GRAVITY, limits: ArrayLike | None = None) -> tuple[Any, Any]:
+    """(gravity, limits) from a model-based controller's :class:`ModelOptions`, defaults filled in; any
+    other option is a TypeError that names it."""
+    return gravity, limits
+
+
+class ModelBased(WithGains, WithModel):
+    """A controller with gains and a model (computed torque, resolved rate): built from the model, its
+    :class:`ModelOptions` and its gains by name, with one joint per joint of the model."""
+
+    def __init__(self, model: RobotLike, options: ModelOptions, **gains: ArrayLike) -> None:
+        gravity, limits = model_options(**options)
+        super().__init__(limits, n=model.n, **gains)
+        self._set_model(model, gravity)
 
 
 def _new_model(model: Any, old: RobotLike) -> RobotLike:

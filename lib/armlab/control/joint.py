@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any, cast
+from typing import Any, Unpack, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.constants import GRAVITY
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
 from ..dynamics.model import inertia
-from .base import Controller, Sum, WithGains, WithModel, gains
+from .base import Controller, ModelBased, ModelOptions, Sum, WithGains, WithModel, gains, model_options
 from .kernels import computed_torque, gravity_torques, pd_gravity
 
 __all__ = ["PD", "PID", "GravityCompensation", "PDGravity", "ComputedTorque", "pd_gains"]
@@ -147,9 +146,11 @@ class PID(WithGains):
 
 
 class GravityCompensation(WithModel, Controller):
-    """τ = G(q) of the model: holds the arm still against gravity, if the model is right."""
+    """τ = G(q) of the model: holds the arm still against gravity, if the model is right. ``options``:
+    :class:`~armlab.control.base.ModelOptions` (``gravity``, ``limits``)."""
 
-    def __init__(self, model: RobotLike, *, gravity: ArrayLike | None = GRAVITY, limits: ArrayLike | None = None):
+    def __init__(self, model: RobotLike, **options: Unpack[ModelOptions]) -> None:
+        gravity, limits = model_options(**options)
         self.n = model.n
         Controller.__init__(self, limits)
         self._set_model(model, gravity)
@@ -167,20 +168,13 @@ class GravityCompensation(WithModel, Controller):
 class PDGravity(Sum):
     """PD plus gravity compensation, τ = Kp·e + Kd·ė + G(q): with a constant reference and a right model
     the arm converges to it (a Lyapunov argument: G cancels, Kd dissipates). A moving reference is
-    followed with a lag."""
+    followed with a lag. ``options``: :class:`~armlab.control.base.ModelOptions` (``gravity``, ``limits``)."""
 
     pd: PD
     gravity_comp: GravityCompensation
 
-    def __init__(
-        self,
-        model: RobotLike,
-        kp: ArrayLike,
-        kd: ArrayLike,
-        *,
-        gravity: ArrayLike | None = GRAVITY,
-        limits: ArrayLike | None = None,
-    ):
+    def __init__(self, model: RobotLike, kp: ArrayLike, kd: ArrayLike, **options: Unpack[ModelOptions]) -> None:
+        gravity, limits = model_options(**options)
         self.pd = PD(kp, kd)
         self.gravity_comp = GravityCompensation(model, gravity=gravity)
         super().__init__([self.pd, self.gravity_comp], limits)
@@ -205,25 +199,17 @@ class PDGravity(Sum):
         return f"PDGravity({self.pd._gain_repr()})"
 
 
-class ComputedTorque(WithGains, WithModel):
+class ComputedTorque(ModelBased):
     """Computed torque (inverse dynamics): τ = M(q)·(q̈_r + Kd·ė + Kp·e) + C(q, q̇)·q̇ + G(q), one Newton–Euler
     pass of the model. With a perfect model the error obeys ë + Kd·ė + Kp·e = 0 for every joint,
-    whatever the arm does: critically damped for Kd = 2·√Kp."""
+    whatever the arm does: critically damped for Kd = 2·√Kp. ``options``:
+    :class:`~armlab.control.base.ModelOptions` (``gravity``, ``limits``)."""
 
     kp: list[float]
     kd: list[float]
 
-    def __init__(
-        self,
-        model: RobotLike,
-        kp: ArrayLike,
-        kd: ArrayLike,
-        *,
-        gravity: ArrayLike | None = GRAVITY,
-        limits: ArrayLike | None = None,
-    ):
-        super().__init__(limits, n=model.n, kp=kp, kd=kd)
-        self._set_model(model, gravity)
+    def __init__(self, model: RobotLike, kp: ArrayLike, kd: ArrayLike, **options: Unpack[ModelOptions]) -> None:
+        super().__init__(model, options, kp=kp, kd=kd)
 
     def _compile(self, robot: RobotLike) -> None:
         self._ct = computed_torque(robot, self.gravity)

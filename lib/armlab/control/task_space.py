@@ -9,25 +9,26 @@ q̇* = J⁺·(ẋ_r + K·(x_r − x)) (damped least squares near a singularity, 
 from __future__ import annotations
 
 import math
+from typing import Unpack
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._core.constants import GRAVITY
 from .._core.protocol import RobotLike
 from ..jacobians import damping, dls_rates
-from .base import WithGains, WithModel, gains
+from .base import ModelBased, ModelOptions, gains
 from .kernels import gravity_torques
 
 __all__ = ["ResolvedRate"]
 
 
-class ResolvedRate(WithGains, WithModel):
+class ResolvedRate(ModelBased):
     """Resolved-rate position control of the tool, on a velocity loop with gravity compensation.
 
     ``k`` (1/s): how fast a position error is closed; ``kv`` (N·m·s/rad, per joint): the velocity loop.
     ``eps``, ``lam_max``: where damping starts and how much (chapter 04); :attr:`sigma_min` holds the
-    last step's smallest singular value of the position Jacobian.
+    last step's smallest singular value of the position Jacobian. ``options``:
+    :class:`~armlab.control.base.ModelOptions` (``gravity``, ``limits``).
     """
 
     space = "task"
@@ -39,16 +40,14 @@ class ResolvedRate(WithGains, WithModel):
         k: float,
         kv: ArrayLike,
         *,
-        gravity: ArrayLike | None = GRAVITY,
-        limits: ArrayLike | None = None,
         eps: float = 0.04,
         lam_max: float = 0.04,
-    ):
+        **options: Unpack[ModelOptions],
+    ) -> None:
         self.k = float(gains(k, "k"))
-        super().__init__(limits, n=model.n, kv=kv)
         self.eps, self.lam_max = float(eps), float(lam_max)
         self.sigma_min = math.nan
-        self._set_model(model, gravity)
+        super().__init__(model, options, kv=kv)
 
     @property
     def ref_size(self) -> int:

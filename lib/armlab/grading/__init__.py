@@ -20,7 +20,8 @@ Modules: :mod:`.checks` (closeness, shape, orthonormality, the diagnosis of a mi
 :mod:`.control` (hw08) and
 :mod:`.preprocessors` (nbgrader, imported by
 ``nbgrader_config.py`` only). The private
-``_frozen`` (captured functions, read-only modules), ``_base`` (reading answers, messages) and
+``_builtins`` and ``_frozen`` (captured functions, read-only modules), ``_base`` (reading answers,
+messages, the case runner of the checkers of student functions) and
 ``_plain`` (the one plain-math reference copy) serve them all. Nothing here imports the rest of
 armlab.
 

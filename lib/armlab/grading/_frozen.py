@@ -1,17 +1,15 @@
-"""The builtins, math, numpy and sympy functions the checkers use, captured at first import.
+"""The math, numpy and sympy functions the checkers use, captured at first import.
 
 The autograder imports :mod:`armlab.grading` before any student code runs
 (:class:`~armlab.grading.preprocessors.InjectGradingImport`), so these are the genuine
-functions even if a student later reassigns ``builtins.abs``, ``np.allclose`` or
-``sympy.simplify``. Every grading module imports the builtins it calls from here under their
-usual names, which shadow the live ``builtins`` module; a test checks that no grading function
-looks up a builtin that is not bound this way.
+functions even if a student later reassigns ``np.allclose`` or ``sympy.simplify``. The
+builtins are captured the same way in :mod:`._builtins`, which every grading module
+star-imports, so they shadow the live ``builtins`` module there.
 
 :class:`ReadOnlyModule` and :func:`freeze` make each grading module refuse attribute assignment,
 so ``armlab.grading.check_close = ...`` (through any module path) raises.
 """
 
-import builtins
 import itertools
 import linecache
 import math
@@ -24,98 +22,7 @@ from typing import TYPE_CHECKING
 import numpy
 import sympy
 
-# --- builtins ---------------------------------------------------------------------------------
-if TYPE_CHECKING:  # the type checker sees the builtins themselves (the same objects as below)
-    from builtins import (  # noqa: F401
-        AssertionError,
-        AttributeError,
-        BaseException,
-        Ellipsis,
-        Exception,
-        NameError,
-        NotImplemented,
-        NotImplementedError,
-        TypeError,
-        ValueError,
-        abs,
-        all,
-        any,
-        bool,
-        callable,
-        complex,
-        dict,
-        enumerate,
-        float,
-        getattr,
-        hasattr,
-        int,
-        isinstance,
-        len,
-        list,
-        max,
-        min,
-        next,
-        range,
-        repr,
-        reversed,
-        set,
-        sorted,
-        str,
-        sum,
-        tuple,
-        type,
-        vars,
-        zip,
-    )
-else:
-    abs, float, int, len, range, isinstance, min, max = (
-        builtins.abs,
-        builtins.float,
-        builtins.int,
-        builtins.len,
-        builtins.range,
-        builtins.isinstance,
-        builtins.min,
-        builtins.max,
-    )
-    zip, all, any, sorted, tuple, list, str, repr, enumerate, sum = (
-        builtins.zip,
-        builtins.all,
-        builtins.any,
-        builtins.sorted,
-        builtins.tuple,
-        builtins.list,
-        builtins.str,
-        builtins.repr,
-        builtins.enumerate,
-        builtins.sum,
-    )
-    getattr, hasattr, callable, bool, complex, set, dict, type, vars, reversed, next = (
-        builtins.getattr,
-        builtins.hasattr,
-        builtins.callable,
-        builtins.bool,
-        builtins.complex,
-        builtins.set,
-        builtins.dict,
-        builtins.type,
-        builtins.vars,
-        builtins.reversed,
-        builtins.next,
-    )
-    AssertionError, TypeError, ValueError, Exception, BaseException = (
-        builtins.AssertionError,
-        builtins.TypeError,
-        builtins.ValueError,
-        builtins.Exception,
-        builtins.BaseException,
-    )
-    AttributeError, NameError, NotImplementedError = (
-        builtins.AttributeError,
-        builtins.NameError,
-        builtins.NotImplementedError,
-    )
-    NotImplemented, Ellipsis = builtins.NotImplemented, builtins.Ellipsis
+from ._builtins import *  # noqa: F403  (the captured builtins, as in every grading module)
 
 # --- standard library -------------------------------------------------------------------------
 cos, sin, sqrt, pi, isfinite, isnan, degrees, radians = (
@@ -150,46 +57,14 @@ ndarray_tolist = numpy.ndarray.tolist
 
 # --- sympy ------------------------------------------------------------------------------------
 S = SimpleNamespace(
-    Basic=sympy.Basic,
-    MatrixBase=sympy.MatrixBase,
-    Matrix=sympy.Matrix,
-    Symbol=sympy.Symbol,
-    sympify=sympy.sympify,
-    simplify=sympy.simplify,
-    count_ops=sympy.count_ops,
-    Function=sympy.Function,
-    sstr=sympy.sstr,
-    Float=sympy.Float,
-    sin=sympy.sin,
-    cos=sympy.cos,
+    **{
+        name: getattr(sympy, name)
+        for name in "Basic MatrixBase Matrix Symbol sympify simplify count_ops Function sstr Float sin cos".split()
+    }
 )
 #: what an expression given as a string may use (its symbols are added per call)
-SP_NAMESPACE = {
-    name: getattr(sympy, name)
-    for name in (
-        "sin",
-        "cos",
-        "tan",
-        "atan2",
-        "sqrt",
-        "pi",
-        "exp",
-        "Abs",
-        "atan",
-        "asin",
-        "acos",
-        "E",
-        "Matrix",
-        "Rational",
-        "Integer",
-        "Float",
-        "Symbol",
-        "I",
-        "oo",
-        "zoo",
-        "nan",
-    )
-}
+SP_NAMES = "sin cos tan atan2 sqrt pi exp Abs atan asin acos E Matrix Rational Integer Float Symbol I oo zoo nan"
+SP_NAMESPACE = {name: getattr(sympy, name) for name in SP_NAMES.split()}
 SP_NAMESPACE["abs"] = sympy.Abs
 #: sympy's own number classes (Integer, Float, Zero, Half, ...), compared by identity
 SP_NUMBER_TYPES = tuple(
@@ -221,4 +96,5 @@ def freeze(name: str) -> None:
     modules[name].__class__ = ReadOnlyModule
 
 
+freeze(f"{__package__}._builtins")
 freeze(__name__)

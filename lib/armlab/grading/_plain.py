@@ -8,7 +8,8 @@ Nothing here calls numpy, sympy or ``armlab``: a reference cannot be moved by pa
 
 from __future__ import annotations
 
-from ._frozen import abs, all, cos, float, freeze, len, list, max, pi, range, sin, sqrt, str, sum, zip
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import cos, freeze, pi, sin, sqrt
 
 from typing import TYPE_CHECKING
 

@@ -23,25 +23,8 @@ from ._base import (
     shape_message,
     shape_of_any,
 )
-from ._frozen import (
-    S,
-    abs,
-    all,
-    any,
-    degrees,
-    freeze,
-    int,
-    isinstance,
-    len,
-    max,
-    ndarray,
-    pi,
-    radians,
-    range,
-    str,
-    tuple,
-    zip,
-)
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import S, degrees, freeze, ndarray, pi, radians
 from ._plain import (
     det3,
     is_rotation_like,

@@ -21,33 +21,12 @@ Checkers of student functions call them on fixed cases and on seeded random case
 
 from __future__ import annotations
 
-from ._base import call, check_finite, fail, fmt, fmt_list, read
-from ._frozen import (
-    abs,
-    all,
-    bool,
-    cos,
-    enumerate,
-    float,
-    freeze,
-    int,
-    isinstance,
-    len,
-    min,
-    max,
-    np_array,
-    pi,
-    range,
-    sin,
-    sorted,
-    sqrt,
-    sum,
-    zip,
-)
+from ._base import Run, arrays, call, cases_of, check_finite, fail, fmt, fmt_list, function_checker, read
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import cos, freeze, np_array, pi, sin, sqrt
 from ._plain import atan2, matvec, wrap
 from .checks import check_close
 from .dynamics import reference_gravity, reference_mass_matrix, reference_velocity_torques
-from .ik import cases_of
 
 from typing import TYPE_CHECKING
 
@@ -179,18 +158,12 @@ def quintic_case(rng: Random) -> Any:
     )
 
 
-def check_quintic_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "quintic_coefficients",
-    atol: float = 1e-8,
-) -> None:
+@function_checker("quintic_coefficients", atol=1e-8)
+def check_quintic_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q0, q1, T, v0, v1, a0, a1)`` must return [c0, …, c5], q(t) = Σ c_k t^k with t in seconds from the start."""
-    for q0, q1, T, v0, v1, a0, a1 in cases_of(cases, seed, n, quintic_case):
-        label = f"{name}({fmt(q0)}, {fmt(q1)}, T={fmt(T)}, v0={fmt(v0)}, v1={fmt(v1)}, a0={fmt(a0)}, a1={fmt(a1)})"
-        shape, c = read(call(fn, (q0, q1, T, v0, v1, a0, a1), name), label)
+    for q0, q1, T, v0, v1, a0, a1 in run.each(quintic_case):
+        label = f"{run.name}({fmt(q0)}, {fmt(q1)}, T={fmt(T)}, v0={fmt(v0)}, v1={fmt(v1)}, a0={fmt(a0)}, a1={fmt(a1)})"
+        shape, c = read(call(fn, (q0, q1, T, v0, v1, a0, a1), run.name), label)
         if shape != (6,):
             fail(label, f"expected the 6 coefficients [c0, c1, c2, c3, c4, c5], got shape {shape}")
         check_finite(c, label)
@@ -206,25 +179,19 @@ def check_quintic_function(
                 q0, q1, T
             ),
         }
-        check_close(c, want, name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(c, want, name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
-def check_pd_gains_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "pd_gains",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("pd_gains", atol=1e-9)
+def check_pd_gains_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(inertia, settling_time, zeta)`` must return (Kp, Kd) = (I·ω², 2ζω·I) with ω = 4/(ζ·t_s)."""
 
     def make(rng):
         return (rng.uniform(0.01, 3.0), rng.uniform(0.1, 3.0), rng.uniform(0.4, 1.0))
 
-    for I, ts, z in cases_of(cases, seed, n, make):
-        label = f"{name}(inertia={fmt(I)}, settling_time={fmt(ts)}, zeta={fmt(z)})"
-        shape, got = read(call(fn, (I, ts, z), name), label)
+    for I, ts, z in run.each(make):
+        label = f"{run.name}(inertia={fmt(I)}, settling_time={fmt(ts)}, zeta={fmt(z)})"
+        shape, got = read(call(fn, (I, ts, z), run.name), label)
         if shape != (2,):
             fail(label, f"expected the pair (Kp, Kd), got shape {shape}")
         check_finite(got, label)
@@ -239,17 +206,11 @@ def check_pd_gains_function(
             "Kp and Kd are swapped: return (Kp, Kd)": [kd, kp],
             "the damping ratio is missing from Kd = 2ζω·I": [kp, 2 * w * I],
         }
-        check_close(got, [kp, kd], name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(got, [kp, kd], name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
-def check_pdg_torque_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "pdg_torque",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("pdg_torque", atol=1e-9)
+def check_pdg_torque_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(theta, dtheta, theta_ref, kp, kd, m, l, g)`` must return τ = Kp·(θ_ref − θ) − Kd·θ̇ + m·g·l·cos θ."""
 
     def make(rng):
@@ -264,12 +225,12 @@ def check_pdg_torque_function(
             9.81,
         )
 
-    for th, dth, ref, kp, kd, m, l, g in cases_of(cases, seed, n, make):
+    for th, dth, ref, kp, kd, m, l, g in run.each(make):
         label = (
-            f"{name}(theta={fmt(th)}, dtheta={fmt(dth)}, theta_ref={fmt(ref)}, kp={fmt(kp)}, kd={fmt(kd)}, "
+            f"{run.name}(theta={fmt(th)}, dtheta={fmt(dth)}, theta_ref={fmt(ref)}, kp={fmt(kp)}, kd={fmt(kd)}, "
             f"m={fmt(m)}, l={fmt(l)}, g={fmt(g)})"
         )
-        shape, got = read(call(fn, (th, dth, ref, kp, kd, m, l, g), name), label)
+        shape, got = read(call(fn, (th, dth, ref, kp, kd, m, l, g), run.name), label)
         if shape not in ((), (1,)):
             fail(label, f"expected one torque (a number), got shape {shape}")
         check_finite(got, label)
@@ -285,7 +246,7 @@ def check_pdg_torque_function(
             + m * g * l * sin(th),
             "the damping acts on the error's rate with the wrong sign: −Kd·θ̇ damps the motion": want + 2 * kd * dth,
         }
-        check_close(got[0], want, name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(got[0], want, name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
 def spd_case(rng: Random) -> Any:
@@ -318,30 +279,24 @@ def arm_ct_case(rng: Random) -> Any:
     )
 
 
-def check_ct_step_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "ct_step",
-    atol: float = 1e-8,
-) -> None:
+@function_checker("ct_step", atol=1e-8)
+def check_ct_step_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(M, h, G, q, qd, q_ref, qd_ref, qdd_ref, kp, kd)`` must return τ = M·(q̈_ref + Kd·ė + Kp·e) + h + G with
     e = q_ref − q (M an n×n array, the rest vectors, kp and kd numbers). Half the random cases are SPD matrices,
     half the 2R arm of textbook Example 3.9."""
-    made = cases_of(cases, seed, n // 2, spd_case) + (
-        cases_of(None, seed + 1, n - n // 2, arm_ct_case) if seed is not None else []
+    made = cases_of(run.cases, run.seed, run.n // 2, spd_case) + (
+        cases_of(None, run.seed + 1, run.n - run.n // 2, arm_ct_case) if run.seed is not None else []
     )
     for M, h, G, q, qd, qr, qdr, qddr, kp, kd in made:
         m = len(q)
-        label = f"{name}(M, h={fmt_list(h)}, G={fmt_list(G)}, q={fmt_list(q)}, qd={fmt_list(qd)}, …, kp={fmt(kp)}, kd={fmt(kd)})"
+        label = f"{run.name}(M, h={fmt_list(h)}, G={fmt_list(G)}, q={fmt_list(q)}, qd={fmt_list(qd)}, …, kp={fmt(kp)}, kd={fmt(kd)})"
         args = (
             np_array([M[i * m : (i + 1) * m] for i in range(m)], dtype=float),
-            *(np_array(v, dtype=float) for v in (h, G, q, qd, qr, qdr, qddr)),
+            *arrays(h, G, q, qd, qr, qdr, qddr),
             kp,
             kd,
         )
-        shape, got = read(call(fn, args, name), label)
+        shape, got = read(call(fn, args, run.name), label)
         if shape != (m,):
             fail(label, f"expected τ with {m} entries, got shape {shape}")
         check_finite(got, label)
@@ -363,7 +318,7 @@ def check_ct_step_function(
                 M, h, G, q, qd, qr, qdr, [0.0] * m, kp, kd
             ),
         }
-        check_close(got, want, name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(got, want, name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
 def point_case(rng: Random) -> Any:
@@ -377,14 +332,8 @@ def point_case(rng: Random) -> Any:
             return (p, qc)
 
 
-def check_best_solution_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 12,
-    name: str = "best_solution",
-    atol: float = 1e-6,
-) -> None:
+@function_checker("best_solution", atol=1e-6, n=12)
+def check_best_solution_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(point, q_current)`` must return the solution (3,) of the paper's arm reaching ``point`` with the least
     J = 3|Δθ1| + 2|Δθ2| + |Δθ3| from ``q_current`` (eq. (12); Δθ within the joints' range −180°…180°, no wrapping).
 
@@ -410,9 +359,9 @@ def check_best_solution_function(
         ),
     )
     ambiguous = None
-    for p, qc in cases_of(cases, seed, n, point_case):
-        label = f"{name}(point={fmt_list(p)}, q_current={fmt_list(qc)})"
-        got = call(fn, (np_array(p, dtype=float), np_array(qc, dtype=float)), name)
+    for p, qc in run.each(point_case):
+        label = f"{run.name}(point={fmt_list(p)}, q_current={fmt_list(qc)})"
+        got = call(fn, arrays(p, qc), run.name)
         if isinstance(got, int) and not isinstance(got, bool):
             fail(label, f"returned the index {got}; return the chosen solution itself (three angles)")
         shape, a = read(got, label)
@@ -421,7 +370,7 @@ def check_best_solution_function(
         check_finite(a, label)
         sols = reference_paper_ik(p)
         best = reference_best_solution(p, qc)
-        same = [s for s in sols if all(abs(wrap(x - y)) <= atol for x, y in zip(a, s))]
+        same = [s for s in sols if all(abs(wrap(x - y)) <= run.atol for x, y in zip(a, s))]
         if same and same[0] == best:
             continue
         if not same:

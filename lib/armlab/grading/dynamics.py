@@ -22,30 +22,11 @@ Checkers of student functions call them on fixed cases and on seeded random case
 
 from __future__ import annotations
 
-from ._base import call, check_finite, fail, fmt, fmt_list, read
-from ._frozen import (
-    abs,
-    all,
-    bool,
-    cos,
-    enumerate,
-    float,
-    freeze,
-    int,
-    isinstance,
-    len,
-    max,
-    np_array,
-    np_generic,
-    pi,
-    range,
-    sin,
-    sum,
-    type,
-)
+from ._base import Run, arrays, call, cases_of, check_finite, fail, fmt, fmt_list, function_checker, read
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import cos, freeze, np_array, np_generic, pi, sin
 from ._plain import cross, matvec, transpose
 from .checks import check_close
-from .ik import cases_of
 from .statics import add, nested3, neg, random_rotation, vector
 
 from typing import TYPE_CHECKING
@@ -190,20 +171,12 @@ def arm_label(name: str, q: Any, qd: Any, m1: float, m2: float, d1: float, d2: f
 
 
 # --- checkers of student functions --------------------------------------------------------------
-def check_kinetic_energy_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "kinetic_energy",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("kinetic_energy", atol=1e-9)
+def check_kinetic_energy_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, qd, m1, m2, d1, d2)`` must return Example 3.9's K (3.103), a number (J)."""
-    for q, qd, m1, m2, d1, d2 in cases_of(cases, seed, n, arm_case):
-        label = arm_label(name, q, qd, m1, m2, d1, d2)
-        got = scalar_answer(
-            call(fn, (np_array(q, dtype=float), np_array(qd, dtype=float), m1, m2, d1, d2), name), label
-        )
+    for q, qd, m1, m2, d1, d2 in run.each(arm_case):
+        label = arm_label(run.name, q, qd, m1, m2, d1, d2)
+        got = scalar_answer(call(fn, (*arrays(q, qd), m1, m2, d1, d2), run.name), label)
         K = reference_kinetic_energy(q, qd, m1, m2, d1, d2)
         w1, w2 = qd
         cross_term = m2 * d1 * d2 * cos(q[1]) * (w1 * w1 + w1 * w2)
@@ -220,22 +193,16 @@ def check_kinetic_energy_function(
             "m2 moves with link 1 too: the first term is ½(m1 + m2)d1²θ̇1², not ½m1d1²θ̇1²": K
             - 0.5 * m2 * d1 * d1 * w1 * w1,
         }
-        check_close(got, K, name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(got, K, name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
-def check_velocity_torques_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "velocity_torques",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("velocity_torques", atol=1e-9)
+def check_velocity_torques_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, qd, m1, m2, d1, d2)`` must return the centripetal + Coriolis torques
     [Σ_jk D_1jk θ̇_j θ̇_k, Σ_jk D_2jk θ̇_j θ̇_k] (2,) of Example 3.9."""
-    for q, qd, m1, m2, d1, d2 in cases_of(cases, seed, n, arm_case):
-        label = arm_label(name, q, qd, m1, m2, d1, d2)
-        got = vector(call(fn, (np_array(q, dtype=float), np_array(qd, dtype=float), m1, m2, d1, d2), name), 2, label)
+    for q, qd, m1, m2, d1, d2 in run.each(arm_case):
+        label = arm_label(run.name, q, qd, m1, m2, d1, d2)
+        got = vector(call(fn, (*arrays(q, qd), m1, m2, d1, d2), run.name), 2, label)
         h = reference_velocity_torques(q, qd, m1, m2, d1, d2)
         w1, w2 = qd
         k = m2 * d1 * d2 * sin(q[1])
@@ -253,17 +220,11 @@ def check_velocity_torques_function(
             "D211 has the wrong sign: joint 2's centripetal torque is +m2d1d2 sinθ2·θ̇1² (D211 = −D122)": [h[0], -h[1]],
             "sign flipped: these are the torques the motors must SUPPLY (they appear on the right of T_i = …)": neg(h),
         }
-        check_close(got, h, name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(got, h, name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
-def check_gravity_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "gravity_torques",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("gravity_torques", atol=1e-9)
+def check_gravity_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, m1, m2, d1, d2, g)`` must return [D1, D2] (2,): the torques the motors supply to hold the arm
     against gravity, θ measured from the downward vertical (Example 3.9)."""
 
@@ -271,9 +232,9 @@ def check_gravity_function(
         q, _, m1, m2, d1, d2 = arm_case(rng)
         return (q, m1, m2, d1, d2, rng.uniform(1.0, 10.0))
 
-    for q, m1, m2, d1, d2, g in cases_of(cases, seed, n, make):
-        label = arm_label(name, q, None, m1, m2, d1, d2, f", g={fmt(g)}")
-        got = vector(call(fn, (np_array(q, dtype=float), m1, m2, d1, d2, g), name), 2, label)
+    for q, m1, m2, d1, d2, g in run.each(make):
+        label = arm_label(run.name, q, None, m1, m2, d1, d2, f", g={fmt(g)}")
+        got = vector(call(fn, (np_array(q, dtype=float), m1, m2, d1, d2, g), run.name), 2, label)
         G = reference_gravity(q, m1, m2, d1, d2, g)
         c1, c12 = cos(q[0]), cos(q[0] + q[1])
         hints = {
@@ -292,17 +253,11 @@ def check_gravity_function(
                 m2 * g * d2 * sin(q[1]),
             ],
         }
-        check_close(got, G, name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(got, G, name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
-def check_outward_step_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "outward_step",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("outward_step", atol=1e-9)
+def check_outward_step_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(R, P, w, wd, vd, qd, qdd)`` must return (ω_{i+1}, ω̇_{i+1}, v̇_{i+1}) of a revolute joint i+1,
     each in frame {i+1} (see :func:`reference_outward_step`). Cases are (R flat 3×3, P, w, wd, vd, qd, qdd)."""
 
@@ -310,21 +265,18 @@ def check_outward_step_function(
         vec = [[rng.uniform(-2.0, 2.0) for _ in range(3)] for _ in range(4)]
         return (random_rotation(rng), *vec, rng.uniform(-3.0, 3.0), rng.uniform(-5.0, 5.0))
 
-    for R, P, w, wd, vd, qd, qdd in cases_of(cases, seed, n, make):
+    for R, P, w, wd, vd, qd, qdd in run.each(make):
         label = (
-            f"{name}(R, P={fmt_list(P)}, w={fmt_list(w)}, wd={fmt_list(wd)}, vd={fmt_list(vd)}, "
+            f"{run.name}(R, P={fmt_list(P)}, w={fmt_list(w)}, wd={fmt_list(wd)}, vd={fmt_list(vd)}, "
             f"qd={fmt(qd)}, qdd={fmt(qdd)})"
         )
         args = (
             nested3(R),
-            np_array(P, dtype=float),
-            np_array(w, dtype=float),
-            np_array(wd, dtype=float),
-            np_array(vd, dtype=float),
+            *arrays(P, w, wd, vd),
             qd,
             qdd,
         )
-        shape, flat = read(call(fn, args, name), label)
+        shape, flat = read(call(fn, args, run.name), label)
         if shape not in ((3, 3), (9,)):
             fail(label, f"expected the three 3-vectors (w, wd, vd), got shape {shape} (return w, wd, vd)")
         check_finite(flat, label)
@@ -351,26 +303,20 @@ def check_outward_step_function(
             )
             + ref[3:],
         }
-        check_close(flat, ref, name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(flat, ref, name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
-def check_mass_matrix_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "mass_matrix",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("mass_matrix", atol=1e-9)
+def check_mass_matrix_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, m1, m2, d1, d2)`` must return Example 3.9's M(q) = [[D11, D12], [D21, D22]] (2×2)."""
 
     def make(rng):
         q, _, m1, m2, d1, d2 = arm_case(rng)
         return (q, m1, m2, d1, d2)
 
-    for q, m1, m2, d1, d2 in cases_of(cases, seed, n, make):
-        label = arm_label(name, q, None, m1, m2, d1, d2)
-        got = call(fn, (np_array(q, dtype=float), m1, m2, d1, d2), name)
+    for q, m1, m2, d1, d2 in run.each(make):
+        label = arm_label(run.name, q, None, m1, m2, d1, d2)
+        got = call(fn, (np_array(q, dtype=float), m1, m2, d1, d2), run.name)
         M = reference_mass_matrix(q, m1, m2, d1, d2)
         c2 = m2 * d1 * d2 * cos(q[1])
         hints = {
@@ -388,7 +334,7 @@ def check_mass_matrix_function(
             ],
             "missing the factor 2 of K = ½q̇ᵀMq̇: this is M/2": [[0.5 * M[0], 0.5 * M[1]], [0.5 * M[2], 0.5 * M[3]]],
         }
-        check_close(got, [M[0:2], M[2:4]], name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(got, [M[0:2], M[2:4]], name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
 # --- is it symmetric positive definite? ------------------------------------------------------------

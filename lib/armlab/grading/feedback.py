@@ -18,24 +18,8 @@ the cell zero; if explaining fails, the original error is shown unchanged.
 
 from __future__ import annotations
 
-from ._frozen import (
-    AssertionError,
-    BaseException,
-    NameError,
-    NotImplementedError,
-    TracebackType,
-    freeze,
-    getattr,
-    getlines,
-    isinstance,
-    len,
-    modules,
-    next,
-    path_sep,
-    reversed,
-    str,
-    type,
-)
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import TracebackType, freeze, getlines, modules, path_sep
 
 from typing import TYPE_CHECKING
 

@@ -18,30 +18,10 @@ Checkers: :func:`check_regressor_function`, :func:`check_identify_function` (fro
 
 from __future__ import annotations
 
-from ._base import call, check_finite, fail, fmt, fmt_list, read
-from ._frozen import (
-    Random,
-    abs,
-    all,
-    cos,
-    float,
-    freeze,
-    int,
-    len,
-    list,
-    max,
-    min,
-    np_array,
-    permutations,
-    pi,
-    range,
-    sin,
-    sqrt,
-    sum,
-    zip,
-)
+from ._base import Run, arrays, call, cases_of, check_finite, fail, fmt, fmt_list, function_checker, read
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import Random, cos, freeze, np_array, permutations, pi, sin, sqrt
 from .checks import check_close
-from .ik import cases_of
 
 from typing import TYPE_CHECKING
 
@@ -217,19 +197,13 @@ def regressor_case(rng: Random) -> Any:
     )
 
 
-def check_regressor_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "pendulum_regressor",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("pendulum_regressor", atol=1e-9)
+def check_regressor_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, qd, qdd, g)`` with arrays of N samples must return ξ̄ (N, 5), columns in :data:`PARAMETERS` order."""
-    for q, qd, qdd, g in cases_of(cases, seed, n, regressor_case):
-        label = f"{name}(q={fmt_list(q)}, qd={fmt_list(qd)}, qdd={fmt_list(qdd)}, g={fmt(g)})"
+    for q, qd, qdd, g in run.each(regressor_case):
+        label = f"{run.name}(q={fmt_list(q)}, qd={fmt_list(qd)}, qdd={fmt_list(qdd)}, g={fmt(g)})"
         got = matrix_answer(
-            call(fn, (np_array(q, dtype=float), np_array(qd, dtype=float), np_array(qdd, dtype=float), g), name),
+            call(fn, (*arrays(q, qd, qdd), g), run.name),
             len(q),
             5,
             label,
@@ -253,7 +227,7 @@ def check_regressor_function(
         hints["q̇ where sign(q̇) belongs: Coulomb friction f_c·sign(q̇) does not grow with speed"] = [
             [r[0], r[1], r[2], b, r[4]] for r, b in zip(expected, qd)
         ]
-        check_close(got, expected, name=label, atol=atol, rtol=1e-9, hints=hints)
+        check_close(got, expected, name=label, atol=run.atol, rtol=1e-9, hints=hints)
 
 
 # --- part 2: identification from measured data ---------------------------------------------------
@@ -265,9 +239,7 @@ def check_identify_function(
     for seed in seeds:
         t, qm, taum, exact, truth = pendulum_data(seed)
         label = f"{name}(t, q, tau) on recording {seed}"
-        got = vector_answer(
-            call(fn, (np_array(t, dtype=float), np_array(qm, dtype=float), np_array(taum, dtype=float)), name), 5, label
-        )
+        got = vector_answer(call(fn, arrays(t, qm, taum), name), 5, label)
         scale = [max(abs(p), 0.2 * max(abs(x) for x in truth)) for p in truth]
         if all(abs(a - b) <= rtol * s for a, b, s in zip(got, truth, scale)):
             continue
@@ -384,17 +356,7 @@ def check_rms_function(fn: Callable[..., Any], seeds: Iterable[int] = (), name: 
         q, qd, qdd = ([e[k] for e in exact] for k in range(3))
         label = f"{name}(params={fmt_list(params)}, …) on recording {seed}"
         got = number_answer(
-            call(
-                fn,
-                (
-                    np_array(params, dtype=float),
-                    np_array(q, dtype=float),
-                    np_array(qd, dtype=float),
-                    np_array(qdd, dtype=float),
-                    np_array(taum, dtype=float),
-                ),
-                name,
-            ),
+            call(fn, arrays(params, q, qd, qdd, taum), name),
             label,
         )
         err = [

@@ -21,38 +21,9 @@ Checkers of student functions call them on fixed cases and on seeded random case
 
 from __future__ import annotations
 
-from ._base import call, check_finite, fail, fail_if_hint, fmt, fmt_list, read
-from ._frozen import (
-    Exception,
-    Random,
-    abs,
-    all,
-    any,
-    bool,
-    cos,
-    degrees,
-    enumerate,
-    float,
-    freeze,
-    int,
-    isinstance,
-    isnan,
-    len,
-    list,
-    max,
-    min,
-    np_array,
-    pi,
-    radians,
-    range,
-    sin,
-    sorted,
-    sqrt,
-    sum,
-    tuple,
-    type,
-    zip,
-)
+from ._base import Run, call, check_finite, fail, fail_if_hint, fmt, fmt_list, function_checker, read
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import Random, cos, degrees, freeze, isnan, np_array, pi, radians, sin, sqrt
 from ._plain import TAU, atan2, wrap
 from .checks import check_close
 from .ik_reference import (  # noqa: F401  (re-exported: armlab.grading.ik.reference_* and friends)
@@ -190,15 +161,6 @@ def check_angles(
 
 
 # --- checkers of student functions ---------------------------------------------------------------
-def cases_of(cases: Any, seed: int | None, n: int, make: Callable[[Random], Any]) -> list[tuple[Any, ...]]:
-    """The fixed ``cases``, then ``n`` made by ``make(rng)`` with a Random(seed) (none without a seed)."""
-    out = [tuple(c) for c in (cases or ())]
-    if seed is not None:
-        rng = Random(seed)
-        out += [make(rng) for _ in range(n)]
-    return out
-
-
 def as_roots(value: Any, name: str) -> Any:
     shape, flat = read(value, name)
     if len(shape) > 1:
@@ -206,14 +168,8 @@ def as_roots(value: Any, name: str) -> Any:
     return flat
 
 
-def check_theta1_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "theta1",
-    atol: float = 1e-6,
-) -> None:
+@function_checker("theta1", atol=1e-6)
+def check_theta1_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(px, py, d2)`` must return both roots of eq. (3.38) (any order), [] when unreachable."""
 
     def make(rng):
@@ -222,9 +178,9 @@ def check_theta1_function(
         t = rng.uniform(-pi, pi)
         return (r * cos(t), r * sin(t), d2)
 
-    for px, py, d2 in cases_of(cases, seed, n, make):
-        label = f"{name}(px={fmt(px)}, py={fmt(py)}, d2={fmt(d2)})"
-        got = as_roots(call(fn, (px, py, d2), name), label)
+    for px, py, d2 in run.each(make):
+        label = f"{run.name}(px={fmt(px)}, py={fmt(py)}, d2={fmt(d2)})"
+        got = as_roots(call(fn, (px, py, d2), run.name), label)
         phi, D = atan2(py, px), px * px + py * py - d2 * d2
         hints = {
             "the arguments of atan2(py, px) are swapped: atan2 takes (y, x), so Φ = atan2(py, px)": plus_minus(
@@ -239,17 +195,11 @@ def check_theta1_function(
             if D >= 0.0
             else [],
         }
-        check_angles(got, reference_theta1(px, py, d2), name=label, as_set=True, atol=atol, hints=hints)
+        check_angles(got, reference_theta1(px, py, d2), name=label, as_set=True, atol=run.atol, hints=hints)
 
 
-def check_theta3_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "theta3",
-    atol: float = 1e-6,
-) -> None:
+@function_checker("theta3", atol=1e-6)
+def check_theta3_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(px, py, pz, a2, a3, d2, d4)`` must return both roots of eq. (3.42) (any order), [] when
     a3² + d4² − k² < 0."""
 
@@ -261,10 +211,10 @@ def check_theta3_function(
         t, e = rng.uniform(-pi, pi), rng.uniform(-1.2, 1.2)
         return (rho * cos(e) * cos(t), rho * cos(e) * sin(t), rho * sin(e), a2, a3, d2, d4)
 
-    for case in cases_of(cases, seed, n, make):
+    for case in run.each(make):
         a3, d4 = case[4], case[6]
-        label = f"{name}({', '.join(fmt(v) for v in case)})"
-        got = as_roots(call(fn, case, name), label)
+        label = f"{run.name}({', '.join(fmt(v) for v in case)})"
+        got = as_roots(call(fn, case, run.name), label)
         k = theta3_k(*case)
         D, k1 = a3 * a3 + d4 * d4 - k * k, 2.0 * k
         hints = {
@@ -276,7 +226,7 @@ def check_theta3_function(
                 atan2(a3, d4), a3 * a3 + d4 * d4 - k1 * k1, lambda s: atan2(k1, s)
             ),
         }
-        check_angles(got, reference_theta3(*case), name=label, as_set=True, atol=atol, hints=hints)
+        check_angles(got, reference_theta3(*case), name=label, as_set=True, atol=run.atol, hints=hints)
 
 
 def as_solution_rows(value: Any, n: int, name: str) -> list[Any]:
@@ -305,14 +255,8 @@ def same_row(a: Any, b: Any, tol: float) -> Any:
     return all(same_angle(x, y, tol) for x, y in zip(a, b))
 
 
-def check_2r_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "solve_2r",
-    atol: float = 1e-6,
-) -> None:
+@function_checker("solve_2r", atol=1e-6)
+def check_2r_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(x, y, l1, l2)`` must return both planar 2R solutions as rows [θ1, θ2] (any order), an
     array of shape (0, 2) when (x, y) is out of reach; at the boundary one or two (equal) rows."""
 
@@ -329,9 +273,9 @@ def check_2r_function(
         t = rng.uniform(-pi, pi)
         return (r * cos(t), r * sin(t), l1, l2)
 
-    for x, y, l1, l2 in cases_of(cases, seed, n, make):
-        label = f"{name}({fmt(x)}, {fmt(y)}, {fmt(l1)}, {fmt(l2)})"
-        rows = as_solution_rows(call(fn, (x, y, l1, l2), name), 2, label)
+    for x, y, l1, l2 in run.each(make):
+        label = f"{run.name}({fmt(x)}, {fmt(y)}, {fmt(l1)}, {fmt(l2)})"
+        rows = as_solution_rows(call(fn, (x, y, l1, l2), run.name), 2, label)
         want = reference_2r(x, y, l1, l2)
         if not want:
             if rows:
@@ -372,20 +316,14 @@ def check_2r_function(
             fail(label, f"{len(rows)} rows; a planar 2R arm has at most 2 solutions")
         if len(rows) == 2 and distinct:
             if not (
-                (same_row(rows[0], want[0], atol) and same_row(rows[1], want[1], atol))
-                or (same_row(rows[0], want[1], atol) and same_row(rows[1], want[0], atol))
+                (same_row(rows[0], want[0], run.atol) and same_row(rows[1], want[1], run.atol))
+                or (same_row(rows[0], want[1], run.atol) and same_row(rows[1], want[0], run.atol))
             ):
                 fail(label, f"got {fmt_list([v for q in rows for v in q])}, expected the rows {want} (any order)")
 
 
-def check_motion_cost_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "motion_cost",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("motion_cost", atol=1e-9)
+def check_motion_cost_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, q_current, k)`` must return J = Σ kᵢ|Δθᵢ| with each Δθ wrapped to (−π, π]."""
 
     def make(rng):
@@ -396,9 +334,9 @@ def check_motion_cost_function(
             [float(rng.randint(1, 4)) for _ in range(m)],
         )
 
-    for q, qc, k in cases_of(cases, seed, n, make):
-        label = f"{name}(q={fmt_list(q)}, q_current={fmt_list(qc)}, k={fmt_list(k)})"
-        shape, flat = read(call(fn, (list(q), list(qc), list(k)), name), label)
+    for q, qc, k in run.each(make):
+        label = f"{run.name}(q={fmt_list(q)}, q_current={fmt_list(qc)}, k={fmt_list(k)})"
+        shape, flat = read(call(fn, (list(q), list(qc), list(k)), run.name), label)
         if shape != ():
             fail(label, f"expected one number J, got shape {shape} (sum the weighted terms)")
         hints = {
@@ -408,7 +346,7 @@ def check_motion_cost_function(
             "the weights k are missing (J = Σ kᵢ|Δθᵢ|)": reference_motion_cost(q, qc, [1.0] * len(q)),
             "|Δθ| is missing: J adds absolute values": sum(ki * wrap(a - b) for a, b, ki in zip(q, qc, k)),
         }
-        check_close(flat[0], reference_motion_cost(q, qc, k), name=label, atol=atol, hints=hints)
+        check_close(flat[0], reference_motion_cost(q, qc, k), name=label, atol=run.atol, hints=hints)
 
 
 def unwrapped_cost(q: Any, q_current: Any, k: Any) -> Any:
@@ -416,14 +354,8 @@ def unwrapped_cost(q: Any, q_current: Any, k: Any) -> Any:
     return sum(ki * abs(a - b) for a, b, ki in zip(q, q_current, k))
 
 
-def check_choose_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "choose",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("choose", atol=1e-9)
+def check_choose_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(solutions, q_current, k)`` must return the row of ``solutions`` with the least J."""
 
     def make(rng):
@@ -436,16 +368,16 @@ def check_choose_function(
             if costs[1] - costs[0] > 1e-3:  # no ties
                 return (sols, qc, k)
 
-    for sols, qc, k in cases_of(cases, seed, n, make):
-        label = f"{name}(<{len(sols)} solutions>, q_current={fmt_list(qc)}, k={fmt_list(k)})"
-        got = call(fn, ([list(s) for s in sols], list(qc), list(k)), name)
+    for sols, qc, k in run.each(make):
+        label = f"{run.name}(<{len(sols)} solutions>, q_current={fmt_list(qc)}, k={fmt_list(k)})"
+        got = call(fn, ([list(s) for s in sols], list(qc), list(k)), run.name)
         if isinstance(got, int) and not isinstance(got, bool):
             fail(label, f"returned the index {got}; return the chosen row itself (solutions[i])")
         shape, flat = read(got, label)
         if shape != (len(qc),):
             fail(label, f"expected one solution (a row of {len(qc)} angles), got shape {shape}")
         best = reference_choice(sols, qc, k)
-        chosen = [i for i, s in enumerate(sols) if all(abs(a - b) <= atol for a, b in zip(flat, s))]
+        chosen = [i for i, s in enumerate(sols) if all(abs(a - b) <= run.atol for a, b in zip(flat, s))]
         if best in chosen:
             continue
         if not chosen:

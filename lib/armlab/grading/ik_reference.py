@@ -8,7 +8,8 @@ never with ``armlab.ik`` or numpy.
 from __future__ import annotations
 
 from ._base import read
-from ._frozen import abs, all, cos, dict, freeze, len, min, pi, radians, range, sin, sqrt, sum, zip
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import cos, freeze, pi, radians, sin, sqrt
 from ._plain import TAU, as_nested, atan2, fk, wrap
 
 from typing import TYPE_CHECKING

@@ -19,32 +19,11 @@ Checkers call the student's functions on fixed cases and on seeded random cases:
 
 from __future__ import annotations
 
-from ._base import call, check_finite, fail, fmt, fmt_list, read, vector
-from ._frozen import (
-    abs,
-    cos,
-    degrees,
-    float,
-    freeze,
-    isinstance,
-    len,
-    list,
-    max,
-    min,
-    np_array,
-    pi,
-    range,
-    sin,
-    sqrt,
-    str,
-    sum,
-    tuple,
-    type,
-    zip,
-)
+from ._base import Run, arrays, call, cases_of, check_finite, fail, fmt, fmt_list, function_checker, read, vector
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import cos, degrees, freeze, np_array, pi, sin, sqrt
 from ._plain import cross, det3, matvec, transpose, wrap
 from .checks import check_close
-from .ik import cases_of
 from .statics import jacobian_planar, random_rotation
 from .symbolic import entries, evaluate, rebuild, sym
 
@@ -238,30 +217,22 @@ def propagation_case(rng: Random) -> Any:
     return (random_rotation(rng), *vec, rng.uniform(-2.0, 2.0), "R" if rng.random() < 0.7 else "P")
 
 
-def check_propagation_step_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "propagate",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("propagate", atol=1e-9)
+def check_propagation_step_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(R, P, w, v, qd, joint)`` must return (^{i+1}ω_{i+1}, ^{i+1}v_{i+1}) of notes 004, with R = ⁱR_{i+1}
     (3×3: {i+1}'s axes in {i}), P = ⁱP_{i+1}, w = ⁱω_i, v = ⁱv_i, qd the rate of joint i+1 and joint "R" or "P".
     Cases are (R flat 3×3, P, w, v, qd, joint)."""
-    for R, P, w, v, qd, joint in cases_of(cases, seed, n, propagation_case):
-        label = f"{name}(R, P={fmt_list(P)}, w={fmt_list(w)}, v={fmt_list(v)}, qd={fmt(qd)}, joint={joint!r})"
+    for R, P, w, v, qd, joint in run.each(propagation_case):
+        label = f"{run.name}(R, P={fmt_list(P)}, w={fmt_list(w)}, v={fmt_list(v)}, qd={fmt(qd)}, joint={joint!r})"
         got = call(
             fn,
             (
                 nested(R, 3, 3),
-                np_array(P, dtype=float),
-                np_array(w, dtype=float),
-                np_array(v, dtype=float),
+                *arrays(P, w, v),
                 float(qd),
                 str(joint),
             ),
-            name,
+            run.name,
         )
         shape, flat = read(got, label)
         if shape not in ((2, 3), (6,)):
@@ -298,7 +269,7 @@ def check_propagation_step_function(
             f"{'prismatic' if joint == 'R' else 'revolute'}: a revolute joint adds θ̇·ẑ to ω, a prismatic one "
             "ḋ·ẑ to v": list(reference_propagation_step(R, P, w, v, qd, other)),
         }
-        check_close([flat[:3], flat[3:]], [w1, v1], name=label, atol=atol, hints=hints)
+        check_close([flat[:3], flat[3:]], [w1, v1], name=label, atol=run.atol, hints=hints)
 
 
 # --- part 3: joint rates for a tip velocity -----------------------------------------------------------
@@ -310,14 +281,8 @@ def arm3_case(rng: Random, singular_ok: bool = False) -> Any:
             return q, lengths
 
 
-def check_joint_rates_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "joint_rates",
-    atol: float = 1e-7,
-) -> None:
+@function_checker("joint_rates", atol=1e-7)
+def check_joint_rates_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, lengths, xdot)`` must return q̇ (rad/s) of a planar 3R arm with J·q̇ = ẋ, ẋ = (vx, vy, ωz) of the tip in
     the base frame. Cases are (q, lengths, xdot)."""
 
@@ -325,10 +290,10 @@ def check_joint_rates_function(
         q, lengths = arm3_case(rng)
         return q, lengths, [rng.uniform(-1.0, 1.0) for _ in range(3)]
 
-    for q, lengths, xdot in cases_of(cases, seed, n, make):
-        label = f"{name}(q={fmt_list(q)}, lengths={fmt_list(lengths)}, xdot={fmt_list(xdot)})"
+    for q, lengths, xdot in run.each(make):
+        label = f"{run.name}(q={fmt_list(q)}, lengths={fmt_list(lengths)}, xdot={fmt_list(xdot)})"
         got = vector(
-            call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float), np_array(xdot, dtype=float)), name),
+            call(fn, arrays(q, lengths, xdot), run.name),
             3,
             label,
         )
@@ -350,25 +315,17 @@ def check_joint_rates_function(
                 jacobian_planar([q[0], q[1] - q[0], q[2] - q[1]], lengths) + [1.0, 1.0, 1.0], xdot
             ),
         }
-        check_close(got, qd, name=label, atol=atol, rtol=1e-7, hints=hints)
+        check_close(got, qd, name=label, atol=run.atol, rtol=1e-7, hints=hints)
 
 
 # --- part 4: a singular configuration and its lost direction -----------------------------------------
-def check_singular_pose_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "singular_pose",
-    atol: float = 1e-7,
-) -> None:
+@function_checker("singular_pose", atol=1e-7)
+def check_singular_pose_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, lengths)`` must return (q_s, u) for a planar 3R arm (J rows vx, vy, ωz): q_s the singular pose
     nearest to q that changes θ2 only, and u a unit vector with uᵀJ(q_s) = 0 (either sign). Cases are (q, lengths)."""
-    for q, lengths in cases_of(cases, seed, n, lambda rng: arm3_case(rng, singular_ok=True)):
-        label = f"{name}(q={fmt_list(q)}, lengths={fmt_list(lengths)})"
-        qs_got, u_got = pair(
-            call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float)), name), label, "(q_s, u)"
-        )
+    for q, lengths in run.each(lambda rng: arm3_case(rng, singular_ok=True)):
+        label = f"{run.name}(q={fmt_list(q)}, lengths={fmt_list(lengths)})"
+        qs_got, u_got = pair(call(fn, arrays(q, lengths), run.name), label, "(q_s, u)")
         qs = vector(qs_got, 3, f"{label}: q_s")
         u = vector(u_got, 3, f"{label}: u")
         qs_ref, u_ref = reference_singular_pose(q, lengths)
@@ -383,13 +340,13 @@ def check_singular_pose_function(
             f"moved θ1 instead of θ2: {only}": [0.0, q[1], q[2]],
             f"moved θ3 instead of θ2: {only}": [q[0], q[1], 0.0],
         }
-        check_close(qs, qs_ref, name=f"{label}: q_s", atol=atol, angle=True, hints=hints)
+        check_close(qs, qs_ref, name=f"{label}: q_s", atol=run.atol, angle=True, hints=hints)
         length = norm(u)
         if length < 1e-9:
             fail(f"{label}: u", "is the zero vector; the lost direction must have length 1")
         J = reference_jacobian_planar3(qs_ref, lengths)
         uJ = [sum(u[r] * J[3 * r + c] for r in range(3)) for c in range(3)]
-        if max(abs(x) for x in uJ) <= atol * 10 * length:
+        if max(abs(x) for x in uJ) <= run.atol * 10 * length:
             if abs(length - 1.0) > 1e-6:
                 fail(
                     f"{label}: u", f"right direction, but not a unit vector (length {fmt(length)}): divide by its norm"
@@ -433,20 +390,14 @@ def frame_case(rng: Random) -> Any:
     return [rng.uniform(-1.0, 1.0) for _ in range(6 * n)], T
 
 
-def check_frame_change_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "jacobian_in_base",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("jacobian_in_base", atol=1e-9)
+def check_frame_change_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(J_tool, T)`` must return ⁰J = diag(R, R)·ᵀJ (6×n) for the tool-frame Jacobian ᵀJ (6×n, rows v then ω)
     and the tool's pose T = ⁰T_T (4×4, R its rotation). Cases are (J flat 6×n, T flat 4×4)."""
-    for J, T in cases_of(cases, seed, n, frame_case):
+    for J, T in run.each(frame_case):
         cols = len(J) // 6
-        label = f"{name}(J_tool of shape (6, {cols}), T with p = ({fmt(T[3])}, {fmt(T[7])}, {fmt(T[11])}))"
-        got = call(fn, (nested(J, 6, cols), nested(T, 4, 4)), name)
+        label = f"{run.name}(J_tool of shape (6, {cols}), T with p = ({fmt(T[3])}, {fmt(T[7])}, {fmt(T[11])}))"
+        got = call(fn, (nested(J, 6, cols), nested(T, 4, 4)), run.name)
         R = [T[0], T[1], T[2], T[4], T[5], T[6], T[8], T[9], T[10]]
         p = [T[3], T[7], T[11]]
         ref = reference_frame_change(J, R, cols)
@@ -473,7 +424,7 @@ def check_frame_change_function(
             got,
             [ref[r * cols : (r + 1) * cols] for r in range(6)],
             name=label,
-            atol=atol,
+            atol=run.atol,
             hints={k: [v[r * cols : (r + 1) * cols] for r in range(6)] for k, v in hints.items()},
         )
 

@@ -20,11 +20,11 @@ Checkers of student functions call them on fixed cases and on seeded random case
 
 from __future__ import annotations
 
-from ._base import call, check_finite, fail, fmt, fmt_list, read, vector
-from ._frozen import abs, cos, float, freeze, len, np_array, pi, range, sin, sqrt, sum, zip
+from ._base import Run, arrays, call, check_finite, fail, fmt, fmt_list, function_checker, read, vector
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import cos, freeze, np_array, pi, sin, sqrt
 from ._plain import cross, matmul, matvec, rot, transpose
 from .checks import check_close
-from .ik import cases_of
 
 from typing import TYPE_CHECKING
 
@@ -154,14 +154,8 @@ def nested3(flat: Any) -> Any:
 
 
 # --- checkers of student functions -----------------------------------------------------------------
-def check_recursion_step_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "recursion_step",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("recursion_step", atol=1e-9)
+def check_recursion_step_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(R, P, f_next, n_next)`` must return ``(f_i, n_i)`` by (5-2), with R = ⁱR_{i+1} (3×3, {i+1}'s axes
     in {i}), P = ⁱP_{i+1} (O_{i+1} in {i}), f_next, n_next in {i+1}. Cases are (R flat 3×3, P, f, n)."""
 
@@ -169,11 +163,9 @@ def check_recursion_step_function(
         vec = [[rng.uniform(-2.0, 2.0) for _ in range(3)] for _ in range(3)]
         return (random_rotation(rng), *vec)
 
-    for R, P, fn1, nn1 in cases_of(cases, seed, n, make):
-        label = f"{name}(R, P={fmt_list(P)}, f_next={fmt_list(fn1)}, n_next={fmt_list(nn1)})"
-        got = call(
-            fn, (nested3(R), np_array(P, dtype=float), np_array(fn1, dtype=float), np_array(nn1, dtype=float)), name
-        )
+    for R, P, fn1, nn1 in run.each(make):
+        label = f"{run.name}(R, P={fmt_list(P)}, f_next={fmt_list(fn1)}, n_next={fmt_list(nn1)})"
+        got = call(fn, (nested3(R), *arrays(P, fn1, nn1)), run.name)
         shape, flat = read(got, label)
         if shape not in ((2, 3), (6,)):
             fail(label, f"expected the two 3-vectors (f_i, n_i), got shape {shape} (return f, n)")
@@ -203,7 +195,7 @@ def check_recursion_step_function(
             "sign flipped: f_{i+1} is what link i exerts on link i+1, and f_i what link i−1 exerts on link i; "
             "without weights they are the same force carried inward, f_i = +R·f_{i+1}": [neg(f), neg(nn)],
         }
-        check_close([flat[:3], flat[3:]], [f, nn], name=label, atol=atol, hints=hints)
+        check_close([flat[:3], flat[3:]], [f, nn], name=label, atol=run.atol, hints=hints)
 
 
 def angles_case(rng: Random) -> Any:
@@ -216,19 +208,13 @@ def angles_case(rng: Random) -> Any:
     )
 
 
-def check_tau_tip_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "tau_tip",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("tau_tip", atol=1e-9)
+def check_tau_tip_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(theta1, theta2, l1, l2, f)`` must return τ (2,) by (5-5) for the tip force f = (fx, fy) given in
     the tip frame {3} (Example 3)."""
-    for t1, t2, l1, l2, f in cases_of(cases, seed, n, angles_case):
-        label = f"{name}({fmt(t1)}, {fmt(t2)}, {fmt(l1)}, {fmt(l2)}, f={fmt_list(f)})"
-        got = vector(call(fn, (t1, t2, l1, l2, np_array(f, dtype=float)), name), 2, label)
+    for t1, t2, l1, l2, f in run.each(angles_case):
+        label = f"{run.name}({fmt(t1)}, {fmt(t2)}, {fmt(l1)}, {fmt(l2)}, f={fmt_list(f)})"
+        got = vector(call(fn, (t1, t2, l1, l2, np_array(f, dtype=float)), run.name), 2, label)
         M = tip_matrix(t2, l1, l2)
         hints = {
             "wrong frame: f is given in the tip frame {3}; this treats it as a base-frame force (use (5-5), or "
@@ -243,22 +229,16 @@ def check_tau_tip_function(
             ],
             SIGN: neg(reference_tau_tip(t1, t2, l1, l2, f)),
         }
-        check_close(got, reference_tau_tip(t1, t2, l1, l2, f), name=label, atol=atol, hints=hints)
+        check_close(got, reference_tau_tip(t1, t2, l1, l2, f), name=label, atol=run.atol, hints=hints)
 
 
-def check_tau_base_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "tau_base",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("tau_base", atol=1e-9)
+def check_tau_base_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(theta1, theta2, l1, l2, F)`` must return τ = JᵀF (2,) for the tip force F = (Fx, Fy) in the base
     frame {0} (Examples 4 and 5)."""
-    for t1, t2, l1, l2, F in cases_of(cases, seed, n, angles_case):
-        label = f"{name}({fmt(t1)}, {fmt(t2)}, {fmt(l1)}, {fmt(l2)}, F={fmt_list(F)})"
-        got = vector(call(fn, (t1, t2, l1, l2, np_array(F, dtype=float)), name), 2, label)
+    for t1, t2, l1, l2, F in run.each(angles_case):
+        label = f"{run.name}({fmt(t1)}, {fmt(t2)}, {fmt(l1)}, {fmt(l2)}, F={fmt_list(F)})"
+        got = vector(call(fn, (t1, t2, l1, l2, np_array(F, dtype=float)), run.name), 2, label)
         J = jacobian_2r(t1, t2, l1, l2)
         hints = {
             "wrong frame: F is given in the base frame {0}; (5-5) takes a force in the tip frame {3} (rotate F "
@@ -269,17 +249,11 @@ def check_tau_base_function(
             ),
             SIGN: neg(reference_tau_base(t1, t2, l1, l2, F)),
         }
-        check_close(got, reference_tau_base(t1, t2, l1, l2, F), name=label, atol=atol, hints=hints)
+        check_close(got, reference_tau_base(t1, t2, l1, l2, F), name=label, atol=run.atol, hints=hints)
 
 
-def check_free_direction_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "free_direction",
-    atol: float = 1e-7,
-) -> None:
+@function_checker("free_direction", atol=1e-7)
+def check_free_direction_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(theta1, theta2, l1, l2)`` at a singular pose (θ2 = 0 or π) must return a unit force direction
     u (2,), base frame, that costs no joint torque: Jᵀu = 0 (either sign)."""
 
@@ -290,16 +264,16 @@ def check_free_direction_function(
             l2 += 0.1
         return (rng.uniform(-pi, pi), 0.0 if rng.random() < 0.6 else pi, l1, l2)
 
-    for t1, t2, l1, l2 in cases_of(cases, seed, n, make):
-        label = f"{name}({fmt(t1)}, {fmt(t2)}, {fmt(l1)}, {fmt(l2)})"
-        u = vector(call(fn, (t1, t2, l1, l2), name), 2, label)
+    for t1, t2, l1, l2 in run.each(make):
+        label = f"{run.name}({fmt(t1)}, {fmt(t2)}, {fmt(l1)}, {fmt(l2)})"
+        u = vector(call(fn, (t1, t2, l1, l2), run.name), 2, label)
         J = jacobian_2r(t1, t2, l1, l2)
         tau = jt_times(J, u, 2)
         norm = sqrt(u[0] * u[0] + u[1] * u[1])
         along = reference_free_direction(t1, t2, l1, l2)
         if norm < 1e-12:
             fail(label, "is the zero vector; a direction must have length 1")
-        if abs(tau[0]) <= atol * norm * 10 and abs(tau[1]) <= atol * norm * 10:
+        if abs(tau[0]) <= run.atol * norm * 10 and abs(tau[1]) <= run.atol * norm * 10:
             if abs(norm - 1.0) > 1e-6:
                 fail(label, f"right direction, but not a unit vector (length {fmt(norm)}): divide by its norm")
             continue
@@ -315,14 +289,8 @@ def check_free_direction_function(
         )
 
 
-def check_wrench_at_tool_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "wrench_at_tool",
-    atol: float = 1e-9,
-) -> None:
+@function_checker("wrench_at_tool", atol=1e-9)
+def check_wrench_at_tool_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(T_WT, F_W)`` must return the wrench (6,) at O_T in {T}'s axes equivalent to F_W = (f, m) at O_W
     in {W}'s axes, for T_WT the pose of {T} in {W} (4×4). Cases are (T flat 4×4, F_W)."""
 
@@ -332,10 +300,10 @@ def check_wrench_at_tool_function(
         T = R[0:3] + [p[0]] + R[3:6] + [p[1]] + R[6:9] + [p[2], 0.0, 0.0, 0.0, 1.0]
         return (T, [rng.uniform(-20.0, 20.0) for _ in range(3)] + [rng.uniform(-3.0, 3.0) for _ in range(3)])
 
-    for T, F in cases_of(cases, seed, n, make):
-        label = f"{name}(T_WT with p = ({fmt(T[3])}, {fmt(T[7])}, {fmt(T[11])}), F_W={fmt_list(F)})"
+    for T, F in run.each(make):
+        label = f"{run.name}(T_WT with p = ({fmt(T[3])}, {fmt(T[7])}, {fmt(T[11])}), F_W={fmt_list(F)})"
         got = vector(
-            call(fn, (np_array([T[0:4], T[4:8], T[8:12], T[12:16]], dtype=float), np_array(F, dtype=float)), name),
+            call(fn, (np_array([T[0:4], T[4:8], T[8:12], T[12:16]], dtype=float), np_array(F, dtype=float)), run.name),
             6,
             label,
         )
@@ -358,17 +326,11 @@ def check_wrench_at_tool_function(
             "this maps the other way, from {T} to {W}": matvec(R, f, 3)
             + add(matvec(R, m, 3), cross(p, matvec(R, f, 3))),
         }
-        check_close(got, reference_wrench_at_tool(T, F), name=label, atol=atol, hints=hints)
+        check_close(got, reference_wrench_at_tool(T, F), name=label, atol=run.atol, hints=hints)
 
 
-def check_tip_force_function(
-    fn: Callable[..., Any],
-    cases: Any = None,
-    seed: int | None = None,
-    n: int = 20,
-    name: str = "tip_force",
-    atol: float = 1e-7,
-) -> None:
+@function_checker("tip_force", atol=1e-7)
+def check_tip_force_function(fn: Callable[..., Any], run: Run) -> None:
     """``fn(q, lengths, tau)`` must return the tip force F = (Fx, Fy) (base frame) of a planar 3R arm that
     the joint torques tau (3,) hold, by least squares F = (JJᵀ)⁻¹Jτ (§5.4). Cases are (q, lengths, tau)."""
 
@@ -381,10 +343,10 @@ def check_tip_force_function(
             if JJt[0] * JJt[3] - JJt[1] * JJt[2] > 0.01:  # away from the singular poses
                 return (q, lengths, [rng.uniform(-10.0, 10.0) for _ in range(3)])
 
-    for q, lengths, tau in cases_of(cases, seed, n, make):
-        label = f"{name}(q={fmt_list(q)}, lengths={fmt_list(lengths)}, tau={fmt_list(tau)})"
+    for q, lengths, tau in run.each(make):
+        label = f"{run.name}(q={fmt_list(q)}, lengths={fmt_list(lengths)}, tau={fmt_list(tau)})"
         got = vector(
-            call(fn, (np_array(q, dtype=float), np_array(lengths, dtype=float), np_array(tau, dtype=float)), name),
+            call(fn, arrays(q, lengths, tau), run.name),
             2,
             label,
         )
@@ -404,7 +366,7 @@ def check_tip_force_function(
                 sum(J[3 + k] * tau[k] for k in range(3)),
             ],
         }
-        check_close(got, F, name=label, atol=atol, rtol=1e-7, hints=hints)
+        check_close(got, F, name=label, atol=run.atol, rtol=1e-7, hints=hints)
 
 
 freeze(__name__)

@@ -11,23 +11,8 @@ References are re-derived with plain math from a description: a factor is ``("Ro
 from __future__ import annotations
 
 from ._base import call, check_finite, close, fail, fmt_shape, read, shape_message
-from ._frozen import (
-    ValueError,
-    any,
-    degrees,
-    enumerate,
-    float,
-    freeze,
-    isinstance,
-    len,
-    list,
-    permutations,
-    radians,
-    range,
-    str,
-    sum,
-    tuple,
-)
+from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
+from ._frozen import degrees, freeze, permutations, radians
 from ._plain import apply, as_nested, product, rot, rot_block, trans, translation, transpose
 from .checks import check_close, check_known_mistakes, diagnose
 

@@ -16,8 +16,9 @@
 
 from __future__ import annotations
 
+import inspect
 import os
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,6 +27,10 @@ from ..dynamics import Identification, identify
 from .log import LogContents, identification_data
 
 __all__ = ["excitation_trajectory", "model_terms", "identify_scaling", "predict", "identify_log", "PARAMETERS"]
+
+#: The options of :func:`identify_log`: identification_data's, and identify's besides the arrays.
+_DATA_OPTIONS = frozenset(inspect.signature(identification_data).parameters) - {"log"}
+_FIT_OPTIONS = frozenset(inspect.signature(identify).parameters) - {"robot", "q", "qd", "qdd", "tau"}
 
 #: The five parameters identified per joint, in column order.
 PARAMETERS = ("alpha (M q̈ + C q̇)", "gamma (G)", "Coulomb f_c (N·m)", "viscous f_v (N·m·s/rad)")
@@ -113,24 +118,23 @@ def predict(
 
 
 def identify_log(
-    log: str | os.PathLike | LogContents,
-    robot: Any,
-    *,
-    t_start: float | None = None,
-    t_end: float | None = None,
-    to_dh: Callable[[np.ndarray], Any] | None = None,
-    cutoff: float | None = 5.0,
-    nan: str = "raise",
-    filter_tau: bool = False,
-    method: str = "wls",
-    friction: bool = True,
-    **options: Any,
+    log: str | os.PathLike | LogContents, robot: Any, *, method: str = "wls", friction: bool = True, **options: Any
 ) -> Identification:
     """:func:`armlab.dynamics.identify` from a lab session log: the samples of
-    :func:`~armlab.lab.log.identification_data` (the time window, the driver → DH map, the filter and the
-    differentiation are its), then the least-squares fit (``method``, ``friction`` and ``options`` are
-    identify's). The result's ``.data`` holds the samples used (t, q, qd, qdd, tau)."""
-    data = identification_data(log, t_start, t_end, to_dh=to_dh, cutoff=cutoff, nan=nan, filter_tau=filter_tau)
+    :func:`~armlab.lab.log.identification_data`, then the least-squares fit (``method``, ``friction``).
+
+    Each of ``options`` goes to the one of the two that takes it: ``t_start``, ``t_end``, ``to_dh``,
+    ``cutoff``, ``nan`` and ``filter_tau`` (the time window, the driver → DH map, the filter and the
+    differentiation) to identification_data, the rest (``gravity``, ``prior``, ``pull``) to identify; an
+    option neither takes is a TypeError naming it. The result's ``.data`` holds the samples used (t, q,
+    qd, qdd, tau)."""
+    unknown = sorted(set(options) - _DATA_OPTIONS - _FIT_OPTIONS)
+    if unknown:
+        raise TypeError(
+            f"identify_log() got unknown option(s) {unknown}: identification_data takes {sorted(_DATA_OPTIONS)}, "
+            f"identify {sorted(_FIT_OPTIONS)}"
+        )
+    data = identification_data(log, **{k: options.pop(k) for k in list(options) if k in _DATA_OPTIONS})
     if data["q"].shape[1] != robot.n:
         raise ValueError(f"the log has {data['q'].shape[1]} joints but the robot {robot.n}")
     result = identify(

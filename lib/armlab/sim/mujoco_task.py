@@ -135,14 +135,15 @@ def run_task_mujoco(
     *,
     dt: float,
     method: str = "euler",
-    informed: bool = True,
     ball_radius: float = 0.015,
     solref: Sequence[float] = (0.02, 1.0),
+    **options: Any,
 ) -> TaskResult:
     """:func:`armlab.sim.run_task` with MuJoCo as the engine: ``mjcf`` is the arm's model,
     ``armlab.export.to_mjcf(plan.robot)`` (gravity, step and integrator are set from the plan and the
-    arguments; "euler" is MuJoCo's semi-implicit Euler, as ours)."""
+    arguments; "euler" is MuJoCo's semi-implicit Euler, as ours). ``options`` are run_task's (``informed``,
+    ``max_steps``, ...)."""
     if method not in ("euler", "rk4"):
         raise ValueError(f"method must be 'euler' or 'rk4', got {method!r}")
     engine = MujocoEngine(mjcf, plan, dt, method, ball_radius=ball_radius, solref=solref)
-    return run_task(plan, controller, dt=dt, method=method, informed=informed, engine=engine)
+    return run_task(plan, controller, dt=dt, method=method, engine=engine, **options)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -46,6 +46,9 @@ __all__ = [
     "sequence",
     "cartesian_line",
     "check_limits",
+    "RateLimits",
+    "CubicOptions",
+    "QuinticOptions",
 ]
 
 _DEGREE = 6  # coefficients per joint and piece: q(τ) = Σ c_k τ^k, k = 0..5
@@ -201,61 +204,76 @@ def _duration(T, name="T"):
     return T
 
 
-def quintic(
-    q0: ArrayLike,
-    q1: ArrayLike,
-    T: float,
-    *,
-    qd0: ArrayLike = 0.0,
-    qd1: ArrayLike = 0.0,
-    qdd0: ArrayLike = 0.0,
-    qdd1: ArrayLike = 0.0,
-    t0: float = 0.0,
-    qd_max: ArrayLike | None = None,
-    qdd_max: ArrayLike | None = None,
-) -> JointReference:
+class RateLimits(TypedDict, total=False):
+    """The velocity and acceleration limits a reference is checked against when it is built (rad/s, rad/s²;
+    numbers or (n,); None, the default: unchecked): an infeasible reference is a ValueError naming the
+    joint, its peak and (rest to rest) the shortest feasible duration (:func:`check_limits`)."""
+
+    qd_max: ArrayLike | None
+    qdd_max: ArrayLike | None
+
+
+class CubicOptions(RateLimits, total=False):
+    """The keyword options of :func:`cubic`: the end rates ``qd0``, ``qd1`` (default 0: from and to rest), the
+    start time ``t0`` (s, default 0) and the :class:`RateLimits`."""
+
+    qd0: ArrayLike
+    qd1: ArrayLike
+    t0: float
+
+
+class QuinticOptions(CubicOptions, total=False):
+    """The keyword options of :func:`quintic`: those of :class:`CubicOptions`, and the end accelerations
+    ``qdd0``, ``qdd1`` (default 0)."""
+
+    qdd0: ArrayLike
+    qdd1: ArrayLike
+
+
+def quintic(q0: ArrayLike, q1: ArrayLike, T: float, **options: Unpack[QuinticOptions]) -> JointReference:
     """The quintic from (q0, q̇0, q̈0) at t0 to (q1, q̇1, q̈1) at t0 + T, per joint (q̈ continuous, jerk
-    finite). Rest to rest, the peak velocity is 1.875·|Δq|/T and the peak acceleration 5.774·|Δq|/T²."""
+    finite). Rest to rest, the peak velocity is 1.875·|Δq|/T and the peak acceleration 5.774·|Δq|/T².
+    ``options``: ``qd0``, ``qd1``, ``qdd0``, ``qdd1`` (default 0), ``t0``, ``qd_max``, ``qdd_max``
+    (:class:`QuinticOptions`)."""
+    return _polynomial(5, q0, q1, T, **options)
+
+
+def cubic(q0: ArrayLike, q1: ArrayLike, T: float, **options: Unpack[CubicOptions]) -> JointReference:
+    """The cubic from (q0, q̇0) at t0 to (q1, q̇1) at t0 + T (q̈ jumps at the ends). Rest to rest, the
+    peak velocity is 1.5·|Δq|/T and the peak acceleration 6·|Δq|/T². ``options``: ``qd0``, ``qd1``
+    (default 0), ``t0``, ``qd_max``, ``qdd_max`` (:class:`CubicOptions`)."""
+    return _polynomial(3, q0, q1, T, **options)
+
+
+#: the rest-to-rest peaks of the quintic and the cubic: velocity per |Δq|/T, acceleration per |Δq|/T²
+_PEAKS = {5: (1.875, 5.7735), 3: (1.5, 6.0)}
+
+
+def _polynomial(degree, q0, q1, T, *, qd0=0.0, qd1=0.0, qdd0=None, qdd1=None, t0=0.0, qd_max=None, qdd_max=None):
+    """The quintic (degree 5) or the cubic (3) between the two states, per joint: the one implementation."""
+    kind = "quintic" if degree == 5 else "cubic"
+    if degree == 3 and (qdd0 is not None or qdd1 is not None):
+        raise TypeError("cubic() takes no qdd0 or qdd1: a cubic cannot also meet end accelerations (use quintic)")
     x0 = _joints(q0, "q0")
     n = len(x0)
     x1, v0, v1, a0, a1 = (
-        _joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1"), (qdd0, "qdd0"), (qdd1, "qdd1"))
+        _joints(0.0 if v is None else v, name, n)
+        for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1"), (qdd0, "qdd0"), (qdd1, "qdd1"))
     )
     T = _duration(T)
     h = x1 - x0
     c = np.zeros((1, n, _DEGREE))
-    c[0, :, 0], c[0, :, 1], c[0, :, 2] = x0, v0, a0 / 2
-    c[0, :, 3] = (20 * h - (8 * v1 + 12 * v0) * T - (3 * a0 - a1) * T**2) / (2 * T**3)
-    c[0, :, 4] = (-30 * h + (14 * v1 + 16 * v0) * T + (3 * a0 - 2 * a1) * T**2) / (2 * T**4)
-    c[0, :, 5] = (12 * h - 6 * (v1 + v0) * T + (a1 - a0) * T**2) / (2 * T**5)
-    ref = JointReference([t0, t0 + T], c, "quintic")
-    return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, 1.875, 5.7735))
-
-
-def cubic(
-    q0: ArrayLike,
-    q1: ArrayLike,
-    T: float,
-    *,
-    qd0: ArrayLike = 0.0,
-    qd1: ArrayLike = 0.0,
-    t0: float = 0.0,
-    qd_max: ArrayLike | None = None,
-    qdd_max: ArrayLike | None = None,
-) -> JointReference:
-    """The cubic from (q0, q̇0) at t0 to (q1, q̇1) at t0 + T (q̈ jumps at the ends). Rest to rest, the
-    peak velocity is 1.5·|Δq|/T and the peak acceleration 6·|Δq|/T²."""
-    x0 = _joints(q0, "q0")
-    n = len(x0)
-    x1, v0, v1 = (_joints(v, name, n) for v, name in ((q1, "q1"), (qd0, "qd0"), (qd1, "qd1")))
-    T = _duration(T)
-    h = x1 - x0
-    c = np.zeros((1, n, _DEGREE))
     c[0, :, 0], c[0, :, 1] = x0, v0
-    c[0, :, 2] = (3 * h - (2 * v0 + v1) * T) / T**2
-    c[0, :, 3] = (-2 * h + (v0 + v1) * T) / T**3
-    ref = JointReference([t0, t0 + T], c, "cubic")
-    return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, 1.5, 6.0))
+    if degree == 5:
+        c[0, :, 2] = a0 / 2
+        c[0, :, 3] = (20 * h - (8 * v1 + 12 * v0) * T - (3 * a0 - a1) * T**2) / (2 * T**3)
+        c[0, :, 4] = (-30 * h + (14 * v1 + 16 * v0) * T + (3 * a0 - 2 * a1) * T**2) / (2 * T**4)
+        c[0, :, 5] = (12 * h - 6 * (v1 + v0) * T + (a1 - a0) * T**2) / (2 * T**5)
+    else:
+        c[0, :, 2] = (3 * h - (2 * v0 + v1) * T) / T**2
+        c[0, :, 3] = (-2 * h + (v0 + v1) * T) / T**3
+    ref = JointReference([t0, t0 + T], c, kind)
+    return check_limits(ref, qd_max, qdd_max, rest_to_rest=(h, *_PEAKS[degree]))
 
 
 def check_limits(
@@ -363,10 +381,10 @@ def via_points(
     *,
     qd: ArrayLike | None = None,
     t0: float | None = None,
-    qd_max: ArrayLike | None = None,
-    qdd_max: ArrayLike | None = None,
+    **limits: Unpack[RateLimits],
 ) -> JointReference:
-    """Quintic segments through ``points`` (m, n) at ``times`` (m,), at rest at both ends.
+    """Quintic segments through ``points`` (m, n) at ``times`` (m,), at rest at both ends (``limits``:
+    :class:`RateLimits`).
 
     At an interior point the velocity is the mean of the two neighbouring segments' average slopes, or 0
     where they have opposite signs (the joint turns round there), unless ``qd`` (m, n) gives them all; the
@@ -390,7 +408,7 @@ def via_points(
     parts = [quintic(P[k], P[k + 1], t[k + 1] - t[k], qd0=V[k], qd1=V[k + 1], t0=t[k]) for k in range(len(P) - 1)]
     ref = JointReference(t, np.concatenate([p.coeffs for p in parts]), "via points")
     ref = ref if t0 is None else ref.shifted(t0)
-    return check_limits(ref, qd_max, qdd_max)
+    return check_limits(ref, **limits)
 
 
 class Sequence(Reference):

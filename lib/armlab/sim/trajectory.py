@@ -27,8 +27,9 @@ class Trajectory:
     (input plus controller; friction not included). ``energy`` (N,) is K + P (kinetic with armature,
     potential with the run's gravity and payload), ``kinetic`` (N,) is K alone, ``work`` (N,) the work done on the arm by the applied
     torques and friction since t = 0, and ``drift`` = energy − energy[0] − work: what the integrator
-    created or lost (zero for exact integration). ``events`` lists joint-limit crossings; ``reason``
-    says why the run ended ("completed", or what stopped it: a limit, a non-finite state, max_steps).
+    created or lost (zero for exact integration). ``events`` lists joint-limit crossings. ``ok``: the run
+    went to its end; otherwise ``reason`` says what stopped it (a limit, a non-finite state, max_steps); it
+    is "" when ok.
     """
 
     t: np.ndarray
