@@ -10,6 +10,8 @@ upper index the reference frame: 002's ^{i+1}_{i}R is the textbook's ^{i}_{i+1}R
 textbook's (and Craig's) order unless they quote 002.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -369,6 +371,36 @@ def test_example_6_wrist_sensor_to_tool_tip():
     np.testing.assert_allclose(correct[3:], T_WT[:3, :3].T @ m_T_in_W, atol=1e-12)
     # R·S(P) is right with P in {W}'s axes (Rᵀ·P)
     np.testing.assert_allclose(np.block([[R, np.zeros((3, 3))], [R @ skew(R.T @ P), R]]) @ F_W, correct, atol=1e-12)
+
+
+def test_example_6_book_W_T_T_is_the_inverse_of_hw05_T_WT():
+    """002's ᵂ_TT (Example 6) is the pose of {W} in {T} (its upper-left index is the frame described, §5.5.1);
+    hw05 part 5 takes T_WT, the pose of {T} in {W}. Round trip: hw05's answer for T_WT is Example 6 (moment
+    block corrected) with ᵂ_TT = T_WT⁻¹, and mapping it back with T_WT returns the sensor's wrench. Read as
+    T_WT itself, Example 6 gives another wrench. The hw05 statement says which matrix the book means."""
+    import nbformat
+
+    from armlab.grading.statics import reference_wrench_at_tool
+    from support import random_transform
+
+    rng = np.random.default_rng(56)
+    Z = np.zeros((3, 3))
+    for _ in range(20):
+        T_WT = random_transform(rng)
+        F_W = rng.normal(size=6)
+        hw05 = np.array(reference_wrench_at_tool([float(x) for x in T_WT.ravel()], list(F_W)))
+
+        def example_6(W_T_T):
+            R, P = W_T_T[:3, :3], W_T_T[:3, 3]  # ᵂ_TR and ᵂᴼ_TP
+            return np.block([[R, Z], [skew(P) @ R, R]]) @ F_W
+
+        np.testing.assert_allclose(example_6(Tinv(T_WT)), hw05, atol=1e-12)
+        np.testing.assert_allclose(wrench_transform(T_WT, hw05), F_W, atol=1e-12)  # and back to the sensor
+        assert not np.allclose(example_6(T_WT), hw05, atol=1e-6)
+    root = Path(__file__).resolve().parents[2]
+    nb = nbformat.read(root / "solutions/hw05_statics/hw05_statics.ipynb", as_version=4)
+    (part5,) = [c.source for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("## Part 5")]
+    assert "${}^W_TT = T_{WT}^{-1}$, the pose of {W} in {T}" in part5 and "the textbook writes this ᵂ_TT" not in part5
 
 
 def test_eq_5_9_power_is_invariant_and_the_twist_transform_is_dual():
