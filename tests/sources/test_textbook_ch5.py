@@ -247,16 +247,26 @@ def test_section_5_4_inverse_statics_exact_when_jt_is_invertible():
 
 
 def test_section_5_4_least_squares_formula_needs_full_row_rank():
-    """ERRATUM §5.4 (2): "如果 J 不是方阵, 或 Jᵀ 的逆不存在 … F = (JJᵀ)⁻¹Jτ". That formula exists only when J has
-    full row rank (more joints than wrench components, n > m): then it is the least-squares F. When Jᵀ is
-    singular, or J has fewer columns than rows, JJᵀ is singular too and the formula has no value; the
-    minimum-norm F = (Jᵀ)⁺τ is what remains (statics.inverse_statics reports which case applied)."""
+    """ERRATUM §5.4 (2): "如果 J 不是方阵, 或 Jᵀ 的逆不存在 … F = (JJᵀ)⁻¹Jτ". For J of m rows and n columns that
+    formula exists exactly when rank J = m (full row rank), which needs n ≥ m: with n = m it is (Jᵀ)⁻¹τ again,
+    with n > m the least-squares F. n ≥ m is not enough (a singular pose). When rank J < m — Jᵀ singular, or J
+    with fewer columns than rows — JJᵀ is singular too and the formula has no value; the minimum-norm
+    F = (Jᵀ)⁺τ is what remains (statics.inverse_statics reports which case applied)."""
     rng = np.random.default_rng(54)
-    # n = 7 > 6: the book's formula is numpy's least squares
+    # n = 7 > 6, rank 6: the book's formula is numpy's least squares
     J7 = rng.normal(size=(6, 7))
     tau7 = rng.normal(size=7)
     F = np.linalg.solve(J7 @ J7.T, J7 @ tau7)
     np.testing.assert_allclose(F, np.linalg.lstsq(J7.T, tau7, rcond=None)[0], atol=1e-10)
+    # n = m = 6, rank 6 (the PUMA away from its singularities): the formula exists and is (Jᵀ)⁻¹τ
+    J6 = puma560().jacob0(np.radians([20, -30, -50, 10, 30, 50]))
+    tau6 = rng.normal(size=6)
+    np.testing.assert_allclose(np.linalg.solve(J6 @ J6.T, J6 @ tau6), np.linalg.solve(J6.T, tau6), atol=1e-9)
+    # n = 7 > 6 but rank 5: more joints than wrench components, and still JJᵀ is singular
+    J7_5 = rng.normal(size=(6, 5)) @ rng.normal(size=(5, 7))
+    assert np.linalg.matrix_rank(J7_5) == 5
+    s = np.linalg.svd(J7_5 @ J7_5.T, compute_uv=False)
+    assert s[-1] < 1e-12 * s[0]
     # Jᵀ singular (PUMA560 wrist singularity, θ5 = 0) and J not square (2R arm, 6×2): JJᵀ is singular
     puma = puma560()
     for J in (puma.jacob0(np.radians([20, -30, -50, 10, 0, 50])), planar2r().jacob0([0.3, 0.8])):
