@@ -110,6 +110,27 @@ def test_eq_2_54_fourth_entry_is_m_zc_not_m_yc_again():
     np.testing.assert_allclose(xi @ chi, YOUBOT.rne(q, qd, qdd), atol=1e-12)
 
 
+def test_eq_2_30_products_of_inertia_are_tensor_entries_minus_the_textbooks_I_xy():
+    """χ's I_xy, I_xz, I_yz (2.54) are the report's tensor entries (2.30), −∫xy dm, −∫xz dm, −∫yz dm about the
+    frame origin; the textbook's (3.120) (chapter 06) calls ∫xy dm itself I_xy. A body of point masses, where
+    both integrals are plain sums."""
+    rng = np.random.default_rng(230)
+    mk, xk = rng.uniform(0.2, 1.0, 4), rng.uniform(-0.3, 0.3, (4, 3))  # four point masses in the link frame
+    m = mk.sum()
+    c = mk @ xk / m
+    rho = xk - c
+    I_c = sum(mi * (r @ r * np.eye(3) - np.outer(r, r)) for mi, r in zip(mk, rho))  # tensor about the c.o.m.
+    robot = armlab.DHRobot([armlab.DHLink(m=m, r=tuple(c), I=I_c)])
+    chi = dict(zip(dynamics.PARAM_NAMES, P.dynamic_params(robot)))
+    products = {"Ixy": (0, 1), "Ixz": (0, 2), "Iyz": (1, 2)}
+    book = np.array(dynamics.pseudo_inertia(m, c, I_c), dtype=float)  # (3.120)
+    for name, (i, j) in products.items():
+        integral = float(np.sum(mk * xk[:, i] * xk[:, j]))  # ∫ x_i x_j dm about the frame origin
+        assert abs(integral) > 1e-5  # a real product, not a zero whose sign cannot tell
+        assert chi[name] == pytest.approx(-integral, abs=1e-12)  # the report's I_xy: the tensor entry
+        assert book[i, j] == pytest.approx(integral, abs=1e-12)  # the textbook's I_xy
+
+
 def test_eq_2_46_inertia_is_about_the_frame_origin():
     """K (2.46) = ½ q̇ᵀ D q̇ holds with 𝓘_i about O_i (the origin of frame i), not about the centre of mass."""
     q, qd = RNG.uniform(-1, 1, 5), RNG.normal(size=5)
