@@ -1,6 +1,6 @@
 """Controllers (armlab.control) in closed loop with armlab.sim: PD + gravity converges (its Lyapunov function
 never grows), computed torque imposes ë + Kd·ė + Kp·e = 0, PD alone stops short by Kp⁻¹·G, PID removes that
-offset, the lab report's cascade, saturation is clipped and reported, resolved rate follows a line, and
+offset, the assumed drive cascade, saturation is clipped and reported, resolved rate follows a line, and
 bad input is refused."""
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 factor ½, Coriolis counted once, the gravity sign, angles from the horizontal, ...), and their plain-math
 references agree with armlab.dynamics (Lagrange and RNE) on Example 3.9's arm."""
 
+from pathlib import Path
+
+import nbformat
 import numpy as np
 import pytest
 
@@ -10,6 +13,8 @@ from armlab.dynamics.rne import rne_steps
 from armlab.grading import dynamics as g
 from armlab.kinematics.scalar import NumpyBackend
 from armlab.models import planar2r
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 # --- right answers (as in solutions/hw06) ---------------------------------------------------------
@@ -47,8 +52,8 @@ def M_ok(q, m1, m2, d1, d2):
 
 def spd_ok(M, tol=1e-9):
     M = np.asarray(M, dtype=float)
-    scale = max(np.abs(M).max(), 1.0)
-    return bool(np.allclose(M, M.T, atol=tol * scale) and np.linalg.eigvalsh(M).min() > tol * scale)
+    eps = tol * np.abs(M).max()
+    return bool(np.abs(M - M.T).max() <= eps and np.linalg.eigvalsh((M + M.T) / 2).min() > eps)
 
 
 CHECKS = [
@@ -195,6 +200,58 @@ def test_spd_names_the_mistake():
             return False
 
     fails(c, cholesky, "not symmetric")
+
+
+def _hw06_cell(grade_id):
+    nb = nbformat.read(REPO / "solutions/hw06_dynamics/hw06_dynamics.ipynb", as_version=4)
+    (cell,) = [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id]
+    return nb, cell
+
+
+def _old_is_spd(M):
+    """hw06's solution before the three agreed: an absolute floor of 1e-9 and the lower triangle's eigenvalues."""
+    M = np.asarray(M, dtype=float)
+    tol = 1e-9 * max(np.abs(M).max(), 1.0)
+    return bool(np.abs(M - M.T).max() <= tol and np.linalg.eigvalsh(M).min() > tol)
+
+
+#: matrices on both sides of each threshold of the rule (ε = 1e-9·max|M|)
+SPD_THRESHOLD_CASES = [
+    (np.diag([1.0, 2e-9]), True),  # smallest eigenvalue 2ε
+    (np.diag([1.0, 0.5e-9]), False),  # ε/2
+    (1e-6 * np.diag([1.0, 2e-9]), True),  # the same in other units: the rule is scale-free
+    (np.diag([1e-3, 5e-10]), True),  # ε = 1e-12: SPD, only badly scaled
+    (np.array([[1.0, 0.5e-9], [0.0, 1.0]]), True),  # asymmetric by ε/2: symmetric to rounding
+    (np.array([[1.0, 2e-9], [0.0, 1.0]]), False),  # asymmetric by 2ε
+    # symmetric to ε, and the lower triangle alone has λ_min = 1.2e-9 > ε, but the symmetric part has 0.75e-9
+    (np.array([[1.0, 1 - 1.2e-9 + 0.9e-9], [1 - 1.2e-9, 1.0]]), False),
+    (np.zeros((3, 3)), False),
+    (np.array([[2.0, 0.5], [0.5, 1.0]]), True),
+]
+
+
+def test_hw06_is_spd_statement_solution_and_grader_agree():
+    """hw06 part 5 states one rule (ε = 1e-9·max|M|: |M − Mᵀ| ≤ ε, eigenvalues of (M + Mᵀ)/2 above ε); the
+    solution computes it and the grader's reference (LDLᵀ pivots of (M + Mᵀ)/2 − εE) decides by it, on both
+    sides of every threshold. The solution as it was (an absolute floor of 1e-9, the lower triangle's
+    eigenvalues) disagrees with the rule, and the grader now fails it."""
+    nb, _ = _hw06_cell("p5_spd")
+    (statement,) = [c.source for c in nb.cells if c.cell_type == "markdown" and "`is_spd(M)`" in c.source]
+    assert r"\varepsilon = 10^{-9}\max_{ij}|M_{ij}|" in statement and r"\tfrac12(M + M^T)" in statement
+    assert "grader applies exactly this rule" in statement
+    namespace = {"np": np}
+    exec(_hw06_cell("p5_spd")[1].source, namespace)
+    solution = namespace["is_spd"]
+    for M, expected in SPD_THRESHOLD_CASES:
+        n = len(M)
+        assert solution(M) is expected, M
+        assert g.reference_is_spd([float(x) for x in M.ravel()], n) is expected, M
+        assert spd_ok(M) is expected, M
+    # the old solution: wrong in other units, on the badly scaled matrix, and on the lower triangle's eigenvalues
+    assert [i for i, (M, expected) in enumerate(SPD_THRESHOLD_CASES) if _old_is_spd(M) != expected] == [2, 3, 6]
+    g.check_spd_function(solution, seed=6506, n=60)
+    with pytest.raises(AssertionError, match="badly scaled"):
+        g.check_spd_function(_old_is_spd, seed=6506, n=60)
 
 
 def test_references_equal_armlab_dynamics():

@@ -153,6 +153,29 @@ def test_general_pose_is_not_reachable_and_nearest_T_is_offered():
     assert np.allclose(proj.nearest_T, N)
 
 
+def test_pointing_down_every_fingers_yaw_is_reachable_and_joint_5_sets_it():
+    """Lab 2: the approach axis must lie in the arm's plane (above); a vertical one lies in every vertical plane,
+    so pointing down at a reachable spot works for every yaw of the fingers, only q5 changes (by −Δyaw), and
+    R(z, φ)·R(y, π)·R(z, ψ) = R(z, φ − ψ)·R(y, π): φ = atan2(y, x) is a choice, not a constraint."""
+    rng = np.random.default_rng(82)
+    yaws = np.linspace(-np.pi, np.pi, 13)[:-1]
+    for p in ([0.24, 0.10, 0.0], [0.18, -0.17, 0.0], [-0.2, 0.15, 0.1]):
+        q5 = []
+        for yaw in yaws:
+            T = armlab.Rot("z", yaw) @ armlab.Rot("y", math.pi)
+            T[:3, 3] = p
+            sols = ROBOT.ikine_all(T)
+            assert sols.success and max_err(sols.q, T) < 1e-12
+            q5.append(sols.q[0, 4])
+        np.testing.assert_allclose(wrap_angle(np.array(q5) + yaws - (q5[0] + yaws[0])), 0, atol=1e-12)
+    phi, psi = rng.uniform(-math.pi, math.pi, 2)
+    np.testing.assert_allclose(
+        armlab.Rot("z", phi) @ armlab.Rot("y", math.pi) @ armlab.Rot("z", psi),
+        armlab.Rot("z", phi - psi) @ armlab.Rot("y", math.pi),
+        atol=1e-12,
+    )
+
+
 def test_position_out_of_reach_is_explained():
     T = armlab.Trans(0.8, 0.0, 0.3) @ armlab.Rot("y", math.pi / 2)
     with warnings.catch_warnings():

@@ -60,6 +60,28 @@ def test_table_2_analytic_feasible_and_optimal_solutions():
     np.testing.assert_allclose(plan.q_place / DEG, [45, 45, 90], atol=1e-9)
 
 
+def test_eq_12_optima_are_the_same_measured_from_zero_or_from_the_current_pose():
+    """The paper minimises (12) and lists Table 2's optima as increments from the zero position
+    (相对于零位取的增量); it never says where Δθ is measured from. The course (chapter 03, hw08) measures from
+    the current pose: the start (= 0) for the pick, the pick for the place. Measured from zero, the place's
+    costs differ (315°, 495°, 585°, 765° against 225°, 405°, 855°, 855°: the back solutions' tie exists only
+    from the pick), but both readings choose the same optimum for both targets."""
+    plan = paper_plan()
+    costs_from_zero = {"pick": [270, 450, 810, 990], "place": [315, 495, 585, 765]}
+    for what, q_current in (("pick", plan.q0), ("place", plan.q_pick)):
+        sols = plan.solutions[what]
+        J_current, _ = ik.joint_motion(sols.q, q_current, ik.PAPER_WEIGHTS, ARM.qlim)
+        J_zero, _ = ik.joint_motion(sols.q, np.zeros(3), ik.PAPER_WEIGHTS, ARM.qlim)
+        np.testing.assert_allclose(J_zero / DEG, costs_from_zero[what], atol=1e-9)
+        assert np.argmin(J_current) == np.argmin(J_zero) == 0  # front-up both ways
+        assert (
+            sorted(J_zero)[1] - sorted(J_zero)[0] > 90 * DEG and sorted(J_current)[1] - sorted(J_current)[0] > 90 * DEG
+        )
+        chosen = ik.select(sols, np.zeros(3), ik.PAPER_WEIGHTS, ARM.qlim)
+        np.testing.assert_allclose(chosen.q[0], plan.q_pick if what == "pick" else plan.q_place, atol=1e-12)
+    assert np.allclose(plan.q0, 0)  # for the pick the two readings are one
+
+
 def test_eq_12_readings_choose_differently_on_the_papers_arm():
     """Chapter 03's example: from q = (45°, 0°, −45°) to (−0.4, 0.8, 1.2), equal weights choose back-up,
     k = (3, 2, 1) front-up, and (12) read as extracted (3|Δθ1| + 3|Δθ3|, joint 2 free) front-down."""

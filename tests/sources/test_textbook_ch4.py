@@ -408,8 +408,9 @@ JINV_EX7 = np.array(
 
 
 def exercise_7(D, T=T_EX7, Jinv=JINV_EX7):
-    """Exercise 7 for a hand motion D = (dx, dy, dz, δx, δy, δz) about the base frame:
-    (1) Dθ = J⁻¹·D; (2) dT = Δ·T (3.67); (3) T + dT; (4) ^TD, the same motion about the frame T (3.82)."""
+    """Exercise 7 for a hand motion D = (dx, dy, dz, δx, δy, δz) about the base frame, Paul's (d, δ) in all
+    four parts (so J⁻¹ is the inverse of Paul's base-frame J, whose d is the motion of the point at the base
+    origin): (1) Dθ = J⁻¹·D; (2) dT = Δ·T (3.67); (3) T + dT; (4) ^TD, the same motion about the frame T (3.82)."""
     D = np.asarray(D, float)
     Dq = Jinv @ D
     dT = dm.differential_change(T, D[:3], D[3:])
@@ -417,22 +418,32 @@ def exercise_7(D, T=T_EX7, Jinv=JINV_EX7):
 
 
 def test_exercise_7_differential_motion():
-    # The extraction has T and J⁻¹ but not D (and no printed answer, "略"). With a given D the four parts are
-    # exercise_7(D); shown here for D = (0.05, 0, −0.1, 0, 0.1, 0.03), the D that goes with this T and J⁻¹ in
-    # Niku's "Introduction to Robotics", which the exercise seems to follow.
-    D = np.array([0.05, 0, -0.1, 0, 0.1, 0.03])
+    """(1) asks which joint (哪一个关节), one: Dθ = J⁻¹D has a single nonzero entry exactly when D is a multiple of
+    a column of J. The extraction has T and J⁻¹ but not D (and no printed answer, "略"); chapter 04 answers for
+    joint 3 alone turning by 0.02 rad. Niku's D = (0.05, 0, −0.1, 0, 0.1, 0.03), which goes with this T and
+    J⁻¹ in his "Introduction to Robotics", moves four joints: it is not this exercise's D."""
+    J = np.linalg.inv(JINV_EX7)
+    for k in range(6):  # each column of J moves its joint alone
+        np.testing.assert_allclose(JINV_EX7 @ (0.1 * J[:, k]), 0.1 * np.eye(6)[k], atol=1e-12)
+    D = 0.02 * J[:, 2]
+    np.testing.assert_allclose(D, [0, -0.1, 0, 0, -0.05, 0], atol=1e-12)
     Dq, dT, T_new, TD = exercise_7(D)
-    assert np.allclose(Dq, [0.2, 0.15, 0, 0.1, 0, 0.08])  # (1): joints 1, 2, 4 and 6 move; 3 and 5 do not
-    assert np.allclose(dT, [[-0.03, 0, -0.1, 0.49], [0, 0.03, 0, 0.06], [0, -0.1, 0, -0.3], [0, 0, 0, 0]])  # (2)
-    assert np.allclose(T_new, [[-0.03, 1, -0.1, 2.49], [1, 0.03, 0, 2.06], [0, -0.1, -1, 4.7], [0, 0, 0, 1]])  # (3)
-    assert np.allclose(TD, [0.06, 0.49, 0.3, 0.1, 0, -0.03])  # (4): ^Td = Rᵀ(δ×p + d), ^Tδ = Rᵀδ
-    # (4) checked the book's way: T·^TΔ = Δ·T (3.71)
-    assert np.allclose(T_EX7 @ dm.delta_operator(TD[:3], TD[3:]), dT)
+    np.testing.assert_allclose(Dq, [0, 0, 0.02, 0, 0, 0], atol=1e-12)  # (1): joint 3 alone, 0.02 rad
+    np.testing.assert_allclose(dT, [[0, 0, 0.05, -0.25], [0, 0, 0, -0.1], [0, 0.05, 0, 0.1], [0, 0, 0, 0]], atol=1e-12)
+    np.testing.assert_allclose(
+        T_new, [[0, 1, 0.05, 1.75], [1, 0, 0, 1.9], [0, 0.05, -1, 5.1], [0, 0, 0, 1]], atol=1e-12
+    )
+    np.testing.assert_allclose(TD, [-0.1, -0.25, -0.1, -0.05, 0, 0], atol=1e-12)  # (4): Rᵀ(δ×p + d), Rᵀδ
+    assert np.allclose(T_EX7 @ dm.delta_operator(TD[:3], TD[3:]), dT)  # (3.71): T·^TΔ = Δ·T
+    # the two D's differ: Paul's d moves the hand's origin by d + δ × p, jacob0's D[:3] is that motion itself
+    assert not np.allclose(dT[:3, 3], D[:3])
+    # Niku's D moves joints 1, 2, 4 and 6
+    niku = np.array([0.05, 0, -0.1, 0, 0.1, 0.03])
+    np.testing.assert_allclose(JINV_EX7 @ niku, [0.2, 0.15, 0, 0.1, 0, 0.08], atol=1e-12)
     # the new frame is rigid only to first order
     R_new = T_new[:3, :3]
-    assert 0 < np.abs(R_new.T @ R_new - np.eye(3)).max() < 0.02
-    # J⁻¹ is invertible, and each part is linear in D: J maps joint motion back to D
-    assert np.allclose(np.linalg.inv(JINV_EX7) @ Dq, D)
+    assert 0 < np.abs(R_new.T @ R_new - np.eye(3)).max() < 0.01
+    # each part is linear in D
     D2 = np.array([0.01, -0.02, 0.03, 0.002, 0.0, -0.001])
     assert all(
         np.allclose(x + y, z) for x, y, z in zip(exercise_7(D)[::3], exercise_7(D2)[::3], exercise_7(D + D2)[::3])

@@ -10,6 +10,8 @@ upper index the reference frame: 002's ^{i+1}_{i}R is the textbook's ^{i}_{i+1}R
 textbook's (and Craig's) order unless they quote 002.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -245,16 +247,26 @@ def test_section_5_4_inverse_statics_exact_when_jt_is_invertible():
 
 
 def test_section_5_4_least_squares_formula_needs_full_row_rank():
-    """ERRATUM §5.4 (2): "如果 J 不是方阵, 或 Jᵀ 的逆不存在 … F = (JJᵀ)⁻¹Jτ". That formula exists only when J has
-    full row rank (more joints than wrench components, n > m): then it is the least-squares F. When Jᵀ is
-    singular, or J has fewer columns than rows, JJᵀ is singular too and the formula has no value; the
-    minimum-norm F = (Jᵀ)⁺τ is what remains (statics.inverse_statics reports which case applied)."""
+    """ERRATUM §5.4 (2): "如果 J 不是方阵, 或 Jᵀ 的逆不存在 … F = (JJᵀ)⁻¹Jτ". For J of m rows and n columns that
+    formula exists exactly when rank J = m (full row rank), which needs n ≥ m: with n = m it is (Jᵀ)⁻¹τ again,
+    with n > m the least-squares F. n ≥ m is not enough (a singular pose). When rank J < m — Jᵀ singular, or J
+    with fewer columns than rows — JJᵀ is singular too and the formula has no value; the minimum-norm
+    F = (Jᵀ)⁺τ is what remains (statics.inverse_statics reports which case applied)."""
     rng = np.random.default_rng(54)
-    # n = 7 > 6: the book's formula is numpy's least squares
+    # n = 7 > 6, rank 6: the book's formula is numpy's least squares
     J7 = rng.normal(size=(6, 7))
     tau7 = rng.normal(size=7)
     F = np.linalg.solve(J7 @ J7.T, J7 @ tau7)
     np.testing.assert_allclose(F, np.linalg.lstsq(J7.T, tau7, rcond=None)[0], atol=1e-10)
+    # n = m = 6, rank 6 (the PUMA away from its singularities): the formula exists and is (Jᵀ)⁻¹τ
+    J6 = puma560().jacob0(np.radians([20, -30, -50, 10, 30, 50]))
+    tau6 = rng.normal(size=6)
+    np.testing.assert_allclose(np.linalg.solve(J6 @ J6.T, J6 @ tau6), np.linalg.solve(J6.T, tau6), atol=1e-9)
+    # n = 7 > 6 but rank 5: more joints than wrench components, and still JJᵀ is singular
+    J7_5 = rng.normal(size=(6, 5)) @ rng.normal(size=(5, 7))
+    assert np.linalg.matrix_rank(J7_5) == 5
+    s = np.linalg.svd(J7_5 @ J7_5.T, compute_uv=False)
+    assert s[-1] < 1e-12 * s[0]
     # Jᵀ singular (PUMA560 wrist singularity, θ5 = 0) and J not square (2R arm, 6×2): JJᵀ is singular
     puma = puma560()
     for J in (puma.jacob0(np.radians([20, -30, -50, 10, 0, 50])), planar2r().jacob0([0.3, 0.8])):
@@ -369,6 +381,36 @@ def test_example_6_wrist_sensor_to_tool_tip():
     np.testing.assert_allclose(correct[3:], T_WT[:3, :3].T @ m_T_in_W, atol=1e-12)
     # R·S(P) is right with P in {W}'s axes (Rᵀ·P)
     np.testing.assert_allclose(np.block([[R, np.zeros((3, 3))], [R @ skew(R.T @ P), R]]) @ F_W, correct, atol=1e-12)
+
+
+def test_example_6_book_W_T_T_is_the_inverse_of_hw05_T_WT():
+    """002's ᵂ_TT (Example 6) is the pose of {W} in {T} (its upper-left index is the frame described, §5.5.1);
+    hw05 part 5 takes T_WT, the pose of {T} in {W}. Round trip: hw05's answer for T_WT is Example 6 (moment
+    block corrected) with ᵂ_TT = T_WT⁻¹, and mapping it back with T_WT returns the sensor's wrench. Read as
+    T_WT itself, Example 6 gives another wrench. The hw05 statement says which matrix the book means."""
+    import nbformat
+
+    from armlab.grading.statics import reference_wrench_at_tool
+    from support import random_transform
+
+    rng = np.random.default_rng(56)
+    Z = np.zeros((3, 3))
+    for _ in range(20):
+        T_WT = random_transform(rng)
+        F_W = rng.normal(size=6)
+        hw05 = np.array(reference_wrench_at_tool([float(x) for x in T_WT.ravel()], list(F_W)))
+
+        def example_6(W_T_T):
+            R, P = W_T_T[:3, :3], W_T_T[:3, 3]  # ᵂ_TR and ᵂᴼ_TP
+            return np.block([[R, Z], [skew(P) @ R, R]]) @ F_W
+
+        np.testing.assert_allclose(example_6(Tinv(T_WT)), hw05, atol=1e-12)
+        np.testing.assert_allclose(wrench_transform(T_WT, hw05), F_W, atol=1e-12)  # and back to the sensor
+        assert not np.allclose(example_6(T_WT), hw05, atol=1e-6)
+    root = Path(__file__).resolve().parents[2]
+    nb = nbformat.read(root / "solutions/hw05_statics/hw05_statics.ipynb", as_version=4)
+    (part5,) = [c.source for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("## Part 5")]
+    assert "${}^W_TT = T_{WT}^{-1}$, the pose of {W} in {T}" in part5 and "the textbook writes this ᵂ_TT" not in part5
 
 
 def test_eq_5_9_power_is_invariant_and_the_twist_transform_is_dual():

@@ -408,6 +408,33 @@ def test_eq_3_145_to_3_148_gravity_term():
             assert g_row @ moment == pytest.approx(G[i], abs=1e-9)
 
 
+def test_eq_3_146_axis_frame_is_i_minus_1_in_standard_dh_and_i_in_modified_dh():
+    """(3.145)–(3.148) use joint i's axis frame: {i−1} in Paul's standard DH, in which §3.4's simplifications
+    are written and chapter 06's arms are built (planar2r, planar3r, its R-P-R), {i} in the modified DH of
+    Table 3.2 (the PUMA560) and of hw06's Newton–Euler step. The other frame gives wrong torques."""
+    from armlab.models import planar3r, puma560
+
+    assert [planar2r().modified, planar3r().modified, puma560().modified] == [False, False, True]
+    rng = np.random.default_rng(146)
+    gvec = np.array([2.0, -9.0, 3.0])  # slanted: no term vanishes
+    for robot in (planar3r(), puma560()):
+        q = random_q(rng, robot)
+        F = robot.fkine_all(q)
+        G = dy.gravload(robot, q, gravity=gvec)
+
+        def D_i(i, A):
+            g_row = -np.r_[gvec, 0] @ A @ _delta(robot, i)
+            moment = sum(
+                L.m * np.linalg.inv(A) @ F[p] @ np.r_[L.r, 1] for p, L in enumerate(robot.links[i:], start=i + 1)
+            )
+            return g_row @ moment
+
+        right = [D_i(i, _axis_frame(robot, F, i)) for i in range(robot.n)]
+        other = [D_i(i, F[i] if robot.modified else F[i + 1]) for i in range(robot.n)]
+        np.testing.assert_allclose(right, G, atol=1e-9)
+        assert not np.allclose(other, G, atol=1e-3)
+
+
 # --- §3.4.3: the 2-DOF example with dissipation (3.149)–(3.151) --------------------------------------------
 
 

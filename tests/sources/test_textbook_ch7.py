@@ -110,6 +110,27 @@ def test_eq_2_54_fourth_entry_is_m_zc_not_m_yc_again():
     np.testing.assert_allclose(xi @ chi, YOUBOT.rne(q, qd, qdd), atol=1e-12)
 
 
+def test_eq_2_30_products_of_inertia_are_tensor_entries_minus_the_textbooks_I_xy():
+    """χ's I_xy, I_xz, I_yz (2.54) are the report's tensor entries (2.30), −∫xy dm, −∫xz dm, −∫yz dm about the
+    frame origin; the textbook's (3.120) (chapter 06) calls ∫xy dm itself I_xy. A body of point masses, where
+    both integrals are plain sums."""
+    rng = np.random.default_rng(230)
+    mk, xk = rng.uniform(0.2, 1.0, 4), rng.uniform(-0.3, 0.3, (4, 3))  # four point masses in the link frame
+    m = mk.sum()
+    c = mk @ xk / m
+    rho = xk - c
+    I_c = sum(mi * (r @ r * np.eye(3) - np.outer(r, r)) for mi, r in zip(mk, rho))  # tensor about the c.o.m.
+    robot = armlab.DHRobot([armlab.DHLink(m=m, r=tuple(c), I=I_c)])
+    chi = dict(zip(dynamics.PARAM_NAMES, P.dynamic_params(robot)))
+    products = {"Ixy": (0, 1), "Ixz": (0, 2), "Iyz": (1, 2)}
+    book = np.array(dynamics.pseudo_inertia(m, c, I_c), dtype=float)  # (3.120)
+    for name, (i, j) in products.items():
+        integral = float(np.sum(mk * xk[:, i] * xk[:, j]))  # ∫ x_i x_j dm about the frame origin
+        assert abs(integral) > 1e-5  # a real product, not a zero whose sign cannot tell
+        assert chi[name] == pytest.approx(-integral, abs=1e-12)  # the report's I_xy: the tensor entry
+        assert book[i, j] == pytest.approx(integral, abs=1e-12)  # the textbook's I_xy
+
+
 def test_eq_2_46_inertia_is_about_the_frame_origin():
     """K (2.46) = ½ q̇ᵀ D q̇ holds with 𝓘_i about O_i (the origin of frame i), not about the centre of mass."""
     q, qd = RNG.uniform(-1, 1, 5), RNG.normal(size=5)
@@ -194,6 +215,59 @@ def test_eq_3_2_xi_transpose_xi_is_singular_for_every_trajectory():
     assert np.linalg.matrix_rank(X) == 47
     bp = dynamics.base_parameters(YOUBOT, friction=True)
     assert np.linalg.matrix_rank(X[:, list(bp.columns)]) == bp.count == 47
+
+
+def test_youbot_base_parameters_29_of_chi_and_47_of_chibar():
+    """The torques determine 29 combinations of the rigid-body χ ∈ R⁵⁰ (2.54) and 47 of χ̄ ∈ R⁷⁰ (2.65), which
+    adds I_a, f_v, f_c, f_off per joint: the ranks of ξ and ξ̄ stacked over random states. 47 = 29 + 15
+    friction columns + I_a3…I_a5; I_a1 and I_a2 (q̈₁, q̈₂ on their own rows) join the inertia groups of links
+    1 and 2. (tests/dynamics/test_identification.py checks the 29 against pinocchio's regressor.)"""
+    q, qd, qdd = random_q(RNG, YOUBOT, 300), RNG.normal(size=(300, 5)), RNG.normal(size=(300, 5))
+    assert np.linalg.matrix_rank(P.regressor(YOUBOT, q, qd, qdd).reshape(-1, 50)) == 29
+    assert np.linalg.matrix_rank(P.regressor_full(YOUBOT, q, qd, qdd).reshape(-1, 70)) == 47
+    bp, bpf = dynamics.base_parameters(YOUBOT), dynamics.base_parameters(YOUBOT, friction=True)
+    assert (bp.count, bpf.count) == (29, 47)
+    added = [nm for nm in bpf.names if nm.rstrip("0123456789") in ("Ia", "fv", "fc", "foff")]
+    assert len(added) == 18 and set(bp.names) <= set(bpf.names)
+    assert [f"Ia{i}" for i in range(1, 6) if f"Ia{i}" not in bpf.names] == ["Ia1", "Ia2"]
+
+
+def _prose_paragraphs():
+    """(file, paragraph) of the README, docs/*.md, course/*.md and the course's markdown cells; a table row is
+    a paragraph of its own."""
+    import re
+    from pathlib import Path
+
+    import nbformat
+
+    root = Path(__file__).resolve().parents[2]
+    files = [root / "README.md", *sorted((root / "docs").glob("*.md")), *sorted((root / "course").glob("*.md"))]
+    texts = [(f.name, f.read_text(encoding="utf-8")) for f in files]
+    for nb in sorted((root / "course").glob("*.ipynb")):
+        cells = nbformat.read(nb, as_version=4).cells
+        texts += [(nb.name, c.source) for c in cells if c.cell_type == "markdown"]
+    for name, text in texts:
+        for block in re.split(r"\n\s*\n", text):
+            lines = block.strip().splitlines()
+            if lines and all(line.startswith("|") for line in lines):
+                yield from ((name, line) for line in lines)
+            else:
+                yield name, block
+
+
+def test_every_youbot_base_parameter_count_in_the_course_gives_29_and_47():
+    """Wherever the course counts the youBot's base parameters it says both: 47 with actuator inertia and
+    friction (χ̄), 29 for the rigid-body χ (issue #23: the README said "47 base parameters" alone)."""
+    import re
+
+    counted = [
+        (name, para)
+        for name, para in _prose_paragraphs()
+        if re.search(r"(?<![\d.])47(?![\d.])", para) and "param" in para
+    ]
+    assert len(counted) >= 5  # README, chapter 07 (three places), lab 3, errata
+    for name, para in counted:
+        assert re.search(r"(?<![\d.])29(?![\d.])", para), f"{name}: gives 47 without 29: {para[:160]}…"
 
 
 def test_section_3_1_qdd_is_not_measured_and_needs_filtered_differences():

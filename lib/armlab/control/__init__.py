@@ -1,8 +1,8 @@
 """Controllers for simulated arms (chapter 08): small objects with ``step(t, q, qd, ref) -> τ``.
 
-* joint space (:mod:`.joint`): :class:`PD`, :class:`PID` (and ``PID.cascade``, the youBot drives'
-  position/velocity/current loops of lab report §4), :class:`GravityCompensation`, :class:`PDGravity`,
-  :class:`ComputedTorque`;
+* joint space (:mod:`.joint`): :class:`PD`, :class:`PID` (and ``PID.cascade``, an assumed nesting of
+  the youBot drives' position/velocity/current loops; lab report §4 names one PID per set point),
+  :class:`GravityCompensation`, :class:`PDGravity`, :class:`ComputedTorque`;
 * task space (:mod:`.task_space`): :class:`ResolvedRate`;
 * :func:`pd_gains`: independent-joint gains from a natural frequency and the inertia of a pose;
 * every controller clips its torque to ``limits`` (e.g. ``models.YOUBOT_ACTUATORS["effort"]``) and

@@ -63,9 +63,10 @@ class PID(WithGains):
     """Independent joint PID, τ = Kp·e + Ki·∫e dt + Kd·ė (the integral by the rectangle rule between calls;
     on a saturated joint it stops growing: anti-windup).
 
-    :meth:`cascade` builds instead the youBot drives' structure (lab report §4, Fig. 4.1): a position loop
-    (P) sets a velocity, a velocity loop (PI) sets the torque (current), and the current loop follows with
-    a first-order lag of time constant ``current_lag`` (s; 0 = instant, the report's assumption).
+    :meth:`cascade` builds instead an assumed structure of the youBot drives (lab report §4.1 says only that
+    each set point goes to "the corresponding PID regulator"; the nesting is ours): a position loop (P) sets a
+    velocity, a velocity loop (PI) sets the torque (current), and the current loop follows with a first-order
+    lag of time constant ``current_lag`` (s; 0 = instant, the report's assumption for torque commands).
     """
 
     kp: list[float]

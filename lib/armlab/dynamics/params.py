@@ -2,7 +2,9 @@
 
 χ_i = (m, m·xc, m·yc, m·zc, Ixx, Iyy, Izz, Ixy, Ixz, Iyz) per link, the inertia taken about the link
 frame's origin — the order of (2.54), whose fourth entry is printed m·yc again where m·zc is meant
-(docs/errata.md). With actuator inertia and friction (2.57)–(2.67) each link gets
+(docs/errata.md). Ixy, Ixz, Iyz are the inertia tensor's entries, as in the report's (2.30): Ixy = −∫xy dm,
+the negative of the textbook's product of inertia I_xy = ∫xy dm in (3.120)
+(:func:`armlab.dynamics.pseudo_inertia`). With actuator inertia and friction (2.57)–(2.67) each link gets
 χ̄_i = (χ_i, I_a,i, f_v,i, f_c,i, f_off,i) and ξ̄ the matching columns q̈_i, q̇_i, sign(q̇_i), 1 on row i.
 
 How ξ is computed (one algorithm for numbers, batches and symbols). Link k's inertial wrench about its

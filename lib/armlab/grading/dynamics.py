@@ -115,8 +115,8 @@ def reference_outward_step(
 
 
 def is_symmetric(M: Any, n: int, tol: float) -> Any:
-    """|M_ij − M_ji| ≤ tol·max|M| for every pair."""
-    level = tol * (max(abs(x) for x in M) or 1.0)
+    """|M_ij − M_ji| ≤ tol·max|M| for every pair (hw06's rule: relative to the largest entry, whatever the units)."""
+    level = tol * max(abs(x) for x in M)
     return all(abs(M[i * n + j] - M[j * n + i]) <= level for i in range(n) for j in range(i + 1, n))
 
 
@@ -133,13 +133,16 @@ def ldl_pivots(M: Any, n: int) -> Any:
 
 
 def reference_is_spd(M: Sequence[float], n: int, tol: float = 1e-9) -> bool:
-    """M (flat n×n) is symmetric (to tol·max|M|) and positive definite: every LDLᵀ pivot above
-    tol·max|M| (a pivot at rounding level counts as zero)."""
+    """hw06's rule, with ε = tol·max|M|: M (flat n×n) is symmetric when every |M_ij − M_ji| ≤ ε, and positive
+    definite when every eigenvalue of its symmetric part S = (M + Mᵀ)/2 is above ε (an eigenvalue at rounding
+    level counts as zero). In plain arithmetic: λ_min(S) > ε exactly when S − εE is positive definite, i.e.
+    when every LDLᵀ pivot of S − εE is > 0."""
     if not is_symmetric(M, n, tol):
         return False
-    level = tol * (max(abs(x) for x in M) or 1.0)
-    d = ldl_pivots(M, n)
-    return d is not None and all(x > level for x in d)
+    level = tol * max(abs(x) for x in M)
+    shifted = [(M[i * n + j] + M[j * n + i]) / 2.0 - (level if i == j else 0.0) for i in range(n) for j in range(n)]
+    d = ldl_pivots(shifted, n)
+    return d is not None and all(x > 0.0 for x in d)
 
 
 # --- cases --------------------------------------------------------------------------------------
@@ -339,7 +342,7 @@ def check_mass_matrix_function(fn: Callable[..., Any], run: Run) -> None:
 
 # --- is it symmetric positive definite? ------------------------------------------------------------
 SPD_CASES = (
-    # (flat M, n, what it is, said when the answer is wrong; None: an SPD matrix)
+    # (flat M, n, what it is, said when the answer is wrong; None: an SPD matrix with nothing special to say)
     ([2.0, 0.5, 0.5, 1.0], 2, None),
     (
         [1.0, 3.0, 0.0, 1.0],
@@ -366,6 +369,12 @@ SPD_CASES = (
     ),
     ([4.0, 1.0, 0.0, 1.0, 3.0, 1.0, 0.0, 1.0, 2.0], 3, None),
     ([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1e-3], 3, "one eigenvalue is −0.001: every eigenvalue must be > 0"),
+    (
+        [1e-3, 0.0, 0.0, 5e-10],
+        2,
+        "symmetric positive definite, only badly scaled (eigenvalues 1e-3 and 5e-10): the tolerance is relative, "
+        "1e-9·max|M| = 1e-12 here, not an absolute 1e-9 (inertias in kg·m² can be that small)",
+    ),
 )
 
 
@@ -377,8 +386,9 @@ def check_spd_function(
     name: str = "is_spd",
     tol: float = 1e-9,
 ) -> None:
-    """``fn(M)`` must return True exactly when M is symmetric and positive definite (eigenvalues at rounding
-    level count as zero). Fixed tricky matrices, then ``cases`` ((flat M, n) pairs), then seeded random
+    """``fn(M)`` must return True exactly when M is symmetric and positive definite by hw06's rule
+    (:func:`reference_is_spd`: with ε = tol·max|M|, |M − Mᵀ| ≤ ε and every eigenvalue of (M + Mᵀ)/2 above ε).
+    Fixed tricky matrices, then ``cases`` ((flat M, n) pairs), then seeded random
     ones: Example 3.9's M(q) (always SPD), random A·Aᵀ + cI, rank-deficient, indefinite, non-symmetric."""
 
     def make(rng):

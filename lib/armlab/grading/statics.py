@@ -126,7 +126,8 @@ def reference_free_direction(t1: float, t2: float, l1: float, l2: float) -> list
 
 def reference_wrench_at_tool(T: Sequence[float], F: Sequence[float]) -> Any:
     """The wrench F = (f, m) measured at O_W in {W}'s axes, as the equivalent wrench at O_T in {T}'s axes,
-    for T = ᵂT_T (the pose of {T} in {W}, flat 4×4): f_T = Rᵀf, m_T = Rᵀ(m − p × f)."""
+    for T = T_WT (the pose of {T} in {W}, flat 4×4; the statics chapter's ᵂ_TT is its inverse):
+    f_T = Rᵀf, m_T = Rᵀ(m − p × f)."""
     Rt = transpose([T[0], T[1], T[2], T[4], T[5], T[6], T[8], T[9], T[10]], 3)
     p, f, m = [T[3], T[7], T[11]], F[:3], F[3:]
     return matvec(Rt, f, 3) + matvec(Rt, add(m, neg(cross(p, f))), 3)
@@ -323,7 +324,8 @@ def check_wrench_at_tool_function(fn: Callable[..., Any], run: Run) -> None:
             + add(matvec(Rt, m, 3), neg(cross(p, fT))),
             "this is the statics chapter's Example 6 as printed, R·S(P): with P = O_W in {T} the moment block is "
             "S(P)·R (docs/errata.md)": fT + add(matvec(Rt, m, 3), matvec(Rt, cross(pT, f), 3)),
-            "this maps the other way, from {T} to {W}": matvec(R, f, 3)
+            "this maps the other way, from {T} to {W}: the statics chapter's ᵂ_TT (Example 6) is the inverse of "
+            "T_WT, the pose of {W} in {T}; the argument here is T_WT itself": matvec(R, f, 3)
             + add(matvec(R, m, 3), cross(p, matvec(R, f, 3))),
         }
         check_close(got, reference_wrench_at_tool(T, F), name=label, atol=run.atol, hints=hints)

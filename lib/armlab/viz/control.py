@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["svg_plot", "TaskPlayer", "task_player", "ControlLab", "control_lab", "CONTROLLERS", "JOINT_COLORS"]
 
 JOINT_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-CONTROLLERS = ("computed torque", "PD + gravity", "PID", "PID cascade (lab report §4)")
+CONTROLLERS = ("computed torque", "PD + gravity", "PID", "PID cascade (assumed drives)")
 BALL_COLOR = "#d62728"
 
 
