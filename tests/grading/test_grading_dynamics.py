@@ -11,6 +11,8 @@ from armlab.grading import dynamics as g
 from armlab.kinematics.scalar import NumpyBackend
 from armlab.models import planar2r
 
+from support.verdicts import raises_verdict
+
 
 # --- right answers (as in solutions/hw06) ---------------------------------------------------------
 def K_ok(q, qd, m1, m2, d1, d2):
@@ -67,7 +69,7 @@ def test_right_answers_pass(check, fn):
 
 
 def fails(check, fn, match):
-    with pytest.raises(AssertionError, match=match):
+    with raises_verdict(match):
         check(fn, seed=7, n=10)
 
 
