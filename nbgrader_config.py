@@ -41,6 +41,14 @@ c.Execute.timeout = 10
 c.Execute.interrupt_on_timeout = True
 c.Execute.startup_timeout = 60
 
+# --- the kernels nbgrader starts (validate, autograde) talk to it over CurveZMQ-encrypted TCP when the kernelspec
+# supports it (ipykernel 7), instead of printing "Kernel is running over TCP without encryption" above every
+# `nbgrader validate` report. jupyter_client < 8.10 has no such option (and its kernels no such warning).
+from jupyter_client.manager import KernelManager  # noqa: E402
+
+if "transport_encryption" in KernelManager.class_trait_names():
+    c.KernelManager.transport_encryption = "auto"
+
 # --- deleted or metadata-stripped test cells are added back and graded
 # (RobustOverwriteCells: stock OverwriteCells crashes when the cell before a missing one is gone too)
 c.OverwriteCells.add_missing_cells = True

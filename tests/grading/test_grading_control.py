@@ -10,6 +10,8 @@ import pytest
 from armlab import control, ik, models, sim
 from armlab.grading import control as g
 
+from support.verdicts import raises_verdict
+
 ARM = models.paper_3r()
 
 
@@ -173,7 +175,7 @@ def test_reference_pd_gains_settle_a_one_joint_arm_in_the_stated_time():
     ],
 )
 def test_wrong_answers_name_the_mistake(checker, fn, message):
-    with pytest.raises(AssertionError, match=re.escape(message)):
+    with raises_verdict(re.escape(message)):
         checker(fn, seed=11, n=20)
 
 
@@ -192,7 +194,7 @@ def test_wrong_choices_by_eq_12_are_named(weights, wrap, from_zero, message):
         d = (d + np.pi) % (2 * np.pi) - np.pi if wrap else d
         return sols[np.argmin(np.abs(d) @ np.array(weights, float))]
 
-    with pytest.raises(AssertionError, match=message):
+    with raises_verdict(message):
         g.check_best_solution_function(choose, seed=12, n=30)
-    with pytest.raises(AssertionError, match="the index 0"):
+    with raises_verdict("the index 0"):
         g.check_best_solution_function(lambda p, qc: 0, seed=12)

@@ -14,6 +14,8 @@ from armlab.grading import dynamics as g
 from armlab.kinematics.scalar import NumpyBackend
 from armlab.models import planar2r
 
+from support.verdicts import raises_verdict
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -72,7 +74,7 @@ def test_right_answers_pass(check, fn):
 
 
 def fails(check, fn, match):
-    with pytest.raises(AssertionError, match=match):
+    with raises_verdict(match):
         check(fn, seed=7, n=10)
 
 

@@ -9,6 +9,8 @@ from armlab import dynamics
 from armlab.grading import identification as gi
 from armlab.models import planar2r
 
+from support.verdicts import raises_verdict
+
 
 def regressor(q, qd, qdd, g=9.81):
     return np.column_stack([qdd, g * np.sin(q), qd, np.sign(qd), np.ones_like(q)])
@@ -70,7 +72,7 @@ def test_pendulum_data_is_the_model():
     ],
 )
 def test_regressor_mistakes_are_named(wrong, message):
-    with pytest.raises(AssertionError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with raises_verdict(message.replace("(", r"\(").replace(")", r"\)")):
         gi.check_regressor_function(wrong, cases=[([0.3, -1.2, 2.0], [0.5, -1.0, 0.0], [1.0, 2.0, -1.0], 9.81)])
 
 
@@ -99,20 +101,20 @@ def no_offset(t, q, tau):
     ],
 )
 def test_identification_mistakes_are_named(wrong, message):
-    with pytest.raises(AssertionError, match=message):
+    with raises_verdict(message):
         gi.check_identify_function(wrong, seeds=[7000])
 
 
 def test_rank_and_count_mistakes_are_named():
-    with pytest.raises(AssertionError, match="rounding-level differences"):
+    with raises_verdict("rounding-level differences"):
         gi.check_rank_function(lambda Y: int(np.linalg.matrix_rank(Y)), seed=3, n=20)
-    with pytest.raises(AssertionError, match="small scale were dropped"):
+    with raises_verdict("small scale were dropped"):
         gi.check_rank_function(
             lambda Y: int(np.sum((s := np.linalg.svd(Y, compute_uv=False)) > 1e-4 * s[0])), seed=3, n=20
         )
-    with pytest.raises(AssertionError, match="swapped"):
+    with raises_verdict("swapped"):
         gi.check_2r_counts(4, 6)
-    with pytest.raises(AssertionError, match="20 is every parameter"):
+    with raises_verdict("20 is every parameter"):
         gi.check_2r_counts(20, 20)
 
 
@@ -126,7 +128,7 @@ def test_rank_and_count_mistakes_are_named():
     ],
 )
 def test_rms_mistakes_are_named(wrong, message):
-    with pytest.raises(AssertionError, match=message):
+    with raises_verdict(message):
         gi.check_rms_function(wrong, seeds=[1])
 
 

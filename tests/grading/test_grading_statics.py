@@ -11,6 +11,8 @@ from armlab.grading import statics as g
 from armlab.models import planar2r, planar3r
 from armlab.transforms import Tinv, skew, wrench_transform
 
+from support.verdicts import raises_verdict
+
 
 # --- right answers (as in solutions/hw05) ---------------------------------------------------------
 def step_ok(R, P, f_next, n_next):
@@ -74,7 +76,7 @@ def test_right_answers_pass(check, fn):
 
 
 def fails(check, fn, match):
-    with pytest.raises(AssertionError, match=match):
+    with raises_verdict(match):
         check(fn, seed=7, n=10)
 
 

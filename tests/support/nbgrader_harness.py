@@ -761,7 +761,7 @@ OUTCOMES = [
         (
             "transpose of the expected matrix",  # part 1
             "[ω; v] row order: ẋ is (vx, vy, ωz)",  # part 3
-            "the null space of Jᵀ): transposed",  # part 4
+            "transposed: this is the joint motion that moves nothing",  # part 4
             "[ω; v] row order: the rows are (v; ω)",
         ),
     ),  # part 5

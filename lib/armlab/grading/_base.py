@@ -32,9 +32,88 @@ if TYPE_CHECKING:
     Check = Callable[[Callable[..., Any], "Run"], None]
 
 
+#: ``nbgrader validate`` indents an error by 4 columns and cuts every line at 87: a line of the message keeps
+#: 83 columns, the first 16 fewer for its "AssertionError: " prefix.
+LINE = 76
+FIRST_LINE = 83 - len("AssertionError: ")
+
+
 def fail(name: str, message: Any) -> NoReturn:
-    """Raise the checker's verdict: ``AssertionError("<name>: <message>")``."""
-    raise AssertionError(f"{name}: {message}")
+    """Raise the checker's verdict, diagnosis first (:func:`verdict`)."""
+    raise AssertionError(verdict(name, str(message)))
+
+
+def verdict(name: str, message: str) -> str:
+    """The message of a failed check: "<what>: <diagnosis>" in a first line short enough that ``nbgrader validate``
+    shows it whole, then the details and the call that failed, in lines that fit too. Joined with spaces, the lines
+    read "<what>: <message> in <name>".
+
+    >>> print(verdict("propagate(R, P, w, v, 0.5, 'R')", "the joint rate was added before rotating: θ̇·ẑ is in {i+1}"))
+    propagate: the joint rate was added before rotating:
+    θ̇·ẑ is in {i+1}
+    in propagate(R, P, w, v, 0.5, 'R')
+    """
+    what = without_arguments(name)
+    if len(what) > 30:  # "J2 at th1=…, th2=…": the first word says what; the rest follows with the call
+        what = what.split(" ")[0]
+    room = FIRST_LINE - len(what) - 2
+    head, details = message, ""
+    if len(message) > room:
+        cut = first_clause(message)
+        if 0 < cut < room:
+            head, details = message[:cut].rstrip(), message[cut:].strip()
+        else:
+            head = wrapped(message, room)[0]
+            details = message[len(head) :].strip()
+    lines = [f"{what}: {head}"] + wrapped(details, LINE)
+    if what != name:
+        lines += wrapped(f"in {name}", LINE)
+    return "\n".join(lines)
+
+
+def first_clause(message: str) -> int:
+    """Where the diagnosis of ``message`` ends: after its first ": " or "; " outside brackets, else before a final
+    remark in parentheses; -1 if neither."""
+    depth, remark = 0, -1
+    for i, ch in enumerate(message):
+        if ch in "([{":
+            if ch == "(" and depth == 0 and message[i - 1 : i] == " " and remark < 0:
+                remark = i
+            depth += 1
+        elif ch in ")]}":
+            depth = max(depth - 1, 0)
+            if depth == 0 and remark >= 0 and message[i + 1 :].strip(" .") != "":
+                remark = -1  # "(v, ω) instead of …": a parenthesis inside the clause, not a remark after it
+        elif depth == 0 and ch in ":;" and message[i + 1 : i + 2] == " ":
+            return i + 1
+    return remark
+
+
+def without_arguments(name: str) -> str:
+    """``name`` without the arguments of the calls in it: "singular_pose(q=[...]): u" is "singular_pose: u"."""
+    out, depth, prev = [], 0, " "
+    for ch in name:
+        if ch == "(" and (depth or prev.isalnum() or prev in "_]"):
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(ch)
+        prev = ch
+    return "".join(out)
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` (a longer word gets a line of its own)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line] if line else lines
 
 
 class Ragged(Exception):

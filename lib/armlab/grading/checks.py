@@ -108,8 +108,7 @@ def diagnose(name: str, shape: Any, a: Any, e: Any, atol: float, rtol: float = 0
     where = f" at index {index(k, shape)}" if shape else ""
     fail(
         name,
-        f"differs from the expected value by up to {fmt(worst)}{where} "
-        f"(got {fmt(a[k])}, expected {fmt(e[k])}; tolerance {atol:g})",
+        f"is off by up to {fmt(worst)}{where} (got {fmt(a[k])}, expected {fmt(e[k])}; tolerance {atol:g})",
     )
 
 

@@ -357,8 +357,8 @@ def check_singular_pose_function(fn: Callable[..., Any], run: Run) -> None:
         if abs(abs(sum(x * y for x, y in zip(unit, null))) - 1.0) < 1e-6:
             fail(
                 f"{label}: u",
-                "this is the joint motion that moves nothing (J·q̇ = 0, the null space of J); the lost "
-                "task direction satisfies uᵀJ = 0 (the null space of Jᵀ): transposed",
+                "transposed: this is the joint motion that moves nothing (J·q̇ = 0, the null space of J); the "
+                "lost task direction satisfies uᵀJ = 0 (the null space of Jᵀ)",
             )
         at_q = left_null_or_none(reference_jacobian_planar3(q, lengths))
         if at_q is not None and abs(abs(sum(x * y for x, y in zip(unit, at_q))) - 1.0) < 1e-6:
