@@ -171,6 +171,31 @@ def test_eq_3_108_to_3_110_d_coefficients():
         assert same(T, form)
 
 
+def test_eq_3_110_d_coefficients_and_3_106_3_107_come_back_as_printed():
+    """The model returns Example 3.9 in the book's own form: the same expression tree, not only the same
+    function. D11 = (m1 + m2)d1² + m2d2² + 2m2d1d2 cosθ2 and every other coefficient after (3.110), and
+    T1, T2 (3.106)–(3.107). Only D21 differs in form: the book prints it m2(d2² + d1d2 cosθ2), with m2
+    factored out, and the same number D12 unfactored; the model prints both as D12."""
+    d11 = (m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2
+    assert MODEL.D(1, 1) == d11 and MODEL.M[0, 0] == d11
+    assert str(MODEL.D(1, 1)) == "d1**2*(m1 + m2) + 2*d1*d2*m2*cos(theta2) + d2**2*m2"
+    assert sp.srepr(MODEL.D(1, 1)) == sp.srepr(d11)
+    assert sp.simplify(MODEL.D(1, 1) - d11) == 0
+    for name, entries in PRINTED_D.items():
+        for index, value in entries.items():
+            if index == (2, 1):
+                assert MODEL.D(*index) == sp.expand(value) != value
+            else:
+                assert MODEL.D(*index) == value, (name, index, MODEL.D(*index))
+    assert MODEL.tau[0] == T1_BOOK and MODEL.tau[1] == T2_BOOK
+    # the call as a student writes it: default joint symbols q1, q2 and gravity
+    plain = lagrange(planar2r(d1, d2, m1, m2))
+    assert plain.D(1, 1) == (m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * sp.cos(plain.q[1])
+    # the check can fail: the raw (back-substituted) D11 is the same function, not the printed expression
+    raw = lagrange(ARM, gravity=(g, 0, 0), symbol="theta", simplify=False).D(1, 1)
+    assert raw != d11 and same(raw, d11)
+
+
 def test_eq_3_108_to_3_110_torque_split_by_name():
     """After (3.110): D_ii θ̈_i is the effective inertia, D_ij θ̈_j the coupling inertia, D_ijj θ̇_j² the
     centripetal force of joint j's speed, D_ijk θ̇_j θ̇_k + D_ikj θ̇_k θ̇_j (j ≠ k) the Coriolis force of
