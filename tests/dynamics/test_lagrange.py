@@ -19,7 +19,7 @@ import sympy as sp
 from armlab import DHLink, DHRobot
 from armlab import dynamics as dy
 from armlab.dynamics import lagrange, pseudo_inertia, simplify_trig
-from armlab.models import planar2r, planar3r, puma560, puma560_standard, rpr
+from armlab.models import paper_3r, planar2r, planar3r, puma560, puma560_standard, rpr
 from support import random_inertial, random_q, random_robots
 
 TOL = 1e-9
@@ -259,6 +259,78 @@ def test_batched_equals_looped_and_parameters_are_keywords():
         np.testing.assert_allclose(tau[idx], model.tau_fn(Q[idx], QD[idx], QDD[idx], **values), atol=1e-13)
         np.testing.assert_allclose(tau[idx], numeric.rne(Q[idx], QD[idx], QDD[idx], gravity=(9.81, 0, 0)), atol=TOL)
     assert model.terms_fn(Q, QD, QDD, **values).shape == (2, 3, 2, 5)
+
+
+def _slide():
+    """Chapter 06's R-P-R arm (standard DH, a prismatic middle joint, float inertias)."""
+    return DHRobot(
+        [
+            DHLink(a=0.3, m=2.0, r=(-0.15, 0, 0), I=np.diag([0.001, 0.02, 0.02])),
+            DHLink(alpha=np.pi / 2, joint="P", qlim=(0, 0.5), m=1.2, r=(0, 0, -0.1), I=np.diag([0.01, 0.01, 0.001])),
+            DHLink(a=0.2, m=0.5, r=(-0.1, 0, 0), I=np.diag([0.0005, 0.002, 0.002])),
+        ],
+        convention="standard",
+        name="R-P-R",
+    )
+
+
+@pytest.mark.parametrize("make", [paper_3r, _slide, planar3r], ids=["paper-3r", "r-p-r", "planar-3r"])
+def test_eq_3_129_small_arms_come_back_readable_and_equal_the_compiled_functions(make):
+    """M, C, G, τ, K, P and the D-coefficients of an arm of ≤ 3 joints are simplified by default (sums of
+    cos and sin of angle combinations, exact: no float residue), and they are the same functions as the
+    compiled M_fn, C_fn, G_fn, tau_fn, energy_fn."""
+    robot = make()
+    model = lagrange(robot, GRAVITY)
+    assert model.simplify
+    M, C, G, tau, K, P = model.M, model.C, model.G, model.tau, model.K, model.P
+    assert tau == model.simplified()
+    assert model.D(1, 2) is model.D(1, 2)  # computed once
+    everything = sp.Matrix([*M, *C, *G, *tau, K, P])
+    # readable: no raw powers of a sine; exact: no coefficient that is float residue
+    assert not any(isinstance(p.base, sp.sin) for p in everything.atoms(sp.Pow))
+    floats = [abs(f) for f in everything.atoms(sp.Float)]
+    assert floats and min(floats) > 1e-9
+    rng = np.random.default_rng(11)
+    for q in random_q(rng, robot, 3):
+        qd, qdd = rng.normal(size=(2, robot.n))
+        at = dict(zip(model.q + model.qd + model.qdd, map(float, np.concatenate([q, qd, qdd]))))
+
+        def num(X):
+            return np.array(X.xreplace(at), dtype=float)
+
+        np.testing.assert_allclose(num(M), model.M_fn(q), atol=1e-12)
+        np.testing.assert_allclose(num(C), model.C_fn(q, qd), atol=1e-12)
+        np.testing.assert_allclose(num(G).ravel(), model.G_fn(q), atol=1e-12)
+        np.testing.assert_allclose(num(tau).ravel(), model.tau_fn(q, qd, qdd), atol=1e-12)
+        np.testing.assert_allclose([float(K.xreplace(at)), float(P.xreplace(at))], model.energy_fn(q, qd), atol=1e-12)
+
+
+def test_eq_3_131_paper_3r_centripetal_d122_is_exactly_zero():
+    """D122 = 0 for the paper's 3-R (its links are symmetric about the arm's plane): joint 2's speed exerts
+    no centripetal torque on the vertical joint 1.
+    Evaluated in floats, the pseudo-inertia route leaves ~1e-16; the readable form is exact."""
+    model = lagrange(paper_3r(), GRAVITY)
+    assert model.D(1, 2, 2) == 0
+    raw = model.D(1, 2, 2, simplify=False)
+    assert raw != 0 and abs(float(raw.xreplace(dict(zip(model.q, (0.3, 0.7, -0.4)))))) < 1e-12
+
+
+def test_eq_3_130_puma560_is_not_simplified_but_one_entry_can_be():
+    """Large arms come back unexpanded (the PUMA560's readable M has hundreds of terms and its C takes
+    minutes); one entry in the readable form is quick."""
+    robot = puma560()
+    model = lagrange(robot)
+    assert not model.simplify
+    start = time.perf_counter()
+    d22 = model.D(2, 2, simplify=True)
+    assert time.perf_counter() - start < 20  # ~1 s alone
+    assert d22.free_symbols == {model.q[2], model.q[3], model.q[4]}  # D22 does not depend on q1, q2, q6
+    rng = np.random.default_rng(12)
+    for q in random_q(rng, robot, 3):
+        value = float(d22.xreplace(dict(zip(model.q, map(float, q)))))
+        assert value == pytest.approx(model.M_fn(q)[1, 1], abs=1e-12)
+    assert model.D(2, 2) != d22  # the model's own choice stays raw
+    assert lagrange(planar3r(), simplify=False).simplify is False
 
 
 def test_model_is_built_once_per_robot_and_does_not_keep_it_alive():

@@ -308,3 +308,73 @@ def test_property_all_methods_agree_on_the_puma(q):
 def test_bad_input_gets_a_clear_error(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call(armlab.models.puma560())
+
+
+# --- notes 004 §5: the MATLAB lines at qn and qz --------------------------------------------------------
+
+
+def _jsingu(J):
+    """What roboticstoolbox's jsingu prints, parsed: [(j, {i: c})], 0-based, terms above 1e-9 only."""
+    import contextlib
+    import io
+    import re
+
+    from roboticstoolbox import jsingu
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        jsingu(J)
+    found = []
+    for line in out.getvalue().splitlines():
+        j = int(re.match(r"column (\d+) =", line).group(1))
+        terms = re.findall(r"([+-]?)\s*([\d.e+-]+) column_(\d+)", line.split("=", 1)[1])
+        coeffs = {int(i): (-1 if sign == "-" else 1) * float(c) for sign, c, i in terms}
+        found.append((j, {i: c for i, c in coeffs.items() if abs(c) > 1e-9}))
+    return found
+
+
+def test_notes_004_section_5_jacob0_jacobe_rank_and_jsingu_at_qn_and_qz():
+    """Notes 004 §5: J = p560.jacob0(qn), Jn = jacobe(qn), rank(J), jsingu(J) "q6 can be expressed by q4".
+    With the Toolbox's own Puma560: qn is regular (rank 6, jsingu prints nothing); the notes' sentence is
+    what jsingu prints at qz (and qr, qs), where θ5 = 0. dependent_columns gives the same, and so does the
+    textbook's arm at the same poses (models.PUMA560_POSES: Corke's angles minus CORKE_OFFSET)."""
+    rtb = pytest.importorskip("roboticstoolbox")
+    p560 = rtb.models.DH.Puma560()
+    ours = armlab.models.puma560()
+    for name in ("qn", "qz", "qr", "qs"):
+        q_corke = getattr(p560, name)
+        J = p560.jacob0(q_corke)
+        expected = _jsingu(J)
+        got = jb.dependent_columns(J)
+        assert [j for j, _ in got] == [j for j, _ in expected], name
+        for (_, c), (_, e) in zip(got, expected):
+            assert c.keys() == e.keys() and all(abs(c[i] - e[i]) < 1e-3 for i in c), name  # jsingu prints 3 digits
+        assert jb.jacobian_rank(J) == np.linalg.matrix_rank(J) == (6 if name == "qn" else 5)
+        q = np.array(armlab.models.PUMA560_POSES[name])
+        wrapped = np.angle(np.exp(1j * (q - (np.asarray(q_corke) - armlab.models.CORKE_OFFSET))))  # qn: ±π for q3
+        np.testing.assert_allclose(wrapped, 0.0, atol=1e-12)
+        mine = jb.dependent_columns(ours.jacob0(q))
+        assert [(j, sorted(c)) for j, c in mine] == [(j, sorted(c)) for j, c in expected], name
+    assert _jsingu(p560.jacob0(p560.qz)) == [(5, {3: 1.0})]  # column 6 = column 4: "q6 can be expressed by q4"
+    qn = armlab.models.PUMA560_POSES["qn"]  # the notes' Jn = jacobe(qn) on the textbook's arm, by both
+    np.testing.assert_allclose(to_rtb(ours).jacobe(qn), ours.jacobe(qn), atol=1e-12)
+
+
+def test_puma560_is_corkes_arm_with_the_joint_offset():
+    """The Toolbox's Puma560 and Table 3.2's arm with the Toolbox's lengths are one rigid arm: with
+    q_textbook = q_Corke − CORKE_OFFSET every link position and orientation differ by fixed transforms."""
+    rtb = pytest.importorskip("roboticstoolbox")
+    from armlab.kinematics.structure import PUMA_MODIFIED_ALPHA
+
+    p560 = rtb.models.DH.Puma560()
+    lengths = [(0, 0), (0, 0.15005), (0.4318, 0), (0.0203, 0.4318), (0, 0), (0, 0)]
+    same = armlab.DHRobot(
+        [armlab.DHLink(alpha=np.radians(al), a=a, d=d) for al, (a, d) in zip(PUMA_MODIFIED_ALPHA, lengths)],
+        convention="modified",
+    )
+    Q = np.random.default_rng(12).uniform(-3, 3, (20, 6))
+    ours = np.array([same.fkine(q - np.array(armlab.models.CORKE_OFFSET)) for q in Q])
+    theirs = np.array([p560.fkine(q).A for q in Q])
+    B = theirs[0] @ np.linalg.inv(ours[0])  # the base transform (Corke's d1 = 0.672 m and frame 0's axes)
+    for To, Tt in zip(ours, theirs):  # one B for every pose: the same arm, the same hand frame
+        np.testing.assert_allclose(B @ To, Tt, atol=1e-12)

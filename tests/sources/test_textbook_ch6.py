@@ -171,6 +171,31 @@ def test_eq_3_108_to_3_110_d_coefficients():
         assert same(T, form)
 
 
+def test_eq_3_110_d_coefficients_and_3_106_3_107_come_back_as_printed():
+    """The model returns Example 3.9 in the book's own form: the same expression tree, not only the same
+    function. D11 = (m1 + m2)d1² + m2d2² + 2m2d1d2 cosθ2 and every other coefficient after (3.110), and
+    T1, T2 (3.106)–(3.107). Only D21 differs in form: the book prints it m2(d2² + d1d2 cosθ2), with m2
+    factored out, and the same number D12 unfactored; the model prints both as D12."""
+    d11 = (m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2
+    assert MODEL.D(1, 1) == d11 and MODEL.M[0, 0] == d11
+    assert str(MODEL.D(1, 1)) == "d1**2*(m1 + m2) + 2*d1*d2*m2*cos(theta2) + d2**2*m2"
+    assert sp.srepr(MODEL.D(1, 1)) == sp.srepr(d11)
+    assert sp.simplify(MODEL.D(1, 1) - d11) == 0
+    for name, entries in PRINTED_D.items():
+        for index, value in entries.items():
+            if index == (2, 1):
+                assert MODEL.D(*index) == sp.expand(value) != value
+            else:
+                assert MODEL.D(*index) == value, (name, index, MODEL.D(*index))
+    assert MODEL.tau[0] == T1_BOOK and MODEL.tau[1] == T2_BOOK
+    # the call as a student writes it: default joint symbols q1, q2 and gravity
+    plain = lagrange(planar2r(d1, d2, m1, m2))
+    assert plain.D(1, 1) == (m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * sp.cos(plain.q[1])
+    # the check can fail: the raw (back-substituted) D11 is the same function, not the printed expression
+    raw = lagrange(ARM, gravity=(g, 0, 0), symbol="theta", simplify=False).D(1, 1)
+    assert raw != d11 and same(raw, d11)
+
+
 def test_eq_3_108_to_3_110_torque_split_by_name():
     """After (3.110): D_ii θ̈_i is the effective inertia, D_ij θ̈_j the coupling inertia, D_ijj θ̇_j² the
     centripetal force of joint j's speed, D_ijk θ̇_j θ̇_k + D_ikj θ̇_k θ̇_j (j ≠ k) the Coriolis force of
@@ -384,6 +409,66 @@ def test_eq_3_142_prismatic_d_ii_is_the_sum_of_the_outboard_masses():
                 assert M[i, i] == pytest.approx(sum(L.m for L in robot.links[i:]), abs=1e-12)
                 checked += 1
     assert checked
+
+
+def test_eq_3_134_3_135_library_differential_vectors_are_the_columns_formula():
+    rng = np.random.default_rng(6)
+    for robot in RANDOM:
+        q = random_q(rng, robot)
+        F = robot.fkine_all(q)
+        d, delta = dy.differential_vectors(robot, q)
+        for i in range(robot.n):
+            for p in range(1, robot.n + 1):
+                expected = _differential_vectors(robot, F, i, p) if p > i else (np.zeros(3), np.zeros(3))
+                np.testing.assert_allclose(d[i, p - 1], expected[0], atol=1e-12)
+                np.testing.assert_allclose(delta[i, p - 1], expected[1], atol=1e-12)
+
+
+def test_eq_3_138_3_139_library_d_ij_is_M_and_its_three_groups_add_up():
+    """dynamics.inertia_from_differential_vectors: (3.138) is M for random arms (both conventions,
+    prismatic joints, base transforms); the three groups of (3.139) add up to it, and a link whose centre
+    of mass is at its frame origin contributes nothing to the third."""
+    rng = np.random.default_rng(7)
+    for robot in RANDOM:
+        q = random_q(rng, robot)
+        parts = dy.inertia_from_differential_vectors(robot, q, split=True)
+        np.testing.assert_allclose(parts.sum(0), dy.inertia(robot, q), atol=1e-10)
+        np.testing.assert_allclose(dy.inertia_from_differential_vectors(robot, q), parts.sum(0), atol=1e-15)
+    point = planar2r(0.8, 0.6, 1.5, 0.7)  # point masses at the frame origins: only the moment arms d·d
+    parts = dy.inertia_from_differential_vectors(point, [0.3, 0.9], split=True)
+    assert np.abs(parts[[0, 2]]).max() < 1e-15 and np.allclose(parts[1], point.inertia([0.3, 0.9]))
+
+
+def test_eq_3_141_3_142_library_effective_inertia_under_the_normal_assumption():
+    """dynamics.effective_inertia_from_differential_vectors: (3.141) for revolute and (3.142) for prismatic
+    joints is diag M on arms whose link inertias about the frame origins are diagonal; a link with
+    products of inertia there gets a ValueError naming it."""
+    normal = DHRobot(
+        [
+            DHLink(a=0.3, m=2.0, r=(-0.15, 0, 0), I=np.diag([0.001, 0.02, 0.02])),
+            DHLink(alpha=np.pi / 2, joint="P", qlim=(0, 0.5), m=1.2, r=(0, 0, -0.1), I=np.diag([0.01, 0.01, 0.001])),
+            DHLink(a=0.2, alpha=-np.pi / 2, m=0.5, r=(-0.1, 0, 0), I=np.diag([0.0005, 0.002, 0.002])),
+        ],
+        convention="standard",
+    )
+    rng = np.random.default_rng(8)
+    for q in random_q(rng, normal, 5):
+        D = dy.effective_inertia_from_differential_vectors(normal, q)
+        np.testing.assert_allclose(D, np.diag(normal.inertia(q)), atol=1e-12)
+        assert D[1] == pytest.approx(1.2 + 0.5, abs=1e-15)  # (3.142): the mass the slide carries
+    skewed = normal.replace_link(2, r=(-0.1, 0.03, 0))  # centre of mass off the x axis: products about the origin
+    with pytest.raises(ValueError, match="link 3's inertia about its frame origin has products of inertia"):
+        dy.effective_inertia_from_differential_vectors(skewed, [0.1, 0.2, 0.3])
+
+
+def test_eq_3_148_library_gravity_terms_equal_gravload():
+    rng = np.random.default_rng(9)
+    gvec = np.array([0.4, -1.3, -9.7])
+    for robot in RANDOM:
+        q = random_q(rng, robot)
+        np.testing.assert_allclose(
+            dy.gravity_from_axis_frames(robot, q, gravity=gvec), dy.gravload(robot, q, gravity=gvec), atol=1e-10
+        )
 
 
 def test_eq_3_145_to_3_148_gravity_term():

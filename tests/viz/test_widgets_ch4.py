@@ -166,3 +166,55 @@ def test_rate_player_steps_through_the_runs():
     assert f"{np.abs(runs['damped'].qd[20]).max():.2f}" in player.readout.value
     player.play.value = 30  # the Play widget drives the time slider
     assert player.k == 30
+
+
+def _segments(line):
+    """The (start, end) pairs of a line artist drawn as NaN-separated segments."""
+    pts = np.array(line.get_data_3d()).T
+    parts = np.split(pts, np.flatnonzero(np.isnan(pts[:, 0])))
+    return [p[~np.isnan(p[:, 0])] for p in parts if (~np.isnan(p[:, 0])).sum() == 2]
+
+
+def test_fig_3_10_example_3_6_frame_and_its_differential_change():
+    """Fig. 3.10: frame A of Example 3.6 and A + dA, dA = Δ·A (3.67); the origin moves by dA's last column,
+    the book's (0.8, 0, −1)."""
+    A = np.array([[0, 0, 1, 8], [1, 0, 0, 4], [0, 1, 0, 0], [0, 0, 0, 1.0]])
+    d, delta = [0.8, 0, 0.6], [0, 0.2, 0]
+    fig = viz.differential_motion_figure(A, d, delta)
+    ax = fig.axes[0]
+    moved = A + jb.differential.differential_change(A, d, delta)
+    x_axis, y_axis, z_axis = ax.lines[6:9]  # the third triad: A + dA
+    for k, line in enumerate((x_axis, y_axis, z_axis)):
+        (seg,) = _segments(line)
+        np.testing.assert_allclose(seg[0], moved[:3, 3], atol=1e-12)
+        direction = (seg[1] - seg[0]) / np.linalg.norm(seg[1] - seg[0])
+        np.testing.assert_allclose(direction, moved[:3, k] / np.linalg.norm(moved[:3, k]), atol=1e-12)
+    dp = np.array(ax.lines[9].get_data_3d()).T
+    np.testing.assert_allclose(dp[1] - dp[0], [0.8, 0.0, -1.0], atol=1e-12)
+    assert {"A", "A + dA", "dp = d + δ×p", "δ"} <= {t.get_text() for t in ax.texts}
+
+
+@pytest.mark.parametrize(
+    "make, q", [(models.puma560, [20, -30, -60, 40, 35, 50]), (lambda: models.planar2r(1.0, 0.6), [30, 60])]
+)
+def test_fig_3_11_each_joint_frame_to_the_hand_gives_column_i_of_tJ(make, q):
+    """Fig. 3.11: a dashed line from each joint frame to the hand, labelled ⁱₙT; (3.92) applied to that
+    transform is column i of ᵀJ (jacob_differential)."""
+    robot, q = make(), np.radians(q)
+    fig = viz.differential_jacobian_figure(robot, q)
+    ax = fig.axes[0]
+    dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
+    axes = robot.fkine_all(q)[1:] if robot.modified else robot.fkine_all(q)[:-1]
+    hand = robot.fkine(q)
+    assert len(dashed) == robot.n
+    TJ = jb.jacob_differential(robot, q)
+    for i, (line, A) in enumerate(zip(dashed, axes)):
+        ends = np.array(line.get_data_3d()).T
+        np.testing.assert_allclose(ends, [A[:3, 3], hand[:3, 3]], atol=1e-12)
+        U = np.linalg.inv(A) @ hand  # ⁱₙT
+        n_, o_, a_, p_ = U[:3, 0], U[:3, 1], U[:3, 2], U[:3, 3]
+        column = [np.cross(p_, n_)[2], np.cross(p_, o_)[2], np.cross(p_, a_)[2], n_[2], o_[2], a_[2]]  # (3.92)
+        np.testing.assert_allclose(column, TJ[:, i], atol=1e-12)
+    first = 1 if robot.modified else 0
+    labels = [t.get_text() for t in ax.texts if t.get_text().endswith("T")]
+    assert labels[0].startswith("¹" if first else "⁰") and len(labels) == robot.n

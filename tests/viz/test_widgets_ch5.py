@@ -69,6 +69,40 @@ def test_fig_5_7_button_holds_a_huge_force_with_no_torque():
     assert np.abs(ex.tau).max() > 1.0
 
 
+def test_fig_5_6_explorer_maps_unit_forces_and_shows_the_subspaces_of_jt():
+    arm = models.planar2r(0.5, 0.3)
+    ex = viz.static_mapping_explorer(arm, np.radians([30, 60]), direction=40.0)
+    for k, v in [(0, -50.0), (1, 110.0), (2, 75.0)]:
+        before = ex.redraws
+        ex.sliders[k].value = v
+        assert ex.redraws == before + 1
+        J = arm.jacob0(ex.q)[:2]
+        phi = np.radians(ex.direction.value)
+        np.testing.assert_allclose(ex.force, [np.cos(phi), np.sin(phi)], atol=1e-12)
+        np.testing.assert_allclose(ex.tau, J.T @ ex.force, atol=1e-12)
+        arrow = np.array(ex.t_arrow.get_data_3d()).T
+        np.testing.assert_allclose(arrow[1, :2], ex.tau, atol=1e-12)
+        image = np.array(ex.image.get_data_3d()).T[:, :2]  # the unit circle through Jᵀ
+        F = np.linalg.solve(J.T, image.T).T
+        np.testing.assert_allclose(np.linalg.norm(F, axis=1), 1.0, atol=1e-9)
+        assert ex.mapping.rank == 2 and "F₁ = {0}" in ex.readout.value
+    before = ex.redraws
+    ex.button.click()  # Fig. 5.7: stretched out, the force along the arm
+    assert ex.redraws == before + 1 and ex.q[1] == 0.0
+    np.testing.assert_allclose(ex.tau, 0.0, atol=1e-12)
+    assert ex.mapping.rank == 1 and "singular" in ex.readout.value
+    null = np.array(ex.null_line.get_data_3d()).T[:, :2]
+    along = np.array([np.cos(ex.q[0]), np.sin(ex.q[0])])
+    assert abs(abs((null[1] - null[0]) @ along) - np.linalg.norm(null[1] - null[0])) < 1e-9  # F₁ along the arm
+    rng_line = np.array(ex.range_line.get_data_3d()).T[:, :2]
+    rest = np.array(ex.rest_line.get_data_3d()).T[:, :2]
+    assert abs((rng_line[1] - rng_line[0]) @ (rest[1] - rest[0])) < 1e-9  # τ₁ ⟂ τ₂
+    ex.direction.value = ex.direction.value + 90.0  # across the arm: a torque on the τ₁ line
+    t = ex.tau / np.linalg.norm(ex.tau)
+    d = (rng_line[1] - rng_line[0]) / np.linalg.norm(rng_line[1] - rng_line[0])
+    assert abs(abs(t @ d) - 1) < 1e-9
+
+
 def test_payload_torques_are_own_weight_plus_payload_and_match_the_recursion():
     yb = models.youbot()
     q = np.radians([10, 25, 40, 50, 0])
@@ -142,8 +176,8 @@ def _move(ex, k):
 
 @pytest.mark.parametrize(
     "make",
-    [viz.tip_force_explorer, viz.payload_explorer, viz.wrist_sensor_demo],
-    ids=["tip_force", "payload", "wrist_sensor"],
+    [viz.tip_force_explorer, viz.static_mapping_explorer, viz.payload_explorer, viz.wrist_sensor_demo],
+    ids=["tip_force", "static_mapping", "payload", "wrist_sensor"],
 )
 def test_kernel_side_update_is_fast(make):
     """A slider move runs the callback and sends the scene (SceneView.sync: payload + JSON) within 50 ms."""

@@ -1,8 +1,15 @@
 """Dynamics (textbook §3.4, lab report §2.2): Newton–Euler inverse dynamics, M, C, G, forward dynamics,
-the symbolic Lagrange model (pseudo-inertia route, (3.111)–(3.132)), and the youBot chapter's regressor
+the symbolic Lagrange model (pseudo-inertia route, (3.111)–(3.132)) and the book's simplified terms
+(3.133)–(3.148), and the youBot chapter's regressor
 τ = ξχ (2.53)–(2.67), base parameters, excitation and identification (lab report §3)."""
 
-from .lagrange import TERMS, LagrangeModel, lagrange, pseudo_inertia, simplify_trig
+from .lagrange import SIMPLIFY_JOINTS, TERMS, LagrangeModel, lagrange, pseudo_inertia, simplify_trig
+from .differential_form import (
+    differential_vectors,
+    effective_inertia_from_differential_vectors,
+    gravity_from_axis_frames,
+    inertia_from_differential_vectors,
+)
 from . import model
 from .model import *  # noqa: F403  (the names in model.__all__)
 from .params import FULL_NAMES, PARAM_NAMES, dynamic_params, regressor, regressor_full
@@ -19,6 +26,11 @@ __all__ = [
     "pseudo_inertia",
     "simplify_trig",
     "TERMS",
+    "SIMPLIFY_JOINTS",
+    "differential_vectors",
+    "inertia_from_differential_vectors",
+    "effective_inertia_from_differential_vectors",
+    "gravity_from_axis_frames",
     "dynamic_params",
     "regressor",
     "regressor_full",

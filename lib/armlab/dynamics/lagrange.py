@@ -17,8 +17,19 @@ C_ij = Σ_k D_ijk q̇_k (2.72) and Ṁ − 2C is skew-symmetric.
 
 Every intermediate is one entry of a straight-line program (:mod:`armlab.dynamics.lagrange_program`:
 common subexpressions shared by construction, nothing expanded or simplified), which is both the
-numeric code, compiled once per robot through :mod:`armlab._core.codegen`, and, substituted back,
-the sympy expressions.
+numeric code, compiled once per robot through :mod:`armlab._core.codegen`, and the sympy expressions.
+
+**Readable or raw.** For an arm of up to :data:`SIMPLIFY_JOINTS` joints (the 2R, the R-P-R, the
+simulation paper's 3-R) the sympy results come back in the book's form: Example 3.9's D11 is
+``d1**2*(m1 + m2) + 2*d1*d2*m2*cos(theta2) + d2**2*m2``, the printed (m1 + m2)d1² + m2d2² + 2m2d1d2 cos θ2.
+That form (:func:`armlab._core.trigpoly.trig_form`) is a sum of cos and sin of whole combinations of the
+joint angles, the link masses and inertias gathered in brackets; it is unique, so equal functions print
+the same. Each entry is computed once, when first asked for (a 3-R's M, C and G: well under a second).
+A larger arm's results are the program substituted back, unexpanded, because the readable form is
+neither short nor quick there: the PUMA560's readable M has some 400 terms (54 in D11 alone) and takes
+~8 s, its C ~1800 terms and ~100 s; the youBot's M ~11 s, its C ~50 s. One entry is quick:
+``lagrange(puma560()).D(2, 2, simplify=True)`` (~1 s; also D(i) and D(i, j, k)). ``lagrange(robot,
+simplify=True)`` (or ``False``) sets the default for a whole model.
 """
 
 from __future__ import annotations
@@ -34,14 +45,18 @@ from .._core.protocol import RobotLike
 from .._core.codegen import cached_kernel, run_kernel
 from .._core.symbolic import sympy
 from .._core.sympy_codegen import compile_program
+from .._core.trigpoly import TrigProgram, polynomial_form, trig_form
 from .._core.validation import joint_vector
 from .lagrange_program import Tape, coefficients, frames_and_twists, pseudo_inertia
 from .model import GRAVITY
 
-__all__ = ["lagrange", "LagrangeModel", "pseudo_inertia", "simplify_trig", "TERMS"]
+__all__ = ["lagrange", "LagrangeModel", "pseudo_inertia", "simplify_trig", "TERMS", "SIMPLIFY_JOINTS"]
 
 #: The parts of a joint torque, named as in Example 3.9 (3.108)–(3.110).
 TERMS = ("effective inertia", "coupling inertia", "centripetal", "Coriolis", "gravity")
+
+#: Arms with at most this many joints return their sympy results simplified (in the book's form) by default.
+SIMPLIFY_JOINTS = 3
 
 
 class LagrangeModel:
@@ -55,15 +70,20 @@ class LagrangeModel:
     Sympy (built on first use): ``M`` (n×n: D_ij (3.130) plus any armature), ``C`` (n×n,
     Christoffel), ``G`` (n: D_i (3.132)), ``tau`` (n: (3.129)), ``K``, ``P``; the book's coefficients
     by 1-based index: ``D(i, j)``, ``D(i, j, k)``, ``D(i)``; ``cse(key)`` the program behind one.
+    ``simplify``: whether these come back in the book's readable form (the module docstring says
+    which arms do by default, and why the others do not); ``D(..., simplify=True)`` gives one entry so.
 
     Numbers (compiled once, floats or batches (..., n); parameters as keywords):
     ``M_fn(q)``, ``C_fn(q, qd)``, ``G_fn(q)``, ``tau_fn(q, qd, qdd)``, ``energy_fn(q, qd)`` → (K, P),
     ``terms_fn(q, qd, qdd)`` → (..., n, 5): each joint's torque split into :data:`TERMS`.
     """
 
-    def __init__(self, robot: RobotLike, gravity: Any, armature: Any, symbol: str) -> None:
+    def __init__(
+        self, robot: RobotLike, gravity: Any, armature: Any, symbol: str, simplify: bool | None = None
+    ) -> None:
         sp = sympy()
         n = self.n = robot.n
+        self.simplify = n <= SIMPLIFY_JOINTS if simplify is None else bool(simplify)
         self._robot = weakref.ref(robot)  # the model is cached on the robot: no strong reference back
         self.q = tuple(sp.symbols(f"{symbol}1:{n + 1}", real=True))
         self.qd = qd = tuple(sp.symbols(f"{symbol}dot1:{n + 1}", real=True))
@@ -108,7 +128,13 @@ class LagrangeModel:
         self.parameters = tuple(
             sorted((s for s in free if s not in joint and not isinstance(s, sp.Dummy)), key=lambda s: s.name)
         )
+        # the symbols gathered in brackets by the readable form: masses, inertias, actuator inertias
+        inertial = [L.m for L in robot.links] + [x for L in robot.links if L.I is not None for x in np.ravel(L.I)]
+        self._group = set().union(*(sp.sympify(x).free_symbols for x in inertial + arm))
+        self._revolute = tuple(q for q, L in zip(self.q, robot.links) if L.revolute)
         self._full: dict | None = None
+        self._program: TrigProgram | None = None
+        self._readable: dict = {}
         self._src: dict | None = None
         self._fns: dict = {}
 
@@ -126,12 +152,24 @@ class LagrangeModel:
             self._full = full
         return self.sp.sympify(x).xreplace(self._full)
 
+    def _form(self, x):
+        """An output of the tape (or an expression over it) in the readable form, computed once."""
+        if x not in self._readable:
+            if self._program is None:
+                symbols = self.q + self.qd + self.qdd + self.parameters
+                self._program = TrigProgram(self._tape.defs, self._revolute, symbols)
+            self._readable[x] = self._program.form(x, self._group)
+        return self._readable[x]
+
+    def _entry(self, x, simplify=None):
+        return self._form(x) if (self.simplify if simplify is None else simplify) else self._expand(x)
+
     @property
     def sp(self) -> Any:
         return sympy()
 
     def _matrix(self, key):
-        return self.sp.Matrix([[self._expand(x) for x in row] for row in self._out[key]])
+        return self.sp.Matrix([[self._entry(x) for x in row] for row in self._out[key]])
 
     @property
     def M(self) -> Any:
@@ -146,50 +184,52 @@ class LagrangeModel:
     @property
     def G(self) -> Any:
         """G(q) = [D_i] (3.132), the gravity torques (a column)."""
-        return self.sp.Matrix([self._expand(x) for x in self._out["G"]])
+        return self.sp.Matrix([self._entry(x) for x in self._out["G"]])
 
     @property
     def tau(self) -> Any:
-        """τ = M q̈ + C q̇ + G, (3.129) (a column)."""
+        """τ = M q̈ + C q̇ + G, (3.129) (a column); readable: as :meth:`simplified`."""
+        if self.simplify:
+            return self.simplified()
         return self.sp.Matrix([self._expand(x) for x in self._out["tau"]])
 
     @property
     def K(self) -> Any:
         """Kinetic energy ½ q̇ᵀ M q̇ (3.121), (3.124)."""
-        return self._expand(self._out["K"])
+        return self._entry(self._out["K"])
 
     @property
     def P(self) -> Any:
         """Potential energy −Σ m_p gᵀ T_p r̄_p (3.127), zero at the base origin."""
-        return self._expand(self._out["P"])
+        return self._entry(self._out["P"])
 
     def simplified(self) -> Any:
         """τ in the book's form (3.106)–(3.109): Σ_j D_ij q̈_j + Σ_j D_ijj q̇_j² + Σ_{j<k} 2·D_ijk q̇_j q̇_k + D_i,
-        every coefficient through :func:`simplify_trig` (for small arms: a 2R takes ~0.3 s)."""
+        every coefficient in the readable form (whatever ``simplify`` says; a 2R takes ~0.1 s)."""
         sp, n = self.sp, self.n
+        M, D3 = self._out["M"], self._out["D3"]
         rows = []
-        for i in range(1, n + 1):
-            terms = [
-                simplify_trig(self._expand(self._out["M"][i - 1][j - 1])) * self.qdd[j - 1] for j in range(1, n + 1)
-            ]
-            for j in range(1, n + 1):
-                for k in range(j, n + 1):
-                    coefficient = simplify_trig(self.D(i, j, k)) * (1 if j == k else 2)
-                    terms.append(coefficient * self.qd[j - 1] * self.qd[k - 1])
-            terms.append(simplify_trig(self.D(i)))
+        for i in range(n):
+            terms = [self._form(M[i][j]) * self.qdd[j] for j in range(n)]
+            for j in range(n):
+                for k in range(j, n):
+                    coefficient = self._form(sp.sympify(D3[i][j][k]) * (1 if j == k else 2))
+                    terms.append(coefficient * self.qd[j] * self.qd[k])
+            terms.append(self._form(self._out["G"][i]))
             rows.append(sp.Add(*terms))
         return sp.Matrix(rows)
 
-    def D(self, *index: int) -> Any:
-        """The book's coefficient with 1-based indices: D(i, j) (3.130), D(i, j, k) (3.131), D(i) (3.132)."""
+    def D(self, *index: int, simplify: bool | None = None) -> Any:
+        """The book's coefficient with 1-based indices: D(i, j) (3.130), D(i, j, k) (3.131), D(i) (3.132);
+        ``simplify`` overrides the model's choice for this entry (e.g. one readable entry of the PUMA560)."""
         if not index or len(index) > 3 or not all(isinstance(i, int) and 1 <= i <= self.n for i in index):
             raise ValueError(f"D takes 1 to 3 joint indices in 1..{self.n}, got {index}")
         i = [k - 1 for k in index]
         if len(i) == 1:
-            return self._expand(self._out["G"][i[0]])
+            return self._entry(self._out["G"][i[0]], simplify)
         if len(i) == 2:
-            return self._expand(self._out["D2"][i[0]][i[1]])
-        return self._expand(self._out["D3"][i[0]][i[1]][i[2]])
+            return self._entry(self._out["D2"][i[0]][i[1]], simplify)
+        return self._entry(self._out["D3"][i[0]][i[1]][i[2]], simplify)
 
     # --- numbers ---------------------------------------------------------------------
     def _kernel(self, key, args):
@@ -277,19 +317,36 @@ class LagrangeModel:
         return f"LagrangeModel({name!r}, n={self.n}, parameters={self.parameters})"
 
 
-def lagrange(robot: RobotLike, gravity: Any = GRAVITY, *, armature: Any = None, symbol: str = "q") -> LagrangeModel:
+def lagrange(
+    robot: RobotLike,
+    gravity: Any = GRAVITY,
+    *,
+    armature: Any = None,
+    symbol: str = "q",
+    simplify: bool | None = None,
+) -> LagrangeModel:
     """The symbolic Lagrange model of ``robot`` (textbook (3.111)–(3.132)); see :class:`LagrangeModel`.
 
     ``gravity``: gravitational acceleration in the world frame (numbers or sympy, e.g. ``(g, 0, 0)``);
     ``armature``: actuator inertias I_ai (3.122), added to M's diagonal as in (3.129);
-    ``symbol``: the joint symbols' stem, "q" (q1, qdot1, qddot1) or e.g. "theta".
+    ``symbol``: the joint symbols' stem, "q" (q1, qdot1, qddot1) or e.g. "theta";
+    ``simplify``: sympy results in the book's readable form; ``None``: for arms of up to
+    :data:`SIMPLIFY_JOINTS` joints (the module docstring says why not for larger ones).
     The model is built once per robot and arguments and kept in memory (as code, never pickled).
+
 
     >>> from armlab.models import planar2r
     >>> model = lagrange(planar2r(), gravity=(0, GRAVITY[2], 0))  # g along −y: the arm's plane is vertical
     >>> model.M_fn([0.0, 0.0]).round(6)
     array([[5., 2.],
            [2., 1.]])
+
+    Example 3.9's effective inertia, as the book prints it, (m1 + m2)d1² + m2d2² + 2m2d1d2 cos θ2:
+
+    >>> import sympy as sp
+    >>> d1, d2, m1, m2, g = sp.symbols("d1 d2 m1 m2 g", positive=True)
+    >>> lagrange(planar2r(d1, d2, m1, m2), gravity=(g, 0, 0), symbol="theta").D(1, 1)
+    d1**2*(m1 + m2) + 2*d1*d2*m2*cos(theta2) + d2**2*m2
     """
     if not robot.symbolic and not any(link.m for link in robot.links):
         raise ValueError(
@@ -310,8 +367,9 @@ def lagrange(robot: RobotLike, gravity: Any = GRAVITY, *, armature: Any = None, 
         tuple(_hashable(x) for x in g),
         None if armature is None else tuple(map(_hashable, armature)),
         symbol,
+        simplify,
     )
-    return cached_kernel(robot, key, lambda r: LagrangeModel(r, g, armature, symbol))
+    return cached_kernel(robot, key, lambda r: LagrangeModel(r, g, armature, symbol, simplify))
 
 
 def _hashable(x):
@@ -322,27 +380,17 @@ def _hashable(x):
 def simplify_trig(expr: Any, combine: bool = True) -> Any:
     """A polynomial in sines and cosines in canonical form, for showing a small expression.
 
-    Expands (sums of angles too), replaces sin²x by 1 − cos²x and expands again: two expressions
-    that are equal as functions of independent angles then print the same, and an identity becomes
-    exactly 0. With
-    ``combine``, terms are then gathered by ``trigsimp`` (sin q1·cos q2 + cos q1·sin q2 → sin(q1 + q2))
-    when they mix several angles. Meant for the few small expressions a notebook shows, never a
-    whole arm's model.
+    With ``combine`` (the default): :func:`armlab._core.trigpoly.trig_form`, a sum of cos and sin of
+    whole combinations of the angles (sin q1·cos q2 + cos q1·sin q2 → sin(q1 + q2), sin²q → (1 − cos 2q)/2),
+    the form the Lagrange model returns for small arms. Without: expanded, sin² → 1 − cos²
+    (:func:`armlab._core.trigpoly.polynomial_form`), cheaper and enough to see that an identity is exactly 0.
+    Either way two expressions that are equal as functions of independent angles print the same.
 
     >>> import sympy as sp
     >>> q1, q2 = sp.symbols("q1 q2")
     >>> simplify_trig(sp.sin(q1) ** 2 * sp.cos(q2) + sp.cos(q1) ** 2 * sp.cos(q2))
     cos(q2)
+    >>> simplify_trig(sp.sin(q1) * sp.cos(q2) + sp.cos(q1) * sp.sin(q2) + sp.sin(q1) ** 2, combine=False)
+    sin(q1)*cos(q2) + sin(q2)*cos(q1) - cos(q1)**2 + 1
     """
-    sp = sympy()
-    e = sp.expand(expr, trig=True)
-    sines = set(e.atoms(sp.sin))
-    e = sp.expand(
-        e.replace(
-            lambda x: x.is_Pow and x.base in sines and x.exp.is_Integer and x.exp >= 2,
-            lambda x: x.base ** (x.exp % 2) * (1 - sp.cos(x.base.args[0]) ** 2) ** (x.exp // 2),
-        )
-    )
-    if combine and any(len({f.args[0] for f in t.atoms(sp.sin, sp.cos)}) > 1 for t in sp.Add.make_args(e)):
-        e = sp.trigsimp(e)
-    return e
+    return trig_form(expr) if combine else polynomial_form(expr)

@@ -9,6 +9,9 @@ Closed forms (recognised from the robot's DH table, see :func:`solver_for`):
 
 Numeric: damped least squares / Levenberg–Marquardt on ``jacob0`` (:mod:`armlab.ik.numeric`).
 
+The simulation paper's general route for any 3-R arm, its norm equations (5)–(11) with the quartic (10):
+:func:`norm_equation_ik` (:mod:`armlab.ik.norm3r`).
+
 Every solver returns an :class:`IKSolutions`. One solution is chosen from many by the
 weighted joint motion J = Σ kᵢ|Δθᵢ| of the simulation paper (003) eq. (12): :func:`select`.
 
@@ -53,6 +56,7 @@ from .._core.deprecation import renamed_kwargs
 from .._core.protocol import RobotLike
 from . import puma560, youbot, planar, elbow3r  # noqa: F401, I001 - registers the closed-form solvers, in this order
 from .numeric import ikine_numeric
+from .norm3r import NormEquations, norm_equation_ik
 from .planar import planar2r_ikine, planar3r_ikine
 from .puma560 import PUMA_LABELS
 from .results import IKBatch, IKSolutions
@@ -65,6 +69,8 @@ __all__ = [
     "ikine_all",
     "ikine",
     "ikine_numeric",
+    "norm_equation_ik",
+    "NormEquations",
     "select",
     "joint_motion",
     "solver_for",

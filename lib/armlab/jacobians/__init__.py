@@ -12,7 +12,9 @@ and the lab report's per-link Jacobians (2.37)–(2.45).
   :func:`frame_change`, :func:`analytic_jacobian`, :func:`jdot`;
 * closed-form singular sets of the PUMA560, youBot and planar arms: :func:`singularity_conditions`,
   :func:`snap_to_singularity`;
-* resolved-rate motion control with damped least squares: :func:`resolved_rate`.
+* resolved-rate motion control with damped least squares: :func:`resolved_rate`;
+* spatial resolution and accuracy from the encoders (textbook §3.5.2, Fig. 3.15): :func:`joint_resolution`,
+  :func:`tip_resolution`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .analysis import *  # noqa: F403  (the names in analysis.__all__)
 from . import methods
 from .methods import *  # noqa: F403  (the names in methods.__all__)
 from .resolved_rate import RateResult, damping, dls_rates, resolved_rate
+from .resolution import TipResolution, joint_resolution, tip_resolution
 from .singular import puma560_det, singularity_conditions, snap_to_singularity
 
 
@@ -55,4 +58,7 @@ __all__ = [
     "RateResult",
     "damping",
     "dls_rates",
+    "joint_resolution",
+    "tip_resolution",
+    "TipResolution",
 ]

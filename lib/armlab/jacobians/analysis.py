@@ -25,6 +25,7 @@ __all__ = [
     "condition_number",
     "jacobian_rank",
     "lost_directions",
+    "dependent_columns",
     "ellipsoid",
     "frame_change",
     "rpy_rate_matrix",
@@ -110,6 +111,43 @@ def lost_directions(J: ArrayLike, part: str = "all", tol: float = 1e-9) -> tuple
     big = s > tol * max(s[0] if len(s) else 0.0, 1e-300)
     r = int(big.sum())
     return Vt[r:].T, U[:, r:]
+
+
+def dependent_columns(J: ArrayLike, tol: float = 1e-9) -> list[tuple[int, dict[int, float]]]:
+    """Which joint columns of J are combinations of earlier ones: what MATLAB's ``jsingu(J)`` in the
+    Jacobian notes 004 §5 reports ("q6 can be expressed by q4").
+
+    Columns are taken left to right; a column that does not raise the rank (singular values below
+    ``tol``·σ_max count as 0) is written in the independent columns before it. Returns
+    [(j, {i: c_i})] with 0-based indices: column j = Σ c_i·column i (coefficients below ``tol``
+    dropped). Empty where J has full column rank. One matrix only.
+
+    >>> from armlab.models import PUMA560_POSES, puma560
+    >>> [(j, {i: round(c, 9) for i, c in cs.items()}) for j, cs in dependent_columns(puma560().jacob0(PUMA560_POSES["qz"]))]
+    [(5, {3: 1.0})]
+    >>> dependent_columns(puma560().jacob0(PUMA560_POSES["qn"]))    # the notes' qn is regular
+    []
+    """
+    A = _J(J)
+    if A.ndim != 2:
+        raise ValueError(f"J must be one matrix (rows, n) here, got shape {A.shape}")
+    scale = max(float(np.linalg.norm(A, 2)), 1e-300)
+    kept: list[int] = []
+    found: list[tuple[int, dict[int, float]]] = []
+    for j in range(A.shape[1]):
+        if not kept:
+            if np.linalg.norm(A[:, j]) > tol * scale:
+                kept.append(j)
+            else:
+                found.append((j, {}))  # a zero column: a joint that moves nothing
+            continue
+        basis = A[:, kept]
+        c, *_ = np.linalg.lstsq(basis, A[:, j], rcond=None)
+        if np.linalg.norm(basis @ c - A[:, j]) > tol * scale:
+            kept.append(j)
+        else:
+            found.append((j, {i: float(x) for i, x in zip(kept, c) if abs(x) > tol}))
+    return found
 
 
 def ellipsoid(

@@ -7,7 +7,15 @@ sympy symbols too, for symbolic derivations. Numeric models carry their links' m
 
 from .paper3r import PAPER_3R, PAPER_GRAVITY, paper_3r
 from .planar import planar2r, planar3r
-from .puma560 import PUMA560, PUMA560_AKB, PUMA560_MOMENT_CORRECTIONS, puma560, puma560_standard
+from .puma560 import (
+    CORKE_OFFSET,
+    PUMA560,
+    PUMA560_AKB,
+    PUMA560_MOMENT_CORRECTIONS,
+    PUMA560_POSES,
+    puma560,
+    puma560_standard,
+)
 from .textbook import rpr, stanford_arm
 from .youbot import (
     YOUBOT_ACTUATORS,
@@ -36,6 +44,8 @@ __all__ = [
     "PAPER_GRAVITY",
     "PUMA560_AKB",
     "PUMA560_MOMENT_CORRECTIONS",
+    "PUMA560_POSES",
+    "CORKE_OFFSET",
     "YOUBOT_ACTUATORS",
     "YOUBOT_STORE",
     "YOUBOT_WRIST",

@@ -32,6 +32,22 @@ def _table(symbolic):
     return [(al, a, d) for al, (a, d) in zip(PUMA_MODIFIED_ALPHA, lengths)]
 
 
+#: Corke's joint angles are the textbook's plus this (Robotics Toolbox ``Puma560``, Paul's frames): the same
+#: arm, q_textbook = q_Corke − CORKE_OFFSET (tests/jacobians/test_jacobians.py checks it against the toolbox).
+CORKE_OFFSET = (math.pi, math.pi, 0.0, 0.0, 0.0, 0.0)
+#: The Toolbox's named poses (the Jacobian notes 004 §5 use qn and qz), in the textbook's joint angles:
+#: qz all Corke angles zero, qn "nominal" (0, 45°, 180°, 0, 45°, 0), qr "ready" (0, 90°, −90°, 0, 0, 0),
+#: qs "stretched" (0, 0, −90°, 0, 0, 0).
+PUMA560_POSES = {
+    name: tuple(float(c - o) for c, o in zip(corke, CORKE_OFFSET))
+    for name, corke in (
+        ("qz", (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
+        ("qn", (0.0, math.pi / 4, math.pi, 0.0, math.pi / 4, 0.0)),
+        ("qr", (0.0, math.pi / 2, -math.pi / 2, 0.0, 0.0, 0.0)),
+        ("qs", (0.0, 0.0, -math.pi / 2, 0.0, 0.0, 0.0)),
+    )
+}
+
 # --- mass properties --------------------------------------------------------------------------------
 #: Armstrong, Khatib & Burdick (1986) as collected by Corke & Armstrong-Hélouvry (1994) and used in
 #: Corke's Robotics Toolbox (roboticstoolbox-python, models/DH/Puma560.py): per link the mass (kg), the

@@ -12,10 +12,11 @@ the arm (a payload's weight, a push) is the negative of that.
 * :func:`inverse_statics` — F from τ: exact, least squares (the book's (JJᵀ)⁻¹Jτ) or minimum norm;
 * wrench transforms: :func:`armlab.transforms.wrench_transform` ((5-7)–(5-9)) and
   :func:`armlab.transforms.wrench_in_frame` (textbook (3.169)–(3.170));
-* :func:`max_tip_force`, :func:`max_payload` — the static-load envelope of §5.4 under joint torque limits.
+* :func:`max_tip_force`, :func:`max_payload` — the static-load envelope of §5.4 under joint torque limits;
+* :func:`static_mapping` — §5.3.2's Fig. 5.6: the range of Jᵀ, its complement and its null space.
 
 Modules: :mod:`.forces` (the recursion, τ = JᵀF), :mod:`.inverse` (inverse statics), :mod:`.envelope`
-(load envelope); every public name is re-exported here.
+(load envelope), :mod:`.mapping` (the static mapping); every public name is re-exported here.
 
 Conventions: ``frame=`` is "base" (the default everywhere) or "tool"; ``gravity=`` is a keyword, the
 gravitational acceleration in the world frame. Where gravity is the point of the function
@@ -38,6 +39,7 @@ from ..transforms import wrench_in_frame, wrench_transform
 from .envelope import max_payload, max_tip_force
 from .forces import FRAMES, LinkForces, joint_torques, link_forces
 from .inverse import InverseStatics, inverse_statics
+from .mapping import StaticMapping, static_mapping
 
 __all__ = [
     "link_forces",
@@ -50,6 +52,8 @@ __all__ = [
     "wrench_in_frame",
     "max_tip_force",
     "max_payload",
+    "static_mapping",
+    "StaticMapping",
     "FRAMES",
 ]
 

@@ -16,8 +16,10 @@ plotting code. The package is layered; each module imports only the ones above i
 * per chapter: :mod:`~armlab.viz.frames` (01, :func:`frame_playground`), :mod:`~armlab.viz.arms`
   (02, :func:`arm_viewer`, :func:`compare_viewer`, :func:`link_motion_animator`),
   :mod:`~armlab.viz.ik` and :mod:`~armlab.viz.pose_explorer` (03, :func:`show_solutions`,
-  :func:`ik_explorer`); :mod:`~armlab.viz.jacobians` (04, :func:`jacobian_explorer`, :func:`rate_player`);
-  :mod:`~armlab.viz.statics` (05, :func:`tip_force_explorer`, :func:`payload_explorer`, :func:`wrist_sensor_demo`);
+  :func:`ik_explorer`); :mod:`~armlab.viz.jacobians` (04, :func:`jacobian_explorer`, :func:`rate_player`,
+  :func:`differential_motion_figure`, :func:`differential_jacobian_figure`);
+  :mod:`~armlab.viz.statics` (05, :func:`tip_force_explorer`, :func:`static_mapping_explorer`, :func:`payload_explorer`,
+  :func:`wrist_sensor_demo`);
   :mod:`~armlab.viz.dynamics` (06, :func:`torque_split_explorer`, :func:`trajectory_player`);
   :mod:`~armlab.viz.identification` (07, :func:`excitation_explorer`);
   :mod:`~armlab.viz.control` (08, :func:`control_lab`, :func:`task_player`, :func:`svg_plot`).
@@ -69,7 +71,14 @@ from .arms import ArmViewer, LinkMotionAnimator, arm_viewer, compare_viewer, lin
 from .frames import FramePlayground, elementary_motion, frame_playground
 from . import ik
 from .ik import *  # noqa: F403  (the names in ik.__all__)
-from .jacobians import JacobianExplorer, RatePlayer, jacobian_explorer, rate_player
+from .jacobians import (
+    JacobianExplorer,
+    RatePlayer,
+    differential_jacobian_figure,
+    differential_motion_figure,
+    jacobian_explorer,
+    rate_player,
+)
 from .pose_explorer import PRESETS, IKExplorer, ik_explorer
 from . import scene
 from .scene import *  # noqa: F403  (the names in scene.__all__)
@@ -113,6 +122,8 @@ __all__ = [
     "jacobian_explorer",
     "RatePlayer",
     "rate_player",
+    "differential_motion_figure",
+    "differential_jacobian_figure",
     *statics.__all__,
     "TorqueSplit",
     "torque_split_explorer",

@@ -5,7 +5,11 @@
   manipulability and condition number, a colour cue near a singularity, and a "snap" button per
   singular set of the robot (:func:`armlab.jacobians.snap_to_singularity`);
 * :class:`RatePlayer` (:func:`rate_player`) — resolved-rate runs (:func:`armlab.jacobians.resolved_rate`)
-  side by side, stepped through in time by a slider or played.
+  side by side, stepped through in time by a slider or played;
+* :func:`differential_motion_figure` — textbook Fig. 3.10: a frame and the frame after a differential
+  motion about the base, dT = Δ·T (3.67);
+* :func:`differential_jacobian_figure` — textbook Fig. 3.11: the joint frames, the hand frame and the
+  products ⁱₙT from which column i of ᵀJ is read, (3.92)–(3.93).
 
 All drawing of the chapter's widgets is here; every number comes from :mod:`armlab.jacobians`.
 
@@ -27,13 +31,25 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import jacobians as jb
-from .scene import ArmView, figure3d, reach
+from ..jacobians import differential as dm
+from ..kinematics.frames import joint_axis_frames
+from .browser import Figure, set_arrows
+from .scene import ArmView, Triads, figure3d, fit_points, frame_content, reach
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
 
-__all__ = ["NEAR", "JacobianExplorer", "jacobian_explorer", "ellipsoid_rings", "RatePlayer", "rate_player"]
+__all__ = [
+    "NEAR",
+    "JacobianExplorer",
+    "jacobian_explorer",
+    "ellipsoid_rings",
+    "RatePlayer",
+    "rate_player",
+    "differential_motion_figure",
+    "differential_jacobian_figure",
+]
 
 NEAR = 0.04  # σ_min below which jacobians.resolved_rate starts damping (its default ε): "near a singularity"
 STATUS_COLORS = {"regular": "#2ca02c", "close": "#e6a100", "near": "#d62728", "singular": "#7f0000"}
@@ -307,3 +323,75 @@ class RatePlayer(Panel):
 def rate_player(robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None = None, **kwargs: Any) -> RatePlayer:
     """Play resolved-rate runs of one robot side by side (see :class:`RatePlayer`)."""
     return RatePlayer(robot, runs, path, **kwargs)
+
+
+MOTION_COLOR, ROTATION_COLOR = "#ff7f0e", "#9467bd"
+_SUP, _SUB = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"), str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def differential_motion_figure(
+    T: ArrayLike, d: ArrayLike, delta: ArrayLike, labels: tuple[str, str] = ("A", "A + dA"), figsize=(4.4, 4.0)
+) -> Figure:
+    """Textbook Fig. 3.10 (§3.3.2, Example 3.6): frame T and T + dT after the differential translation d
+    and rotation δ about the base frame, dT = Δ·T (3.67) with Δ of (3.69) (:func:`armlab.jacobians.differential.differential_change`).
+
+    Drawn: the base frame {0}; T faint; T + dT bold, its axes n + dn, o + do, a + da (first order: not
+    exactly unit length); the motion of T's origin, dp = d + δ × p (orange arrow), and δ as an arrow
+    along its axis from the new origin (purple, δ in rad drawn as that many triad lengths).
+    Returns the figure (in a notebook, ``viz.shown(fig)``).
+
+    >>> A = np.array([[0, 0, 1, 8], [1, 0, 0, 4], [0, 1, 0, 0], [0, 0, 0, 1.0]])
+    >>> fig = differential_motion_figure(A, [0.8, 0, 0.6], [0, 0.2, 0])
+    >>> [t.get_text() for t in fig.axes[0].texts][:3]
+    ['0', 'A', 'A + dA']
+    """
+    T = np.asarray(T, dtype=float)
+    dT = dm.differential_change(T, d, delta)
+    moved = T + dT
+    Ts = np.stack([np.eye(4), T, moved])
+    length = max(0.3 * float(np.ptp(Ts[:, :3, 3], axis=0).max()), 0.1)
+    fig, (ax,) = figure3d(figsize=figsize)
+    Triads(ax, Ts[:1], length=length, linewidth=1.5, labels=["0"], fontsize=9)
+    Triads(ax, Ts[1:2], length=length, linewidth=1.5, alpha=0.45, labels=[labels[0]], fontsize=9)
+    Triads(ax, Ts[2:], length=length, linewidth=3.0, labels=[labels[1]], axis_labels="noa", fontsize=9)
+    p, dp = T[:3, 3], dT[:3, 3]
+    set_arrows(ax.plot(*np.column_stack([p, p + dp]), color=MOTION_COLOR, lw=2.5)[0], head=10.0)
+    ax.text(*(p + 0.5 * dp), "dp = d + δ×p", color=MOTION_COLOR, fontsize=8)
+    w = length * np.asarray(delta, dtype=float)
+    set_arrows(ax.plot(*np.column_stack([p + dp, p + dp + w]), color=ROTATION_COLOR, lw=2.5)[0], head=10.0)
+    ax.text(*(p + dp + w), "δ", color=ROTATION_COLOR, fontsize=9)
+    fit_points(ax, np.vstack([frame_content(Ts, length), p + dp + w]))
+    return fig
+
+
+def differential_jacobian_figure(robot: DHRobot, q: ArrayLike, figsize=(4.6, 4.2)) -> Figure:
+    """Textbook Fig. 3.11 (§3.3.3): column i of ᵀJ is read from ⁱₙT, (3.92)–(3.93).
+
+    Drawn: the arm at ``q``, the frame of each joint axis ({i} in the modified convention, {i−1} in the
+    standard one) and the hand frame {n} (tool included), and a dashed line from each joint frame to the
+    hand, labelled ⁱₙT: the book's step (2) products ⁱ⁻¹ₙT = ⁱ⁻¹ᵢT·ⁱₙT. Column i is ((p×n)_z, (p×o)_z,
+    (p×a)_z, n_z, o_z, a_z) of that transform for a revolute joint, (n_z, o_z, a_z, 0, 0, 0) for a
+    prismatic one (:func:`armlab.jacobians.jacob_differential`). Returns the figure.
+
+    >>> from armlab import models
+    >>> fig = differential_jacobian_figure(models.planar2r(1.0, 0.6), [0.3, 0.8])
+    >>> [t.get_text() for t in fig.axes[0].texts if t.get_text().endswith("T")]
+    ['⁰₂T', '¹₂T']
+    """
+    q = np.asarray(q, dtype=float)
+    fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
+    view = ArmView(robot, ax, q, frames=False)
+    axes = joint_axis_frames(robot, robot.fkine_all(q))
+    hand = robot.fkine(q)
+    n = robot.n
+    first = 1 if robot.modified else 0  # the index of joint 1's axis frame
+    names = [str(first + i) for i in range(n)]
+    length = 0.12 * reach(robot)
+    Triads(ax, axes, length=length, linewidth=1.5, labels=[f"{{{k}}}" for k in names], fontsize=8)
+    Triads(ax, hand[None], length=length, linewidth=3.0, labels=[f"{{{n}}}"], axis_labels="noa", fontsize=8)
+    for k, A in zip(names, axes):
+        a, b = A[:3, 3], hand[:3, 3]
+        ax.plot(*np.column_stack([a, b]), color="0.45", lw=1.0, ls="--")
+        ax.text(*(0.5 * (a + b)), f"{k.translate(_SUP)}{str(n).translate(_SUB)}T", color="0.2", fontsize=8)
+    fit_points(ax, np.vstack([frame_content(np.vstack([axes, hand[None]]), length), view.frames[:, :3, 3]]))
+    return fig

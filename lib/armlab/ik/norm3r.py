@@ -1,0 +1,177 @@
+"""The simulation paper's general inverse kinematics of a 3-R arm by norm equations, 003 §2.4 eqs. (4)–(11).
+
+For any three revolute joints in the standard DH convention (frame i in frame i−1: Rz(θ)·Tz(d)·Tx(a)·Rx(α))
+and a tool point r₄ fixed in frame 3, the positioning equation (4) is
+
+    Q₁ᵀ(p − r₁) = r₂ + Q₂(r₃ + Q₃r₄),   rᵢ = Rz(θᵢ)(aᵢ, 0, dᵢ),  Qᵢ = Rz(θᵢ)Rx(αᵢ).
+
+Its two sides have equal norms, and θ₂ drops out of them, which leaves (5)
+
+    A·cos θ₁ + B·sin θ₁ + C·cos θ₃ + D·sin θ₃ + E = 0,  A = 2a₁x, B = 2a₁y,
+
+and its third rows do not contain θ₂ either, (6)–(7): F·cos θ₁ + G·sin θ₁ + H·cos θ₃ + I·sin θ₃ + J = 0.
+The two are linear in (cos θ₁, sin θ₁); solved, (8), and put into cos² + sin² = 1, (9), they give with
+τ = tan(θ₃/2) a quartic in τ, (10): up to four θ₃, each with its θ₁ from (8) and θ₂ from the first two
+rows of (4), (11). (The coefficients are derived here from (4); the extraction of the paper garbles them.)
+
+When a₁ = 0 (the shoulder on the base axis, as on the paper's own arm) A = B = 0: (5) holds θ₃ alone and
+(10) degenerates into the quadratic of the law of cosines; θ₁ then follows from (6). Both cases are solved.
+Singular targets (on the base axis, where θ₁ is free; or sin α₁ = 0) raise a ``ValueError`` that says so.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._core.angles import wrap_angle
+from .._core.protocol import RobotLike
+from .._core.validation import as_float_array
+
+__all__ = ["norm_equation_ik", "NormEquations"]
+
+
+@dataclass
+class NormEquations:
+    """The norm-equation route for one target point (see the module docstring).
+
+    ``coefficients``: A … E of (5) and F … J of (6)–(7); ``quartic``: the 5 coefficients of (10) in τ,
+    highest first (None when a₁ = 0 leaves a quadratic); ``case``: "quartic" or "a1 = 0";
+    ``q`` (k, 3): the solutions in the robot's joint values (offsets removed), k ≤ 4; ``reason``:
+    why there are none ('' otherwise)."""
+
+    coefficients: dict[str, float]
+    quartic: np.ndarray | None
+    case: str
+    q: np.ndarray
+    reason: str = ""
+    theta3_roots: list[float] = field(default_factory=list)
+
+
+def _rx(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+
+
+def _rz(t: float) -> np.ndarray:
+    c, s = math.cos(t), math.sin(t)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _check(robot: RobotLike) -> np.ndarray:
+    if robot.n != 3 or robot.modified or robot.symbolic or not all(link.revolute for link in robot.links):
+        raise ValueError(
+            "robot: the norm-equation route (003 eqs. (4)-(11)) needs 3 revolute joints in the standard DH "
+            f"convention with numbers, got {robot.n} joints "
+            f"{''.join('R' if link.revolute else 'P' for link in robot.links)!r}, "
+            f"{'modified' if robot.modified else 'standard'} DH"
+        )
+    tool = np.eye(4) if robot.tool is None else np.asarray(robot.tool, dtype=float)
+    return tool[:3, 3]
+
+
+def norm_equation_ik(robot: RobotLike, p: ArrayLike) -> NormEquations:
+    """All joint values that put the tool point of a 3-R standard-DH ``robot`` at ``p`` (3,), base
+    frame, by the paper's norm equations (5)–(11); see :class:`NormEquations`.
+
+    >>> from armlab.models import paper_3r
+    >>> sol = norm_equation_ik(paper_3r(), [1.0, 0.0, 0.0])            # the paper's pick point
+    >>> sol.case, (np.degrees(sol.q).round(6) + 0.0).tolist()   # the four of chapter 08's Table 2
+    ('a1 = 0', [[0.0, 90.0, 90.0], [0.0, 180.0, -90.0], [180.0, -90.0, -90.0], [180.0, 180.0, 90.0]])
+    """
+    r4 = _check(robot)
+    pt = as_float_array(p, "p", (3,), allow_batch=False)
+    if robot.base is not None:
+        B = np.asarray(robot.base, dtype=float)
+        pt = B[:3, :3].T @ (pt - B[:3, 3])
+    x, y, z = pt
+    L1, L2, L3 = robot.links
+    a1, d1, al1 = float(L1.a), float(L1.d), float(L1.alpha)
+    a2, d2, al2 = float(L2.a), float(L2.d), float(L2.alpha)
+    w = np.array([float(L3.a), 0.0, float(L3.d)]) + _rx(float(L3.alpha)) @ r4  # r₃ + Q₃r₄ = Rz(θ₃)·w
+    u = _rx(al2).T @ np.array([a2, 0.0, d2])
+    rho2 = x * x + y * y
+    s1a, c1a, s2a, c2a = math.sin(al1), math.cos(al1), math.sin(al2), math.cos(al2)
+    k = {
+        "A": 2 * a1 * x,
+        "B": 2 * a1 * y,
+        "C": 2 * (u[0] * w[0] + u[1] * w[1]),
+        "D": 2 * (u[1] * w[0] - u[0] * w[1]),
+        "E": a2 * a2 + d2 * d2 + float(w @ w) + 2 * u[2] * w[2] - (rho2 + (z - d1) ** 2 + a1 * a1),
+        "F": -s1a * y,
+        "G": s1a * x,
+        "H": -s2a * w[1],
+        "I": -s2a * w[0],
+        "J": c1a * (z - d1) - d2 - c2a * w[2],
+    }
+    scale = max(abs(a1) + abs(a2) + abs(d1) + abs(d2) + float(np.linalg.norm(w)), 1e-12)
+    if abs(s1a) < 1e-12:
+        raise ValueError("robot: sin α1 = 0 (axes 1 and 2 parallel): (6) holds no θ1; this route does not apply")
+    if rho2 <= (1e-12 * scale) ** 2:
+        raise ValueError(
+            "p is on the axis of joint 1: θ1 is free there (a singularity); choose it, then solve the rest"
+        )
+    thetas: list[tuple[float, float]] = []
+    roots: list[float] = []
+    quartic = None
+    if abs(a1) > 1e-12 * scale:
+        case = "quartic"
+        delta = k["A"] * k["G"] - k["B"] * k["F"]  # = 2·a1·sin α1·(x² + y²)
+        # (8): cos θ1 = P1/Δ, sin θ1 = P2/Δ, with P1, P2 linear in (cos θ3, sin θ3, 1)
+        U = np.array([k["C"], k["D"], k["E"]])
+        W = np.array([k["H"], k["I"], k["J"]])
+        P1, P2 = -k["G"] * U + k["B"] * W, k["F"] * U - k["A"] * W
+        # (9)–(10): P1² + P2² = Δ², with cos θ3 = (1 − τ²)/(1 + τ²), sin θ3 = 2τ/(1 + τ²)
+        quad1 = np.array([P1[2] - P1[0], 2 * P1[1], P1[2] + P1[0]])
+        quad2 = np.array([P2[2] - P2[0], 2 * P2[1], P2[2] + P2[0]])
+        quartic = np.polymul(quad1, quad1) + np.polymul(quad2, quad2) - delta**2 * np.array([1.0, 0, 2, 0, 1])
+
+        def residual(t3: float) -> float:
+            v = np.array([math.cos(t3), math.sin(t3), 1.0])
+            return float((P1 @ v) ** 2 + (P2 @ v) ** 2 - delta**2)
+
+        big = np.abs(quartic).max()
+        lead = np.flatnonzero(np.abs(quartic) > 1e-12 * big)
+        candidates = [2 * math.atan(t.real) for t in np.roots(quartic[lead[0] :]) if abs(t.imag) <= 1e-7 * (1 + abs(t))]
+        if abs(residual(math.pi)) <= 1e-9 * delta**2:  # τ = ∞: the quartic's degree drops
+            candidates.append(math.pi)
+        for t3 in candidates:
+            for _ in range(3):  # polish the root of (9) by Newton's method in θ3
+                h = 1e-7
+                slope = (residual(t3 + h) - residual(t3 - h)) / (2 * h)
+                if slope == 0:
+                    break
+                t3 -= residual(t3) / slope
+            v = np.array([math.cos(t3), math.sin(t3), 1.0])
+            roots.append(t3)
+            sign = 1.0 if delta > 0 else -1.0  # cos θ1 = P1/Δ, sin θ1 = P2/Δ: Δ's sign matters
+            thetas.append((math.atan2(sign * (P2 @ v), sign * (P1 @ v)), t3))
+    else:
+        case = "a1 = 0"  # A = B = 0: (5) is C cos θ3 + D sin θ3 + E = 0, (6) gives θ1
+        R = math.hypot(k["C"], k["D"])
+        if R > 0 and abs(k["E"]) <= R * (1 + 1e-12):
+            phi3, spread = math.atan2(k["D"], k["C"]), math.acos(max(-1.0, min(1.0, -k["E"] / R)))
+            for t3 in {phi3 + spread, phi3 - spread}:
+                roots.append(t3)
+                Wt = k["H"] * math.cos(t3) + k["I"] * math.sin(t3) + k["J"]
+                # F cos θ1 + G sin θ1 = −W  ⇔  sin α1 · ρ · sin(θ1 − φ) = −W, φ = atan2(y, x)
+                ratio = -Wt / (s1a * math.sqrt(rho2))
+                if abs(ratio) <= 1 + 1e-12:
+                    base, off = math.atan2(y, x), math.asin(max(-1.0, min(1.0, ratio)))
+                    thetas += [(base + off, t3), (base + math.pi - off, t3)]
+    out: list[list[float]] = []
+    for t1, t3 in thetas:
+        # (11): the first two rows of (4) give θ2: Rz(θ2)·m = n
+        g = _rz(t1).T @ pt - np.array([a1, 0.0, d1])
+        n = _rx(al1).T @ g
+        m = np.array([a2, 0.0, d2]) + _rx(al2) @ _rz(t3) @ w
+        t2 = math.atan2(m[0] * n[1] - m[1] * n[0], m[0] * n[0] + m[1] * n[1])
+        q = [float(wrap_angle(t - link.offset)) for t, link in zip((t1, t2, t3), robot.links)]
+        if np.linalg.norm(robot.fkine(q)[:3, 3] - np.asarray(p, dtype=float)) <= 1e-9 * scale:
+            if not any(np.allclose(q, o, atol=1e-9) for o in out):
+                out.append(q)
+    reason = "" if out else "p is out of reach: (9) has no real root for θ3"
+    return NormEquations(k, quartic, case, np.array(sorted(out)).reshape(-1, 3), reason, roots)

@@ -1,0 +1,110 @@
+"""The simulation paper's general inverse kinematics of a 3-R arm by norm equations, 003 eqs. (4)–(11)
+(armlab.ik.norm_equation_ik): the quartic (10) on arms where A, B, D ≠ 0, against fkine and numeric IK;
+the degenerate a1 = 0 case on the paper's own arm, against the closed form (armlab.ik.elbow3r)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from armlab import DHLink, DHRobot, Trans, ik
+from armlab.models import paper_3r
+
+
+def _offset_arm():
+    """The paper's arm with its shoulder 0.15 m off the base axis and the gripper 5 cm off the last link's line."""
+    return DHRobot(
+        [
+            DHLink(a=0.15, alpha=-math.pi / 2, d=1.0),
+            DHLink(a=1.0, offset=-math.pi / 2),
+            DHLink(a=0.8),
+        ],
+        convention="standard",
+        tool=Trans(0.2, 0.05, 0.0),
+    )
+
+
+def _twisted_arm():
+    """Every DH parameter non-zero: shoulder offset, twisted elbow, link offsets, a tool off all axes."""
+    return DHRobot(
+        [
+            DHLink(a=0.15, alpha=-math.pi / 2, d=0.4),
+            DHLink(a=0.5, alpha=math.radians(20), d=0.1),
+            DHLink(a=0.4, alpha=math.radians(-35), d=0.05),
+        ],
+        convention="standard",
+        tool=Trans(0.1, 0.08, 0.03),
+        base=Trans(0.2, -0.1, 0.3),
+    )
+
+
+def _same(q, qs, tol=1e-7):
+    return any(np.allclose(np.angle(np.exp(1j * (q - x))), 0.0, atol=tol) for x in qs)
+
+
+@pytest.mark.parametrize("make", [_offset_arm, _twisted_arm], ids=["offset", "twisted"])
+def test_eq_5_to_11_the_quartic_finds_every_solution(make):
+    robot = make()
+    rng = np.random.default_rng(5)
+    counts = []
+    for q in rng.uniform(-math.pi, math.pi, (60, 3)):
+        p = robot.fkine(q)[:3, 3]
+        sol = ik.norm_equation_ik(robot, p)
+        k = sol.coefficients
+        scale = max(abs(v) for v in k.values())
+        assert sol.case == "quartic" and min(abs(k["A"]), abs(k["B"]), abs(k["D"])) > 1e-6 * scale  # not degenerate
+        assert abs(sol.quartic[0]) > 1e-9 * np.abs(sol.quartic).max()  # degree 4
+        assert _same(q, sol.q), (q, sol.q)  # the pose we came from is among the solutions
+        for x in sol.q:
+            np.testing.assert_allclose(robot.fkine(x)[:3, 3], p, atol=1e-9)
+            th = x + np.array([link.offset for link in robot.links])
+            c1, s1, c3, s3 = np.cos(th[0]), np.sin(th[0]), np.cos(th[2]), np.sin(th[2])
+            assert abs(k["A"] * c1 + k["B"] * s1 + k["C"] * c3 + k["D"] * s3 + k["E"]) < 1e-9  # (5)
+            assert abs(k["F"] * c1 + k["G"] * s1 + k["H"] * c3 + k["I"] * s3 + k["J"]) < 1e-9  # (6)-(7)
+        counts.append(len(sol.q))
+    assert max(counts) == 4 and min(counts) >= 1
+
+
+@pytest.mark.parametrize("make", [_offset_arm, _twisted_arm], ids=["offset", "twisted"])
+def test_eq_10_agrees_with_numeric_ik(make):
+    """Every solution numeric IK finds from random starts is one of the quartic's, and together they find all."""
+    robot = make()
+    rng = np.random.default_rng(6)
+    for q in rng.uniform(-math.pi, math.pi, (4, 3)):
+        T = robot.fkine(q)
+        ours = ik.norm_equation_ik(robot, T[:3, 3]).q
+        found = []
+        for seed, start in enumerate(rng.uniform(-math.pi, math.pi, (16, 3))):
+            num = ik.ikine_numeric(robot, T, start, mask=(1, 1, 1, 0, 0, 0), restarts=0, joint_limits=False, seed=seed)
+            if num.success:
+                assert _same(num.q[0], ours, tol=1e-6), (num.q[0], ours)
+                found.append(num.q[0])
+        assert all(_same(x, found, tol=1e-6) for x in ours)
+
+
+def test_eq_5_a1_zero_is_the_closed_form_of_the_papers_arm():
+    """a1 = 0: A = B = 0, (10) degenerates; the route's solutions are the closed form's (ik.elbow3r)."""
+    arm = paper_3r()
+    rng = np.random.default_rng(7)
+    for q in rng.uniform(-math.pi, math.pi, (40, 3)):
+        p = arm.fkine(q)[:3, 3]
+        sol = ik.norm_equation_ik(arm, p)
+        assert sol.case == "a1 = 0" and sol.quartic is None
+        assert sol.coefficients["A"] == sol.coefficients["B"] == sol.coefficients["D"] == 0.0
+        closed = arm.ikine_all(p)
+        assert len(sol.q) == len(closed.q)
+        assert all(_same(x, closed.q) for x in sol.q)
+
+
+def test_eq_4_to_11_bad_input_and_unreachable_targets():
+    with pytest.raises(ValueError, match="needs 3 revolute joints in the standard DH"):
+        ik.norm_equation_ik(DHRobot([DHLink(), DHLink(a=1.0), DHLink(a=1.0)], convention="modified"), [1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="p is on the axis of joint 1"):
+        ik.norm_equation_ik(_offset_arm(), [0.0, 0.0, 1.5])
+    flat = DHRobot([DHLink(a=0.2), DHLink(a=1.0), DHLink(a=0.8)], convention="standard")
+    with pytest.raises(ValueError, match="sin α1 = 0"):
+        ik.norm_equation_ik(flat, [1.0, 0.5, 0.0])
+    far = ik.norm_equation_ik(_offset_arm(), [5.0, 0.0, 1.0])
+    assert far.q.shape == (0, 3) and "out of reach" in far.reason
+    with pytest.raises(ValueError, match=r"p must have shape \(3,\)"):
+        ik.norm_equation_ik(_offset_arm(), [1.0, 0.0])
