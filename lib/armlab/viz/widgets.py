@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import math
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -21,7 +21,17 @@ from .browser import Axes3D, Figure, SceneView, Widget, widget_classes
 if TYPE_CHECKING:
     from ..robot import DHRobot
 
-__all__ = ["load_widgets", "in_ipython", "slider", "side_column", "panel_layout", "Panel", "JointSliders"]
+__all__ = [
+    "load_widgets",
+    "in_ipython",
+    "slider",
+    "SliderSpec",
+    "SliderTable",
+    "side_column",
+    "panel_layout",
+    "Panel",
+    "JointSliders",
+]
 
 SIDE_WIDTH = "380px"  # the controls column: wide enough for a 150 px track beside label and readout
 
@@ -64,6 +74,54 @@ def slider(
     s.value = float(value)
     s.layout.width = "100%"
     return s
+
+
+class SliderSpec(NamedTuple):
+    """One slider of a panel, declared once: it builds the slider and is the panel's start-value option."""
+
+    name: str  # the keyword option that sets its start value
+    lo: float
+    hi: float
+    step: float
+    start: float  # the default start value
+    label: str  # with its unit, e.g. "a (m)"
+    readout_format: str = ".1f"
+    description_width: str = "70px"
+
+
+class SliderTable:
+    """A panel's sliders, declared once (``SliderTable(SliderSpec(...), ...)``): the table checks the start
+    values a panel is given as keyword options and builds the sliders at them."""
+
+    def __init__(self, *rows: SliderSpec) -> None:
+        self.rows = rows
+
+    def starts(self, options: Mapping[str, Any], owner: str) -> dict[str, float]:
+        """The start value of each slider: its default, or the value ``options`` gives.
+
+        An option no slider has is a TypeError, a value that is not a real number or lies outside its
+        slider's range a ValueError, each naming the option (a slider would silently clamp it).
+        """
+        names = [row.name for row in self.rows]
+        unknown = sorted(set(options) - set(names))
+        if unknown:
+            raise TypeError(f"{owner}() got an unknown option {unknown[0]!r}; the options are {', '.join(names)}")
+        starts = {}
+        for row in self.rows:
+            v = options.get(row.name, row.start)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise ValueError(f"{owner}: {row.name} must be a real number, got {v!r}")
+            if not row.lo <= v <= row.hi:  # also refuses NaN
+                raise ValueError(f"{owner}: {row.name} = {v!r} is outside its slider's range [{row.lo:g}, {row.hi:g}]")
+            starts[row.name] = float(v)
+        return starts
+
+    def build(self, starts: Mapping[str, float]) -> dict[str, Widget]:
+        """The sliders by name, each at its value in ``starts``."""
+        return {
+            r.name: slider(starts[r.name], r.lo, r.hi, r.step, r.label, r.readout_format, r.description_width)
+            for r in self.rows
+        }
 
 
 def side_column(children: Sequence[Widget], width: str = SIDE_WIDTH) -> Widget:
