@@ -423,3 +423,13 @@ def test_server_connection_class_sets_nodelay(monkeypatch):
     conn.connect()
     assert calls == [("nodelay", True), "connect"]
     assert server.SERVER_OPTION.endswith("=armlab.viz.server.NoDelayKernelConnection")
+
+
+def test_joint_sliders_take_their_table_and_refuse_one_of_another_length():
+    robot = models.planar2r(1.0, 0.6)
+    js = viz.JointSliders(robot, np.radians([30, -45]), table=viz.joint_table(robot, step_deg=1.0, names=["a", "b"]))
+    assert [s.description for s in js.sliders] == ["a (°)", "b (°)"]
+    assert [s.step for s in js.sliders] == [1.0, 1.0]
+    assert np.allclose(js.q, np.radians([30, -45]))
+    with pytest.raises(ValueError, match="table"):
+        viz.JointSliders(robot, table=viz.joint_table(models.puma560()))
