@@ -155,6 +155,38 @@ def test_frame_playground_exercise_1_and_example_3_2():
     assert "9.464" in ex.point_widget.value
 
 
+# (factory, options): a start value no slider has, or outside its slider's range, or not a real number
+BAD_STARTS = [
+    (viz.link_motion_animator, {"alfa": 10.0}, TypeError, "alfa"),
+    (viz.link_motion_animator, {"alpha": 200.0}, ValueError, "alpha"),
+    (viz.link_motion_animator, {"d": float("nan")}, ValueError, "d ="),
+    (viz.tip_force_explorer, {"magnitude": 25.0}, ValueError, "magnitude"),
+    (viz.payload_explorer, {"mass": 2.5}, ValueError, "mass"),
+    (viz.wrist_sensor_demo, {"bend": 95.0}, ValueError, "bend"),
+    (viz.wrist_sensor_demo, {"force": (0.0, 25.0, 0.0)}, ValueError, "f_y"),
+    (viz.wrist_sensor_demo, {"length": "0.2"}, ValueError, "length"),
+    (viz.excitation_explorer, {"harmonics": 9}, ValueError, "harmonics"),
+    (viz.excitation_explorer, {"amplitud": 0.5}, TypeError, "amplitud"),
+]
+
+
+@pytest.mark.parametrize("factory, options, error, name", BAD_STARTS, ids=lambda x: getattr(x, "__name__", None))
+def test_slider_table_refuses_an_unknown_or_out_of_range_start_option_by_name(factory, options, error, name):
+    with pytest.raises(error, match=name):
+        factory(**options)
+
+
+def test_slider_table_start_options_are_the_sliders_values_and_its_defaults_fill_the_rest():
+    anim = viz.link_motion_animator(alpha=-90, d=0.1)
+    values = {k: s.value for k, s in anim.param_sliders.items()}
+    assert values == {"alpha": -90.0, "a": 0.3, "theta": 45.0, "d": 0.1}
+    table = anim.slider_table("modified")
+    assert [(r.name, r.lo, r.hi) for r in table.rows] == [(k, s.min, s.max) for k, s in anim.param_sliders.items()]
+    ws = viz.wrist_sensor_demo(force=(2.0, -1.0, -15.0), bend=-45.0, max_force=30.0)
+    assert [s.value for s in ws.sliders] == [2.0, -1.0, -15.0, 0.2, 0.18, -45.0]
+    assert ws.sliders[0].min == -30.0
+
+
 @pytest.mark.parametrize("convention", ["modified", "standard"])
 def test_link_motion_animator_final_step_is_link_transform(convention):
     anim = viz.link_motion_animator(alpha=-90, a=0.3, theta=60, d=0.2, convention=convention)
@@ -391,3 +423,13 @@ def test_server_connection_class_sets_nodelay(monkeypatch):
     conn.connect()
     assert calls == [("nodelay", True), "connect"]
     assert server.SERVER_OPTION.endswith("=armlab.viz.server.NoDelayKernelConnection")
+
+
+def test_joint_sliders_take_their_table_and_refuse_one_of_another_length():
+    robot = models.planar2r(1.0, 0.6)
+    js = viz.JointSliders(robot, np.radians([30, -45]), table=viz.joint_table(robot, step_deg=1.0, names=["a", "b"]))
+    assert [s.description for s in js.sliders] == ["a (°)", "b (°)"]
+    assert [s.step for s in js.sliders] == [1.0, 1.0]
+    assert np.allclose(js.q, np.radians([30, -45]))
+    with pytest.raises(ValueError, match="table"):
+        viz.JointSliders(robot, table=viz.joint_table(models.puma560()))

@@ -88,7 +88,8 @@ from .dynamics import TorqueSplit, TrajectoryPlayer, torque_split_explorer, traj
 from . import statics
 from .statics import *  # noqa: F403  (the names in statics.__all__)
 from .text import MatrixDisplay, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
-from .widgets import JointSliders, Panel, in_ipython, load_widgets, panel_layout, side_column, slider
+from . import widgets
+from .widgets import *  # noqa: F403  (the names in widgets.__all__)
 
 __all__ = [
     "format_matrix",
@@ -99,13 +100,7 @@ __all__ = [
     "latex",
     "show_math",
     *scene.__all__,
-    "load_widgets",
-    "in_ipython",
-    "slider",
-    "side_column",
-    "panel_layout",
-    "Panel",
-    "JointSliders",
+    *widgets.__all__,
     "elementary_motion",
     "FramePlayground",
     "frame_playground",

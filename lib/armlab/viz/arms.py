@@ -23,7 +23,7 @@ from ..kinematics import link_transform_modified, link_transform_standard
 from .frames import elementary_motion
 from .scene import ArmView, Triads, frame_content, figure3d, fit_points
 from .text import MatrixDisplay
-from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+from .widgets import JointSliders, Panel, SliderSpec, SliderTable, load_widgets, panel_layout, side_column, slider
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -133,31 +133,38 @@ class LinkMotionAnimator(Panel):
     Rot(x, α_i). ``.step_slider`` runs from 0 to 4; a fractional step shows that
     motion part-way, and ``.play`` animates it. At step 4, ``.T`` equals the
     link transform (3.23) / (2.4).
+
+    The start values are keyword options (:meth:`slider_table`): ``alpha`` (°, −180…180, default 30), ``a``
+    (m, 0…0.5, 0.3), ``theta`` (°, −180…180, 45) and ``d`` (m, −0.5…0.5, 0.2); an unknown or
+    out-of-range one is an error naming it.
     """
 
     STEPS_PER_MOTION = 20
 
+    @staticmethod
+    def slider_table(convention: str) -> SliderTable:
+        """The link-parameter sliders (labels with the convention's subscripts)."""
+        sub = "ᵢ₋₁" if convention == "modified" else "ᵢ"
+        return SliderTable(
+            SliderSpec("alpha", -180.0, 180.0, 1.0, 30.0, f"α{sub} (°)", ".1f"),
+            SliderSpec("a", 0.0, 0.5, 0.01, 0.3, f"a{sub} (m)", ".3f"),
+            SliderSpec("theta", -180.0, 180.0, 1.0, 45.0, "θᵢ (°)", ".1f"),
+            SliderSpec("d", -0.5, 0.5, 0.01, 0.2, "dᵢ (m)", ".3f"),
+        )
+
     def __init__(
         self,
-        alpha: float = 30.0,
-        a: float = 0.3,
-        theta: float = 45.0,
-        d: float = 0.2,
         convention: str = "modified",
         figsize: tuple[float, float] = (4.6, 4.4),
         decimals: int = 3,
+        **start: float,
     ) -> None:
         w = load_widgets()
         if convention not in ("modified", "standard"):
             raise ValueError(f"convention must be 'standard' or 'modified', got {convention!r}")
         self.convention = convention
-        sub = "ᵢ₋₁" if convention == "modified" else "ᵢ"
-        self.param_sliders = {
-            "alpha": slider(alpha, -180, 180, 1.0, f"α{sub} (°)", ".1f"),
-            "a": slider(a, 0.0, 0.5, 0.01, f"a{sub} (m)", ".3f"),
-            "theta": slider(theta, -180, 180, 1.0, "θᵢ (°)", ".1f"),
-            "d": slider(d, -0.5, 0.5, 0.01, "dᵢ (m)", ".3f"),
-        }
+        table = self.slider_table(convention)
+        self.param_sliders = table.build(table.starts(start, type(self).__name__))
         self.step_slider = slider(0.0, 0.0, 4.0, 1 / self.STEPS_PER_MOTION, "step", ".2f")
         self.play = w.Play(value=0, min=0, max=4 * self.STEPS_PER_MOTION, step=1, interval=40, description="play")
         self.fig, (ax,) = figure3d(1, figsize)
@@ -265,13 +272,7 @@ class LinkMotionAnimator(Panel):
         self._T = T
 
 
-def link_motion_animator(
-    alpha: float = 30.0,
-    a: float = 0.3,
-    theta: float = 45.0,
-    d: float = 0.2,
-    convention: str = "modified",
-    **kwargs: Any,
-) -> LinkMotionAnimator:
-    """Four-motions animator of one DH link (see :class:`LinkMotionAnimator`); angles in degrees."""
-    return LinkMotionAnimator(alpha, a, theta, d, convention, **kwargs)
+def link_motion_animator(convention: str = "modified", **kwargs: Any) -> LinkMotionAnimator:
+    """Four-motions animator of one DH link (see :class:`LinkMotionAnimator`: the options ``alpha``, ``a``,
+    ``theta``, ``d`` start its sliders); angles in degrees."""
+    return LinkMotionAnimator(convention, **kwargs)

@@ -28,7 +28,7 @@ from .. import dynamics
 from ..models import YOUBOT_ACTUATORS, youbot
 from .control import JOINT_COLORS, svg_plot
 from .scene import ArmView, figure3d, fit_points, reach
-from .widgets import Panel, load_widgets, panel_layout, side_column, slider
+from .widgets import Panel, SliderSpec, SliderTable, load_widgets, panel_layout, side_column
 
 __all__ = ["ExcitationExplorer", "excitation_explorer", "error_bars"]
 
@@ -68,18 +68,21 @@ def error_bars(errors: np.ndarray, names: Sequence[str], width: int = 400, cap: 
 
 class ExcitationExplorer(Panel):
     """See :func:`excitation_explorer`. ``cond``, ``excitation``, ``result`` (the identification, or None when
-    the trajectory is rank-deficient: ``failure`` says why), ``errors`` and ``validation_rms`` follow the sliders."""
+    the trajectory is rank-deficient: ``failure`` says why), ``errors`` and ``validation_rms`` follow the sliders.
+
+    The sliders' start values are keyword options (:attr:`SLIDERS`): ``harmonics`` (1…8, default 3),
+    ``amplitude`` (0.05…1.5, 0.8) and ``noise`` (N·m, 0…0.2, 0.02); an unknown or out-of-range one is an
+    error naming it. ``f0`` (Hz) is the excitation's base frequency."""
 
     RATE, SEED = 100.0, 3
+    SLIDERS = SliderTable(
+        SliderSpec("harmonics", 1, 8, 1, 3, "harmonics", ".0f"),
+        SliderSpec("amplitude", 0.05, 1.5, 0.05, 0.8, "amplitude", ".2f"),
+        SliderSpec("noise", 0.0, 0.2, 0.005, 0.02, "noise N·m", ".3f"),
+    )
 
-    def __init__(
-        self,
-        harmonics: int = 3,
-        amplitude: float = 0.8,
-        noise: float = 0.02,
-        f0: float = 0.1,
-        figsize: tuple[float, float] = (3.6, 3.6),
-    ) -> None:
+    def __init__(self, f0: float = 0.1, figsize: tuple[float, float] = (3.6, 3.6), **start: float) -> None:
+        start = self.SLIDERS.starts(start, type(self).__name__)
         self.robot = youbot()
         self.truth = np.concatenate([dynamics.dynamic_params(self.robot).reshape(5, 10), TRUE_FRICTION], axis=1).ravel()
         self.f0 = f0
@@ -88,7 +91,7 @@ class ExcitationExplorer(Panel):
         self._noise = rng.normal(size=(2, int(self.RATE / f0), 5))
         self.q0 = np.array([0.0, 0.3, -0.8, 1.5, 0.0])
         self.updates = 0
-        self.harmonics, self.amplitude, self.noise = int(harmonics), float(amplitude), float(noise)
+        self.harmonics, self.amplitude, self.noise = int(round(start["harmonics"])), start["amplitude"], start["noise"]
         self._params = dynamics.base_parameters(self.robot, True)
         self._trajectories: dict[tuple, dict[str, Any]] = {}
         self._fresh = self._samples(self._excitation(4, 0.8, self._pattern[::-1, :, ::-1])[0])  # validation motion
@@ -181,11 +184,9 @@ class ExcitationExplorer(Panel):
     # --- widgets ---------------------------------------------------------------------------------------
     def _build(self):
         w = load_widgets()
-        self.sliders = {
-            "harmonics": slider(self.harmonics, 1, 8, 1, "harmonics", ".0f"),
-            "amplitude": slider(self.amplitude, 0.05, 1.5, 0.05, "amplitude", ".2f"),
-            "noise": slider(self.noise, 0.0, 0.2, 0.005, "noise N·m", ".3f"),
-        }
+        self.sliders = self.SLIDERS.build(
+            {"harmonics": self.harmonics, "amplitude": self.amplitude, "noise": self.noise}
+        )
         for name, s in self.sliders.items():
             s.observe(lambda change, name=name: self.set(**{name: change["new"]}), names="value")
         self.readout, self.plot, self.bars = w.HTML(), w.HTML(), w.HTML()
@@ -238,6 +239,7 @@ class ExcitationExplorer(Panel):
         return f"ExcitationExplorer(harmonics={self.harmonics}, amplitude={self.amplitude}, cond={self.cond:.3g})"
 
 
-def excitation_explorer(harmonics: int = 3, amplitude: float = 0.8, noise: float = 0.02) -> ExcitationExplorer:
-    """The youBot's excitation, its condition number and what identification recovers (see the module)."""
-    return ExcitationExplorer(harmonics, amplitude, noise)
+def excitation_explorer(**kwargs: Any) -> ExcitationExplorer:
+    """The youBot's excitation, its condition number and what identification recovers (see the module); the
+    options ``harmonics``, ``amplitude`` and ``noise`` start the sliders (see :class:`ExcitationExplorer`)."""
+    return ExcitationExplorer(**kwargs)

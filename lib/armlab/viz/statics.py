@@ -41,7 +41,7 @@ from ..robot import DHRobot
 from .browser import set_arrows
 from .jacobians import ellipsoid_rings
 from .scene import ArmView, Triads, figure3d, fit_points, reach
-from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+from .widgets import JointSliders, Panel, SliderSpec, SliderTable, load_widgets, panel_layout, side_column
 
 __all__ = [
     "TipForce2R",
@@ -146,12 +146,30 @@ class TipForce2R(_JointsPanel):
     F as an arrow (``force_scale`` m/N), and the force ellipse {F : ‖JᵀF‖ ≤ ``tau_ref``} with the same
     scale (clipped at the arm's reach where it is unbounded). The bars show τ = JᵀF against ``tau_ref``.
     ``tau``, ``force`` (2,), ``readings`` (``sigma_min``, ``singular``) hold what is shown.
+    The options ``magnitude`` (N, 0…``max_force``, default 10) and ``direction`` (°, −180…180, 60) start the
+    force sliders (:meth:`slider_table`); an unknown or out-of-range one is an error naming it.
     """
 
+    @staticmethod
+    def slider_table(max_force: float) -> SliderTable:
+        """The tip force: its magnitude and its direction."""
+        return SliderTable(
+            SliderSpec("magnitude", 0.0, max_force, 0.1, 10.0, "|F| (N)", ".1f"),
+            SliderSpec("direction", -180.0, 180.0, 0.5, 60.0, "dir (°)", ".1f"),
+        )
+
     def __init__(
-        self, robot=None, q=None, magnitude=10.0, direction=60.0, max_force=20.0, tau_ref=5.0, figsize=(4.4, 4.2)
-    ):
+        self,
+        robot: DHRobot | None = None,
+        q: ArrayLike | None = None,
+        max_force: float = 20.0,
+        tau_ref: float = 5.0,
+        figsize: tuple[float, float] = (4.4, 4.2),
+        **start: float,
+    ) -> None:
         w = load_widgets()
+        table = self.slider_table(max_force)
+        sliders = table.build(table.starts(start, type(self).__name__))
         self.robot = robot if robot is not None else planar2r(0.5, 0.3)
         if q is None:
             q = np.radians([30.0, 60.0])
@@ -166,8 +184,7 @@ class TipForce2R(_JointsPanel):
         (self.ellipse,) = ax.plot([], [], [], color=ELLIPSE_COLOR, lw=1.5)
         self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=11.0)
         self.joints = JointSliders(self.robot, q)
-        self.magnitude = slider(magnitude, 0.0, max_force, 0.1, "|F| (N)", ".1f")
-        self.direction = slider(direction, -180.0, 180.0, 0.5, "dir (°)", ".1f")
+        self.magnitude, self.direction = sliders["magnitude"], sliders["direction"]
         self.sliders = self.joints.sliders + [self.magnitude, self.direction]
         self.button = w.Button(description="Fig. 5.7: stretch out, push along the arm", layout=w.Layout(width="auto"))
         self.button.on_click(lambda _: self.fig_5_7())
@@ -368,18 +385,28 @@ class PayloadExplorer(_JointsPanel):
     up on the payload), are shown against each joint's effort limit (``effort``, N·m; the real arm's by
     default) as bars coloured as they approach it; the readout gives the largest payload this pose can hold
     (:func:`armlab.statics.max_payload`) and the joint that limits it. ``tau``, ``readings`` hold the numbers.
+    The option ``mass`` (kg, 0…``max_mass``, default 0.3) starts the payload slider (:meth:`slider_table`).
     """
+
+    @staticmethod
+    def slider_table(max_mass: float) -> SliderTable:
+        """The payload slider, up to ``max_mass`` kg."""
+        return SliderTable(
+            SliderSpec("mass", 0.0, max_mass, 0.01, 0.3, "payload (kg)", ".2f", "90px"),
+        )
 
     def __init__(
         self,
         robot: DHRobot | None = None,
         q: ArrayLike | None = None,
-        mass: float = 0.3,
         max_mass: float = 2.0,
         effort: ArrayLike | None = None,
         figsize: tuple[float, float] = (4.6, 4.4),
+        **start: float,
     ) -> None:
         w = load_widgets()
+        table = self.slider_table(max_mass)
+        starts = table.starts(start, type(self).__name__)
         self.robot = robot if robot is not None else youbot()
         self.effort = np.asarray(YOUBOT_ACTUATORS["effort"] if effort is None else effort, dtype=float)
         self.g = np.array(GRAVITY)
@@ -392,7 +419,7 @@ class PayloadExplorer(_JointsPanel):
         (self.load,) = ax.plot([], [], [], ls="", marker="o", ms=8, color="0.25")
         self.arrow = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=3)[0], head=10.0)
         self.joints = JointSliders(self.robot, q)
-        self.mass = slider(mass, 0.0, max_mass, 0.01, "payload (kg)", ".2f", "90px")
+        self.mass = table.build(starts)["mass"]
         self.sliders = self.joints.sliders + [self.mass]
         self.bars, self.readout = w.HTML(), w.HTML()
         bands = ("&lt;&nbsp;70&nbsp;%", "&lt;&nbsp;90&nbsp;%", "&lt;&nbsp;100&nbsp;%", "over")
@@ -471,19 +498,41 @@ class WristSensor(Panel, _Holding):
     (the same force; the moment gains (O_W − O_T) × f). Drawn: the frames, the tool, f at both points
     (red) and the moments m_W and m_T (purple). ``F_W``, ``F_T`` hold the numbers; ``F_T_printed`` is the
     chapter's Example 6 as printed, R·S(P) instead of S(P)·R (docs/errata.md).
+
+    The sliders' start values are keyword options (:meth:`slider_table`): ``force`` (f_x, f_y, f_z in N, each
+    within ±``max_force``, default (0, 5, −15)), ``moment_z`` (N·m, ±``max_moment``, 0.2), ``length`` (m,
+    0…0.3, 0.18) and ``bend`` (°, −90…90, 30); an unknown or out-of-range one is an error naming it.
     """
+
+    @staticmethod
+    def slider_table(max_force: float, max_moment: float) -> SliderTable:
+        """The wrench at the wrist, then the tool's length and bend."""
+        force = [
+            SliderSpec(f"f_{a}", -max_force, max_force, 0.1, f, f"f_{a} (N)", ".1f")
+            for a, f in zip("xyz", (0.0, 5.0, -15.0))
+        ]
+        return SliderTable(
+            *force,
+            SliderSpec("moment_z", -max_moment, max_moment, 0.01, 0.2, "m_z (N·m)", ".2f"),
+            SliderSpec("length", 0.0, 0.3, 0.005, 0.18, "L (m)", ".3f"),
+            SliderSpec("bend", -90.0, 90.0, 0.5, 30.0, "bend (°)", ".1f"),
+        )
 
     def __init__(
         self,
-        force: Sequence[float] = (0.0, 5.0, -15.0),
-        moment_z: float = 0.2,
-        length: float = 0.18,
-        bend: float = 30.0,
+        force: Sequence[float] | None = None,
         max_force: float = 20.0,
         max_moment: float = 3.0,
         figsize: tuple[float, float] = (4.4, 4.2),
+        **start: float,
     ) -> None:
         w = load_widgets()
+        if force is not None:
+            if len(force) != 3:
+                raise ValueError(f"force must be (f_x, f_y, f_z), got {force!r}")
+            start = {**dict(zip(("f_x", "f_y", "f_z"), force)), **start}
+        table = self.slider_table(max_force, max_moment)
+        sliders = table.build(table.starts(start, type(self).__name__))
         self.fig, (ax,) = figure3d(figsize=figsize, show_axes=False)
         self.redraws = 0
         self.force_scale = 0.12 / max_force
@@ -494,14 +543,8 @@ class WristSensor(Panel, _Holding):
         (self.tool,) = ax.plot([], [], [], color="0.35", lw=5, solid_capstyle="round")
         self.f_lines = set_arrows(ax.plot([], [], [], color=FORCE_COLOR, lw=2.5)[0])
         self.m_lines = set_arrows(ax.plot([], [], [], color=MOMENT_COLOR, lw=2.5)[0])
-        self.sliders = [
-            slider(v, -max_force, max_force, 0.1, name, ".1f")
-            for v, name in zip(force, ("f_x (N)", "f_y (N)", "f_z (N)"))
-        ]
-        self.sliders.append(slider(moment_z, -max_moment, max_moment, 0.01, "m_z (N·m)", ".2f"))
-        self.length = slider(length, 0.0, 0.3, 0.005, "L (m)", ".3f")
-        self.bend = slider(bend, -90.0, 90.0, 0.5, "bend (°)", ".1f")
-        self.sliders += [self.length, self.bend]
+        self.sliders = list(sliders.values())
+        self.length, self.bend = sliders["length"], sliders["bend"]
         self.readout = w.HTML()
         legend = (
             f"<small><span style='color:{FORCE_COLOR}'>➜</span> f (the same at both points), "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import math
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -21,7 +21,18 @@ from .browser import Axes3D, Figure, SceneView, Widget, widget_classes
 if TYPE_CHECKING:
     from ..robot import DHRobot
 
-__all__ = ["load_widgets", "in_ipython", "slider", "side_column", "panel_layout", "Panel", "JointSliders"]
+__all__ = [
+    "load_widgets",
+    "in_ipython",
+    "slider",
+    "SliderSpec",
+    "SliderTable",
+    "side_column",
+    "panel_layout",
+    "Panel",
+    "JointSliders",
+    "joint_table",
+]
 
 SIDE_WIDTH = "380px"  # the controls column: wide enough for a 150 px track beside label and readout
 
@@ -64,6 +75,55 @@ def slider(
     s.value = float(value)
     s.layout.width = "100%"
     return s
+
+
+class SliderSpec(NamedTuple):
+    """One slider of a panel, declared once: it builds the slider and is the panel's start-value option."""
+
+    name: str  # the keyword option that sets its start value
+    lo: float
+    hi: float
+    step: float
+    start: float  # the default start value
+    label: str  # with its unit, e.g. "a (m)"
+    readout_format: str = ".1f"
+    description_width: str = "70px"
+
+
+class SliderTable:
+    """A panel's sliders, declared once (``SliderTable(SliderSpec(...), ...)``): the table checks the start
+    values a panel is given as keyword options and builds the sliders at them."""
+
+    def __init__(self, *rows: SliderSpec) -> None:
+        self.rows = rows
+
+    def starts(self, options: Mapping[str, Any], owner: str) -> dict[str, float]:
+        """The start value of each slider: its default, or the value ``options`` gives.
+
+        An option no slider has is a TypeError, a value that is not a real number or lies outside its
+        slider's range a ValueError, each naming the option (a slider would silently clamp it).
+        """
+        names = [row.name for row in self.rows]
+        unknown = sorted(set(options) - set(names))
+        if unknown:
+            raise TypeError(f"{owner}() got an unknown option {unknown[0]!r}; the options are {', '.join(names)}")
+        starts = {}
+        for row in self.rows:
+            v = options.get(row.name, row.start)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise ValueError(f"{owner}: {row.name} must be a real number, got {v!r}")
+            if not row.lo <= v <= row.hi:  # also refuses NaN
+                raise ValueError(f"{owner}: {row.name} = {v!r} is outside its slider's range [{row.lo:g}, {row.hi:g}]")
+            starts[row.name] = float(v)
+        return starts
+
+    def build(self, starts: Mapping[str, float] | None = None) -> dict[str, Widget]:
+        """The sliders by name, each at its value in ``starts`` (by default its row's start)."""
+        starts = {r.name: r.start for r in self.rows} if starts is None else starts
+        return {
+            r.name: slider(starts[r.name], r.lo, r.hi, r.step, r.label, r.readout_format, r.description_width)
+            for r in self.rows
+        }
 
 
 def side_column(children: Sequence[Widget], width: str = SIDE_WIDTH) -> Widget:
@@ -137,42 +197,48 @@ def _on_grid(x, step, rounding):
     return round(rounding(x / step - math.copysign(1e-9, 0.5 - (rounding is math.floor))) * step, 10)
 
 
+def joint_table(
+    robot: DHRobot, step_deg: float = 0.5, step_m: float = 0.005, names: Sequence[str] | None = None
+) -> SliderTable:
+    """One slider a joint, within its limits: degrees for revolute joints, metres for prismatic.
+
+    Each starts at 0 (or the limit nearest it); ``names`` replaces θi / di.
+    """
+    rows = []
+    for i, (link, (lo, hi)) in enumerate(zip(robot.links, robot.qlim)):
+        name = names[i] if names else (f"θ{i + 1}" if link.revolute else f"d{i + 1}")
+        # min and max on the step grid (rounded inwards, so within the limits): keys then reach 0° and
+        # whole degrees
+        if link.revolute:
+            lo = _on_grid(math.degrees(lo), step_deg, math.ceil) if np.isfinite(lo) else -180.0
+            hi = _on_grid(math.degrees(hi), step_deg, math.floor) if np.isfinite(hi) else 180.0
+            step, label, fmt = step_deg, f"{name} (°)", ".1f"
+        else:
+            lo = _on_grid(lo, step_m, math.ceil) if np.isfinite(lo) else -1.0
+            hi = _on_grid(hi, step_m, math.floor) if np.isfinite(hi) else 1.0
+            step, label, fmt = step_m, f"{name} (m)", ".3f"
+        rows.append(SliderSpec(name, lo, hi, step, min(max(0.0, lo), hi), label, fmt, "60px"))
+    return SliderTable(*rows)
+
+
 class JointSliders:
     """One slider per joint: degrees for revolute joints, metres for prismatic.
 
     The sliders show what a person reads; :attr:`q` converts explicitly to the
     radians/metres that armlab computes with (``np.radians`` per revolute joint).
     ``observe(callback)`` calls ``callback(q)`` once per change; :meth:`set_q`
-    moves several sliders and still calls back only once.
+    moves several sliders and still calls back only once. ``table`` declares the
+    sliders (by default :func:`joint_table` of the robot: its limits, 0.5° and 5 mm steps).
     """
 
-    def __init__(
-        self,
-        robot: DHRobot,
-        q: ArrayLike | None = None,
-        step_deg: float = 0.5,
-        step_m: float = 0.005,
-        names: Sequence[str] | None = None,
-    ) -> None:
+    def __init__(self, robot: DHRobot, q: ArrayLike | None = None, table: SliderTable | None = None) -> None:
         w = load_widgets()
         self.robot = robot
         self.revolute = np.array([link.revolute for link in robot.links])
-        lim = robot.qlim
-        self.sliders = []
-        for i, link in enumerate(robot.links):
-            lo, hi = lim[i]
-            name = names[i] if names else (f"θ{i + 1}" if link.revolute else f"d{i + 1}")
-            # min and max on the step grid (rounded inwards, so within the limits): keys then reach 0° and
-            # whole degrees
-            if link.revolute:
-                lo = _on_grid(math.degrees(lo), step_deg, math.ceil) if np.isfinite(lo) else -180.0
-                hi = _on_grid(math.degrees(hi), step_deg, math.floor) if np.isfinite(hi) else 180.0
-                s = slider(min(max(0.0, lo), hi), lo, hi, step_deg, f"{name} (°)", ".1f", "60px")
-            else:
-                lo = _on_grid(lo, step_m, math.ceil) if np.isfinite(lo) else -1.0
-                hi = _on_grid(hi, step_m, math.floor) if np.isfinite(hi) else 1.0
-                s = slider(min(max(0.0, lo), hi), lo, hi, step_m, f"{name} (m)", ".3f", "60px")
-            self.sliders.append(s)
+        table = joint_table(robot) if table is None else table
+        if len(table.rows) != robot.n:
+            raise ValueError(f"table must have one slider a joint ({robot.n}), got {len(table.rows)}")
+        self.sliders = list(table.build().values())
         if q is not None:  # a start pose outside the limits widens its slider (and is reported)
             for s, v in zip(self.sliders, self.from_q(q, self.revolute)):
                 s.min, s.max = min(s.min, float(v)), max(s.max, float(v))
