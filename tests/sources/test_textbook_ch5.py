@@ -410,7 +410,8 @@ def test_example_6_book_W_T_T_is_the_inverse_of_hw05_T_WT():
     root = Path(__file__).resolve().parents[2]
     nb = nbformat.read(root / "solutions/hw05_statics/hw05_statics.ipynb", as_version=4)
     (part5,) = [c.source for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("## Part 5")]
-    assert "${}^W_TT = T_{WT}^{-1}$, the pose of {W} in {T}" in part5 and "the textbook writes this ᵂ_TT" not in part5
+    assert r"${}^W_TT = T_{WT}^{-1}$, the pose of $\{W\}$ in $\{T\}$" in part5
+    assert "the textbook writes this" not in part5
 
 
 def test_eq_5_9_power_is_invariant_and_the_twist_transform_is_dual():
