@@ -41,7 +41,7 @@ from ..robot import DHRobot
 from .browser import set_arrows
 from .jacobians import ellipsoid_rings
 from .scene import ArmView, Triads, figure3d, fit_points, reach
-from .widgets import JointSliders, Panel, SliderSpec, SliderTable, load_widgets, panel_layout, side_column
+from .widgets import JointSliders, Panel, SliderSpec, SliderTable, load_widgets, panel_layout, side_column, slider
 
 __all__ = [
     "TipForce2R",
@@ -104,6 +104,12 @@ class _JointsPanel(Panel, _Holding):
     tau: np.ndarray
 
     def _update(self, draw: bool = True) -> None:
+        """Show the panel at the sliders' pose; nothing while controls are set from code."""
+        q = self._pose()
+        if q is not None:
+            self._show(q, draw)
+
+    def _show(self, q: np.ndarray, draw: bool = True) -> None:
         raise NotImplementedError
 
     def _wire(self, side: Any, controls: Sequence[Any]) -> None:
@@ -199,10 +205,7 @@ class TipForce2R(_JointsPanel):
         )
         self._wire(side, (self.magnitude, self.direction))
 
-    def _update(self, draw=True):
-        q = self._pose()
-        if q is None:
-            return
+    def _show(self, q: np.ndarray, draw: bool = True) -> None:
         phi = np.radians(self.direction.value)
         self.force = self.magnitude.value * np.array([np.cos(phi), np.sin(phi)])
         self.tau = statics.joint_torques(self.robot, q, [*self.force, 0, 0, 0, 0])
@@ -315,10 +318,7 @@ class StaticMapping2R(_JointsPanel):
         side = side_column([self.joints.box, self.direction, self.button, self.readout, w.HTML(legend)])
         self._wire(side, (self.direction,))
 
-    def _update(self, draw=True):
-        q = self._pose()
-        if q is None:
-            return
+    def _show(self, q: np.ndarray, draw: bool = True) -> None:
         phi = np.radians(self.direction.value)
         self.force = np.array([np.cos(phi), np.sin(phi)])
         J = self.robot.jacob0(q)[:2]
@@ -433,10 +433,7 @@ class PayloadExplorer(_JointsPanel):
         side = side_column([self.joints.box, self.mass, self.bars, self.readout, w.HTML(legend)])
         self._wire(side, (self.mass,))
 
-    def _update(self, draw=True):
-        q = self._pose()
-        if q is None:
-            return
+    def _show(self, q: np.ndarray, draw: bool = True) -> None:
         m = self.mass.value
         own = statics.gravity_load(self.robot, q, gravity=self.g)
         per_kg = self.robot.jacob0(q)[:3].T @ (-self.g)  # torques per kg held
