@@ -218,3 +218,12 @@ def test_fig_3_11_each_joint_frame_to_the_hand_gives_column_i_of_tJ(make, q):
     first = 1 if robot.modified else 0
     labels = [t.get_text() for t in ax.texts if t.get_text().endswith("T")]
     assert labels[0].startswith("¹" if first else "⁰") and len(labels) == robot.n
+
+
+def test_jacobian_explorer_refuses_a_scale_that_is_not_positive():
+    """A zero scale was silently replaced by the automatic one; now it is an error naming the option."""
+    robot = models.planar2r(1.0, 0.6)
+    for bad in (0.0, -0.1, float("nan")):
+        with pytest.raises(ValueError, match="velocity_scale"):
+            viz.jacobian_explorer(robot, np.radians([30, 60]), velocity_scale=bad)
+    assert viz.jacobian_explorer(robot, np.radians([30, 60]), force_scale=0.02).force_scale == 0.02

@@ -366,19 +366,16 @@ class SolutionsFigure(Panel):
         robot: DHRobot,
         sols: IKSolutions | None = None,
         T: ArrayLike | None = None,
-        title: str | None = None,
+        *,
+        title: str = "",
         figsize: tuple[float, float] = (4.6, 4.4),
-        ax: Axes3D | None = None,
         elev: float | None = None,
         azim: float | None = None,
     ) -> None:
         w = load_widgets()
-        if ax is None:
-            self.fig, (ax,) = figure3d(1, figsize, [title] if title else None, show_axes=False)
-            floor = ArmView(robot, ax, frames=False, labels=False, floor_z=floor_height(robot))  # floor, cube
-            floor.set_visible(False)
-        else:
-            self.fig = ax.figure
+        self.fig, (ax,) = figure3d(1, figsize, [title] if title else None, show_axes=False)
+        floor = ArmView(robot, ax, frames=False, labels=False, floor_z=floor_height(robot))  # floor, cube
+        floor.set_visible(False)
         self.ax = ax
         self.robot = robot
         self.redraws = 0
@@ -409,7 +406,7 @@ class SolutionsFigure(Panel):
 
 
 def show_solutions(
-    robot: DHRobot, sols: IKSolutions, T: ArrayLike | None = None, title: str | None = None, **kwargs: Any
+    robot: DHRobot, sols: IKSolutions, T: ArrayLike | None = None, title: str = "", **kwargs: Any
 ) -> SolutionsFigure:
     """Draw every solution in ``sols`` on one 3-D axes (colour: within limits; grey dashed: outside)."""
-    return SolutionsFigure(robot, sols, T, title, **kwargs)
+    return SolutionsFigure(robot, sols, T, title=title, **kwargs)

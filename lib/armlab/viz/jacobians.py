@@ -126,6 +126,7 @@ class JacobianExplorer(Panel):
         self,
         robot: DHRobot,
         q: ArrayLike | None = None,
+        *,
         velocity_scale: float | None = None,
         force_scale: float | None = None,
         figsize: tuple[float, float] = (4.8, 4.6),
@@ -135,8 +136,11 @@ class JacobianExplorer(Panel):
         self.rows = _planar_rows(robot)
         size = reach(robot)
         typical_v, typical_f = _typical_axes(robot, self.rows)
-        self.velocity_scale = velocity_scale or _round2(0.3 * size / typical_v)
-        self.force_scale = force_scale or _round2(0.3 * size / typical_f)
+        for name, scale in (("velocity_scale", velocity_scale), ("force_scale", force_scale)):
+            if scale is not None and not (isinstance(scale, (int, float)) and math.isfinite(scale) and scale > 0):
+                raise ValueError(f"{name} must be a positive number of metres per unit, got {scale!r}")
+        self.velocity_scale = _round2(0.3 * size / typical_v) if velocity_scale is None else float(velocity_scale)
+        self.force_scale = _round2(0.3 * size / typical_f) if force_scale is None else float(force_scale)
         self.clip = size
         if q is None:
             q = np.clip(np.full(robot.n, 0.3), robot.qlim[:, 0], robot.qlim[:, 1])
