@@ -192,7 +192,7 @@ class ExcitationExplorer(Panel):
         self.widget = panel_layout(
             side_column([*self.sliders.values(), self.readout]),
             self._figure_widget(),
-            w.VBox([self.plot, self.bars], layout=w.Layout(width="400px")),
+            w.VBox([self.plot, self.bars]),  # as wide as the 400 px plot and bars with their margins
         )
         self._draw()
         self._show()
