@@ -2,7 +2,8 @@
 
 For each notebook: open it in a fresh JupyterLab (file browser open, window 1366×768 by default), Run All
 Cells (a lab: all but its last cell, which disconnects the arm), wait for the kernel to go idle, then for
-every panel (the sliders and the figures they drive: canvases and SVG plots) press one arrow key on a slider
+every panel (the sliders and the figures they drive: canvases and SVG plots; a replay first played for a
+second and paused, so the figures show the motion, not its start) press one arrow key on a slider
 and time, in the page, from the key event until a figure differs (canvas pixels or SVG content, checked once
 per animation frame), and until every figure the press changed has changed. Reported per widget: p50 and p90 over the samples.
 Target: p50 ≤ 50 ms and p90 ≤ 80 ms.
@@ -305,12 +306,32 @@ def scrub_to_middle(page, panel, slider):
     time.sleep(1.0)
 
 
+def replay_off_start(page, panel, seconds=1.0):
+    """Play the panel's replay (its ipywidgets Play) for ``seconds`` and pause it, as a student who watched the
+    motion for a moment; False if the panel has none. The figures then show a moment of the motion, which a
+    gain or a payload moves (at the start of a task the arm has not moved yet)."""
+    button = page.evaluate_handle(
+        "(k) => { const p = window.__armlabPanels[k].root.querySelector('.widget-play');"
+        " return p ? p.querySelector('button') : null; }",
+        panel,
+    ).as_element()
+    if button is None:
+        return False
+    button.scroll_into_view_if_needed()
+    button.click()  # ▶
+    time.sleep(seconds)
+    button.click()  # ❚❚ (the same button while playing)
+    time.sleep(0.5)  # the last frame has reached the kernel and come back
+    return True
+
+
 def measure_panels(page, samples, pick=None, shot=None):
     """({widget name: [first ms, ...]}, {widget name: [last ms, ...]}) for the panels on the page
     (``pick(labels) -> slider indices`` per panel).
 
-    A slider whose first press changes no figure (the link animator's α at step 0) is passed over for the
-    next one of its panel. If it is the panel's last slider (a replay's time at t = 0, where a released arm
+    A panel with a replay (an ipywidgets Play) has it played for a second and paused first
+    (:func:`replay_off_start`). A slider whose first press changes no figure (the link animator's α at step 0)
+    is passed over for the next one of its panel. If it is the panel's last slider (a replay's time at t = 0, where a released arm
     is still at rest), the bench drags it to the middle of its range once and measures from there; the
     widget's name then says "from mid-range". ``shot``: a path pattern with {panel}: each panel's picture after
     its presses.
@@ -318,6 +339,7 @@ def measure_panels(page, samples, pick=None, shot=None):
     labels = page.evaluate(PANELS_JS)
     first, last = {}, {}
     for k, names in enumerate(labels):
+        replayed = replay_off_start(page, k)
         chosen = list(pick(names) if pick else default_pick(names))
         scrubbed = set()
         while chosen:
@@ -338,6 +360,7 @@ def measure_panels(page, samples, pick=None, shot=None):
                         break
             else:
                 name = f"panel {k + 1}: {names[j]}" + (" (from mid-range)" if j in scrubbed else "")
+                name += " (replay paused mid-motion)" if replayed else ""
                 first[name] = [t[0] for t in times]
                 last[name] = [t[1] for t in times]
         if shot:
@@ -396,7 +419,7 @@ def report(results):
         f"slider key press -> figure changed on screen (target p50 <= {TARGET_P50_MS:g} ms, "
         f"p90 <= {TARGET_P90_MS:g} ms); all = until every figure the press changed had changed"
     )
-    print(f"{'notebook':28s} {'widget':42s} {'n':>3s} {'p50':>7s} {'p90':>7s} {'max':>7s} {'all p50':>8s} {'p90':>7s}")
+    print(f"{'notebook':28s} {'widget':56s} {'n':>3s} {'p50':>7s} {'p90':>7s} {'max':>7s} {'all p50':>8s} {'p90':>7s}")
     for nb, res in results.items():
         print(f"{nb:28s} (open + Run All: {res['run_all_s']:.1f} s)")
         settled = res.get("all_figures", {})
@@ -410,7 +433,7 @@ def report(results):
             good = p50 <= TARGET_P50_MS and p90 <= TARGET_P90_MS and not lost
             ok &= good
             print(
-                f"{'':28s} {widget[:42]:42s} {len(t):3d} {p50:7.1f} {p90:7.1f} {t.max():7.1f} "
+                f"{'':28s} {widget[:56]:56s} {len(t):3d} {p50:7.1f} {p90:7.1f} {t.max():7.1f} "
                 f"{np.percentile(a, 50):8.1f} {np.percentile(a, 90):7.1f}"
                 + ("" if good else "  OVER TARGET")
                 + (f"  ({lost} presses never repainted)" if lost else "")
