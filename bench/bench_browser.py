@@ -314,24 +314,25 @@ def press_latency(page, panel, slider, key, marks=None):
     return float(r["first"]), float(r["last"])
 
 
-# In the kernel: note when each comm message (a slider's new value) arrives at the shell handler and when its
-# handling (the widget's callback, the figures it sends) ends, as wall-clock seconds in _armlab_comm_times.
+# In the kernel: note when each comm message (a slider's new value) arrives at the shell handler, when its
+# handling (the widget's callback, the figures it sends) ends, as wall-clock seconds, and the CPU seconds the
+# handling took (its thread's), in _armlab_comm_times.
 _KERNEL_CLOCK = """
 import inspect as _inspect, time as _time
 _kernel = get_ipython().kernel
 if not hasattr(_kernel, "_armlab_comm_times"):
     _kernel._armlab_comm_times = []
     def _timed(*args, _handler=_kernel.shell_handlers["comm_msg"], _log=_kernel._armlab_comm_times, **kwargs):
-        t0 = _time.time()
+        t0, c0 = _time.time(), _time.thread_time()
         out = _handler(*args, **kwargs)
         if _inspect.isawaitable(out):
             async def _awaited():
                 try:
                     return await out
                 finally:
-                    _log.append((t0, _time.time()))
+                    _log.append((t0, _time.time(), _time.thread_time() - c0))
             return _awaited()
-        _log.append((t0, _time.time()))
+        _log.append((t0, _time.time(), _time.thread_time() - c0))
         return out
     _kernel.shell_handlers["comm_msg"] = _timed
 _kernel._armlab_comm_times.clear()
@@ -348,18 +349,19 @@ _RUN_JS = """async (code) => {
 
 def breakdown(page, marks):
     """Per press (of ``marks`` from :func:`press_latency`), ms: key press → message sent (the browser), sent →
-    the kernel's handler (the server and the kernel's wake-up), the handler (the Python callback), its end → the
-    first figure changed (the figures' messages back and the browser drawing them). NaN where unknown."""
+    the kernel's handler (the server and the kernel's wake-up), the handler (the Python callback), of which CPU
+    time, its end → the first figure changed (the figures' messages back and the browser drawing them). NaN where
+    unknown. A callback's wall time beyond its CPU time is time it waited for a core."""
     log = json.loads(page.evaluate(_RUN_JS, "import json; print(json.dumps(get_ipython().kernel._armlab_comm_times))"))
     rows = []
     for key, ws, fig in marks:
-        got = [(1e3 * a, 1e3 * b) for a, b in log if 1e3 * a >= key - 1.0]
+        got = [(1e3 * a, 1e3 * b, 1e3 * c) for a, b, c in log if 1e3 * a >= key - 1.0]
         if not got or ws is None or fig is None:
-            rows.append([np.nan] * 4)
+            rows.append([np.nan] * 5)
             continue
-        arrive, end = got[0]
-        rows.append([ws - key, arrive - ws, end - arrive, fig - end])
-    return np.array(rows, dtype=float).reshape(-1, 4)
+        arrive, end, cpu = got[0]
+        rows.append([ws - key, arrive - ws, end - arrive, cpu, fig - end])
+    return np.array(rows, dtype=float).reshape(-1, 5)
 
 
 def scrub_to_middle(page, panel, slider):
@@ -512,11 +514,12 @@ def report(results):
             )
     if any("breakdown" in res for res in results.values()):
         print(
-            "\nwhere the time goes, p50 (p90) ms: key → message sent | → kernel's handler | the Python callback | → first figure"
+            "\nwhere the time goes, p50 (p90) ms: key → message sent | → kernel's handler | the Python callback | "
+            "its CPU time | → first figure"
         )
         for nb, res in results.items():
             for widget, rows in res.get("breakdown", {}).items():
-                a = np.array(rows, dtype=float).reshape(-1, 4)
+                a = np.array(rows, dtype=float).reshape(-1, 5)
                 cells = " | ".join(f"{np.nanpercentile(c, 50):6.1f} ({np.nanpercentile(c, 90):5.1f})" for c in a.T)
                 print(f"{nb[:28]:28s} {widget[:56]:56s} {cells}")
     return ok
