@@ -10,6 +10,7 @@ Target: p50 ≤ 50 ms and p90 ≤ 80 ms.
 
     python bench/bench_browser.py                     # all notebooks, 12 presses per widget
     python bench/bench_browser.py --notebooks 03 --samples 20 --check
+    python bench/bench_browser.py --notebooks 08 --breakdown    # where the time goes: browser, server, callback
 
 The JupyterLab server and page helpers here are shared with tests/integration/test_browser.py.
 """
