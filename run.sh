@@ -145,6 +145,23 @@ ensure_chromium() {
     warn "install it with your package manager (e.g. 'sudo apt-get install chromium') to run them."
 }
 
+# A CJK font, so that the glossary's Chinese terms render (the browser test checks it); Debian's Noto CJK.
+ensure_cjk_font() {
+    if ! command -v fc-list >/dev/null 2>&1 || [[ -n "$(fc-list :lang=zh family 2>/dev/null | head -n 1)" ]]; then
+        return 0
+    fi
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing a CJK font for the glossary's Chinese terms (apt-get install fonts-noto-cjk)"
+        if DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-noto-cjk; then
+            return 0
+        fi
+        warn "apt-get install fonts-noto-cjk failed"
+    fi
+    warn "no CJK font: Chinese terms show as empty boxes and the glossary's browser test fails"
+    warn "install one with your package manager (e.g. 'sudo apt-get install fonts-noto-cjk')."
+}
+
 # configurable-http-proxy, JupyterHub's proxy, from npm: `npm ci` in deploy/hub (package-lock.json pins it).
 # ensure_proxy strict: die when it cannot be installed (classroom); otherwise warn (the hub test then skips
 # locally and fails under CI=true).
@@ -228,6 +245,7 @@ cmd_test() {
     ensure_venv
     ensure_installed "$TEST_EXTRAS"
     ensure_chromium
+    ensure_cjk_font
     ensure_proxy
     activate_venv
     local checks="${ARMLAB_CHECKS:-}"

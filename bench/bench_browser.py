@@ -2,13 +2,15 @@
 
 For each notebook: open it in a fresh JupyterLab (file browser open, window 1366×768 by default), Run All
 Cells (a lab: all but its last cell, which disconnects the arm), wait for the kernel to go idle, then for
-every panel (the sliders and the figures they drive: canvases and SVG plots) press one arrow key on a slider
+every panel (the sliders and the figures they drive: canvases and SVG plots; a replay first played for a
+second and paused, so the figures show the motion, not its start) press one arrow key on a slider
 and time, in the page, from the key event until a figure differs (canvas pixels or SVG content, checked once
 per animation frame), and until every figure the press changed has changed. Reported per widget: p50 and p90 over the samples.
 Target: p50 ≤ 50 ms and p90 ≤ 80 ms.
 
     python bench/bench_browser.py                     # all notebooks, 12 presses per widget
     python bench/bench_browser.py --notebooks 03 --samples 20 --check
+    python bench/bench_browser.py --notebooks 08 --breakdown    # where the time goes: browser, server, callback
 
 The JupyterLab server and page helpers here are shared with tests/integration/test_browser.py.
 """
@@ -207,6 +209,14 @@ PANELS_JS = r"""() => {
       P[name] = function (...a) { window.__armlabDrawn.add(this.canvas); return f.apply(this, a); };
     }
   }
+  if (!window.__armlabWsHooked) {  // when the key press's message leaves for the kernel (the breakdown)
+    window.__armlabWsHooked = true;
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (...a) {
+      if (window.__armlabWsAt === null) window.__armlabWsAt = performance.timeOrigin + performance.now();
+      return send.apply(this, a);
+    };
+  }
   const sliders = [...document.querySelectorAll('.armlab-slider, .widget-slider')];
   const panels = [];
   for (const s of sliders) {
@@ -249,14 +259,20 @@ FIGURES_JS = r"""([panel, slider, settle]) => {
   window.__armlabResult = new Promise((resolve) => {
     let t0 = null;
     const changed = new Map();  // figure index -> ms after the key press
-    const onKey = (e) => { t0 = performance.now(); window.removeEventListener('keydown', onKey, true); };
+    window.__armlabWsAt = null;
+    const onKey = (e) => {
+      t0 = performance.now();
+      window.__armlabKeyAt = performance.timeOrigin + t0;  // wall-clock ms, comparable with the kernel's time.time()
+      window.removeEventListener('keydown', onKey, true);
+    };
     window.addEventListener('keydown', onKey, true);
     const deadline = performance.now() + 5000;
     const done = () => {
       const times = [...changed.values()];
-      resolve(times.length ? {first: Math.min(...times), last: Math.max(...times),
+      const at = {key: window.__armlabKeyAt, ws: window.__armlabWsAt};
+      resolve(times.length ? {first: Math.min(...times), last: Math.max(...times), ...at,
                               kinds: [...changed.keys()].map(i => i < canvases.length ? 'canvas' : 'svg')}
-                           : {first: -1, last: -1, kinds: []});
+                           : {first: -1, last: -1, kinds: [], ...at});
     };
     const tick = () => {
       const now = performance.now();
@@ -286,14 +302,67 @@ _TRACK_JS = (
 )
 
 
-def press_latency(page, panel, slider, key):
+def press_latency(page, panel, slider, key, marks=None):
     """(first, last): ms from one key press on the slider to the first and to the last of the panel's figures
-    that changed (-1, -1: none changed within 5 s)."""
+    that changed (-1, -1: none changed within 5 s). ``marks``: a list to append the press's wall-clock times
+    to (ms: the key press, its message leaving for the kernel, the first figure changing), for the breakdown."""
     page.evaluate(FIGURES_JS, [panel, slider, SETTLE_MS])
     page.evaluate_handle(_HANDLE_JS, [panel, slider]).as_element().focus()
     page.keyboard.press(key)
     r = page.evaluate("() => window.__armlabResult")
+    if marks is not None:
+        marks.append((r["key"], r["ws"], r["key"] + r["first"] if r["first"] >= 0 else None))
     return float(r["first"]), float(r["last"])
+
+
+# In the kernel: note when each comm message (a slider's new value) arrives at the shell handler, when its
+# handling (the widget's callback, the figures it sends) ends, as wall-clock seconds, and the CPU seconds the
+# handling took (its thread's), in _armlab_comm_times.
+_KERNEL_CLOCK = """
+import inspect as _inspect, time as _time
+_kernel = get_ipython().kernel
+if not hasattr(_kernel, "_armlab_comm_times"):
+    _kernel._armlab_comm_times = []
+    def _timed(*args, _handler=_kernel.shell_handlers["comm_msg"], _log=_kernel._armlab_comm_times, **kwargs):
+        t0, c0 = _time.time(), _time.thread_time()
+        out = _handler(*args, **kwargs)
+        if _inspect.isawaitable(out):
+            async def _awaited():
+                try:
+                    return await out
+                finally:
+                    _log.append((t0, _time.time(), _time.thread_time() - c0))
+            return _awaited()
+        _log.append((t0, _time.time(), _time.thread_time() - c0))
+        return out
+    _kernel.shell_handlers["comm_msg"] = _timed
+_kernel._armlab_comm_times.clear()
+"""
+_RUN_JS = """async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const future = kernel.requestExecute({code, store_history: false});
+  let out = '';
+  future.onIOPub = (msg) => { if (msg.header.msg_type === 'stream') out += msg.content.text; };
+  await future.done;
+  return out;
+}"""
+
+
+def breakdown(page, marks):
+    """Per press (of ``marks`` from :func:`press_latency`), ms: key press → message sent (the browser), sent →
+    the kernel's handler (the server and the kernel's wake-up), the handler (the Python callback), of which CPU
+    time, its end → the first figure changed (the figures' messages back and the browser drawing them). NaN where
+    unknown. A callback's wall time beyond its CPU time is time it waited for a core."""
+    log = json.loads(page.evaluate(_RUN_JS, "import json; print(json.dumps(get_ipython().kernel._armlab_comm_times))"))
+    rows = []
+    for key, ws, fig in marks:
+        got = [(1e3 * a, 1e3 * b, 1e3 * c) for a, b, c in log if 1e3 * a >= key - 1.0]
+        if not got or ws is None or fig is None:
+            rows.append([np.nan] * 5)
+            continue
+        arrive, end, cpu = got[0]
+        rows.append([ws - key, arrive - ws, end - arrive, cpu, fig - end])
+    return np.array(rows, dtype=float).reshape(-1, 5)
 
 
 def scrub_to_middle(page, panel, slider):
@@ -305,27 +374,50 @@ def scrub_to_middle(page, panel, slider):
     time.sleep(1.0)
 
 
-def measure_panels(page, samples, pick=None, shot=None):
+def replay_off_start(page, panel, seconds=1.0):
+    """Play the panel's replay (its ipywidgets Play) for ``seconds`` and pause it, as a student who watched the
+    motion for a moment; False if the panel has none. The figures then show a moment of the motion, which a
+    gain or a payload moves (at the start of a task the arm has not moved yet)."""
+    button = page.evaluate_handle(
+        "(k) => { const p = window.__armlabPanels[k].root.querySelector('.widget-play');"
+        " return p ? p.querySelector('button') : null; }",
+        panel,
+    ).as_element()
+    if button is None:
+        return False
+    button.scroll_into_view_if_needed()
+    button.click()  # ▶
+    time.sleep(seconds)
+    button.click()  # ❚❚ (the same button while playing)
+    time.sleep(0.5)  # the last frame has reached the kernel and come back
+    return True
+
+
+def measure_panels(page, samples, pick=None, shot=None, parts=None):
     """({widget name: [first ms, ...]}, {widget name: [last ms, ...]}) for the panels on the page
     (``pick(labels) -> slider indices`` per panel).
 
-    A slider whose first press changes no figure (the link animator's α at step 0) is passed over for the
-    next one of its panel. If it is the panel's last slider (a replay's time at t = 0, where a released arm
+    A panel with a replay (an ipywidgets Play) has it played for a second and paused first
+    (:func:`replay_off_start`). A slider whose first press changes no figure (the link animator's α at step 0)
+    is passed over for the next one of its panel. If it is the panel's last slider (a replay's time at t = 0, where a released arm
     is still at rest), the bench drags it to the middle of its range once and measures from there; the
     widget's name then says "from mid-range". ``shot``: a path pattern with {panel}: each panel's picture after
-    its presses.
+    its presses. ``parts``: a dict to fill with each widget's :func:`breakdown` (the kernel's clock installed).
     """
+    if parts is not None:
+        page.evaluate(_RUN_JS, _KERNEL_CLOCK)
     labels = page.evaluate(PANELS_JS)
     first, last = {}, {}
     for k, names in enumerate(labels):
+        replayed = replay_off_start(page, k)
         chosen = list(pick(names) if pick else default_pick(names))
         scrubbed = set()
         while chosen:
             j = chosen.pop(0)
-            times = []
+            times, marks = [], [] if parts is not None else None
             for i in range(samples):
                 key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
-                times.append(press_latency(page, k, j, key))
+                times.append(press_latency(page, k, j, key, marks))
                 time.sleep(0.05)  # the figures have been still for SETTLE_MS already
                 if i == 0 and times[0][0] < 0:
                     if j + 1 < len(names) and j + 1 not in chosen:
@@ -338,8 +430,11 @@ def measure_panels(page, samples, pick=None, shot=None):
                         break
             else:
                 name = f"panel {k + 1}: {names[j]}" + (" (from mid-range)" if j in scrubbed else "")
+                name += " (replay paused mid-motion)" if replayed else ""
                 first[name] = [t[0] for t in times]
                 last[name] = [t[1] for t in times]
+                if parts is not None:
+                    parts[name] = breakdown(page, marks).tolist()
         if shot:
             root = page.evaluate_handle("(k) => window.__armlabPanels[k].root", k).as_element()
             root.scroll_into_view_if_needed()
@@ -354,7 +449,7 @@ def default_pick(names):
     return picks
 
 
-def run(notebooks, samples, viewport, headless=True, screenshot_dir=None, nodelay=True):
+def run(notebooks, samples, viewport, headless=True, screenshot_dir=None, nodelay=True, parts=False):
     from playwright import sync_api
 
     chromium = chromium_path()
@@ -378,8 +473,11 @@ def run(notebooks, samples, viewport, headless=True, screenshot_dir=None, nodela
                 shot = None
                 if screenshot_dir:
                     shot = str(Path(screenshot_dir) / f"bench_{Path(name).stem}_panel{{panel}}.png")
-                per, settled = measure_panels(page, samples, shot=shot)
+                split: dict | None = {} if parts else None
+                per, settled = measure_panels(page, samples, shot=shot, parts=split)
                 results[name] = {"run_all_s": run_s, "widgets": per, "all_figures": settled}
+                if split is not None:
+                    results[name]["breakdown"] = split
                 print(f"{name}: measured {len(per)} widgets", file=sys.stderr)
                 page.close()
                 shutdown_kernels(lab)
@@ -396,7 +494,7 @@ def report(results):
         f"slider key press -> figure changed on screen (target p50 <= {TARGET_P50_MS:g} ms, "
         f"p90 <= {TARGET_P90_MS:g} ms); all = until every figure the press changed had changed"
     )
-    print(f"{'notebook':28s} {'widget':42s} {'n':>3s} {'p50':>7s} {'p90':>7s} {'max':>7s} {'all p50':>8s} {'p90':>7s}")
+    print(f"{'notebook':28s} {'widget':56s} {'n':>3s} {'p50':>7s} {'p90':>7s} {'max':>7s} {'all p50':>8s} {'p90':>7s}")
     for nb, res in results.items():
         print(f"{nb:28s} (open + Run All: {res['run_all_s']:.1f} s)")
         settled = res.get("all_figures", {})
@@ -410,11 +508,21 @@ def report(results):
             good = p50 <= TARGET_P50_MS and p90 <= TARGET_P90_MS and not lost
             ok &= good
             print(
-                f"{'':28s} {widget[:42]:42s} {len(t):3d} {p50:7.1f} {p90:7.1f} {t.max():7.1f} "
+                f"{'':28s} {widget[:56]:56s} {len(t):3d} {p50:7.1f} {p90:7.1f} {t.max():7.1f} "
                 f"{np.percentile(a, 50):8.1f} {np.percentile(a, 90):7.1f}"
                 + ("" if good else "  OVER TARGET")
                 + (f"  ({lost} presses never repainted)" if lost else "")
             )
+    if any("breakdown" in res for res in results.values()):
+        print(
+            "\nwhere the time goes, p50 (p90) ms: key → message sent | → kernel's handler | the Python callback | "
+            "its CPU time | → first figure"
+        )
+        for nb, res in results.items():
+            for widget, rows in res.get("breakdown", {}).items():
+                a = np.array(rows, dtype=float).reshape(-1, 5)
+                cells = " | ".join(f"{np.nanpercentile(c, 50):6.1f} ({np.nanpercentile(c, 90):5.1f})" for c in a.T)
+                print(f"{nb[:28]:28s} {widget[:56]:56s} {cells}")
     return ok
 
 
@@ -431,6 +539,11 @@ def main(argv=None):
         action="store_true",
         help="jupyter_server's stock kernel websockets (Nagle on), not ./run.sh course's TCP_NODELAY",
     )
+    ap.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also split each press's time: browser, server and kernel wake-up, the Python callback, back and drawn",
+    )
     args = ap.parse_args(argv)
     names = sorted(p.name for p in [*COURSE.glob("[0-9][0-9]_*.ipynb"), *COURSE.glob("lab[0-9]_*.ipynb")])
     if args.notebooks:
@@ -439,7 +552,12 @@ def main(argv=None):
     if args.screenshots:
         Path(args.screenshots).mkdir(parents=True, exist_ok=True)
     results = run(
-        names, args.samples, {"width": w, "height": h}, screenshot_dir=args.screenshots, nodelay=not args.nagle
+        names,
+        args.samples,
+        {"width": w, "height": h},
+        screenshot_dir=args.screenshots,
+        nodelay=not args.nagle,
+        parts=args.breakdown,
     )
     ok = report(results)
     if args.json:

@@ -9,6 +9,10 @@ tests then look at what the page shows:
 * every notebook: each widget keeps slider tracks ≥ 120 px, no two of its boxes overlap and nothing
   sticks out of the notebook, at 1366×768 and at 1920×1080; a screenshot of every widget goes to
   test-artifacts/;
+* every notebook at 1366×768: no output or rendered markdown wider than the notebook column, no scrollbar
+  inside an output, no label cut short, and nothing a scene canvas draws (arrows, ellipsoids, labels)
+  outside that canvas; chapter 04's Jacobian explorer also after "snap: elbow";
+* the glossary's Chinese terms render with glyphs, not as empty boxes (a CJK font is installed);
 * ch02: the link-motion animator's figure stays where it is while it plays;
 * ch03: after Run All, the explorer holds exactly the pose the last cell set (the browser's slider
   echoes used to bring back parts of the previous pose).
@@ -129,6 +133,75 @@ LAYOUT_JS = """([out, minTrack]) => {
 }"""
 
 
+# What a student sees that does not fit, over the whole notebook: outputs and rendered markdown wider than
+# the column, elements inside an output that show a scrollbar, labels whose text is cut (more text than
+# room), and scene canvases whose drawing (their data-extent, set by scene.js) leaves the canvas.
+# One problem: {cell, kind, text}.
+FITS_JS = """() => {
+  // offscreen cells skip layout under JupyterLab's contentVisibility windowing: lay them all out
+  if (!document.getElementById('armlab-measure-all')) {
+    const st = document.createElement('style');
+    st.id = 'armlab-measure-all';
+    st.textContent = '.jp-Cell, .jp-Cell * { content-visibility: visible !important; }';
+    document.head.appendChild(st);
+  }
+  const name = (e) => e.tagName.toLowerCase() + [...e.classList].filter(c => !c.startsWith('lm-')).slice(0, 3)
+    .map(c => '.' + c).join('');
+  const text = (e) => (e.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 70);
+  const problems = [];
+  const cells = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')];
+  const labels = '.armlab-slider-label, .widget-label, .widget-label-basic, .widget-button, .widget-toggle-button, ' +
+                 '.widget-checkbox label, .widget-dropdown label';
+  cells.forEach((cell, i) => {
+    for (const area of cell.querySelectorAll('.jp-OutputArea-output, .jp-MarkdownOutput')) {
+      const what = area.classList.contains('jp-MarkdownOutput') ? 'markdown' : 'output';
+      if (area.scrollWidth > area.clientWidth + 1)
+        problems.push({cell: i, kind: 'wider than the column',
+                       text: `${what} ${area.scrollWidth - area.clientWidth} px too wide: ${text(area)}`});
+      for (const e of area.querySelectorAll('*')) {
+        const cs = getComputedStyle(e);
+        const x = /auto|scroll/.test(cs.overflowX) && e.scrollWidth > e.clientWidth + 1;
+        const y = /auto|scroll/.test(cs.overflowY) && e.scrollHeight > e.clientHeight + 1;
+        if (x || y)
+          problems.push({cell: i, kind: 'inner scrollbar', text: `${name(e)} scrolls ` +
+            (x ? `sideways by ${e.scrollWidth - e.clientWidth} px` : `down by ${e.scrollHeight - e.clientHeight} px`) +
+            `: ${text(e)}`});
+      }
+      for (const l of area.querySelectorAll(labels))
+        if (l.clientWidth > 0 && l.scrollWidth > l.clientWidth + 1)
+          problems.push({cell: i, kind: 'label cut',
+                         text: `${name(l)} "${text(l)}": ${l.scrollWidth} px of text in ${l.clientWidth} px`});
+      for (const c of area.querySelectorAll('canvas.armlab-scene-canvas')) {
+        if (!c.dataset.extent) { problems.push({cell: i, kind: 'canvas', text: 'no data-extent (scene.js)'}); continue; }
+        const [x0, y0, x1, y1] = c.dataset.extent.split(',').map(Number);
+        const w = c.clientWidth, h = c.clientHeight;
+        if (x0 < -0.5 || y0 < -0.5 || x1 > w + 0.5 || y1 > h + 0.5)
+          problems.push({cell: i, kind: 'drawing clipped', text: `drawn over [${x0}, ${x1}] × [${y0}, ${y1}] px ` +
+                                                                   `on a ${w} × ${h} px canvas`});
+      }
+    }
+  });
+  return problems;
+}"""
+
+
+def fit_problems(page):
+    """What does not fit on the page (see FITS_JS), one line each, named by cell (from 0) and kind."""
+    return [f"cell {p['cell']}: {p['kind']}: {p['text']}" for p in page.evaluate(FITS_JS)]
+
+
+def _snap_to_elbow(page):
+    """Press the first Jacobian explorer's "snap: elbow" and wait until its canvas has drawn the new pose."""
+    panel = page.locator(".jp-OutputArea-output", has=page.locator(".widget-button", has_text="snap: elbow")).first
+    canvas = panel.locator("canvas.armlab-scene-canvas").first
+    before = canvas.get_attribute("data-extent")
+    panel.locator(".widget-button", has_text="snap: elbow").first.click()
+    page.wait_for_function(
+        "([c, before]) => c.dataset.extent !== before", arg=[canvas.element_handle(), before], timeout=30_000
+    )
+    time.sleep(0.3)
+
+
 def _layout_report(page):
     outputs = page.evaluate_handle(WIDGET_OUTPUTS_JS)
     count = page.evaluate("(outs) => outs.length", outputs)
@@ -151,6 +224,8 @@ def test_layout_holds_and_screenshots(browser, name):
         time.sleep(0.8)  # JupyterLab re-lays out the notebook
         outputs, reports = _layout_report(page)
         assert reports, f"{name}: no widget found after Run All"
+        if size == "1366x768":
+            failures += [f"{size} {p}" for p in fit_problems(page)]
         for k, rep in enumerate(reports):
             failures += [f"{size} widget {k + 1}: {p}" for p in rep["problems"]]
             if size == "1366x768":
@@ -159,7 +234,11 @@ def test_layout_holds_and_screenshots(browser, name):
                 time.sleep(0.2)
                 el.screenshot(path=str(ARTIFACTS / f"browser_{stem}_widget{k + 1}.png"))
     page.set_viewport_size(SIZES["1366x768"])
-    assert not failures, "\n".join(failures)
+    if name.startswith("04_"):  # at the elbow singularity the force ellipsoid is longest
+        time.sleep(0.8)
+        _snap_to_elbow(page)
+        failures += [f"1366x768 after snap: elbow, {p}" for p in fit_problems(page) if "drawing clipped" in p]
+    assert not failures, f"{name}:\n" + "\n".join(failures)
 
 
 @pytest.mark.timeout(300)
@@ -238,3 +317,47 @@ def test_chapter3_run_all_keeps_the_pose_set_from_code(browser):
     x = float(in_kernel(page, "print(explorer.pose_sliders['x'].value)"))
     readouts = page.locator(".armlab-slider-readout")
     assert float(readouts.first.input_value()) == pytest.approx(x, abs=5e-4)
+
+
+def _glossary_chinese():
+    """The distinct Chinese characters of the glossary's terms."""
+    text = (ROOT / "course" / "glossary.md").read_text(encoding="utf-8")
+    return sorted({ch for ch in text if "\u4e00" <= ch <= "\u9fff"})
+
+
+JUPYTERLAB_CONTENT_FONT = "system-ui, -apple-system, blinkmacsystemfont, 'Segoe UI', helvetica, arial, sans-serif"
+# Each character drawn on a canvas: a character no font has is drawn as the fallback's empty box, the same
+# picture as an unassigned code point (U+0378). Returns the characters drawn that way, or left blank.
+TOFU_JS = """(chars) => {
+  const c = document.createElement('canvas');
+  c.width = c.height = 48;
+  const ctx = c.getContext('2d', {willReadFrequently: true});
+  const draw = (ch) => {
+    ctx.clearRect(0, 0, 48, 48);
+    ctx.font = '32px ' + getComputedStyle(document.body).fontFamily;
+    ctx.textBaseline = 'top';
+    ctx.fillText(ch, 4, 4);
+    const d = ctx.getImageData(0, 0, 48, 48).data;
+    let bits = '';
+    for (let i = 3; i < d.length; i += 4) bits += d[i] > 127 ? '1' : '0';
+    return bits;
+  };
+  const tofu = draw('\\u0378');
+  return chars.filter(ch => { const p = draw(ch); return p === tofu || !p.includes('1'); });
+}"""
+
+
+@pytest.mark.timeout(120)
+def test_glossary_chinese_terms_render_with_glyphs(browser):
+    chars = _glossary_chinese()
+    assert len(chars) > 50, "the glossary lost its Chinese column"
+    page = browser["chrome"].new_page()
+    try:  # JupyterLab's content font; Chromium falls back to the system's fonts for Chinese, as in the lab
+        page.set_content(f"<body style='font-family: {JUPYTERLAB_CONTENT_FONT}'>{''.join(chars)}</body>")
+        missing = page.evaluate(TOFU_JS, chars)
+    finally:
+        page.close()
+    assert not missing, (
+        f"{len(missing)} of the glossary's {len(chars)} Chinese characters show as empty boxes "
+        f"(e.g. {''.join(missing[:12])}): install a CJK font (Debian: apt-get install fonts-noto-cjk)"
+    )

@@ -221,11 +221,11 @@ class ControlLab(_Animated):
         self.choice = w.Dropdown(
             options=CONTROLLERS, value=controller, description="controller", layout=w.Layout(width="100%")
         )
-        self.omega = slider(omega, 2.0, 40.0, 0.5, "ω (rad/s)", ".1f", "80px")
-        self.zeta = slider(zeta, 0.2, 2.0, 0.05, "ζ", ".2f", "80px")
-        self.ki = slider(ki, 0.0, 5.0, 0.1, "Ki/Kp (1/s)", ".1f", "80px")
-        self.payload = slider(payload, 0.0, 2.0, 0.1, "payload (kg)", ".1f", "80px")
-        self.error = slider(error, 0.0, 50.0, 5.0, "model error %", ".0f", "80px")
+        self.omega = slider(omega, 2.0, 40.0, 0.5, "ω (rad/s)", ".1f", "100px")
+        self.zeta = slider(zeta, 0.2, 2.0, 0.05, "ζ", ".2f", "100px")
+        self.ki = slider(ki, 0.0, 5.0, 0.1, "Ki/Kp (1/s)", ".1f", "100px")
+        self.payload = slider(payload, 0.0, 2.0, 0.1, "payload (kg)", ".1f", "100px")
+        self.error = slider(error, 0.0, 50.0, 5.0, "model error %", ".0f", "100px")
         self.informed = w.Checkbox(value=informed, description="controller knows the payload", indent=False)
         self.sliders = [self.omega, self.zeta, self.ki, self.payload, self.error]
         self.error_plot, self.torque_plot, self.readout, self.frame = w.HTML(), w.HTML(), w.HTML(), w.HTML()

@@ -82,7 +82,7 @@ class FramePlayground(Panel):
         self.frame_toggle = w.ToggleButtons(
             options=[("about the fixed frame", "fixed"), ("about the current frame", "current")],
             value=frame,
-            style={"button_width": "170px"},
+            style={"button_width": "auto"},  # each as wide as its text
         )
         self.point = None if point is None else np.append(np.asarray(point, dtype=float), 1.0)
         self.fig, (ax,) = figure3d(1, figsize)

@@ -53,7 +53,7 @@ def error_bars(errors: np.ndarray, names: Sequence[str], width: int = 400, cap: 
         frac = (np.log10(max(min(e, cap), 1e-6)) + 6) / (6 + np.log10(cap))
         color = "#2ca02c" if e < 0.01 else "#e6a100" if e < 0.1 else "#d62728"
         rows.append(
-            f"<div style='display:flex;align-items:center;height:9px;font-size:8px'>"
+            f"<div style='display:flex;align-items:center;height:9px;font-size:8px;line-height:9px'>"
             f"<span style='width:36px'>{html.escape(name)}</span>"
             f"<span style='width:{track}px'><span style='display:inline-block;background:{color};height:7px;"
             f"width:{frac * track:.0f}px'></span></span>"
@@ -193,7 +193,7 @@ class ExcitationExplorer(Panel):
         self.widget = panel_layout(
             side_column([*self.sliders.values(), self.readout]),
             self._figure_widget(),
-            w.VBox([self.plot, self.bars], layout=w.Layout(width="400px")),
+            w.VBox([self.plot, self.bars]),  # as wide as the 400 px plot and bars with their margins
         )
         self._draw()
         self._show()

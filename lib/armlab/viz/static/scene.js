@@ -3,6 +3,7 @@
 // The kernel sends only what moves (points, colours, texts); everything is drawn here.
 
 const DEG = Math.PI / 180;
+const HALO = 1.5;  // half the white halo around a text
 
 function rgba(color, alpha) {
   if (alpha === undefined || alpha === null || alpha >= 1) return color;
@@ -37,7 +38,7 @@ function fitting(scene, home, width, height) {
   const pad = scene.title ? 18 : 0;
   const k = Math.min(width / Math.max(x1 - x0, 1e-9), (height - pad) / Math.max(y1 - y0, 1e-9)) / (scene.margin || 1.08);
   // the screen point of c: the middle of the fitted box
-  return {c, k, ox: width / 2 - k * (x0 + x1) / 2, oy: pad + (height - pad) / 2 + k * (y0 + y1) / 2};
+  return {c, k, ox: width / 2 - k * (x0 + x1) / 2, oy: pad + (height - pad) / 2 + k * (y0 + y1) / 2, top: pad};
 }
 
 function projector(scene, view, fit) {
@@ -85,22 +86,115 @@ function collect(scene, P) {
   return prims;
 }
 
-function drawPrims(ctx, prims) {
+// A text's box around the point it is drawn at, [left, top, right, bottom] in pixels (halo included).
+function textBox(ctx, font, align, s) {
+  ctx.font = font; ctx.textAlign = align; ctx.textBaseline = "middle";
+  const m = ctx.measureText(s);
+  return [-m.actualBoundingBoxLeft - HALO, -m.actualBoundingBoxAscent - HALO,
+          m.actualBoundingBoxRight + HALO, m.actualBoundingBoxDescent + HALO];
+}
+
+// The scene's texts where they are drawn: {p: the projected anchor, dx, dy: the pixel offset, box, ...}.
+function texts(ctx, scene, P) {
+  const out = [];
+  for (const item of scene.items) {
+    if (item.t !== "text") continue;
+    const font = `${item.fw || "normal"} ${item.fs || 11}px sans-serif`, align = item.ha || "left";
+    out.push({p: P(item.p[0], item.p[1], item.p[2]), dx: item.dx || 0, dy: -(item.dy || 0), s: item.s, font, align,
+              box: textBox(ctx, font, align, item.s), color: rgba(item.c, item.a)});
+  }
+  return out;
+}
+
+// A light box around the limits (frame views only): its edges, and the ticks and axis names on the edges
+// nearest the viewer, each a text pushed outwards from the box's middle by a few pixels.
+function boxParts(ctx, scene, P) {
+  const [X, Y, Z] = scene.limits;
+  const corners = [];
+  for (const x of X) for (const y of Y) for (const z of Z) corners.push([x, y, z]);
+  const edges = [];
+  for (let i = 0; i < 8; i++) for (let j = i + 1; j < 8; j++) {
+    const a = corners[i], b = corners[j];
+    if ((a[0] !== b[0]) + (a[1] !== b[1]) + (a[2] !== b[2]) === 1) edges.push([P(...a), P(...b)]);
+  }
+  // the bottom corner nearest the eye carries the x and y ticks; the left-most bottom corner the z ticks
+  const bottom = corners.filter(c => c[2] === Z[0]);
+  const near = bottom.reduce((u, v) => (P(...u)[2] > P(...v)[2] ? u : v));
+  const left = bottom.reduce((u, v) => (P(...u)[0] < P(...v)[0] ? u : v));
+  const mid = P((X[0] + X[1]) / 2, (Y[0] + Y[1]) / 2, (Z[0] + Z[1]) / 2);
+  const labels = [];
+  const label = (p, s, push, font) => {
+    const dx = p[0] - mid[0], dy = p[1] - mid[1], L = Math.hypot(dx, dy) || 1;
+    labels.push({p, dx: push * dx / L, dy: push * dy / L, s, font, align: "center", box: textBox(ctx, font, "center", s),
+                 color: "#555"});
+  };
+  const axes = [["x", 0, near], ["y", 1, near], ["z", 2, left]];
+  for (const [name, k, corner] of axes) {
+    const ticks = (scene.ticks || [[], [], []])[k];
+    const along = (v) => { const c = corner.slice(); c[k] = v; return P(...c); };
+    ticks.forEach((v, i) => label(along(v), scene.tick_text ? scene.tick_text[k][i] : String(v), 14, "10px sans-serif"));
+    const lims = scene.limits[k];
+    label(along(lims[0] + 0.5 * (lims[1] - lims[0])), name, 30, "bold 11px sans-serif");  // outside the tick labels
+  }
+  return {edges, labels};
+}
+
+// The largest factor ≤ 1 by which the picture may be scaled about the fit's centre so that everything drawn
+// (lines and their widths, arrowheads, markers, texts) stays inside the canvas below the title.
+const EDGE = 4;  // px kept free along the canvas's edges
+
+function shrink(fit, w, h, prims, labels, edges) {
+  let s = 1;
+  const keep = (x, y, l, t, r, b) => {  // a point that scales, with a box in pixels around it that does not
+    const dx = x - fit.ox, dy = y - fit.oy;
+    if (dx > 0) s = Math.min(s, (w - EDGE - r - fit.ox) / dx);
+    else if (dx < 0) s = Math.min(s, (fit.ox + l - EDGE) / -dx);
+    if (dy > 0) s = Math.min(s, (h - EDGE - b - fit.oy) / dy);
+    else if (dy < 0) s = Math.min(s, (fit.oy + t - fit.top - EDGE) / -dy);
+  };
+  for (const pr of prims) {
+    if (pr.k === "seg") {
+      const r = pr.s.w / 2;
+      keep(pr.a[0], pr.a[1], -r, -r, r, r); keep(pr.b[0], pr.b[1], -r, -r, r, r);
+    } else if (pr.k === "head") {
+      const r = 0.75 * pr.size + pr.s.w / 2;  // the head's corners lie within 0.75·size of the segment's end
+      keep(pr.b[0], pr.b[1], -r, -r, r, r);
+    } else {
+      const r = pr.s.r + 0.6;
+      keep(pr.q[0], pr.q[1], -r, -r, r, r);
+    }
+  }
+  for (const t of labels) keep(t.p[0], t.p[1], t.dx + t.box[0], t.dy + t.box[1], t.dx + t.box[2], t.dy + t.box[3]);
+  for (const [a, b] of edges) { keep(a[0], a[1], -0.5, -0.5, 0.5, 0.5); keep(b[0], b[1], -0.5, -0.5, 0.5, 0.5); }
+  return Math.max(s, 0.05);
+}
+
+// What was drawn, in pixels: the page (and the browser test) read it from the canvas's data-extent.
+function extent() {
+  const e = [Infinity, Infinity, -Infinity, -Infinity];
+  const add = (x0, y0, x1, y1) => {
+    e[0] = Math.min(e[0], x0); e[1] = Math.min(e[1], y0); e[2] = Math.max(e[2], x1); e[3] = Math.max(e[3], y1);
+  };
+  return {e, add, point: (p, r) => add(p[0] - r, p[1] - r, p[0] + r, p[1] + r)};
+}
+
+function drawPrims(ctx, prims, ext) {
   for (const pr of prims) {
     const s = pr.s;
     if (pr.k === "seg") {
       ctx.strokeStyle = s.c; ctx.lineWidth = s.w; ctx.setLineDash(s.d || []);
       ctx.beginPath(); ctx.moveTo(pr.a[0], pr.a[1]); ctx.lineTo(pr.b[0], pr.b[1]); ctx.stroke();
+      ext.point(pr.a, s.w / 2); ext.point(pr.b, s.w / 2);
     } else if (pr.k === "head") {
       const dx = pr.b[0] - pr.a[0], dy = pr.b[1] - pr.a[1], L = Math.hypot(dx, dy);
       if (L < 1) continue;
       const size = Math.min(pr.size, 0.6 * L), ux = dx / L, uy = dy / L;
       const bx = pr.b[0] + ux * 0.4 * size, by = pr.b[1] + uy * 0.4 * size;
+      const corners = [[bx, by], [bx - ux * size - uy * size * 0.45, by - uy * size + ux * size * 0.45],
+                       [bx - ux * size + uy * size * 0.45, by - uy * size - ux * size * 0.45]];
       ctx.fillStyle = s.c; ctx.setLineDash([]);
       ctx.beginPath();
-      ctx.moveTo(bx, by);
-      ctx.lineTo(bx - ux * size - uy * size * 0.45, by - uy * size + ux * size * 0.45);
-      ctx.lineTo(bx - ux * size + uy * size * 0.45, by - uy * size - ux * size * 0.45);
+      for (const [x, y] of corners) { ctx.lineTo(x, y); ext.point([x, y], 0); }
       ctx.closePath(); ctx.fill();
     } else {
       const [x, y] = pr.q;
@@ -116,58 +210,44 @@ function drawPrims(ctx, prims) {
         ctx.arc(x, y, s.r, 0, 2 * Math.PI);
       }
       ctx.fill(); ctx.stroke();
+      ext.point(pr.q, s.r + 0.6);
     }
   }
 }
 
-function drawTexts(ctx, scene, P) {
-  for (const item of scene.items) {
-    if (item.t !== "text") continue;
-    const [x, y] = P(item.p[0], item.p[1], item.p[2]);
-    ctx.font = `${item.fw || "normal"} ${item.fs || 11}px sans-serif`;
-    ctx.textAlign = item.ha || "left";
-    ctx.textBaseline = "middle";
-    const tx = x + (item.dx || 0), ty = y - (item.dy || 0);
-    ctx.lineWidth = 3; ctx.strokeStyle = "rgba(255,255,255,0.85)"; ctx.setLineDash([]);
-    ctx.strokeText(item.s, tx, ty);           // a white halo keeps a label readable over lines
-    ctx.fillStyle = rgba(item.c, item.a);
-    ctx.fillText(item.s, tx, ty);
+function drawTexts(ctx, list, ext, halo) {
+  ctx.setLineDash([]); ctx.textBaseline = "middle";
+  for (const t of list) {
+    const x = t.p[0] + t.dx, y = t.p[1] + t.dy;
+    ctx.font = t.font; ctx.textAlign = t.align;
+    if (halo) { ctx.lineWidth = 2 * HALO; ctx.strokeStyle = "rgba(255,255,255,0.85)"; ctx.strokeText(t.s, x, y); }
+    ctx.fillStyle = t.color;
+    ctx.fillText(t.s, x, y);                 // a white halo keeps a label readable over lines
+    ext.add(x + t.box[0], y + t.box[1], x + t.box[2], y + t.box[3]);
   }
 }
 
-// A light box around the limits with a few ticks on the edges nearest the viewer (frame views only).
-function drawBox(ctx, scene, P, view) {
-  const [X, Y, Z] = scene.limits;
-  const corners = [];
-  for (const x of X) for (const y of Y) for (const z of Z) corners.push([x, y, z]);
+function drawEdges(ctx, edges, ext) {
   ctx.strokeStyle = "#d0d0d0"; ctx.lineWidth = 1; ctx.setLineDash([]);
-  for (let i = 0; i < 8; i++) for (let j = i + 1; j < 8; j++) {
-    const a = corners[i], b = corners[j];
-    const diff = (a[0] !== b[0]) + (a[1] !== b[1]) + (a[2] !== b[2]);
-    if (diff !== 1) continue;
-    const pa = P(...a), pb = P(...b);
-    ctx.beginPath(); ctx.moveTo(pa[0], pa[1]); ctx.lineTo(pb[0], pb[1]); ctx.stroke();
+  for (const [a, b] of edges) {
+    ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+    ext.point(a, 0.5); ext.point(b, 0.5);
   }
-  // the bottom corner nearest the eye carries the x and y ticks; the left-most bottom corner the z ticks
-  const bottom = corners.filter(c => c[2] === Z[0]);
-  const near = bottom.reduce((u, v) => (P(...u)[2] > P(...v)[2] ? u : v));
-  const left = bottom.reduce((u, v) => (P(...u)[0] < P(...v)[0] ? u : v));
-  const mid = P((X[0] + X[1]) / 2, (Y[0] + Y[1]) / 2, (Z[0] + Z[1]) / 2);
-  ctx.font = "10px sans-serif"; ctx.fillStyle = "#555"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
-  const axes = [["x", 0, near], ["y", 1, near], ["z", 2, left]];
-  for (const [name, k, corner] of axes) {
-    const ticks = (scene.ticks || [[], [], []])[k];
-    const along = (v) => { const c = corner.slice(); c[k] = v; return P(...c); };
-    const label = (p, text, push) => {
-      const dx = p[0] - mid[0], dy = p[1] - mid[1], L = Math.hypot(dx, dy) || 1;
-      ctx.fillText(text, p[0] + push * dx / L, p[1] + push * dy / L);
-    };
-    for (const v of ticks) label(along(v), scene.tick_text ? scene.tick_text[k][ticks.indexOf(v)] : String(v), 14);
-    const lims = scene.limits[k];
-    ctx.font = "bold 11px sans-serif";
-    label(along(lims[0] + 0.5 * (lims[1] - lims[0])), name, 30);   // the axis name, outside the tick labels
-    ctx.font = "10px sans-serif";
+}
+
+// The title on one line across the top: a smaller font if it is wider than the canvas.
+function drawTitle(ctx, title, w, ext) {
+  let size = 12;
+  ctx.textAlign = "center"; ctx.textBaseline = "top";
+  for (; size > 8; size -= 0.5) {
+    ctx.font = `${size}px sans-serif`;
+    if (ctx.measureText(title).width <= w - 8) break;
   }
+  const m = ctx.measureText(title);
+  ctx.fillStyle = "#222";
+  ctx.fillText(title, w / 2, 4);
+  ext.add(w / 2 - m.actualBoundingBoxLeft, 4 - m.actualBoundingBoxAscent, w / 2 + m.actualBoundingBoxRight,
+          4 + m.actualBoundingBoxDescent);
 }
 
 function render({ model, el }) {
@@ -191,23 +271,38 @@ function render({ model, el }) {
     return [w, h, dpr];
   }
 
-  let text = null, scene = null;
+  // The scale: the kernel's fit points fill the starting view, shrunk only as far as the drawing needs to stay
+  // inside the canvas in that view (an arrow or an ellipsoid reaching past the fit points). Orbiting and
+  // zooming keep it; a new scene may change it.
+  function scaled(scene, w, h) {
+    const home = model.get("view"), fit = fitting(scene, home, w, h);
+    const P = projector(scene, {azim: home.azim, elev: home.elev, zoom: 1}, fit);
+    const box = scene.box ? boxParts(ctx, scene, P) : {edges: [], labels: []};
+    const s = shrink(fit, w, h, collect(scene, P), texts(ctx, scene, P).concat(box.labels), box.edges);
+    return Object.assign({}, fit, {k: fit.k * s});
+  }
+
+  let text = null, scene = null, fit = null, fitFor = null;
   function draw() {
-    if (model.get("scene") !== text) { text = model.get("scene"); scene = JSON.parse(text); }
+    if (model.get("scene") !== text) { text = model.get("scene"); scene = JSON.parse(text); fit = null; }
     const [w, h, dpr] = size();
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
     ctx.fillStyle = "#ffffff"; ctx.fillRect(0, 0, w, h);
     if (!scene || !scene.items) return;
     ctx.lineCap = "round"; ctx.lineJoin = "round";
-    const P = projector(scene, view, fitting(scene, model.get("view"), w, h));
-    if (scene.box) drawBox(ctx, scene, P, view);
-    drawPrims(ctx, collect(scene, P));
-    drawTexts(ctx, scene, P);
-    if (scene.title) {
-      ctx.font = "12px sans-serif"; ctx.fillStyle = "#222"; ctx.textAlign = "center"; ctx.textBaseline = "top";
-      ctx.fillText(scene.title, w / 2, 4);
+    const key = JSON.stringify([model.get("view"), w, h]);
+    if (!fit || fitFor !== key) { fit = scaled(scene, w, h); fitFor = key; }
+    const P = projector(scene, view, fit), ext = extent();
+    if (scene.box) {
+      const box = boxParts(ctx, scene, P);
+      drawEdges(ctx, box.edges, ext);
+      drawTexts(ctx, box.labels, ext, false);
     }
+    drawPrims(ctx, collect(scene, P), ext);
+    drawTexts(ctx, texts(ctx, scene, P), ext, true);
+    if (scene.title) drawTitle(ctx, scene.title, w, ext);
+    canvas.dataset.extent = ext.e.map(v => (Number.isFinite(v) ? v.toFixed(1) : "0")).join(",");
   }
 
   // drag to orbit, wheel to zoom, double-click to reset (the view is the browser's; the kernel keeps its own)

@@ -28,7 +28,7 @@ function render({ model, el }) {
     const v = model.get("value");
     label.textContent = model.get("description");
     label.title = model.get("description");
-    label.style.width = model.get("description_width");
+    label.style.minWidth = model.get("description_width");  // wider when the text needs it (armlab.css)
     track.min = model.get("min"); track.max = model.get("max");
     track.step = "any";                      // the track holds any value; keys and drags use our steps
     track.value = v;
