@@ -44,6 +44,26 @@ def test_notebook_committed_without_outputs(path):
     assert not dirty, f"{path.name}: cells {dirty} have outputs or execution counts; clear them before committing"
 
 
+def start_page_misses(text, course=COURSE):
+    """What the start page ``text`` does not link: each chapter and lab of ``course``, each homework beside it
+    in exercises/, and the glossary (as markdown links ``[…](target)``, relative to course/)."""
+    linked = set(re.findall(r"\]\(([^)\s]+)\)", text))
+    wanted = {p.name for p in course.glob("*.ipynb") if p.name != "00_start_here.ipynb"} | {"glossary.md"}
+    wanted |= {
+        f"../exercises/{hw.name}/{hw.name}.ipynb" for hw in (course.parent / "exercises").iterdir() if hw.is_dir()
+    }
+    return sorted(wanted - linked)
+
+
+def test_start_page_links_every_chapter_lab_and_homework():
+    """00_start_here once listed hw01–hw03 only and marked chapters 04–08 and the labs "later"."""
+    nb = nbformat.read(COURSE / "00_start_here.ipynb", as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert not start_page_misses(text), f"00_start_here does not link {start_page_misses(text)}"
+    assert not re.search(r"^\|\s*later\s*\|", text, re.M), "a row still says 'later'"
+    assert len(start_page_misses("")) >= 3 + 8 + 8  # the check sees the chapters, labs and homework on disk
+
+
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.stem[:2].isdigit() and p.stem[:2] != "00"], ids=_id)
 def test_chapter_links_to_glossary(path):
     text = path.read_text(encoding="utf-8")
