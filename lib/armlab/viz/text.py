@@ -197,19 +197,33 @@ def _sympy_of(obj):
 
 
 #: A typeset line wider than this (in characters as :func:`_width` counts them) is broken into several: at
-#: 1366×768 with the file browser open, the notebook column holds about 90 of them.
+#: 1366×768 with the file browser open an output is 934 px wide, about 90 of them (measured in Chromium).
 LINE = 80
 
 _TEX_DROP = re.compile(r"\\(left|right|displaystyle|mathrm|operatorname|text|dot|ddot|hat|bar|tilde|vec)\b|[{}_^ ]")
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+_MATRIX = re.compile(r"\\left\[\\begin\{matrix\}(.*?)\\end\{matrix\}\\right\]", re.S)
+_BLOCK = re.compile(r"\\(begin|end)\{(aligned|gathered)\}(\[t\])?")
+
+
+def _line_width(tex: str) -> int:
+    t = _TEX_DROP.sub("", tex)
+    return len(_TEX_COMMAND.sub(lambda m: "xxx" if m.group(0)[1:] in ("sin", "cos", "tan", "exp", "log") else "x", t))
 
 
 def _width(tex: str) -> int:
     """Roughly how many characters wide ``tex`` is set: markup dropped, a command (\\sin, \\theta) as its
-    printed length (3 for a function name, 1 for a symbol). Fractions count numerator and denominator both,
+    printed length (3 for a function name, 1 for a symbol), a matrix as its columns' widest entries side by
+    side, several lines (aligned, gathered) as the widest. Fractions count numerator and denominator both,
     so the estimate errs wide."""
-    t = _TEX_DROP.sub("", tex.replace(r"\\", ""))
-    return len(_TEX_COMMAND.sub(lambda m: "xxx" if m.group(0)[1:] in ("sin", "cos", "tan", "exp", "log") else "x", t))
+
+    def matrix(m: re.Match) -> str:
+        rows = [row.split("&") for row in m.group(1).split("\\\\")]
+        widths = [max(_width(r[j]) for r in rows if j < len(r)) for j in range(max(map(len, rows)))]
+        return "x" * (sum(widths) + 2 * len(widths))
+
+    tex = _BLOCK.sub("", _MATRIX.sub(matrix, tex))
+    return max(_line_width(line) for line in tex.split("\\\\"))
 
 
 def _sum_lines(expr: Any, room: int) -> list[str] | None:
@@ -258,8 +272,8 @@ def _broken(obj: Any, width: int) -> str | None:
 def latex(obj: Any, width: int = LINE) -> str:
     r"""LaTeX of a sympy expression, matrix or equation (``sp.Eq``), a numpy array, or a list/tuple of them.
 
-    A list is set one item a line, a tuple on one line separated by a quad (one item a line when that
-    line would be wider than ``width`` characters); a ``str`` is taken to be LaTeX already. A sum, or an
+    A list is set one item a line, a tuple on one line separated by a quad (continued on further lines
+    when it would be wider than ``width`` characters); a ``str`` is taken to be LaTeX already. A sum, or an
     equation's right side, wider than ``width`` is broken before a + or − onto further lines, so that
     nothing is wider than the notebook column. Matrices are set as they are: show a wide one by rows or
     entries.
@@ -278,10 +292,18 @@ def latex(obj: Any, width: int = LINE) -> str:
     if isinstance(obj, list):
         return r"\begin{gathered}" + r" \\ ".join(latex(item, width) for item in obj) + r"\end{gathered}"
     if isinstance(obj, tuple):
-        items = [latex(item, width) for item in obj]
-        if sum(_width(t) for t in items) + 2 * (len(items) - 1) > width:
-            return r"\begin{gathered}" + r" \\ ".join(items) + r"\end{gathered}"
-        return r" \quad ".join(items)
+        lines: list[list[str]] = [[]]
+        used = 0
+        for item in (latex(item, width) for item in obj):
+            w = _width(item) + 2
+            if lines[-1] and used + w > width:  # this item on the next line
+                lines.append([])
+                used = 0
+            lines[-1].append(item)
+            used += w
+        if len(lines) == 1:
+            return r" \quad ".join(lines[0])
+        return r"\begin{gathered}" + r" \\ ".join(r" \quad ".join(line) for line in lines) + r"\end{gathered}"
     obj = _sympy_of(obj)
     return _broken(obj, width) or sp.latex(obj)
 
