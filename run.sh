@@ -39,7 +39,7 @@ Commands:
                      ignores them) and open its course/00_start_here.ipynb in JupyterLab.
                      ARGS are passed to `jupyter lab` (e.g. --no-browser).
   test [ARGS...]     Create/refresh .venv, install the course, lab, test, hub and scale extras,
-                     make sure Chromium and a CJK font are available for the browser tests and
+                     make sure Chromium is available for the browser tests and
                      configurable-http-proxy (npm ci in deploy/hub) for the hub test,
                      then run `python -m pytest ARGS...`.
                      Without ARGS (the full run, and what CI runs through .ci/run) the
@@ -150,25 +150,6 @@ ensure_chromium() {
     warn "install it with your package manager (e.g. 'sudo apt-get install chromium') to run them."
 }
 
-# A CJK font, so that the Chinese terms of the glossary and the chapters render as glyphs, not empty boxes, in
-# the browser tests. CI takes the small fonts-wqy-microhei (5 MB installed); students get the README's advice
-# (fonts-noto-cjk, 90 MB, nicer).
-ensure_cjk_font() {
-    command -v fc-list >/dev/null 2>&1 || return 0 # no fontconfig (macOS): the system's fonts cover CJK
-    if [[ -n "$(fc-list :lang=zh family 2>/dev/null)" ]]; then
-        return 0
-    fi
-    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        say "installing a CJK font for the browser tests (apt-get: fonts-wqy-microhei)"
-        if DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends fonts-wqy-microhei; then
-            return 0
-        fi
-        warn "apt-get install fonts-wqy-microhei failed"
-    fi
-    warn "no CJK font: Chinese terms show as empty boxes in the browser (Debian/Ubuntu: apt-get install fonts-noto-cjk)"
-}
-
 # configurable-http-proxy, JupyterHub's proxy, from npm: `npm ci` in deploy/hub (package-lock.json pins it).
 # ensure_proxy strict: die when it cannot be installed (classroom); otherwise warn (the hub test then skips
 # locally and fails under CI=true).
@@ -256,7 +237,6 @@ cmd_test() {
     ensure_venv
     ensure_installed "$TEST_EXTRAS"
     ensure_chromium
-    ensure_cjk_font
     ensure_proxy
     activate_venv
     local checks="${ARMLAB_CHECKS:-}"
