@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from student_edition import CONTENT  # noqa: E402  (what students get: one list 
 
 REPO = Path(__file__).resolve().parents[1]
 STATE = ".armlab-copy.json"
-SKIP = (".ipynb_checkpoints", "__pycache__")
+SKIP = (".ipynb_checkpoints", "__pycache__", "lab-logs")  # outside git: what a run leaves behind
 
 
 def kernel_metadata(kernel: str = "python3") -> dict[str, Any]:
@@ -52,13 +53,27 @@ def kernel_metadata(kernel: str = "python3") -> dict[str, Any]:
     }
 
 
+def _tracked(repo: Path) -> set[str] | None:
+    """The files git tracks in ``repo`` (so nothing a run left there, such as lab session logs), or None
+    when it is no git checkout."""
+    try:
+        out = subprocess.run(["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return set(out.decode().split("\0")) - {""}
+
+
 def course_files(repo: Path = REPO) -> dict[str, Path]:
     """Every file of the course a student gets, by its path in the working copy."""
+    tracked = _tracked(repo)
     files = {}
     for src, dst in CONTENT:
         s = repo / src
         for path in sorted(s.rglob("*")) if s.is_dir() else [s]:
-            if path.is_file() and not any(part in SKIP for part in path.relative_to(repo).parts):
+            rel = path.relative_to(repo)
+            if tracked is not None and rel.as_posix() not in tracked:
+                continue
+            if path.is_file() and not any(part in SKIP for part in rel.parts):
                 files[(Path(dst) / path.relative_to(s)).as_posix() if s.is_dir() else dst] = path
     return files
 

@@ -139,8 +139,16 @@ def test_the_working_copy_holds_the_real_course_and_never_writes_into_the_reposi
     before = {p: p.stat().st_mtime_ns for p in (REPO / "course").glob("*.ipynb")}
     work = tmp_path / "my-course"
     wc.sync(work, metadata=META)
-    assert {p.name for p in (work / "course").glob("*.ipynb")} == {p.name for p in (REPO / "course").glob("*.ipynb")}
-    assert (work / "course" / "00_start_here.ipynb").exists() and (work / "exercises").is_dir()
+    tracked = subprocess.run(
+        ["git", "ls-files", "course", "exercises", "docs/errata.md", "docs/youbot-interface.md"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    copied = {p.relative_to(work).as_posix() for p in work.rglob("*") if p.is_file() and p.name != wc.STATE}
+    assert copied == set(tracked)  # what git tracks, and nothing a run left beside it (lab-logs/, checkpoints)
+    assert "course/00_start_here.ipynb" in copied and "exercises/hw01_transforms/hw01_transforms.ipynb" in copied
     assert {p: p.stat().st_mtime_ns for p in (REPO / "course").glob("*.ipynb")} == before
     state = json.loads((work / wc.STATE).read_text())
     assert "course/00_start_here.ipynb" in state and "course/.ipynb_checkpoints" not in " ".join(state)
