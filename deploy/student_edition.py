@@ -85,7 +85,7 @@ def build(out: Path, git: bool = False) -> Path:
         s, d = REPO / src, out / dst
         d.parent.mkdir(parents=True, exist_ok=True)
         if s.is_dir():
-            shutil.copytree(s, d, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+            shutil.copytree(s, d, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "lab-logs"))
         else:
             shutil.copy(s, d)
     wheel = build_wheel(out / "wheels")
