@@ -193,6 +193,27 @@ def test_the_widget_check_finds_a_later_cell_that_drives_an_earlier_widget():
     assert [(i, w, j) for i, w, j, _ in drives] == [(2, "explorer", 0), (4, "play", 3), (4, "play", 3)]
 
 
+_MARKUP = re.compile(r"<(div|span|b|i|br|small|p|pre|table|tr|td)\b[^>]*>", re.I)
+
+
+def printed_markup(nb):
+    """The cells of an executed notebook whose printed text holds HTML tags (a widget's message printed as it
+    is: chapter 03 once printed "<div style='line-height:1.35'>…")."""
+    return [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and any(o.output_type == "stream" and _MARKUP.search(o.text) for o in c.outputs)
+    ]
+
+
+def test_the_markup_check_finds_printed_html():
+    cell = nbformat.v4.new_code_cell("print(explorer.message.value)")
+    cell.outputs = [nbformat.v4.new_output("stream", text="<div style='line-height:1.35'>8 solution(s)<br>…\n")]
+    plain = nbformat.v4.new_code_cell("print(explorer.message_text)")
+    plain.outputs = [nbformat.v4.new_output("stream", text="8 solution(s), 4 within the joint limits; x < 2, y > 1\n")]
+    assert printed_markup(nbformat.v4.new_notebook(cells=[plain, cell])) == [1]
+
+
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_notebook_runs_headless(path):
@@ -207,6 +228,7 @@ def test_notebook_runs_headless(path):
     print(f"\n{path.name}: executed in {elapsed:.1f} s (target ≤ {TARGET_S:.0f} s)")
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+    assert not printed_markup(nb), f"{path.name}: cells {printed_markup(nb)} print HTML as text (print the words)"
     assert elapsed < LIMIT_S, f"{path.name} took {elapsed:.1f} s"
 
 
