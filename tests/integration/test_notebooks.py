@@ -64,6 +64,20 @@ def test_start_page_links_every_chapter_lab_and_homework():
     assert len(start_page_misses("")) >= 3 + 8 + 8  # the check sees the chapters, labs and homework on disk
 
 
+_TEST_NAME = re.compile(r"\btests/|\btest_\w+")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_course_text_names_no_test(path):
+    """The course's text is about its subject: what a test proves is said in words, and the test is not
+    named (chapter 04 once sent students to `tests/test_textbook_ch6.py`)."""
+    nb = nbformat.read(path, as_version=4)
+    named = {i: _TEST_NAME.findall(c.source) for i, c in enumerate(nb.cells) if c.cell_type == "markdown"}
+    named = {i: found for i, found in named.items() if found}
+    assert not named, f"{path.name}: markdown cells name tests {named}; say what they prove instead"
+    assert _TEST_NAME.search("each with its test in `tests/test_textbook_ch6.py`")  # the check sees one
+
+
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.stem[:2].isdigit() and p.stem[:2] != "00"], ids=_id)
 def test_chapter_links_to_glossary(path):
     text = path.read_text(encoding="utf-8")
