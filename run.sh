@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ArmLab quick start.
 #
-#   ./run.sh course   # set up .venv and open the course in JupyterLab
+#   ./run.sh course   # set up .venv, make or update your working copy my-course/ and open it in JupyterLab
 #   ./run.sh test     # set up .venv (with test extras), run the static checks, then the test suite
 #   ./run.sh classroom  # a demo class on 127.0.0.1: JupyterHub, nbgrader's exchange, the formgrader
 #   ./run.sh student-edition DIR [--git]  # what students get: the course, the exercises, armlab as a wheel
@@ -14,7 +14,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$ROOT"
 
 VENV="$ROOT/.venv"
-START_NOTEBOOK="course/00_start_here.ipynb"
+# the student's working copy of the course (deploy/working_copy.py; git ignores it) and the page it opens at
+COURSE_COPY="${ARMLAB_COURSE_DIR:-$ROOT/my-course}"
+START_PAGE="course/00_start_here.ipynb"
 TEST_EXTRAS="course,lab,test,hub,scale"
 TEST_EXTRAS_STAMP="${TEST_EXTRAS//,/-}"
 HUB_DIR="$ROOT/deploy/hub"
@@ -31,8 +33,10 @@ usage() {
 Usage: ./run.sh COMMAND [ARGS...]
 
 Commands:
-  course [ARGS...]   Create/refresh .venv, install ArmLab with the course and lab extras
-                     and open course/00_start_here.ipynb in JupyterLab.
+  course [ARGS...]   Create/refresh .venv, install ArmLab with the course and lab extras, make
+                     (first start) or update your working copy my-course/ of the course and the
+                     homework (deploy/working_copy.py: your runs and edits stay yours, and git
+                     ignores them) and open its course/00_start_here.ipynb in JupyterLab.
                      ARGS are passed to `jupyter lab` (e.g. --no-browser).
   test [ARGS...]     Create/refresh .venv, install the course, lab, test, hub and scale extras,
                      make sure Chromium is available for the browser tests and
@@ -62,6 +66,7 @@ Environment:
   ARMLAB_REINSTALL=1 Force the pip install step even if .venv looks up to date.
   ARMLAB_CHECKS=1|0  Run the static checks before pytest even with ARGS (1), or skip
                      them on the full run (0). Default: run them only without ARGS.
+  ARMLAB_COURSE_DIR  Where `course` keeps the working copy (default: my-course/ here).
 EOF
 }
 
@@ -200,19 +205,23 @@ cmd_course() {
     ensure_venv
     ensure_installed course,lab
     activate_venv
-    local lab_args=("$START_NOTEBOOK")
-    if [[ ! -f "$START_NOTEBOOK" ]]; then
-        # jupyter lab refuses to start when asked to open a missing file.
-        warn "$START_NOTEBOOK does not exist; opening JupyterLab at the repository root"
-        lab_args=()
+    # JupyterLab serves a working copy, never the tracked notebooks: a student's runs and edits then never
+    # change a tracked file, so a `git pull` of a course update cannot conflict with them
+    "$VENV/bin/python" "$ROOT/deploy/working_copy.py" "$COURSE_COPY" ||
+        die "could not make or update the working copy $COURSE_COPY (see above)"
+    local lab_args=("--ServerApp.root_dir=$COURSE_COPY")
+    if [[ -f "$COURSE_COPY/$START_PAGE" ]]; then
+        # the URL printed and opened is the start page, in a file browser showing the course
+        lab_args+=("--LabApp.default_url=/lab/tree/$START_PAGE")
     fi
     if [[ "$(id -u)" == 0 ]]; then
         lab_args+=(--allow-root) # containers often run as root; jupyter refuses that by default
     fi
     # kernel messages reach the browser at once, not after a 40 ms delayed ACK (armlab/viz/server.py)
     lab_args+=(--ServerApp.kernel_websocket_connection_class=armlab.viz.server.NoDelayKernelConnection)
-    say "starting JupyterLab (Ctrl-C to stop)"
-    exec "$VENV/bin/jupyter" lab --notebook-dir=. ${lab_args[@]+"${lab_args[@]}"} "$@"
+    say "starting JupyterLab on $COURSE_COPY (Ctrl-C to stop)"
+    cd "$COURSE_COPY" # nbgrader's Validate button looks for its course directory here
+    exec "$VENV/bin/jupyter" lab "${lab_args[@]}" "$@"
 }
 
 # run_checks: ruff check, ruff format --check and mypy; all run, any failure fails.

@@ -2,10 +2,10 @@
 
     ./run.sh student-edition DIR [--git]
 
-DIR receives the course notebooks and glossary, the released exercises, the errata, a README for
-students and armlab as a built wheel (``wheels/``), with a ``requirements.txt`` that installs it with the
-extras the notebooks need. It holds no ``solutions/``, no ``tests/``, no hidden test, no gradebook and
-no instructor guide; ``check_edition`` proves it (tests/integration/test_student_edition.py runs it).
+DIR receives the course notebooks and glossary, the released exercises, the errata, the youBot's interface
+facts, a README for students and armlab as a built wheel (``wheels/``), with a ``requirements.txt`` that
+installs it with the extras the notebooks need. It holds no ``solutions/``, no ``tests/``, no hidden test, no
+gradebook and no instructor guide; ``check_edition`` proves it (tests/integration/test_student_edition.py runs it).
 
 ``--git`` commits DIR as a git repository (branch ``student``): the hub pulls it into every student's
 home with nbgitpuller, which never overwrites a student's own changes (docs/instructor.md, "How students
@@ -25,7 +25,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 #: what students get from the repository, as (source, destination) paths
-CONTENT = (("course", "course"), ("exercises", "exercises"), ("docs/errata.md", "docs/errata.md"))
+CONTENT = (
+    ("course", "course"),
+    ("exercises", "exercises"),
+    ("docs/errata.md", "docs/errata.md"),
+    ("docs/youbot-interface.md", "docs/youbot-interface.md"),  # the chapters and lab 1 cite it
+)
 #: what must never reach a student
 FORBIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN SOLUTION", "END SOLUTION")
 FORBIDDEN_NAMES = ("solutions", "tests", "gradebook.db", "instructor.md", "nbgrader_harness.py", "conftest.py")
@@ -38,7 +43,8 @@ Interactive courseware for robot-manipulator kinematics, statics and dynamics.
 - `course/`: the chapter notebooks (start with `00_start_here.ipynb`) and the glossary;
 - `exercises/`: the homework as released (on the course hub, fetch and submit them in JupyterLab's
   *Assignments* tab instead);
-- `docs/errata.md`: the mistakes in the source texts, and what the course uses instead.
+- `docs/errata.md`: the mistakes in the source texts, and what the course uses instead;
+- `docs/youbot-interface.md`: the facts about the real youBot arm the course and the lab rely on.
 
 On your own machine (Python 3.11 or newer):
 
@@ -79,7 +85,7 @@ def build(out: Path, git: bool = False) -> Path:
         s, d = REPO / src, out / dst
         d.parent.mkdir(parents=True, exist_ok=True)
         if s.is_dir():
-            shutil.copytree(s, d, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+            shutil.copytree(s, d, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "lab-logs"))
         else:
             shutil.copy(s, d)
     wheel = build_wheel(out / "wheels")

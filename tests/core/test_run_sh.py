@@ -1,4 +1,5 @@
 """``./run.sh test``, what CI runs (``.ci/run``): the static checks, then pytest; with arguments, just pytest.
+``./run.sh course``: the working copy, then JupyterLab on it at the start page.
 
 run.sh is sourced with its installation steps stubbed out and a fake ``.venv/bin/python`` that records how
 it was called, so the order of the steps and the stop on a failing check are checked without installing
@@ -22,11 +23,15 @@ echo "$*" >> "$CALLS"
 exit 0
 """
 
+FAKE_JUPYTER = """#!/usr/bin/env bash
+echo "jupyter $* @ $PWD" >> "$CALLS"
+"""
+
 DRIVER = """
 set -euo pipefail
 source "$REPO/run.sh"
 VENV="$FAKE_VENV"
-ensure_venv() { :; }; ensure_installed() { :; }; ensure_chromium() { :; }; activate_venv() { :; }
+ensure_venv() { :; }; ensure_installed() { :; }; ensure_chromium() { :; }; ensure_cjk_font() { :; }; activate_venv() { :; }
 main "$@"
 """
 
@@ -37,6 +42,9 @@ def run(tmp_path: Path, *args: str, **env: str) -> tuple[int, list[str], str]:
     python = venv / "bin" / "python"
     python.write_text(FAKE_PYTHON)
     python.chmod(0o755)
+    jupyter = venv / "bin" / "jupyter"
+    jupyter.write_text(FAKE_JUPYTER)
+    jupyter.chmod(0o755)
     calls = tmp_path / "calls.txt"
     calls.write_text("")
     environ = {k: v for k, v in os.environ.items() if k not in ("ARMLAB_CHECKS", "FAIL")}
@@ -87,3 +95,29 @@ def test_check_runs_only_the_checks(tmp_path):
 def test_ci_runs_the_full_command():
     lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     assert "./run.sh test" in lines, ".ci/run must run the full ./run.sh test (no arguments: checks included)"
+
+
+def test_course_opens_the_start_page_of_the_working_copy(tmp_path):
+    """The working copy is made or updated first; JupyterLab then serves it (not the repository: no bench,
+    lib, solutions or tests in its file browser), from inside it, and the URL it prints opens the start page."""
+    work = tmp_path / "my-course"
+    (work / "course").mkdir(parents=True)
+    (work / "course" / "00_start_here.ipynb").write_text("{}")  # as the working copy script leaves it
+    rc, calls, _ = run(tmp_path, "course", "--no-browser", ARMLAB_COURSE_DIR=str(work))
+    assert rc == 0 and len(calls) == 2, calls
+    assert calls[0] == f"{ROOT}/deploy/working_copy.py {work}"
+    args, cwd = calls[1].split(" @ ")
+    args = args.split()
+    assert args[:2] == ["jupyter", "lab"] and cwd == str(work)
+    assert f"--ServerApp.root_dir={work}" in args
+    assert "--LabApp.default_url=/lab/tree/course/00_start_here.ipynb" in args
+    assert args[-1] == "--no-browser"  # the student's arguments come last
+    assert not any(a.startswith("--notebook-dir") or not a.startswith("--") and a.endswith(".ipynb") for a in args)
+
+
+def test_course_without_a_start_page_opens_the_working_copy_at_its_root(tmp_path):
+    work = tmp_path / "my-course"
+    work.mkdir()
+    rc, calls, _ = run(tmp_path, "course", ARMLAB_COURSE_DIR=str(work))
+    assert rc == 0 and f"--ServerApp.root_dir={work}" in calls[1]
+    assert "default_url" not in calls[1]

@@ -144,6 +144,33 @@ def test_identification_with_noise_stays_within_the_stated_bound():
         res.validate(q2, qd2, qdd2, noisy, regressor=Y2[:, :, 1:])
 
 
+def test_error_table_gives_the_absolute_error_where_the_true_base_parameter_is_zero():
+    """Chapter 07's table of true against identified base parameters: the youBot has no friction offset on
+    joints 4 and 5 and no first moment m·x of link 5, so those true base parameters are 0 and a relative
+    error (once printed as 10⁸ %, a division by a floor of 1e-12) is undefined. relative_error says NaN
+    there; the table shows the absolute error, marked "abs", and says why."""
+    rng = np.random.default_rng(7)
+    t, q, qd, qdd, tau = _simulate(EXCITATION, periods=2)
+    res = dynamics.identify(YOUBOT, q, qd, qdd, tau + rng.normal(0, 0.02, tau.shape), method="wls")
+    truth = res.params.of(CHIBAR)
+    zero = np.abs(truth) <= 1e-12 * np.abs(truth).max()
+    names = np.asarray(res.params.names)
+    assert {"foff4", "foff5"} <= set(names[zero])
+    rel = res.relative_error(CHIBAR)
+    assert np.isnan(rel[zero]).all()
+    np.testing.assert_allclose(rel[~zero], np.abs(res.base - truth)[~zero] / np.abs(truth[~zero]))
+    table = res.error_table(CHIBAR).splitlines()
+    assert len(table) == 1 + res.params.count + 1  # header, one line a parameter, the note
+    rows = {line.split()[0]: line for line in table[1:-1]}
+    for k in np.flatnonzero(zero):
+        assert rows[names[k]].endswith(f"{abs(res.base[k] - truth[k]):7.1e} abs"), rows[names[k]]
+    for k in np.flatnonzero(~zero):
+        assert rows[names[k]].endswith(f"{rel[k]:.1%}"), rows[names[k]]
+    assert "true value is 0" in table[-1] and "foff4" in table[-1]
+    big = [line.split()[0] for line in table[1:4]]  # largest true value first
+    assert big == list(names[np.argsort(-np.abs(truth), kind="stable")[:3]])
+
+
 def test_wls_weights_each_joint_by_its_noise():
     rng = np.random.default_rng(8)
     t, q, qd, qdd, tau = _simulate(EXCITATION, periods=2)

@@ -114,6 +114,7 @@ def test_refusal_is_in_slider_degrees_and_the_sliders_show_the_measured_pose(rig
     shown = pendant.joints.sliders[1].min
     assert f"θ2 = {shown:.1f}°" in pendant.status.value and "commandable range" in pendant.status.value
     assert "rad" not in pendant.status.value
+    assert pendant.status_text.startswith("refused: ") and "<" not in pendant.status_text  # lab 1 prints it
     assert _arm_publishes(sim) == n
     np.testing.assert_allclose(pendant.joints.q, before, atol=np.radians(1))
 

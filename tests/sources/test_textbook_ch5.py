@@ -26,7 +26,7 @@ l1, l2, fx, fy = sp.symbols("l1 l2 f_x f_y", real=True)
 t1, t2 = sp.symbols("theta1 theta2", real=True)
 c1, s1, c2, s2 = sp.cos(t1), sp.sin(t1), sp.cos(t2), sp.sin(t2)
 c12, s12 = sp.cos(t1 + t2), sp.sin(t1 + t2)
-YOUBOT_EFFORT = np.array([9.5, 9.5, 6.0, 2.0, 1.0])  # N·m, shared/docs/youbot-interface.md (URDF)
+YOUBOT_EFFORT = np.array([9.5, 9.5, 6.0, 2.0, 1.0])  # N·m, docs/youbot-interface.md (URDF)
 
 
 def _zero(expr):

@@ -159,6 +159,17 @@ def test_wrist_singularity_is_reported(explorer, robot):
     assert "Singular" in explorer.message.value
 
 
+def test_message_text_is_the_message_without_markup(explorer, robot):
+    """Chapter 03 prints what the explorer says: the words, never "<div style=…>"."""
+    explorer.set_T(robot.fkine(deg([20, -30, 40, 0, 0, 0])))
+    text = explorer.message_text
+    assert text.startswith("8 solution(s), 4 within the joint limits") and "Singular (wrist" in text
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert text.splitlines()[1].startswith("chosen (nearest (k = 1)): left-up-noflip")
+    explorer.set_pose(1.25, 0.0, 0.0)  # out of reach
+    assert explorer.message_text.startswith("No solution.")
+
+
 def test_updates_in_place_and_fast(explorer, robot):
     """No new artists per update; median update under 100 ms.
 

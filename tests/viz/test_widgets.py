@@ -311,6 +311,32 @@ def test_latex_of_link_transform_equation_and_lists():
     assert viz.latex(np.eye(2)) == sp.latex(sp.Matrix(np.eye(2)))
 
 
+def test_latex_breaks_a_long_sum_into_lines_that_fit_the_column():
+    """Chapter 07's kinetic term ½ω_z² of link 5 (2.47), once one line 12 093 px wide: set by viz.latex, every
+    line fits in LINE characters, and the lines hold the same terms with the same signs as sympy's one line."""
+    sp = pytest.importorskip("sympy")
+    from armlab import dynamics, models
+    from armlab.viz import text
+
+    model = dynamics.symbolic_regressor(models.youbot())
+    for term in (dynamics.simplify_trig(model.L(5, 7)), dynamics.simplify_trig(model.L(5, 8), combine=False)):
+        one_line = sp.latex(term)
+        assert text._width(one_line) > text.LINE  # too wide as one line
+        tex = viz.latex(sp.Eq(sp.Symbol("L"), term))
+        assert tex.startswith(r"\begin{aligned}[t]L &= ") and tex.endswith(r"\end{aligned}")
+        lines = tex[len(r"\begin{aligned}[t]") : -len(r"\end{aligned}")].split(r" \\ ")
+        assert all(text._width(line) <= text.LINE for line in lines), [text._width(line) for line in lines]
+        body = [lines[0].split(" &= ", 1)[1]] + [line.removeprefix(r"&\quad ") for line in lines[1:]]
+        assert " ".join(body) == one_line  # nothing lost, no sign changed
+    # short ones stay on one line, tuples too wide for one line go one item a line
+    x = sp.Symbol("x")
+    assert viz.latex(sp.Eq(x, x + 1, evaluate=False)) == "x = x + 1"
+    wide = tuple(
+        sp.Eq(sp.Symbol(f"J_{k}"), sp.Matrix([[sum(sp.symbols("a1:9"))] * 2]), evaluate=False) for k in range(3)
+    )
+    assert viz.latex(wide).startswith(r"\begin{gathered}") and viz.latex(wide).count(r" \\ ") == 2
+
+
 def test_show_math_prints_text_without_ipython(capsys):
     sp = pytest.importorskip("sympy")
     q2, q3 = sp.symbols("q2 q3")

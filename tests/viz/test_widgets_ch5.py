@@ -20,7 +20,7 @@ viz = pytest.importorskip("armlab.viz")
 from armlab.viz import statics as vs  # noqa: E402
 from armlab.viz.browser import axes_payload  # noqa: E402
 
-EFFORT = np.array([9.5, 9.5, 6.0, 2.0, 1.0])  # N·m, shared/docs/youbot-interface.md
+EFFORT = np.array([9.5, 9.5, 6.0, 2.0, 1.0])  # N·m, docs/youbot-interface.md
 
 
 def test_2r_sliders_give_tau_equal_to_jt_f_one_redraw_per_move():

@@ -39,6 +39,8 @@ from .params import dynamic_params
 __all__ = ["Identification", "identify", "check_data", "pseudo_inertia_matrix", "link_consistency", "METHODS"]
 
 METHODS = ("ols", "wls", "constrained")
+#: a true base parameter this small relative to the largest is zero: the round-off of β·χ, not a value
+ZERO_RELATIVE = 1e-12
 _CHUNK = 4096
 #: typical magnitudes of (m, m·c, I, I_a, f_v, f_c, f_off) for the prior's pull (kg, kg·m, kg·m², …)
 _UNITS = np.array([1.0, 0.1, 0.1, 0.1, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.1, 0.1, 0.1])
@@ -179,10 +181,41 @@ class Identification:
             raise ValueError(f"regressor must have shape {(*q.shape, self.params.count)}, got {np.shape(regressor)}")
         return np.sqrt(np.mean((regressor @ self.base - tau) ** 2, axis=0))
 
-    def relative_error(self, chi_true: ArrayLike) -> np.ndarray:
-        """|χ_B − β·χ_true| / |β·χ_true| per base parameter, for a known true χ (or χ̄) — simulations."""
+    def _truth(self, chi_true: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """The true base parameters β·χ_true, and which of them are zero (to the round-off of β·χ)."""
         true = self.params.of(chi_true)
-        return np.abs(self.base - true) / np.maximum(np.abs(true), 1e-12)
+        return true, np.abs(true) <= ZERO_RELATIVE * np.abs(true).max(initial=0.0)
+
+    def relative_error(self, chi_true: ArrayLike) -> np.ndarray:
+        """|χ_B − β·χ_true| / |β·χ_true| per base parameter, for a known true χ (or χ̄) — simulations.
+
+        NaN where the true base parameter is zero (the true arm does not have it, e.g. a friction offset of 0):
+        any estimate is then infinitely wrong relative to it, so the relative error says nothing;
+        :meth:`error_table` shows the absolute error there."""
+        true, zero = self._truth(chi_true)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(zero, np.nan, np.abs(self.base - true) / np.abs(true))
+
+    def error_table(self, chi_true: ArrayLike) -> str:
+        """True against identified base parameters, as text: one line each, largest true value first, with
+        the fit's σ and the error. The error is relative where the true value is nonzero; where it is zero a
+        relative error is undefined, and the line shows the absolute error (in the parameter's own unit),
+        marked "abs", with a note saying why."""
+        true, zero = self._truth(chi_true)
+        rel = self.relative_error(chi_true)
+        lines = [f"{'base parameter':>15s} {'true':>11s} {'identified':>11s} {'σ (fit)':>9s} {'error':>11s}"]
+        for k in np.argsort(-np.abs(true), kind="stable"):
+            err = f"{abs(self.base[k] - true[k]):7.1e} abs" if zero[k] else f"{rel[k]:11.1%}"
+            value = 0.0 if zero[k] else true[k]
+            lines.append(
+                f"{self.params.names[k]:>15s} {value:11.5f} {self.base[k]:11.5f} {self.std[k]:9.5f} {err:>11s}"
+            )
+        if zero.any():
+            lines.append(
+                f"abs: the true value is 0 ({', '.join(np.asarray(self.params.names)[zero])}), so a relative error is "
+                "undefined; the absolute error is shown instead."
+            )
+        return "\n".join(lines)
 
     def inertia(self, q: ArrayLike) -> np.ndarray:
         """M(q) (…, n, n) of the identified model, actuator inertias included."""

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..models import youbot_driver_to_q
 from ..viz import ArmView, JointSliders, Panel, figure3d, load_widgets, panel_layout, side_column, slider
+from ..viz.text import plain_text
 from .arm import ArmState, YoubotArm
 from .safety import GRIPPER_MAX, SafetyError
 
@@ -33,7 +34,7 @@ __all__ = ["TeachPendant", "teach_pendant"]
 class TeachPendant(Panel):
     """``TeachPendant(arm)``; ``.joints`` are the sliders (degrees, DH angles), ``.refresh()`` redraws the
     measured arm (also done live, at most ``live_hz`` times a second, while the pendant is shown);
-    ``.hold()`` / ``.resume()`` are the two buttons."""
+    ``.hold()`` / ``.resume()`` are the two buttons; ``.status_text`` is what its status line says."""
 
     def __init__(self, arm: YoubotArm, speed: float = 0.5, live_hz: float = 10.0):
         w = load_widgets()
@@ -85,6 +86,11 @@ class TeachPendant(Panel):
         self.commanded.update(q)
         self.refresh()
         return q
+
+    @property
+    def status_text(self) -> str:
+        """The status line (moving, refused and why, held, closed) as plain text, for print."""
+        return plain_text(self.status.value)
 
     def _say(self, text: str, error: bool = False) -> None:
         color = "#b00" if error else "inherit"

@@ -1,6 +1,6 @@
 """KUKA youBot arm: lab report Table 2.1, the mapping between the real driver's joint angles and
 the report's DH joint values, the store's mass properties and the actuators (facts from
-shared/docs/youbot-interface.md)."""
+docs/youbot-interface.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from .inertial import Body, lump, move_bodies, with_bodies
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-#: youBot driver facts (shared/docs/youbot-interface.md): limits and the candle pose, driver radians.
+#: youBot driver facts (docs/youbot-interface.md): limits and the candle pose, driver radians.
 YOUBOT_DRIVER = {
     "lower": np.array([0.0100692, 0.0100692, -5.0265482, 0.0221239, 0.1106195]),
     "upper": np.array([5.8401402, 2.6179939, -0.0157080, 3.4292032, 5.6415924]),
@@ -40,7 +40,7 @@ def youbot_q_to_driver(q: ArrayLike) -> np.ndarray:
     return YOUBOT_DRIVER["candle"] - (np.asarray(q, dtype=float) - _YOUBOT_Q_CANDLE)
 
 
-#: The real arm's actuators (shared/docs/youbot-interface.md), joints 1–5, in driver order: effort limits
+#: The real arm's actuators (docs/youbot-interface.md), joints 1–5, in driver order: effort limits
 #: (N·m, youbot_description URDF), gear ratios, motor torque constants Kt (N·m/A; τ = I·Kt·gear),
 #: firmware speed limits (rad/s), the labs' effort watchdog (N·m, stop if exceeded for > 0.5 s) and
 #: the identified static (Coulomb) friction (N·m; none published for joint 1: NaN).

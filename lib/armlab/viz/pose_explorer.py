@@ -29,6 +29,7 @@ from ..models import puma560
 from ..transforms import R_to_rpy, Trans, rpy_to_R
 from .ik import SolutionArms, WristInset, closed_form, floor_height, slot_of, solutions_table
 from .scene import ArmView, Triads, figure3d, reach
+from .text import plain_text
 from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 
 if TYPE_CHECKING:
@@ -82,7 +83,8 @@ class IKExplorer(Panel):
 
     Drive it from code with :meth:`set_pose` (degrees), :meth:`set_T`, ``.mode.value``,
     :meth:`set_current`, :meth:`load_preset`. After each update: ``.sols``, ``.chosen``, ``.q_used``
-    (the configuration the choice was made from), ``.last_update_s``.
+    (the configuration the choice was made from), ``.last_update_s``; ``.message_text`` is what the
+    message under the sliders says, as plain text.
     """
 
     def __init__(
@@ -214,6 +216,11 @@ class IKExplorer(Panel):
     def ik_robot(self) -> DHRobot:
         """The robot whose last frame the target sets: with the tool when ``.use_tool`` is on."""
         return self.tool_robot if self.use_tool.value and self.tool_robot is not None else self.robot
+
+    @property
+    def message_text(self) -> str:
+        """The message under the sliders (how many solutions, the chosen one, singular or why none) as text."""
+        return plain_text(self.message.value)
 
     @staticmethod
     def _pose_of(T):

@@ -2,6 +2,7 @@
 
 * :func:`format_matrix` / :func:`parse_matrix` — fixed-decimal text of a matrix and back;
 * :class:`MatrixDisplay` — that text in an ``ipywidgets.HTML``, updated in place;
+* :func:`plain_text` — a panel's HTML message as the text it reads;
 * :func:`dh_table` — a robot's DH table as HTML, in its own convention's column order;
 * :func:`trig_shorthand` — sin(q₁), cos(q₂+q₃) written as the books' s1, c23;
 * :func:`latex` / :func:`show_math` — sympy matrices and equations set as LaTeX in a notebook.
@@ -22,7 +23,16 @@ from .widgets import in_ipython, load_widgets
 if TYPE_CHECKING:
     from ..robot import DHRobot
 
-__all__ = ["format_matrix", "parse_matrix", "MatrixDisplay", "dh_table", "trig_shorthand", "latex", "show_math"]
+__all__ = [
+    "format_matrix",
+    "parse_matrix",
+    "plain_text",
+    "MatrixDisplay",
+    "dh_table",
+    "trig_shorthand",
+    "latex",
+    "show_math",
+]
 
 
 # --- matrices -------------------------------------------------------------------------
@@ -85,6 +95,19 @@ class MatrixDisplay:
             f"{html.escape(self.text)}</pre></div>"
         )
         return self.text
+
+
+def plain_text(markup: str) -> str:
+    """What a panel's HTML message says, as plain text: line breaks and block ends become newlines, tags go,
+    entities are decoded.
+
+    >>> print(plain_text("<div style='color:#a00'><b>No solution.</b> x &gt; r<br>try again</div>"))
+    No solution. x > r
+    try again
+    """
+    text = re.sub(r"<br\s*/?>|</(div|p|tr|li)>", "\n", str(markup), flags=re.I)
+    text = html.unescape(re.sub(r"<[^>]*>", "", text))
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 # --- the DH table -------------------------------------------------------------------------
@@ -173,26 +196,116 @@ def _sympy_of(obj):
     return sp.Matrix(obj) if isinstance(obj, np.ndarray) else obj
 
 
-def latex(obj: Any) -> str:
+#: A typeset line wider than this (in characters as :func:`_width` counts them) is broken into several: at
+#: 1366×768 with the file browser open an output is 934 px wide, about 90 of them (measured in Chromium).
+LINE = 80
+
+_TEX_DROP = re.compile(r"\\(left|right|displaystyle|mathrm|operatorname|text|dot|ddot|hat|bar|tilde|vec)\b|[{}_^ ]")
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+_MATRIX = re.compile(r"\\left\[\\begin\{matrix\}(.*?)\\end\{matrix\}\\right\]", re.S)
+_BLOCK = re.compile(r"\\(begin|end)\{(aligned|gathered)\}(\[t\])?")
+
+
+def _line_width(tex: str) -> int:
+    t = _TEX_DROP.sub("", tex)
+    return len(_TEX_COMMAND.sub(lambda m: "xxx" if m.group(0)[1:] in ("sin", "cos", "tan", "exp", "log") else "x", t))
+
+
+def _width(tex: str) -> int:
+    """Roughly how many characters wide ``tex`` is set: markup dropped, a command (\\sin, \\theta) as its
+    printed length (3 for a function name, 1 for a symbol), a matrix as its columns' widest entries side by
+    side, several lines (aligned, gathered) as the widest. Fractions count numerator and denominator both,
+    so the estimate errs wide."""
+
+    def matrix(m: re.Match) -> str:
+        rows = [row.split("&") for row in m.group(1).split("\\\\")]
+        widths = [max(_width(r[j]) for r in rows if j < len(r)) for j in range(max(map(len, rows)))]
+        return "x" * (sum(widths) + 2 * len(widths))
+
+    tex = _BLOCK.sub("", _MATRIX.sub(matrix, tex))
+    return max(_line_width(line) for line in tex.split("\\\\"))
+
+
+def _sum_lines(expr: Any, room: int) -> list[str] | None:
+    """The terms of a sum as LaTeX lines of at most ``room`` characters each (the first without its sign
+    written out, the others starting with + or −), or None when ``expr`` is not a sum or fits on one line."""
+    import sympy as sp
+
+    if not isinstance(expr, sp.Add) or _width(sp.latex(expr)) <= room:
+        return None
+    lines: list[str] = []
+    line, used = "", 0
+    for k, term in enumerate(expr.as_ordered_terms()):
+        if k == 0:
+            piece = sp.latex(term)
+        elif term.could_extract_minus_sign():
+            piece = "- " + sp.latex(-term)
+        else:
+            piece = "+ " + sp.latex(term)
+        w = _width(piece)
+        if line and used + w > room:
+            lines.append(line)
+            line, used = "", 0
+        line, used = (f"{line} {piece}" if line else piece), used + w
+    lines.append(line)
+    return lines
+
+
+def _broken(obj: Any, width: int) -> str | None:
+    """LaTeX of a long sum, or of an equation whose right side is one, set on several lines; else None."""
+    import sympy as sp
+
+    if isinstance(obj, sp.Equality):
+        lhs = sp.latex(obj.lhs)
+        lines = _sum_lines(obj.rhs, max(width - _width(lhs) - 2, width // 2))
+        if lines is None:
+            return None
+        return (
+            r"\begin{aligned}[t]" + lhs + " &= " + lines[0] + "".join(r" \\ &\quad " + x for x in lines[1:])
+        ) + r"\end{aligned}"
+    lines = _sum_lines(obj, width)
+    if lines is None:
+        return None
+    return r"\begin{aligned}[t]&" + lines[0] + "".join(r" \\ &\quad " + x for x in lines[1:]) + r"\end{aligned}"
+
+
+def latex(obj: Any, width: int = LINE) -> str:
     r"""LaTeX of a sympy expression, matrix or equation (``sp.Eq``), a numpy array, or a list/tuple of them.
 
-    A list is set one item a line, a tuple on one line separated by a quad; a ``str`` is taken to
-    be LaTeX already.
+    A list is set one item a line, a tuple on one line separated by a quad (continued on further lines
+    when it would be wider than ``width`` characters); a ``str`` is taken to be LaTeX already. A sum, or an
+    equation's right side, wider than ``width`` is broken before a + or − onto further lines, so that
+    nothing is wider than the notebook column. Matrices are set as they are: show a wide one by rows or
+    entries.
 
     >>> import sympy as sp
     >>> x = sp.Symbol("x")
     >>> print(latex([sp.Eq(x, 1), (x, sp.Matrix([[1, 2]]))]))
     \begin{gathered}x = 1 \\ x \quad \left[\begin{matrix}1 & 2\end{matrix}\right]\end{gathered}
+    >>> print(latex(sp.Eq(sp.Symbol("y"), sum(sp.symbols("a1:9"))), width=12))
+    \begin{aligned}[t]y &= a_{1} + a_{2} + a_{3} \\ &\quad + a_{4} + a_{5} + a_{6} \\ &\quad + a_{7} + a_{8}\end{aligned}
     """
     import sympy as sp
 
     if isinstance(obj, str):
         return obj
     if isinstance(obj, list):
-        return r"\begin{gathered}" + r" \\ ".join(latex(item) for item in obj) + r"\end{gathered}"
+        return r"\begin{gathered}" + r" \\ ".join(latex(item, width) for item in obj) + r"\end{gathered}"
     if isinstance(obj, tuple):
-        return r" \quad ".join(latex(item) for item in obj)
-    return sp.latex(_sympy_of(obj))
+        lines: list[list[str]] = [[]]
+        used = 0
+        for item in (latex(item, width) for item in obj):
+            w = _width(item) + 2
+            if lines[-1] and used + w > width:  # this item on the next line
+                lines.append([])
+                used = 0
+            lines[-1].append(item)
+            used += w
+        if len(lines) == 1:
+            return r" \quad ".join(lines[0])
+        return r"\begin{gathered}" + r" \\ ".join(r" \quad ".join(line) for line in lines) + r"\end{gathered}"
+    obj = _sympy_of(obj)
+    return _broken(obj, width) or sp.latex(obj)
 
 
 def _plain(obj) -> str:
