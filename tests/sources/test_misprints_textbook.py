@@ -13,20 +13,11 @@ from armlab import dynamics as dy
 from armlab.dynamics import pseudo_inertia
 from armlab.models import planar2r, puma560, rpr, youbot
 from support import random_inertial, random_q, random_robots
+from support.textbook import EXAMPLE_3_4_J
 
 # --- Example 3.4 ---------------------------------------------------------------------------------------
 
-J_3_4 = np.array(
-    [
-        [1, 0, 0, 0, 2, 0],
-        [-1, 0, 1, 0, 0, 0],
-        [0, 1, 0, 0, 0, 0],
-        [0, 0, 0, 3, 0, 0],
-        [0, 0, 1, 0, 0, 0],
-        [0, 0, 0, 0, 0, 1],
-    ],
-    float,
-)
+J_3_4 = EXAMPLE_3_4_J
 
 
 def test_example_3_4_the_given_vector_is_the_joint_motion_D_theta():

@@ -13,6 +13,7 @@ import sympy as sp
 import armlab
 from armlab import R, Rot, Trans, compose, point
 from armlab.models import PUMA560, planar2r, puma560, rpr, stanford_arm
+from support.textbook import EXAMPLE_3_4_J
 
 deg = np.pi / 180
 
@@ -364,17 +365,7 @@ def test_exercise_6_printed_jacobian_entry_l1_s12_should_be_l2_s12():
 
 
 def test_example_3_4_differential_motion():
-    J = np.array(
-        [
-            [1, 0, 0, 0, 2, 0],
-            [-1, 0, 1, 0, 0, 0],
-            [0, 1, 0, 0, 0, 0],
-            [0, 0, 0, 3, 0, 0],
-            [0, 0, 1, 0, 0, 0],
-            [0, 0, 0, 0, 0, 1],
-        ],
-        float,
-    )
+    J = EXAMPLE_3_4_J
     D = J @ [0.1, 0, -0.1, 0, 0, 0.1]  # eq. (3.57)
     assert np.allclose(D, [0.1, -0.2, 0, 0, -0.1, 0.1])  # printed answer: right
 

@@ -16,6 +16,7 @@ import armlab
 from armlab import jacobians as jb
 from armlab.jacobians import differential as dm
 from armlab.models import PUMA560, planar2r, puma560, youbot
+from support.textbook import EXAMPLE_3_4_J
 
 q_sym = sp.symbols("q1:7")
 a2, a3, d2, d4 = sp.symbols("a2 a3 d2 d4")
@@ -43,17 +44,7 @@ def _trig_zero(expr):
 
 
 def test_example_3_4_hand_motion_from_joint_motion():
-    J = np.array(
-        [
-            [1, 0, 0, 0, 2, 0],
-            [-1, 0, 1, 0, 0, 0],
-            [0, 1, 0, 0, 0, 0],
-            [0, 0, 0, 3, 0, 0],
-            [0, 0, 1, 0, 0, 0],
-            [0, 0, 0, 0, 0, 1],
-        ],
-        float,
-    )
+    J = EXAMPLE_3_4_J
     Dq = np.array([0.1, 0, -0.1, 0, 0, 0.1])
     D = J @ Dq  # (3.57): D = J·Dθ, rows (dx, dy, dz, δx, δy, δz)
     assert np.allclose(D, [0.1 + 2 * 0, -0.1 - 0.1, 0, 0, -0.1, 0.1])
