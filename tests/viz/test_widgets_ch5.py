@@ -17,7 +17,7 @@ from armlab import jacobians as jb  # noqa: E402
 from armlab.transforms import wrench_transform  # noqa: E402
 
 viz = pytest.importorskip("armlab.viz")
-from armlab.viz import statics as vs  # noqa: E402
+from armlab.viz.statics import panel as vs  # noqa: E402  (the chapter's palette and load colours)
 from armlab.viz.browser import axes_payload  # noqa: E402
 
 EFFORT = np.array([9.5, 9.5, 6.0, 2.0, 1.0])  # N·m, docs/youbot-interface.md
