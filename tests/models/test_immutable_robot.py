@@ -23,7 +23,7 @@ import armlab
 from armlab import DHLink, DHRobot, dynamics, models, statics
 from armlab._core import codegen
 from armlab._core.codegen import cached_kernel, cached_kernels
-from armlab._core.protocol import LinkLike, RobotLike
+from armlab._core.protocol import RobotLike
 from armlab.control.model_error import perturbed
 from armlab.kinematics.links import ImmutableError
 from armlab.sim.payload import with_payload
@@ -394,4 +394,4 @@ def test_the_cache_is_bounded():
 
 def test_a_dhrobot_is_robot_like():
     r = models.puma560()
-    assert isinstance(r, RobotLike) and all(isinstance(link, LinkLike) for link in r.links)
+    assert isinstance(r, RobotLike) and all(isinstance(link, DHLink) for link in r.links)

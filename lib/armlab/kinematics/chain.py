@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from .._core.codegen import Tracer
-from .._core.protocol import LinkLike
+from .._core.dhlink import DHLink
 from .frames import axis_frames
 from .scalar import Frame, TracerBackend, forward, geometric_columns
 
@@ -26,7 +26,7 @@ def _entries(frame: Frame) -> list[Any]:
 
 
 def compile_chain(
-    links: Sequence[LinkLike], modified: bool, base: Any, tool: Any
+    links: Sequence[DHLink], modified: bool, base: Any, tool: Any
 ) -> tuple[Callable[..., list], Callable[..., list], Callable[..., list]]:
     """Compile fkine, fkine_all and jacob0 kernels for a numeric DH table (each keeps its ``.source``).
 

@@ -20,7 +20,8 @@ import numpy as np
 
 from .._core import smallmat as sm
 from .._core.codegen import Tracer, snap
-from .._core.protocol import LinkLike, RobotLike
+from .._core.dhlink import DHLink
+from .._core.protocol import RobotLike
 from .._core.symbolic import exact_angle, exact_number, sym_matrix, sympy
 from .frames import axis_frames
 
@@ -141,7 +142,7 @@ def dh_link(
     return _screw(_screw(frame, 2, cos(theta), sin(theta), d), 0, cos(alpha), sin(alpha), a)
 
 
-def link_values(link: LinkLike, qi: Any, B: Backend) -> tuple[Any, Any, Any, Any]:
+def link_values(link: DHLink, qi: Any, B: Backend) -> tuple[Any, Any, Any, Any]:
     """(θ, d, a, α) of ``link`` at joint value qi: θ = qi + offset (revolute) or d = qi + offset (prismatic)."""
     if link.revolute:
         th, d = qi + B.angle(link.offset), B.length(link.d)
@@ -150,7 +151,7 @@ def link_values(link: LinkLike, qi: Any, B: Backend) -> tuple[Any, Any, Any, Any
     return th, d, B.length(link.a), B.angle(link.alpha)
 
 
-def link_Rp(link: LinkLike, qi: Any, modified: bool, B: Backend) -> Frame:
+def link_Rp(link: DHLink, qi: Any, modified: bool, B: Backend) -> Frame:
     """(R, p) of one link transform at joint value qi: textbook (3.23) if ``modified``, else (2.4)."""
     return dh_link(IDENTITY, *link_values(link, qi, B), modified, B.cos, B.sin)
 
@@ -173,7 +174,7 @@ def chain(robot: RobotLike, q: Sequence[Any], B: Backend) -> tuple[Frame, list[F
 
 
 def forward(
-    links: Sequence[LinkLike], modified: bool, q: Sequence[Any], B: Backend, base: Any = None, tool: Any = None
+    links: Sequence[DHLink], modified: bool, q: Sequence[Any], B: Backend, base: Any = None, tool: Any = None
 ) -> tuple[list[Frame], Frame]:
     """The world (R, p) of the base and every link frame (n + 1 frames), and of the tool.
 
@@ -187,7 +188,7 @@ def forward(
     return frames, end
 
 
-def geometric_columns(links: Sequence[LinkLike], axes: Sequence[Frame], point: list[Any]) -> list[list[Any]]:
+def geometric_columns(links: Sequence[DHLink], axes: Sequence[Frame], point: list[Any]) -> list[list[Any]]:
     """The columns (v; ω) of the geometric Jacobian of ``point`` (world coordinates), one per joint:
     [z_i × (point − o_i); z_i] for a revolute joint, [z_i; 0] for a prismatic one, where z_i and o_i
     are the axis and origin of joint i's frame (``axes``, :func:`~armlab.kinematics.frames.axis_frames`). Lab report

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._core.protocol import Scalar
+from .._core.dhlink import Scalar
 from ..kinematics.links import DHLink
 from ..robot import DHRobot
 

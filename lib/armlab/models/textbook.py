@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .._core.protocol import Scalar
+from .._core.dhlink import Scalar
 from ..kinematics.links import DHLink
 from ..robot import DHRobot
 

@@ -113,7 +113,7 @@ def joint_torques(robot: RobotLike, q: Any, wrench: Any, *, frame: str = "base")
     """τ = JᵀF (5-6): the balancing torques for the tip wrench F, given in the ``frame`` "base"
     (J = jacob0) or "tool" (J = jacobe). Batched: q (..., n), wrench (..., 6)."""
     check_frame(frame)
-    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)  # type: ignore[attr-defined]
+    J = robot.jacob0(q) if frame == "base" else robot.jacobe(q)
     if is_symbolic(J, wrench):
         return J.T * sympy().Matrix(list(wrench))
     w = as_float_array(wrench, "wrench", (6,))

@@ -43,7 +43,7 @@ def inverse_statics(
     check_frame(frame)
     qv = joint_vector(q, robot.n, "q", symbolic=False, batch=False)
     t = joint_vector(tau, robot.n, "tau", symbolic=False, batch=False)
-    J = robot.jacob0(qv) if frame == "base" else robot.jacobe(qv)  # type: ignore[attr-defined]
+    J = robot.jacob0(qv) if frame == "base" else robot.jacobe(qv)
     s = np.linalg.svd(J, compute_uv=False)
     rank = int((s > tol * max(s[0], 1e-300)).sum())
     n = robot.n
