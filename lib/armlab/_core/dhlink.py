@@ -23,10 +23,12 @@ import numpy as np
 from .symbolic import is_symbolic
 from .validation import as_float_array
 
-__all__ = ["Scalar", "DHLink", "ImmutableError", "FIELDS", "check_inertia", "matrix_key"]
+__all__ = ["Scalar", "CONVENTIONS", "DHLink", "ImmutableError", "FIELDS", "check_inertia", "matrix_key"]
 
 #: A DH parameter: a float, or a sympy expression in a symbolic model.
 Scalar: TypeAlias = Any
+#: The two DH conventions: standard (lab report (2.4)) and modified, Craig's (textbook (3.23)).
+CONVENTIONS = ("standard", "modified")
 
 
 def matrix_key(M: Any) -> tuple | None:

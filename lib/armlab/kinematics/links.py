@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.dhlink import FIELDS, DHLink, ImmutableError, check_inertia
+from .._core.dhlink import CONVENTIONS, FIELDS, DHLink, ImmutableError, check_inertia
 from .._core.symbolic import is_symbolic, sympy
 from .._core.validation import as_float_array
 from .scalar import IDENTITY, NumpyBackend, SympyBackend, dh_link, link_Rp, to_transform
@@ -37,8 +37,6 @@ __all__ = [
     "CONVENTIONS",
     "FIELDS",
 ]
-
-CONVENTIONS = ("standard", "modified")
 
 
 def link_transform_standard(theta: Any, d: Any, a: Any, alpha: Any) -> Any:
