@@ -24,12 +24,13 @@ if os.path.isdir(os.path.join(_lib, "armlab")) and _lib not in sys.path:
     sys.path.insert(0, _lib)
 
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
-from nbgrader.converters import Autograde  # noqa: E402
+from nbgrader.converters import Autograde, GenerateAssignment  # noqa: E402
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades, LimitOutput, OverwriteCells  # noqa: E402
 
 from armlab.grading.preprocessors import (  # noqa: E402
     InjectGradingImport, LimitOutputChars, RobustOverwriteCells, ShortenTracebacks,
 )
+from armlab.notebooks import StampKernelMetadata  # noqa: E402
 
 # --- layout ----------------------------------------------------------------------------------
 c.CourseDirectory.source_directory = "solutions"
@@ -69,3 +70,11 @@ c.Autograde.autograde_preprocessors = [InjectGradingImport] + _pre[:_i] + [Limit
 
 # --- feedback HTML: no hidden tests, no tracebacks of test cells (give students only the HTML)
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, ShortenTracebacks, CSSHTMLHeaderPreprocessor]
+
+# --- released notebooks carry the students' kernel metadata (armlab.notebooks), so that opening a fetched homework
+# changes nothing (no unsaved mark, no autosave). Off here: the committed exercises/ name no machine's Python (the
+# student edition stamps its own copy). Where homework is released to students (the hub's course directory),
+# turn it on, run with the Python version of the students' kernels: c.StampKernelMetadata.enabled = True
+c.GenerateAssignment.preprocessors = [
+    *GenerateAssignment.class_traits()["preprocessors"].default(), StampKernelMetadata,
+]

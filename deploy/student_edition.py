@@ -7,6 +7,11 @@ facts, a README for students and armlab as a built wheel (``wheels/``), with a `
 installs it with the extras the notebooks need. It holds no ``solutions/``, no ``tests/``, no hidden test, no
 gradebook and no instructor guide; ``check_edition`` proves it (tests/integration/test_student_edition.py runs it).
 
+Its notebooks carry the kernel metadata (``kernelspec``, ``language_info`` with the Python version) of the
+Python that builds it (:mod:`armlab.notebooks`), so a student opens them unchanged, without an unsaved mark or
+an autosave, when their kernels run the same Python version: build it with the hub's Python, or check with
+``python -m armlab.notebooks --check DIR`` in the students' environment (the Kubernetes image does).
+
 ``--git`` commits DIR as a git repository (branch ``student``): the hub pulls it into every student's
 home with nbgitpuller, which never overwrites a student's own changes (docs/instructor.md, "How students
 get the course"). Rebuilding into the same DIR with ``--git`` adds a commit, so an update is one pull.
@@ -22,6 +27,8 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from armlab.notebooks import kernel_metadata, notebooks, stamped
 
 REPO = Path(__file__).resolve().parents[1]
 #: what students get from the repository, as (source, destination) paths
@@ -76,7 +83,8 @@ def build_wheel(dest: Path) -> Path:
 
 
 def build(out: Path, git: bool = False) -> Path:
-    """Write the student edition into ``out`` (its old content, except .git, is replaced)."""
+    """Write the student edition into ``out`` (its old content, except .git, is replaced); its notebooks carry
+    this interpreter's kernel metadata."""
     out.mkdir(parents=True, exist_ok=True)
     for child in out.iterdir():
         if child.name != ".git":
@@ -88,6 +96,9 @@ def build(out: Path, git: bool = False) -> Path:
             shutil.copytree(s, d, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "lab-logs"))
         else:
             shutil.copy(s, d)
+    metadata = kernel_metadata()
+    for path in notebooks(out):  # cells untouched: nbgrader's checksums stay valid
+        path.write_bytes(stamped(path, metadata))
     wheel = build_wheel(out / "wheels")
     (out / "requirements.txt").write_text(f"armlab[{EXTRAS}] @ file:./wheels/{wheel.name}\n")
     (out / "README.md").write_text(README)

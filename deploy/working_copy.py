@@ -16,8 +16,9 @@ never opened: DIR holds a copy, laid out as the student edition (``course/``, ``
 
 Nothing of the student's is ever overwritten, and ``git pull`` never sees their runs. Notebooks are written
 as JupyterLab writes them for this machine's kernel (its ``kernelspec`` and ``language_info``, the Python
-version included): JupyterLab then finds nothing to change when it opens one, so opening a notebook does not
-mark it unsaved. ``DIR/.armlab-copy.json`` records what was copied.
+version included; :mod:`armlab.notebooks`, as in the student edition): JupyterLab then finds nothing to
+change when it opens one, so opening a notebook does not mark it unsaved. ``DIR/.armlab-copy.json`` records
+what was copied.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import nbformat
+from armlab.notebooks import kernel_metadata, stamped
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from student_edition import CONTENT  # noqa: E402  (what students get: one list for the edition and the copy)
@@ -38,19 +39,6 @@ from student_edition import CONTENT  # noqa: E402  (what students get: one list 
 REPO = Path(__file__).resolve().parents[1]
 STATE = ".armlab-copy.json"
 SKIP = (".ipynb_checkpoints", "__pycache__", "lab-logs")  # outside git: what a run leaves behind
-
-
-def kernel_metadata(kernel: str = "python3") -> dict[str, Any]:
-    """The notebook metadata JupyterLab sets when ``kernel`` (ipykernel, in this interpreter) connects:
-    ``kernelspec`` (name, display_name, language) and the kernel's own ``language_info``."""
-    from ipykernel.ipkernel import IPythonKernel
-    from jupyter_client.kernelspec import KernelSpecManager
-
-    spec = KernelSpecManager().get_kernel_spec(kernel)
-    return {
-        "kernelspec": {"display_name": spec.display_name, "language": spec.language, "name": kernel},
-        "language_info": dict(IPythonKernel.language_info),
-    }
 
 
 def _tracked(repo: Path) -> set[str] | None:
@@ -91,15 +79,6 @@ def content_digest(path: Path) -> str:
     return _digest(path.read_bytes())
 
 
-def _as_written(src: Path, metadata: dict[str, Any] | None) -> bytes:
-    """``src`` as the working copy holds it: a notebook with this kernel's metadata, in JupyterLab's layout."""
-    if src.suffix != ".ipynb" or metadata is None:
-        return src.read_bytes()
-    nb = nbformat.read(src, as_version=nbformat.NO_CONVERT)
-    nb.metadata.update(metadata)
-    return (nbformat.writes(nb) + "\n").encode()
-
-
 def _updated_name(path: Path) -> Path:
     return path.with_name(f"{path.stem}.updated{path.suffix}")
 
@@ -121,7 +100,7 @@ def sync(work: Path, repo: Path = REPO, metadata: dict[str, Any] | None = None) 
 
     def write(src: Path, dst: Path) -> None:
         dst.parent.mkdir(parents=True, exist_ok=True)
-        dst.write_bytes(_as_written(src, meta() if src.suffix == ".ipynb" else None))
+        dst.write_bytes(stamped(src, meta()) if src.suffix == ".ipynb" else src.read_bytes())
 
     for rel, src in course_files(repo).items():
         dst = work / rel

@@ -252,7 +252,8 @@ def write_role_config(root: Path, exchange: Path, real_users: bool) -> None:
         d = root / "config" / role
         (d / "labconfig").mkdir(parents=True, exist_ok=True)
         student = role == "student"
-        extra = ""
+        # the grader runs the students' Python (the class's env): released homework carries their kernel's metadata
+        extra = "" if student else "c.StampKernelMetadata.enabled = True\n"
         if student and not real_users:
             # nbgrader names a submission after the OS user, the same for everybody here: use the hub's name
             extra = "import os\nc.CourseDirectory.student_id = os.environ.get('JUPYTERHUB_USER', '*')\n"

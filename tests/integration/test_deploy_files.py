@@ -47,6 +47,16 @@ def test_single_user_image_installs_the_student_edition_with_the_notebooks_extra
     assert {"websockets", "anywidget", "nbgrader", "jupyterlab"} <= names
 
 
+def test_single_user_image_runs_the_editions_python_and_checks_its_notebooks_against_its_kernel():
+    """The notebooks students pull carry the kernel metadata of the Python that built the edition: the image is
+    built on that version (a build argument) and its build fails when the edition's notebooks name another."""
+    docker = (K8S / "Dockerfile").read_text()
+    assert "FROM python:${PYTHON_VERSION}-slim-bookworm" in docker
+    assert re.search(r"^ARG PYTHON_VERSION=", docker, re.M).start() < docker.index("FROM ")
+    check = "RUN python -m armlab.notebooks --check /opt/armlab-course"
+    assert docker.index("COPY build/student /opt/armlab-course") < docker.index(check)
+
+
 def test_single_user_server_config_sets_the_kernel_websocket_class_that_exists():
     text = (K8S / "jupyter_server_config.py").read_text()
     (path,) = re.findall(r'kernel_websocket_connection_class = "([\w.]+)"', text)

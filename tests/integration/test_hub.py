@@ -293,6 +293,17 @@ def test_a_homework_cycle_through_the_hub(hub):
     mark("servers ready, fetched")
     right_st, wrong_st, blank_st = students
 
+    # what a student opens carries their kernel's metadata, as JupyterLab sets it when the kernel connects, so
+    # opening changes nothing: the fetched homework (StampKernelMetadata, on in the class's course directory) and
+    # the course from the student edition (built with the Python the class's environment runs)
+    code = "import json\nfrom armlab.notebooks import kernel_metadata\nprint(json.dumps(kernel_metadata()))"
+    kernel = json.loads(run_in_kernel(blank_st, code))
+    assert kernel["language_info"]["version"] == ".".join(map(str, sys.version_info[:3]))
+    for path in (NB, "armlab/course/00_start_here.ipynb", "armlab/exercises/hw04_jacobians/hw04_jacobians.ipynb"):
+        meta = blank_st.req("GET", blank_st.user(f"/api/contents/{path}?content=1")).json()["content"]["metadata"]
+        assert {k: meta.get(k) for k in kernel} == kernel, path
+    assert {k: nbformat.read(release, 4).metadata.get(k) for k in kernel} == kernel  # as released
+
     # --- the class listens on the loopback interface only: hub, proxy, formgrader service, every server
     pids = cr.class_pids(cls) | {int((Path(cls.root) / "hub" / "jupyterhub.pid").read_text())}
     addresses = listening_addresses(pids)

@@ -2,7 +2,8 @@
 
 It holds the course, the released exercises and armlab as a wheel, and nothing of the instructor's:
 no solutions, no hidden tests, no grader harness. Updates arrive with nbgitpuller, which must never
-overwrite a student's own work.
+overwrite a student's own work. Its notebooks, and the homework nbgrader releases on a hub, carry the kernel's
+metadata, so a student opens them without an unsaved mark.
 """
 
 from __future__ import annotations
@@ -14,11 +15,17 @@ import sys
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
+from nbgrader.utils import compute_checksum
+
+from armlab.notebooks import kernel_metadata, notebooks, unstamped
+from armlab.notebooks import main as notebooks_main
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
 import student_edition as se  # noqa: E402
+from support.jupyterlab import dirty_on_opening  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -124,3 +131,108 @@ def test_an_update_pulled_with_nbgitpuller_never_overwrites_a_students_work(edit
         == "# 2 Forward kinematics (updated)"
     )  # a file they did not touch is updated
     assert (home / "docs" / "announcement.md").read_text() == "hw02 is out\n"
+
+
+def _same_but_the_kernel(nb, tracked, meta) -> int:
+    """``nb`` is ``tracked`` with the kernel metadata ``meta``: every cell and every other metadata key as they were,
+    and nbgrader's checksums (of the cells) still those the cells give; returns how many checksums it checked."""
+    assert nb.cells == tracked.cells
+    assert {k: nb.metadata[k] for k in meta} == meta
+    assert {k: v for k, v in nb.metadata.items() if k not in meta} == {
+        k: v for k, v in tracked.metadata.items() if k not in meta
+    }
+    sums = [c for c in nb.cells if "checksum" in c.metadata.get("nbgrader", {})]
+    assert all(compute_checksum(c) == c.metadata.nbgrader.checksum for c in sums)
+    return len(sums)
+
+
+def test_every_notebook_of_the_edition_carries_the_kernels_metadata_and_the_courses_cells(edition):
+    """What JupyterLab would set on opening is already there (the browser test below shows the effect); the cells
+    are the course's, so the released exercises' nbgrader checksums stay valid."""
+    meta = kernel_metadata()
+    paths = notebooks(edition)
+    assert {p.relative_to(edition) for p in paths} == {
+        p.relative_to(REPO) for d in ("course", "exercises") for p in notebooks(REPO / d)
+    }
+    assert unstamped(paths, meta) == []
+    checked = sum(
+        _same_but_the_kernel(nbformat.read(p, 4), nbformat.read(REPO / p.relative_to(edition), 4), meta) for p in paths
+    )
+    assert checked > 20  # the exercises' grade and solution cells
+    # the tracked notebooks lack the kernel's language_info: what the check exists to find
+    assert unstamped(notebooks(REPO / "course"), meta) == notebooks(REPO / "course")
+
+
+def test_the_check_the_image_runs_finds_a_notebook_stamped_for_another_python_and_restamping_fixes_it(
+    edition, tmp_path, capsys
+):
+    """``python -m armlab.notebooks --check`` (deploy/k8s/Dockerfile runs it on the edition) exits 1 and names the
+    notebook stamped for another Python; ``python -m armlab.notebooks DIR`` stamps it for this one, cells untouched."""
+    copy = tmp_path / "course"
+    shutil.copytree(edition / "course", copy)
+    assert notebooks_main(["--check", str(copy)]) == 0
+    other = copy / "01_poses_and_transforms.ipynb"
+    nb = json.loads(other.read_text())
+    nb["metadata"]["language_info"]["version"] = "3.99.0"
+    other.write_text(json.dumps(nb, indent=1) + "\n")
+    capsys.readouterr()
+    assert notebooks_main(["--check", str(copy)]) == 1
+    assert f"{other}: stamped for Python 3.99.0" in capsys.readouterr().err
+    assert notebooks_main([str(copy)]) == 0 and notebooks_main(["--check", str(copy)]) == 0
+    assert other.read_bytes() == (edition / "course" / other.name).read_bytes()
+
+
+def _nbgrader(cwd: Path, *args: str) -> None:
+    nbgrader = Path(sys.executable).parent / "nbgrader"
+    r = subprocess.run([str(nbgrader), *args], cwd=cwd, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
+@pytest.mark.timeout(300)
+def test_homework_released_and_fetched_through_nbgrader_carries_the_kernels_metadata_where_the_course_turns_it_on(
+    tmp_path,
+):
+    """The exercises a hub's students open come through nbgrader: generate (source → release), release_assignment,
+    fetch_assignment. Generated with this repository's config, the exercise is the committed one, byte for byte,
+    which JupyterLab would change on opening. With ``StampKernelMetadata.enabled`` (the hub's course directory) it
+    carries the kernel's metadata and the course's cells, and release and fetch copy it byte for byte."""
+    hw = "hw01_transforms"
+    meta = kernel_metadata()
+    committed = REPO / "exercises" / hw / f"{hw}.ipynb"
+    course, home, exchange = tmp_path / "course", tmp_path / "home", tmp_path / "exchange"
+    shutil.copytree(REPO / "solutions" / hw, course / "solutions" / hw)
+    shutil.copy(REPO / "nbgrader_config.py", course / "nbgrader_config.py")
+    home.mkdir()
+    exchange.mkdir()
+    generated = course / "exercises" / hw / f"{hw}.ipynb"
+    _nbgrader(course, "generate_assignment", hw, "--no-db", "--force")
+    assert generated.read_bytes() == committed.read_bytes() and unstamped([generated], meta)  # off by default
+
+    where = [f"--Exchange.root={exchange}", "--CourseDirectory.course_id=armlab"]
+    _nbgrader(course, "generate_assignment", hw, "--no-db", "--force", "--StampKernelMetadata.enabled=True")
+    _nbgrader(course, "release_assignment", hw, *where)
+    _nbgrader(home, "fetch_assignment", hw, *where)
+    released = (exchange / "armlab" / "outbound" / hw / f"{hw}.ipynb").read_bytes()
+    assert (home / hw / f"{hw}.ipynb").read_bytes() == released == generated.read_bytes()
+    fetched = nbformat.reads(released.decode(), 4)
+    assert _same_but_the_kernel(fetched, nbformat.read(committed, 4), meta) > 5
+
+
+@pytest.mark.timeout(300)
+def test_opening_a_notebook_of_the_edition_changes_nothing(edition, tmp_path):
+    """In JupyterLab and Chromium, as a student opens them: the start page, a chapter and a homework of the built
+    edition are not marked unsaved once their kernel is up, and nothing is written to them. The tracked start page
+    is marked modified at once: the check sees what JupyterLab changes on opening."""
+    names = [
+        "course/00_start_here.ipynb",
+        "course/02_dh_forward_kinematics.ipynb",
+        "exercises/hw01_transforms/hw01_transforms.ipynb",
+    ]
+
+    def place(root: Path) -> list[str]:  # root: a copy of course/, as tracked
+        shutil.copytree(edition, root / "edition", ignore=shutil.ignore_patterns(".git", "wheels"))
+        return ["00_start_here.ipynb", *(f"edition/{n}" for n in names)]
+
+    dirty = dirty_on_opening(tmp_path / "lab", place)
+    assert dirty.pop("00_start_here.ipynb") is True, "the check no longer sees what JupyterLab changes on opening"
+    assert dirty == {f"edition/{n}": False for n in names}

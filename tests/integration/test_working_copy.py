@@ -14,16 +14,18 @@ import shutil
 import socket
 import subprocess
 import sys
-import concurrent.futures
 import time
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from armlab.notebooks import kernel_metadata
+
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
 import working_copy as wc  # noqa: E402
+from support.jupyterlab import dirty_on_opening  # noqa: E402
 
 META = {
     "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
@@ -94,7 +96,7 @@ def test_first_start_copies_what_the_student_edition_holds_in_jupyterlabs_form(r
 
 
 def test_the_kernel_metadata_is_this_pythons():
-    meta = wc.kernel_metadata()
+    meta = kernel_metadata()
     assert meta["kernelspec"]["name"] == "python3" and meta["kernelspec"]["language"] == "python"
     assert meta["language_info"]["version"] == ".".join(map(str, sys.version_info[:3]))
     assert set(meta["language_info"]) == set(META["language_info"])
@@ -208,62 +210,22 @@ def test_run_sh_course_prints_the_url_of_the_start_page(tmp_path):
     assert "your working copy of the course" in log
 
 
-def _chromium_or_skip():
-    sys.path.insert(0, str(REPO / "bench"))
-    import bench_browser as bb
-
-    reason = None
-    if bb.chromium_path() is None:
-        reason = "chromium not found"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            reason = "playwright is not installed"
-    if reason and os.environ.get("CI"):
-        pytest.fail(f"{reason}, and CI is set: the browser tests must run in CI")
-    if reason:
-        pytest.skip(f"{reason}; skipped outside CI")
-    return bb
-
-
 @pytest.mark.timeout(300)
 def test_opening_a_notebook_of_the_working_copy_changes_nothing(tmp_path):
     """In JupyterLab and Chromium, as a student opens them: the start page, a lab and a homework of the working
     copy stay unsaved-free (no "modified" dot, nothing for autosave to write) once their kernel is
     up. The tracked notebook, which lacks the kernel's language_info, is marked modified at once: that is
     what the working copy's notebooks are written to avoid."""
-    bb = _chromium_or_skip()
-    from playwright import sync_api
-
     names = [
         "course/00_start_here.ipynb",
         "course/lab1_connect_and_move.ipynb",
         "exercises/hw04_jacobians/hw04_jacobians.ipynb",
     ]
 
-    def open_each() -> dict:
-        with bb.jupyter_lab(tmp_path / "lab") as lab, sync_api.sync_playwright() as pw:
-            root = Path(lab["root"])  # a copy of course/, as tracked
-            wc.sync(root / "my-course")
-            chrome = pw.chromium.launch(executable_path=bb.chromium_path(), args=bb.CHROMIUM_ARGS)
-            try:
-                dirty = {}
-                for name in ["00_start_here.ipynb", *(f"my-course/{n}" for n in names)]:
-                    before = (root / name).read_bytes()
-                    page = chrome.new_page(viewport={"width": 1366, "height": 768})
-                    bb.open_notebook(page, lab, name, file_browser=False)
-                    time.sleep(2.0)  # the kernel's info has arrived and been applied
-                    dirty[name] = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
-                    page.close()
-                    bb.shutdown_kernels(lab)
-                    assert (root / name).read_bytes() == before, f"{name} was written to on opening"
-            finally:
-                chrome.close()
-        return dirty
+    def place(root: Path) -> list[str]:  # root: a copy of course/, as tracked
+        wc.sync(root / "my-course")
+        return ["00_start_here.ipynb", *(f"my-course/{n}" for n in names)]
 
-    # a thread of its own: the browser tests' session-wide Playwright runs its loop in this one
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        dirty = pool.submit(open_each).result(timeout=600)
+    dirty = dirty_on_opening(tmp_path / "lab", place)
     assert dirty.pop("00_start_here.ipynb") is True, "the check no longer sees what JupyterLab changes on opening"
     assert dirty == {f"my-course/{n}": False for n in names}

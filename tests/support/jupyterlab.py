@@ -1,0 +1,70 @@
+"""Opening notebooks in JupyterLab (Chromium, through Playwright) and reading whether JupyterLab marks them unsaved.
+
+The working copy's and the student edition's tests share it: their notebooks must open unchanged.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def chromium_or_skip():
+    """bench/bench_browser (the project's JupyterLab and Chromium driver), or skip; in CI, fail instead."""
+    if str(REPO / "bench") not in sys.path:
+        sys.path.insert(0, str(REPO / "bench"))
+    import bench_browser as bb
+
+    reason = None
+    if bb.chromium_path() is None:
+        reason = "chromium not found"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            reason = "playwright is not installed"
+    if reason and os.environ.get("CI"):
+        pytest.fail(f"{reason}, and CI is set: the browser tests must run in CI")
+    if reason:
+        pytest.skip(f"{reason}; skipped outside CI")
+    return bb
+
+
+def dirty_on_opening(workdir: Path, place: Callable[[Path], list[str]]) -> dict[str, bool]:
+    """Start JupyterLab on a copy of course/ (in ``workdir``), let ``place(root)`` add files to its root and return
+    the notebooks to open (paths under the root), open each as a student does, wait until its kernel's info has
+    been applied and return whether JupyterLab marks it modified. Asserts that opening wrote nothing to a file."""
+    bb = chromium_or_skip()
+    from playwright import sync_api
+
+    def open_each() -> dict[str, bool]:
+        with bb.jupyter_lab(workdir) as lab, sync_api.sync_playwright() as pw:
+            root = Path(lab["root"])
+            names = place(root)
+            chrome = pw.chromium.launch(executable_path=bb.chromium_path(), args=bb.CHROMIUM_ARGS)
+            try:
+                dirty = {}
+                for name in names:
+                    before = (root / name).read_bytes()
+                    page = chrome.new_page(viewport={"width": 1366, "height": 768})
+                    bb.open_notebook(page, lab, name, file_browser=False)
+                    time.sleep(2.0)  # the kernel's info has arrived and been applied
+                    dirty[name] = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+                    page.close()
+                    bb.shutdown_kernels(lab)
+                    assert (root / name).read_bytes() == before, f"{name} was written to on opening"
+            finally:
+                chrome.close()
+        return dirty
+
+    # a thread of its own: the browser tests' session-wide Playwright runs its loop in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(open_each).result(timeout=600)
