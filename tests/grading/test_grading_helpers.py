@@ -313,7 +313,11 @@ def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched
 
 GRADING_MODULES = ["armlab.grading"] + sorted(m.name for m in pkgutil.walk_packages(g.__path__, "armlab.grading."))
 # what runs beside student code (the preprocessors and the batch grader run in the instructor's process)
-KERNEL_MODULES = [m for m in GRADING_MODULES if m not in ("armlab.grading.preprocessors", "armlab.grading.batch")]
+KERNEL_MODULES = [
+    m
+    for m in GRADING_MODULES
+    if m not in ("armlab.grading.preprocessors", "armlab.grading.batch", "armlab.grading.forked_kernels")
+]
 
 
 def test_grading_module_is_read_only():

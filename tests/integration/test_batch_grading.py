@@ -25,7 +25,9 @@ pytest.importorskip("distributed")
 A = "hw01_transforms"
 #: honest, wrong, blank and adversarial students whose serial grades the batch must reproduce
 STUDENTS = ("solution", "blank", "wrong", "monkeypatch", "deleted_tests", "os_exit")
-KILLER = "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"  # the kernel's parent: the grading worker
+# the process that launched the kernel (jupyter_client tells every kernel its pid): the grading worker; its parent
+# is the worker's kernel template when kernels are forked (tests/grading/test_forked_kernels.py kills that one)
+KILLER = "import os, signal\nos.kill(int(os.environ['JPY_PARENT_PID']), signal.SIGKILL)"
 
 
 def _env():
@@ -204,7 +206,7 @@ def test_batch_into_a_postgresql_gradebook_gives_serial_nbgraders_scores(course,
         cfg = load_config()
         cfg.merge(Config({"CourseDirectory": {"root": str(root), "db_url": url, "course_id": "robotics"}}))
         assert NbGraderAPI(config=cfg).generate_assignment(A, force=True)["success"]  # the assignment's cells
-        results = grade_assignment(A, root, workers=2)
+        results = grade_assignment(A, root, workers=2, fork=False)  # kernels started as nbgrader starts them
         assert sorted(r.student for r in results) == sorted(STUDENTS)
         assert _grades(root, url, "robotics") == serial
         again = grade_assignment(A, root, workers=2)  # resumes from what PostgreSQL holds

@@ -4,7 +4,8 @@
 (console script ``armlab-grade``), run from the course directory.
 
 Every submission gets nbgrader's own autograde (the course's ``nbgrader_config.py``: the same
-preprocessors, the same hardening, a fresh kernel), but in a private copy of the course: its own
+preprocessors, the same hardening, a fresh kernel, forked from a warm template unless ``--no-fork``:
+:mod:`armlab.grading.forked_kernels`), but in a private copy of the course: its own
 directory and its own SQLite gradebook holding the assignment's cells, copied from the course's
 gradebook. A task carries everything it needs (the submission, the source's non-notebook files, the
 gradebook template, the config) and returns the autograded files and the grade rows, so a worker
@@ -67,6 +68,7 @@ class Task:
     course_id: str
     timeout: float = DEFAULT_TIMEOUT
     versions: dict[str, str] = field(default_factory=dict)
+    fork: bool = True  # kernels forked from a warm template (forked_kernels), or started as nbgrader does
 
 
 @dataclass
@@ -159,6 +161,8 @@ def grade_one(task: Task) -> Result:
     from traitlets.config import Config
     from traitlets.config.loader import PyFileConfigLoader
 
+    from .forked_kernels import fork_kernels, watch_template
+
     if task.versions and task.versions != versions():
         return Result(task.student, False, f"worker has {versions()}, the course needs {task.versions}")
     t0 = time.perf_counter()
@@ -177,14 +181,18 @@ def grade_one(task: Task) -> Result:
         cfg.CourseDirectory.autograded_directory = "autograded"
         cfg.CourseDirectory.db_url = f"sqlite:///{root / 'gradebook.db'}"
         cfg.CourseDirectory.course_id = task.course_id
+        if task.fork:
+            fork_kernels(cfg)
         api = NbGraderAPI(config=cfg)
         hit: list[bool] = []
-        with _deadline(task.timeout, hit):
+        with _deadline(task.timeout, hit), watch_template() as killed:
             out = api.autograde(task.assignment, task.student, force=True, create=True)
         seconds = time.perf_counter() - t0
-        ok, reason = out["success"] and not hit, ""
+        ok, reason = out["success"] and not hit and not killed, ""
         if hit:
             reason = f"timed out after {task.timeout:g} s"
+        elif killed:  # its kernel died with it; a started kernel's parent would have been this worker
+            reason = "the submission killed its kernel's parent process"
         elif not out["success"]:
             reason = "nbgrader autograde failed: " + _last_line(out.get("error", ""))
         timestamp: Any = None
@@ -350,7 +358,7 @@ def _course_config(course: Path) -> Any:
     return CourseDirectory(config=cfg)
 
 
-def _tasks(coursedir: Any, course: Path, assignment: str, force: bool, timeout: float) -> list[Task]:
+def _tasks(coursedir: Any, course: Path, assignment: str, force: bool, timeout: float, fork: bool) -> list[Task]:
     from nbgrader.api import Gradebook
 
     sub_root = course / coursedir.submitted_directory
@@ -388,6 +396,7 @@ def _tasks(coursedir: Any, course: Path, assignment: str, force: bool, timeout: 
             coursedir.course_id,
             timeout,
             here,
+            fork,
         )
         for s in students
     ]
@@ -451,6 +460,7 @@ def grade_assignment(
     scheduler: str | None = None,
     force: bool = False,
     timeout: float = DEFAULT_TIMEOUT,
+    fork: bool = True,
     stream: Any = None,
 ) -> list[Result]:
     """Autograde every collected submission of ``assignment``; returns one Result per graded student."""
@@ -458,7 +468,7 @@ def grade_assignment(
 
     course = Path(course).resolve()
     coursedir = _course_config(course)
-    tasks = _tasks(coursedir, course, assignment, force, timeout)
+    tasks = _tasks(coursedir, course, assignment, force, timeout, fork)
     progress = Progress(len(tasks), stream)
     results: list[Result] = []
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
@@ -494,6 +504,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true", help="grade again what is graded already")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per submission")
     parser.add_argument("--course", default=".", help="the course directory (default: here)")
+    parser.add_argument(
+        "--no-fork",
+        dest="fork",
+        action="store_false",
+        help="start every kernel as nbgrader does, instead of forking it from a warm template",
+    )
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
@@ -504,6 +520,7 @@ def main(argv: list[str] | None = None) -> int:
         scheduler=args.scheduler,
         force=args.force,
         timeout=args.timeout,
+        fork=args.fork,
     )
     return 1 if any(not r.ok for r in results) else 0
 
