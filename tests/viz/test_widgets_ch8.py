@@ -112,3 +112,23 @@ def test_svg_plot_scales_series_and_marks():
     assert svg.startswith("<svg") and svg.count("<polyline") == 2 and "stroke-dasharray='1 2'" in svg
     with pytest.raises(ValueError, match="arm must be"):
         ControlLab("puma")
+
+
+@pytest.mark.parametrize("width", [380, 2000])  # numbers under 10 000 are written all at once, others one by one
+@pytest.mark.parametrize("gap", [False, True])
+def test_svg_plot_points_are_the_samples_in_tenths_of_a_pixel(width, gap):
+    """Each polyline point is a sample's (x, y) in tenths of a pixel (the group is drawn at scale 0.1): x across
+    the plot area (46 px to width − 8), y down from its top (8 px) over the range padded by 6 %; a NaN is left
+    out."""
+    import re
+
+    y = np.array([[0.0, 1.0, 2.0, 3.0, 4.0], [4.0, np.nan if gap else 3.0, 2.0, 1.0, 0.0]])
+    svg = svg_plot(np.arange(5), y, width=width)
+    points = [[int(v) for v in p.split()] for p in re.findall(r"points='([^']*)'", svg)]
+    lo, hi, W, H = -0.24, 4.24, width - 54, 150 - 32
+    for row, got in zip(y, points):
+        keep = ~np.isnan(row)
+        x = np.rint(10 * (46 + W * np.arange(5)[keep] / 4))
+        v = np.rint(10 * (8 + H * (hi - row[keep]) / (hi - lo)))
+        assert got == np.column_stack([x, v]).ravel().astype(int).tolist()
+    assert len(points[1]) == (8 if gap else 10)

@@ -18,6 +18,7 @@ import math
 import time
 import warnings
 import weakref
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -406,58 +407,64 @@ def _references(plan, controller, N, dt, stages):
 
 
 def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
+    """The rows (q, q̇, q̈, τ) of steps 0…N. The gripper closes at step ``k_pick`` and opens at ``k_place``:
+    three stretches, each with its plant (``sim.hold``) and its controller (the payload in its model or not),
+    so that a step is the controller's torque and one integrator step, with no test of which stretch it is."""
     R, RD, RDD, _ = refs
     bare, heavy = controllers  # without and with the payload in the controller's model
-    out, advance = bare.output, sim.advance
     # our own engine's Euler step is called here directly: one Python call less on every step
     direct = method == "euler" and type(sim) is KernelEngine
-    euler = sim.euler if direct else None
     g, w, arm = (sim.g, sim.w, sim.arm) if direct else (None, None, None)
-    cos, sin = math.cos, math.sin
-    switch = {k_pick: True, k_place: False}
-    Q, QD, QDD, TAU = [], [], [], []  # flat: one numpy conversion each at the end
+    advance, cos, sin, isfinite = sim.advance, math.cos, math.sin, math.isfinite
+    # flat rows of doubles: a step's floats are copied, not kept alive (the kernels' temporaries then reuse them)
+    Q, QD, QDD, TAU = array("d"), array("d"), array("d"), array("d")
     q, qd = list(q0), [0.0] * len(q0)
-    for k in range(N + 1):
-        if k in switch:  # the gripper closes (pick) or opens (place)
-            sim.hold(switch[k])
-            euler = sim.euler if direct else None
-            out = (heavy if switch[k] else bare).output
-        t = k * h
-        j = k * sub
-        tau = out(t, q, qd, R[j], RD[j], RDD[j])
-        if k == N:
-            Q.extend(q)
-            QD.extend(qd)
-            QDD.extend(sim.accel(q, qd, tau))
-            TAU.extend(tau)
-            break
-        torque_at = None
-        if sub == 2:
-
-            def torque_at(stage, qs, vs, j=j, t=t):
-                return out(t + 0.5 * stage * h, qs, vs, R[j + stage], RD[j + stage], RDD[j + stage])
-
-        try:
-            if euler is not None:
-                a, q2, qd2 = euler(q, qd, tau, g, w, arm, h, cos, sin)
-            else:
-                a, q2, qd2 = advance(h, method, q, qd, tau, torque_at)
-        except (ZeroDivisionError, OverflowError):
-            raise ValueError(
-                f"the simulation failed at t = {t:.6g} s (step {k}): M(q) singular or the state overflowed"
-            ) from None
-        Q.extend(q)
-        QD.extend(qd)
-        QDD.extend(a)
-        TAU.extend(tau)
-        if not math.isfinite(sum(q2) + sum(qd2)):
-            raise ValueError(
-                f"the state became non-finite after t = {t:.6g} s (step {k}): the closed loop is "
-                "unstable at this step size or with these gains"
-            )
-        q, qd = q2, qd2
+    for start, stop, holding in ((0, k_pick, False), (k_pick, k_place, True), (k_place, N, False)):
+        if start:  # the gripper closes (pick) or opens (place)
+            sim.hold(holding)
+        out = (heavy if holding else bare).output
+        euler = sim.euler if direct else None
+        for k in range(start, stop):
+            t = k * h
+            j = k * sub
+            tau = out(t, q, qd, R[j], RD[j], RDD[j])
+            try:
+                if euler is not None:
+                    a, q2, qd2 = euler(q, qd, tau, g, w, arm, h, cos, sin)
+                else:
+                    a, q2, qd2 = advance(h, method, q, qd, tau, _stage_torque(out, t, h, j, refs) if sub == 2 else None)
+            except (ZeroDivisionError, OverflowError):
+                raise ValueError(
+                    f"the simulation failed at t = {t:.6g} s (step {k}): M(q) singular or the state overflowed"
+                ) from None
+            Q.fromlist(q)
+            QD.fromlist(qd)
+            QDD.fromlist(a)
+            TAU.extend(tau)  # any sequence a controller returns
+            if not isfinite(sum(q2) + sum(qd2)):
+                raise ValueError(
+                    f"the state became non-finite after t = {t:.6g} s (step {k}): the closed loop is "
+                    "unstable at this step size or with these gains"
+                )
+            q, qd = q2, qd2
+    j = N * sub  # the last sample: its q̈ under its torque
+    tau = out(N * h, q, qd, R[j], RD[j], RDD[j])
+    Q.fromlist(q)
+    QD.fromlist(qd)
+    QDD.fromlist(sim.accel(q, qd, tau))
+    TAU.extend(tau)
     n = len(q0)
-    return [np.array(r, dtype=float).reshape(-1, n) for r in (Q, QD, QDD, TAU)]
+    return [np.frombuffer(r, float).reshape(-1, n) for r in (Q, QD, QDD, TAU)]
+
+
+def _stage_torque(out, t, h, j, refs):
+    """The controller's torque at the RK4 stages of the step from time t (reference samples j, j + 1, j + 2)."""
+    R, RD, RDD, _ = refs
+
+    def torque_at(stage, qs, vs):
+        return out(t + 0.5 * stage * h, qs, vs, R[j + stage], RD[j + stage], RDD[j + stage])
+
+    return torque_at
 
 
 def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k_place, informed, wall):
@@ -466,11 +473,12 @@ def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k
     g = sim.g
     arm = np.asarray(sim.arm)
     K, E = np.empty(len(Q)), np.empty(len(Q))
-    bounds = [0, k_pick, k_place, len(Q)]
-    for p, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
-        r = sim.loaded if p == 1 else sim.bare
-        K[a:b] = kinetic_energy(r, Q[a:b], QD[a:b]) + 0.5 * np.einsum("ki,i,ki->k", QD[a:b], arm, QD[a:b])
-        E[a:b] = K[a:b] + potential_energy(r, Q[a:b], g)
+    # the arm without the payload before the pick and after the place, with it between: one call of each
+    # energy kernel per robot (a kernel call costs about as much for 2 rows as for 600)
+    for r, rows in ((sim.bare, np.r_[0:k_pick, k_place : len(Q)]), (sim.loaded, slice(k_pick, k_place))):
+        q, qd = Q[rows], QD[rows]
+        K[rows] = kinetic_energy(r, q, qd) + 0.5 * np.einsum("ki,i,ki->k", qd, arm, qd)
+        E[rows] = K[rows] + potential_energy(r, q, g)
     if sub == 1:  # a torque held over a step does the work τ·Δq exactly
         step_work = np.einsum("ki,ki->k", TAU[:-1], np.diff(Q, axis=0))
     else:

@@ -90,13 +90,8 @@ def svg_plot(
             f"<line x1='{px(v):.1f}' x2='{px(v):.1f}' y1='{top}' y2='{top + H}' stroke='#999' stroke-dasharray='1 2'/>"
         )
     # points in tenths of a pixel, as integers (a third of the time floats take to print), drawn at scale 0.1
-    X = np.rint(10 * px(xs))
     parts.append("<g transform='scale(0.1)'>")
-    for k, row in enumerate(Ys):
-        Y_ = 10 * py(row)
-        keep = ~np.isnan(Y_)
-        xy = np.column_stack([X[keep], np.rint(Y_[keep])]).astype(np.int64)
-        pts = " ".join(map(str, xy.ravel().tolist()))  # "x0 y0 x1 y1 …": SVG reads pairs; one C-level join
+    for k, pts in enumerate(_points(np.rint(10 * px(xs)), np.rint(10 * py(Ys)))):
         parts.append(
             f"<polyline fill='none' stroke='{colors[k % len(colors)]}' stroke-width='1.5' "
             f"vector-effect='non-scaling-stroke' points='{pts}'/>"
@@ -121,6 +116,24 @@ def svg_plot(
             )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _points(X: np.ndarray, Y: np.ndarray) -> list[str]:
+    """The polylines' ``points``, "x0 y0 x1 y1 …", one per row of Y (m, P) against X (P,): whole numbers, a
+    NaN's point left out. Numbers from 0 to 9999 (tenths of a pixel of a plot under 1000 px) are written all
+    at once, four digits each (SVG reads leading zeros); others one by one."""
+    xy = np.empty(Y.shape + (2,))
+    xy[..., 0], xy[..., 1] = X, Y
+    if not (np.isnan(Y).any() or xy.min() < 0 or xy.max() > 9999):
+        digits = (xy.astype(np.int64)[..., None] // np.array([1000, 100, 10, 1])) % 10 + ord("0")
+        text = np.full(xy.shape + (5,), ord(" "), np.uint8)
+        text[..., :4] = digits
+        return [row.tobytes().decode("ascii") for row in text.reshape(len(Y), -1)]
+    rows = []
+    for row in xy:
+        v = row[~np.isnan(row[:, 1])].astype(np.int64).ravel().tolist()
+        rows.append(" ".join(map(str, v)))
+    return rows
 
 
 class _Animated(Panel):
