@@ -557,9 +557,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     real_users = os.geteuid() == 0 and not args.shared_user
     if port_in_use(args.port):  # before anything is built, not after the hub's 180 s wait
+        other = next((p for p in range(args.port + 1, args.port + 100) if not port_in_use(p)), None) or free_port()
         raise SystemExit(
             f"ERROR: {LOOPBACK}:{args.port} is already in use (another Jupyter, JupyterHub or demo class?): stop "
-            f"it, or choose another port, e.g. ./run.sh classroom --port {free_port()}"
+            f"it, or choose another port, e.g. ./run.sh classroom --port {other}"
         )
 
     def interrupt(signum, frame):
