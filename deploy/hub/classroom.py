@@ -103,6 +103,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def port_in_use(port: int) -> bool:
+    """Whether ``127.0.0.1:port`` is taken. The proxy would only log that (EADDRINUSE) and keep running without
+    its public port, so the class would never answer."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as node binds: a TIME_WAIT is not "in use"
+        try:
+            s.bind((LOOPBACK, port))
+        except OSError:
+            return True
+    return False
+
+
 def proxy_command() -> str:
     chp = HERE / "node_modules" / ".bin" / "configurable-http-proxy"
     if not chp.exists():
@@ -544,6 +556,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     real_users = os.geteuid() == 0 and not args.shared_user
+    if port_in_use(args.port):  # before anything is built, not after the hub's 180 s wait
+        other = next((p for p in range(args.port + 1, args.port + 100) if not port_in_use(p)), None) or free_port()
+        raise SystemExit(
+            f"ERROR: {LOOPBACK}:{args.port} is already in use (another Jupyter, JupyterHub or demo class?): stop "
+            f"it, or choose another port, e.g. ./run.sh classroom --port {other}"
+        )
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
@@ -553,7 +571,11 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(sig, interrupt)
     cls = setup(args.dir, args.port, real_users=real_users)
     say(f"starting the hub on {cls.url} (log: {Path(cls.root) / 'hub' / 'jupyterhub.log'})")
-    proc = start(cls, log=Path(cls.root) / "hub" / "jupyterhub.log")
+    log = Path(cls.root) / "hub" / "jupyterhub.log"
+    try:
+        proc = start(cls, log=log)
+    except RuntimeError as e:  # start() has stopped what it started
+        raise SystemExit(f"ERROR: {e}\n(the hub's whole log: {log})") from None
     print(banner(cls), flush=True)
     try:
         proc.wait()

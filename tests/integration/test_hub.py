@@ -19,6 +19,7 @@ import os
 import pwd
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -423,3 +424,17 @@ def test_a_homework_cycle_through_the_hub(hub):
 
     elapsed = time.monotonic() - t0
     print(f"homework cycle through the hub: {elapsed:.0f} s")
+
+
+def test_a_taken_port_is_named_at_once_before_anything_is_built(tmp_path, monkeypatch):
+    """./run.sh classroom on a port something else listens on (an instructor's laptop runs another Jupyter on 8000):
+    the proxy only logs EADDRINUSE and keeps running, so the class waited 180 s for a hub that never answered, then
+    printed a traceback that did not name the port."""
+    monkeypatch.setattr(cr, "setup", lambda *a, **kw: pytest.fail("the class was built before the port was checked"))
+    with socket.socket() as busy:
+        busy.bind((cr.LOOPBACK, 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(SystemExit, match=rf"127\.0\.0\.1:{port} is already in use.*--port \d+"):
+            cr.main(["--dir", str(tmp_path / "class"), "--port", str(port), "--shared-user"])
+    assert not cr.port_in_use(port)  # closed: free again
