@@ -107,7 +107,11 @@ class _ForkedProcess:
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.returncode: int | None = None
-        self._fd: int | None = os.pidfd_open(pid)
+        self._fd: int | None = None
+        try:
+            self._fd = os.pidfd_open(pid)
+        except ProcessLookupError:  # it died at once, and the template has reaped it
+            self.returncode = -1
 
     def poll(self) -> int | None:
         if self.returncode is None and self._fd is not None and select.select([self._fd], [], [], 0)[0]:
@@ -148,13 +152,13 @@ class _Template:
     def fork(self, argv: list[str], cwd: str) -> _ForkedProcess:
         request = json.dumps({"argv": argv, "cwd": cwd}).encode() + b"\n"
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        with self.lock:
+        with self.lock:  # held until the pidfd is open: the template reaps only at its next request
             self.proc.stdin.write(request)
             self.proc.stdin.flush()
             line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the kernel template exited ({self.proc.wait()})")
-        return _ForkedProcess(int(line))
+            if not line:
+                raise RuntimeError(f"the kernel template exited ({self.proc.wait()})")
+            return _ForkedProcess(int(line))
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
