@@ -68,6 +68,8 @@ GRADING_ALLOWED = {
     "nbformat",
     "nbconvert",
     "IPython",
+    "jupyter_client",  # nbclient's kernel managers: the batch grader's forked kernels
+    "ipykernel_launcher",  # the kernel nbgrader starts, which a forked kernel becomes
     "sqlalchemy",  # nbgrader's gradebook, read by the batch grader
     "dask",
     "distributed",
