@@ -22,13 +22,19 @@ PROBE = (
 )
 
 
-async def _run(cls, code, cwd, timeout=30):
-    """Start a kernel with ``cls``, run ``code``, return (stdout, reply status, manager) with the kernel still up."""
+async def _started(cls, cwd, timeout=30):
+    """A kernel started with manager class ``cls`` in ``cwd``, ready: (manager, client with channels open)."""
     km = cls(kernel_name="python3")
     await km.start_kernel(cwd=str(cwd))
     kc = km.client()
     kc.start_channels()
     await kc.wait_for_ready(timeout=timeout)
+    return km, kc
+
+
+async def _run(cls, code, cwd, timeout=30):
+    """Start a kernel with ``cls``, run ``code``, return (stdout, reply status, manager) with the kernel still up."""
+    km, kc = await _started(cls, cwd, timeout)
     out: list[str] = []
 
     def hook(msg):
@@ -63,11 +69,7 @@ def test_a_forked_kernel_sees_what_a_started_kernel_sees(tmp_path):
 
 def test_a_forked_kernel_that_exits_is_seen_dead(tmp_path):
     async def go():
-        km = fk.ForkedKernelManager(kernel_name="python3")
-        await km.start_kernel(cwd=str(tmp_path))
-        kc = km.client()
-        kc.start_channels()
-        await kc.wait_for_ready(timeout=30)
+        km, kc = await _started(fk.ForkedKernelManager, tmp_path)
         kc.execute("import os; os._exit(3)")
         deadline = time.monotonic() + 10
         while await km.is_alive() and time.monotonic() < deadline:
@@ -82,11 +84,7 @@ def test_a_forked_kernel_that_exits_is_seen_dead(tmp_path):
 
 def test_a_forked_kernel_is_interrupted_and_shut_down(tmp_path):
     async def go():
-        km = fk.ForkedKernelManager(kernel_name="python3")
-        await km.start_kernel(cwd=str(tmp_path))
-        kc = km.client()
-        kc.start_channels()
-        await kc.wait_for_ready(timeout=30)
+        km, kc = await _started(fk.ForkedKernelManager, tmp_path)
         msg_id = kc.execute("while True: pass")
         await asyncio.sleep(0.5)
         await km.interrupt_kernel()  # SIGINT to its process group, as for a started kernel
