@@ -12,6 +12,8 @@ latency of each (wall-clock receipt − the simulator's stamp, one machine so on
 (``received``, on the monotonic clock, which all processes share: see :func:`while_streaming`), its stream
 ticks sent more than a period late, and the fault it held on, if any. ``--watch`` workers only watch (a class
 behind the gate, where one student holds the arm); ``--claim`` workers claim the arm at the gate first.
+``--socket-watch`` workers are bare rosbridge subscribers (:func:`socket_watcher`) that also report when each
+state reached their socket (``at_socket``): what a server adds, apart from the watching process's own time.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -58,6 +62,85 @@ def worker(url, seconds, watch=False, claim=False):
     except Exception as e:  # a hold on a fault is a result, reported to the parent
         fault = f"{type(e).__name__}: {e}"
     _report(arm, seqs, lat, rx, sent, fault)
+
+
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; the kernel stamps each received packet
+
+
+def socket_watcher(url, seconds):
+    """Subscribe to ``/joint_states`` as ``YoubotArm`` does, with one blocking socket and websockets' sans-I/O
+    protocol, and note for every state the kernel's receive time of its packet (SO_TIMESTAMPNS, wall clock).
+
+    On a 2-core machine shared by a dozen client processes, a state waits in a socket until its process is
+    scheduled; the kernel's stamp is when it arrived, which is what the server sending it is responsible for."""
+    from websockets.client import ClientProtocol
+    from websockets.frames import Opcode
+    from websockets.http11 import Response
+    from websockets.uri import parse_uri
+
+    from armlab.lab.protocol import ARM_JOINTS, JOINT_STATES, TOPICS, parse_joint_state
+
+    uri = parse_uri(url)
+    sock = socket.create_connection((uri.host, uri.port), timeout=5.0)
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    proto = ClientProtocol(uri)
+    proto.send_request(proto.connect())
+
+    def events(until):
+        """(event, kernel receive time) until the monotonic time ``until``; bounded by the socket's timeout."""
+        while time.monotonic() < until:
+            sock.sendall(b"".join(proto.data_to_send()))
+            data, anc, _, _ = sock.recvmsg(1 << 16, socket.CMSG_SPACE(16))
+            if not data:
+                raise ConnectionError(f"{url} closed the connection")
+            t_sock = next(
+                (
+                    s + ns * 1e-9
+                    for lvl, typ, c in anc
+                    if (lvl, typ) == (socket.SOL_SOCKET, SO_TIMESTAMPNS)
+                    for s, ns in [struct.unpack("qq", c)]
+                ),
+                float("nan"),
+            )
+            proto.receive_data(data)
+            for ev in proto.events_received():
+                yield ev, t_sock
+
+    ev, _ = next(events(time.monotonic() + 5.0))
+    if not isinstance(ev, Response) or ev.status_code != 101:
+        raise ConnectionError(f"{url} refused the websocket handshake: {ev}")
+    print("ready", flush=True)
+    if sys.stdin.readline().strip() != "go":
+        return
+    # subscribed at "go", as a watching YoubotArm is, so that no state waits unread while the class starts
+    sub = {
+        "op": "subscribe",
+        "topic": JOINT_STATES,
+        "type": TOPICS[JOINT_STATES],
+        "throttle_rate": 0,
+        "queue_length": 1,
+    }
+    proto.send_text(json.dumps(sub).encode())
+    seqs, lat, at_socket, rx = [], [], [], []
+    for ev, t_sock in events(time.monotonic() + seconds):
+        if getattr(ev, "opcode", None) is not Opcode.TEXT:
+            continue
+        now, t_rx = time.time(), time.monotonic()
+        frame = json.loads(ev.data)
+        if frame.get("op") != "publish" or frame.get("topic") != JOINT_STATES:
+            continue
+        stamp, seq, joints = parse_joint_state(frame["msg"])
+        if not all(j in joints for j in ARM_JOINTS):
+            continue  # a base-only state, skipped as YoubotArm skips it
+        seqs.append(seq)
+        rx.append(t_rx)
+        lat.append(now - stamp)
+        at_socket.append(t_sock - stamp)
+    proto.send_close()
+    sock.sendall(b"".join(proto.data_to_send()))
+    sock.close()
+    report = {"seqs": seqs, "latency": lat, "at_socket": at_socket, "received": rx}
+    print(json.dumps({**report, "missed_ticks": 0, "fault": None, "sent": 0}), flush=True)
 
 
 def _report(arm, seqs, lat, rx, sent, fault):
@@ -143,7 +226,12 @@ def main():
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--watch", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--claim", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--socket-watch", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker and args.socket_watch:
+        sys.path.insert(0, str(ROOT / "lib"))
+        socket_watcher(args.url, args.seconds)
+        return
     if args.worker:
         worker(args.url, args.seconds, args.watch, args.claim)
         return

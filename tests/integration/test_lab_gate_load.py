@@ -1,11 +1,15 @@
 """Load through the gate: 10 watching clients and one commander streaming at 50 Hz for 30 s.
 
 Every process is its own (``bench/lab_clients.py``): the simulator standing in for rosbridge, the gate
-(``python -m armlab.lab.gate``), ten watchers and a commander behind it, and one reference watcher connected
-straight to the simulator. The latency the gate adds is, per ``/joint_states`` message, a watcher's receipt
-time minus the reference watcher's (one machine, one clock): p99 ≤ 5 ms, once the class streams (after the
-first second, as in test_lab_load: before it, twelve client processes start on two cores). Nothing is lost: no watcher misses a
-``seq``, every command the commander sent is forwarded, none is refused, and no client holds on a fault.
+(``python -m armlab.lab.gate``), ten watchers and a commander (a ``YoubotArm``) behind it, and one reference
+watcher connected straight to the simulator. The latency the gate adds is, per ``/joint_states`` message, the
+time it reached a watcher's socket minus the time it reached the reference's (the kernel's receive stamps,
+one machine, one clock): p99 ≤ 5 ms, once the class streams (after the first second, as in test_lab_load).
+
+Measured at the socket, because on this 2-core machine the ten watching processes, each ~0.5 ms of Python per
+state, queue for the CPU after their states have arrived; in a class they run on their own machines. That
+time is printed too. Nothing is lost: no watcher misses a ``seq``, every command the commander sent is
+forwarded, none is refused, and no client holds on a fault.
 """
 
 from __future__ import annotations
@@ -68,32 +72,35 @@ def test_ten_watchers_and_a_commander_at_50_hz_for_30_s_through_the_gate(tmp_pat
             ]
         )
         urls = [sim_url] + [gate_url] * (WATCHERS + 1)
-        args = [["--watch"]] + [["--watch"]] * WATCHERS + [["--claim"]]
+        args = [["--socket-watch"]] * (WATCHERS + 1) + [["--claim"]]
         reports, (t_go, t_end) = run_clients(urls, len(urls), SECONDS, timeout=SECONDS + 60, args=args)
     finally:
         gate_stats = _stop(gate) if gate is not None else {}
         _stop(sim)
     ref, watchers, commander = reports[0], reports[1:-1], reports[-1]
-    ref_lat = dict(zip(ref["seqs"], ref["latency"]))
 
-    def added_between(t0, t1):  # ms, per state a watcher received between t0 and t1
+    def added_between(t0, t1, key="at_socket"):  # ms, per state a watcher received between t0 and t1
+        ref_lat = dict(zip(ref["seqs"], ref[key]))
         return 1000 * np.array(
             [
                 lat - ref_lat[s]
                 for w in watchers
-                for s, lat, t in zip(w["seqs"], w["latency"], w["received"])
+                for s, lat, t in zip(w["seqs"], w[key], w["received"])
                 if s in ref_lat and t0 <= t <= t1
             ]
         )
 
     compared = added_between(-np.inf, np.inf).size
     start_ms, added_ms = added_between(t_go, t_go + SETTLE), added_between(t_go + SETTLE, t_end)
+    in_process_ms = added_between(t_go + SETTLE, t_end, key="latency")
     p50, p99 = np.percentile(added_ms, [50, 99])
     lat = np.concatenate([w["latency"] for w in watchers]) * 1000
     print(
         f"\ngate load: {WATCHERS} watchers + 1 commander × 50 Hz × {SECONDS:.0f} s: {compared} states compared; "
-        f"added latency p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {added_ms.max():.1f} ms (the first second: p99 "
-        f"{np.percentile(start_ms, 99) if start_ms.size else float('nan'):.1f} ms); state latency through "
+        f"added latency at the socket p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {added_ms.max():.1f} ms (the first "
+        f"second: p99 {np.percentile(start_ms, 99) if start_ms.size else float('nan'):.1f} ms; seen by the "
+        f"watching processes: p50 {np.percentile(in_process_ms, 50):.2f} ms, p99 "
+        f"{np.percentile(in_process_ms, 99):.2f} ms); state latency through "
         f"the gate p99 {np.percentile(lat, 99):.2f} ms; commands sent {commander['sent']}, forwarded "
         f"{gate_stats.get('forwarded')}, refused {gate_stats.get('refused')}; inside the gate: per command p99 "
         f"{gate_stats.get('cmd_latency_ms_p99', float('nan')):.3f} ms, per state to a watcher p50 "
@@ -113,4 +120,5 @@ def test_ten_watchers_and_a_commander_at_50_hz_for_30_s_through_the_gate(tmp_pat
     assert gate_stats["refused"] == 0 and gate_stats["forwarded"] == commander["sent"], gate_stats
     assert gate_stats["dropped"] == 0, "the gate dropped frames for a watcher"
     assert commander["missed_ticks"] <= 0.01 * 50 * SECONDS
+    assert np.isfinite(added_ms).all(), "a state came without the kernel's receive stamp (SO_TIMESTAMPNS)"
     assert p99 <= 5.0, f"the gate adds {p99:.1f} ms at p99 (limit 5 ms)"
