@@ -139,9 +139,11 @@ def test_shorten_tracebacks_only_in_graded_cells():
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, monkeypatch_module):
-    """Every submission of every assignment, autograded in one batch."""
+    """Every submission of every assignment, autograded in one batch by ``armlab-grade --workers 2``: nbgrader's
+    own autograde per submission, with the scores serial ``nbgrader autograde`` gives (test_batch_grading.py)."""
     monkeypatch_module.setenv("PATH", BIN + os.pathsep + os.environ.get("PATH", ""))  # nbgrader runs `alembic`
-    return run_batch(tmp_path_factory.mktemp("course"), ASSIGNMENTS, timeout=TEST_TIMEOUT)
+    pytest.importorskip("distributed")
+    return run_batch(tmp_path_factory.mktemp("course"), ASSIGNMENTS, timeout=TEST_TIMEOUT, workers=2)
 
 
 # --- release ---------------------------------------------------------------------------------------

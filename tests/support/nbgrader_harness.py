@@ -874,11 +874,13 @@ def scores(api, assignment, student):
         return sub.score, sub.max_score, cells
 
 
-def run_batch(root, assignments=None, builders=None, timeout=None, select=None):
+def run_batch(root, assignments=None, builders=None, timeout=None, select=None, workers=None):
     """Release ``assignments`` (default: those in ``builders``) in a temporary course at ``root`` and
     autograde every submission ``builders`` (default ``SUBMISSIONS``) make of them, or those
-    ``select``ed by (assignment, student), one after another as one batch. ``timeout``: per-cell
-    Execute timeout (default: the committed config's)."""
+    ``select``ed by (assignment, student), as one batch. ``timeout``: per-cell Execute timeout (default:
+    the committed config's). ``workers``: None grades one after another with ``NbGraderAPI.autograde``,
+    as ``nbgrader autograde`` does; N grades with ``armlab-grade`` on one Dask cluster of N workers (the same
+    scores: tests/integration/test_batch_grading.py), and ``graded`` holds its ``success`` and reason."""
     from nbgrader.apps import NbGraderAPI
     from traitlets.config import Config
 
@@ -887,6 +889,8 @@ def run_batch(root, assignments=None, builders=None, timeout=None, select=None):
     root = Path(root)
     for a in assignments:  # only these assignments (other homework may be work in progress)
         shutil.copytree(REPO / "solutions" / a, root / "solutions" / a)
+    config = (REPO / "nbgrader_config.py").read_text()  # the course's own, for armlab-grade's workers
+    (root / "nbgrader_config.py").write_text(config + (f"\nc.Execute.timeout = {timeout}\n" if timeout else ""))
     cfg = load_config()
     overrides = {"CourseDirectory": {"root": str(root)}, "Exchange": {"root": str(root / "_exchange")}}
     if timeout is not None:
@@ -909,10 +913,37 @@ def run_batch(root, assignments=None, builders=None, timeout=None, select=None):
             dest.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, str(dest))
             result["expected"][(a, student)] = EXPECTED[(a, student)]  # KeyError: add the student to OUTCOMES
-    for a, student in result["expected"]:
-        t = time.perf_counter()
-        res = api.autograde(a, student)  # never raises; success=False for a dead kernel
-        result["times"][(a, student)] = time.perf_counter() - t
-        result["graded"][(a, student)] = (res, scores(api, a, student))
+    if workers is None:
+        for a, student in result["expected"]:
+            t = time.perf_counter()
+            res = api.autograde(a, student)  # never raises; success=False for a dead kernel
+            result["times"][(a, student)] = time.perf_counter() - t
+            result["graded"][(a, student)] = (res, scores(api, a, student))
+    else:
+        _grade_in_parallel(
+            root, api, sorted({a for a, _ in result["expected"]}, key=assignments.index), workers, result
+        )
     result["total_time"] = time.perf_counter() - t0
     return result
+
+
+def _grade_in_parallel(root, api, assignments, workers, result):
+    """armlab-grade, assignment after assignment, on one LocalCluster (its workers keep their warm kernels)."""
+    import io
+
+    import dask
+    from distributed import LocalCluster
+
+    from armlab.grading.batch import grade_assignment
+
+    with (
+        dask.config.set({"distributed.scheduler.worker-saturation": 1.0}),  # one submission per worker at a time
+        LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+        ) as cluster,
+    ):
+        for a in assignments:
+            for r in grade_assignment(a, root, scheduler=cluster.scheduler_address, stream=io.StringIO()):
+                result["times"][(a, r.student)] = r.seconds
+                res = {"success": r.ok, "error": r.reason, "log": r.log}
+                result["graded"][(a, r.student)] = (res, scores(api, a, r.student))
