@@ -18,6 +18,7 @@ itself is unchanged.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import json
@@ -168,6 +169,9 @@ class _Template:
             self.proc.wait(5)
         if self.proc.poll() is None:
             self.proc.kill()
+            self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
 
 
 _template: _Template | None = None
@@ -190,8 +194,15 @@ def template(env: dict[str, str], preload: tuple[str, ...] = PRELOAD) -> _Templa
         ):
             if _template is not None:
                 _template.close()
+            else:  # the first one: closed when this process exits, not left to the garbage collector
+                atexit.register(_close_template)
             _template = _Template(preload, env)
         return _template
+
+
+def _close_template() -> None:
+    if _template is not None:
+        _template.close()
 
 
 @contextlib.contextmanager
