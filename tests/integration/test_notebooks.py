@@ -44,6 +44,41 @@ def test_notebook_committed_without_outputs(path):
     assert not dirty, f"{path.name}: cells {dirty} have outputs or execution counts; clear them before committing"
 
 
+def compile_warnings(nb):
+    """(cell index, line, message) of every warning Python gives when it compiles ``nb``'s code cells, after
+    IPython turns their magics into Python: an invalid escape such as ``"}\\ "`` in a LaTeX label is a
+    DeprecationWarning on 3.11 and a SyntaxWarning a student sees above the cell's output from 3.12 on."""
+    import warnings
+
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    to_python = TransformerManager().transform_cell
+    found = []
+    for i, c in enumerate(nb.cells):
+        if c.cell_type == "code":
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                compile(to_python(c.source), f"cell {i}", "exec")
+            found += [(i, w.lineno, str(w.message)) for w in caught]
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    NOTEBOOKS
+    + sorted((COURSE.parent / "solutions").glob("*/*.ipynb"))
+    + sorted((COURSE.parent / "exercises").glob("*/*.ipynb")),
+    ids=lambda p: str(p.relative_to(COURSE.parent)),
+)
+def test_code_compiles_without_warnings(path):
+    assert compile_warnings(nbformat.read(path, as_version=4)) == []
+
+
+def test_the_compile_check_finds_an_invalid_escape():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('%matplotlib inline\nlabel = "\\text{x}\\ y"')])
+    assert [(i, line) for i, line, _ in compile_warnings(nb)] == [(0, 2)]
+
+
 def start_page_misses(text, course=COURSE):
     """What the start page ``text`` does not link: each chapter and lab of ``course``, each homework beside it
     in exercises/, and the glossary (as markdown links ``[…](target)``, relative to course/)."""
