@@ -112,7 +112,8 @@ def socket_watcher(url, seconds):
     print("ready", flush=True)
     if sys.stdin.readline().strip() != "go":
         return
-    # subscribed at "go", as a watching YoubotArm is, so that no state waits unread while the class starts
+    # subscribed at "go" with YoubotArm's options: a YoubotArm subscribes on connecting and reads on a thread of
+    # its own; this reads from "go" on only, so that no state waits unread in its socket while the class starts
     sub = {
         "op": "subscribe",
         "topic": JOINT_STATES,
