@@ -1,8 +1,8 @@
 """nbgrader homework pipeline: release, autograde (honest and adversarial students), feedback.
 
-Everything runs in-process with ``nbgrader.apps.NbGraderAPI`` on a temporary copy of the
-course (docs/instructor.md, "Testing and benchmarking"). All submissions of every homework are
-graded in one batch by a module-scoped fixture; the tests below assert on its results. The
+Everything runs on a temporary copy of the course (docs/instructor.md, "Testing and benchmarking"):
+``nbgrader.apps.NbGraderAPI`` releases, and ``armlab-grade`` on a 2-worker Dask cluster autogrades all
+submissions of every homework in one batch, in a module-scoped fixture; the tests below assert on its results. The
 course copy, the batch, the students of each homework (``SUBMISSIONS``: add a new homework's
 students there) and the table of what each must get (``OUTCOMES``: its score and the words of its
 feedback, one row per student) are in ``tests/support/nbgrader_harness.py``, which

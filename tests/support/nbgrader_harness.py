@@ -1,7 +1,7 @@
 """The nbgrader homework pipeline as tests/integration/test_homework.py and bench/bench_grading.py run it.
 
-A temporary copy of the course, released and autograded in-process with nbgrader's
-``NbGraderAPI`` (docs/instructor.md, "Testing and benchmarking"). ``SUBMISSIONS`` maps each
+A temporary copy of the course, released with nbgrader's ``NbGraderAPI`` and autograded with it one by one,
+or with ``armlab-grade`` in parallel (docs/instructor.md, "Testing and benchmarking"). ``SUBMISSIONS`` maps each
 homework to a builder that derives students from the solution and the blank (released) notebook:
 ``{student: notebook}``, honest, wrong, partial and adversarial; ``OUTCOMES`` is the table of what each
 must get: its score and the words its feedback shows. The pipeline
