@@ -78,7 +78,7 @@ def socket_watcher(url, seconds):
     from websockets.http11 import Response
     from websockets.uri import parse_uri
 
-    from armlab.lab.protocol import ARM_JOINTS, JOINT_STATES, TOPICS, parse_joint_state
+    from armlab.lab.protocol import ARM_JOINTS, JOINT_STATES, TOPICS, decode, parse_joint_state
 
     uri = parse_uri(url)
     sock = socket.create_connection((uri.host, uri.port), timeout=5.0)
@@ -127,7 +127,7 @@ def socket_watcher(url, seconds):
         if getattr(ev, "opcode", None) is not Opcode.TEXT:
             continue
         now, t_rx = time.time(), time.monotonic()
-        frame = json.loads(ev.data)
+        frame = decode(ev.data)
         if frame.get("op") != "publish" or frame.get("topic") != JOINT_STATES:
             continue
         stamp, seq, joints = parse_joint_state(frame["msg"])

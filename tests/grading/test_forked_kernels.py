@@ -46,6 +46,13 @@ async def _run(cls, code, cwd, timeout=30):
     return "".join(out), reply["content"]["status"], km
 
 
+async def _dead_within(km, seconds):
+    """Wait until the manager's kernel is dead, or ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    while await km.is_alive() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+
+
 def _probe(cls, cwd):
     async def go():
         text, status, km = await _run(cls, PROBE, cwd)
@@ -71,9 +78,7 @@ def test_a_forked_kernel_that_exits_is_seen_dead(tmp_path):
     async def go():
         km, kc = await _started(fk.ForkedKernelManager, tmp_path)
         kc.execute("import os; os._exit(3)")
-        deadline = time.monotonic() + 10
-        while await km.is_alive() and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        await _dead_within(km, 10)
         kc.stop_channels()
         dead = not await km.is_alive()
         await km.shutdown_kernel(now=True)
@@ -110,9 +115,7 @@ def test_a_kernel_that_kills_its_parent_takes_only_the_template_down(tmp_path):
             parent = int(next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:")))
             # no reply is awaited: whether the kernel gets one out before it dies with its parent is a race
             kc.execute("import os, signal; os.kill(os.getppid(), signal.SIGKILL)")
-            deadline = time.monotonic() + 10
-            while await km.is_alive() and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
+            await _dead_within(km, 10)
             kc.stop_channels()
             alive = await km.is_alive()
             await km.shutdown_kernel(now=True)

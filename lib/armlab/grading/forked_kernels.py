@@ -194,12 +194,11 @@ def template(env: dict[str, str], preload: tuple[str, ...] = PRELOAD) -> _Templa
         ):
             if _template is not None:
                 _template.close()
-            else:  # the first one: closed when this process exits, not left to the garbage collector
-                atexit.register(_close_template)
             _template = _Template(preload, env)
         return _template
 
 
+@atexit.register  # closed when this process exits, not left to the garbage collector
 def _close_template() -> None:
     if _template is not None:
         _template.close()
