@@ -327,7 +327,7 @@ def _entry_of(robot: Any) -> _Kernels:
         return kernel_entry(description_key(robot))
 
 
-def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any]) -> Any:
+def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any], *, native: bool = False) -> Any:
     """``build(robot)``, once per robot description and ``key``: the one cache of compiled code.
 
     ``key`` is namespaced by the module that builds it: ``"dynamics.rne"``, ``("control.pd_gravity", g)``.
@@ -340,6 +340,9 @@ def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any]) -> Any
     DHRobot holds its entry), and the :data:`RECENT_DESCRIPTIONS` most recently built descriptions are
     kept besides (a small LRU of strong references). A DHRobot finds its entry in O(1), without hashing
     its description; other robot-like objects are described on every call.
+
+    ``native=True`` (the simulation loop's kernels): the entry becomes the kernel's C build, equal to the
+    bit (:mod:`armlab._core.native`), as soon as there is one; until then, and without a compiler, Python.
     """
     try:
         entry = robot._kernels  # a DHRobot's own entry, resolved when it was built (the hot path: inlined)
@@ -350,6 +353,10 @@ def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any]) -> Any
     except KeyError:
         pass
     value = entry[key] = build(robot)
+    if native:
+        from . import native as c  # on first use: importing armlab stays light
+
+        value = entry[key] = c.native(value, lambda fast: entry.__setitem__(key, fast))
     return value
 
 

@@ -44,7 +44,7 @@ def computed_torque(robot: RobotLike, gravity: Sequence[float]) -> Callable[...,
         tau, _ = rne_steps(robot, q, qd, v, g, [0] * 6, TracerBackend(tr))
         return tr.kernel("computed_torque", "q, qd, qr, qdr, qddr, kp, kd", tau)
 
-    return cached_kernel(robot, ("control.computed_torque", tuple(g)), build)
+    return cached_kernel(robot, ("control.computed_torque", tuple(g)), build, native=True)
 
 
 def _gravity(tr, robot, g, q):
@@ -61,7 +61,7 @@ def gravity_torques(robot: RobotLike, gravity: Sequence[float]) -> Callable[...,
         tr = Tracer()
         return tr.kernel("gravity_torques", "q", _gravity(tr, robot, g, tr.inputs("q", robot.n)))
 
-    return cached_kernel(robot, ("control.gravity_torques", tuple(g)), build)
+    return cached_kernel(robot, ("control.gravity_torques", tuple(g)), build, native=True)
 
 
 def pd_gravity(robot: RobotLike, gravity: Sequence[float]) -> Callable[..., Any]:
@@ -76,4 +76,4 @@ def pd_gravity(robot: RobotLike, gravity: Sequence[float]) -> Callable[..., Any]
         tau = [p * (r - x) + d * (rd - v) + gi for p, r, x, d, rd, v, gi in zip(kp, qr, q, kd, qdr, qd, G)]
         return tr.kernel("pd_gravity", "q, qd, qr, qdr, kp, kd", tau)
 
-    return cached_kernel(robot, ("control.pd_gravity", tuple(g)), build)
+    return cached_kernel(robot, ("control.pd_gravity", tuple(g)), build, native=True)
