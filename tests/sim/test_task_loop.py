@@ -102,3 +102,16 @@ def test_run_task_equals_the_task_stepped_by_its_definition_bit_for_bit(case):
     assert run.saturation == saturation
     if "limits" in case:
         assert run.saturated.any()  # the case exercises the clipping
+
+
+def test_the_energy_balance_is_computed_when_first_read():
+    """A widget re-running the task never reads the energy: run_task leaves it to the first reader, who gets
+    the same four arrays as from the definition above."""
+    plan = paper_plan()
+    r = sim.run_task(plan, control.ComputedTorque(PAPER, 400.0, 40.0, gravity=models.PAPER_GRAVITY), dt=0.002)
+    assert all(
+        isinstance(r.trajectory.__dict__[k], sim.trajectory.Energies) for k in ("energy", "work", "drift", "kinetic")
+    )
+    energy = r.energy
+    assert energy is r.trajectory.energy and isinstance(r.trajectory.__dict__["energy"], np.ndarray)
+    assert r.drift[0] == 0.0 and np.array_equal(r.kinetic, r.trajectory.kinetic) and r.work.shape == energy.shape

@@ -29,7 +29,7 @@ def test_the_default_is_the_papers_task_under_computed_torque(lab):
     assert (r.pick_step, r.place_step, len(r.t)) == (380, 760, 1001)
     direct = sim.run_task(lab.plan, control.ComputedTorque(models.paper_3r(), 400.0, 40.0, gravity=G), dt=0.002)
     np.testing.assert_allclose(r.q, direct.q, atol=1e-12)
-    assert "ComputedTorque(kp=400, kd=40)" in lab.readout.value
+    assert "ComputedTorque(kp=400, kd=40)" in lab.plots.value
 
 
 @pytest.mark.parametrize("kind, cls", list(zip(CONTROLLERS, ["ComputedTorque", "PDGravity", "PID", "PID.cascade"])))
@@ -69,7 +69,8 @@ def test_payload_and_model_error_reach_the_simulation(lab):
 
 def test_plots_and_animation_show_the_run(lab):
     r = lab.result
-    assert lab.error_plot.value.count("<polyline") == 3 and lab.torque_plot.value.count("<polyline") == 3
+    error, torque = lab.plots.value.split("joint torques")  # one widget, one message per update: both plots
+    assert error.count("<polyline") == 3 and torque.count("<polyline") == 3 and "max |error|" in error
     lab.show(500)
     np.testing.assert_allclose(lab.view.T, lab.robot.fkine(r.q[500]), atol=1e-12)
     np.testing.assert_allclose(np.array(lab.ball.get_data_3d()).ravel(), r.ball[500], atol=1e-12)
@@ -80,8 +81,8 @@ def test_plots_and_animation_show_the_run(lab):
 
 def test_youbot_lab_shows_its_effort_limits_and_saturation():
     yb = ControlLab("youbot", payload=1.5, controller="PD + gravity")
-    assert yb.readings["saturated"] and "saturated in" in yb.readout.value
-    assert "stroke-dasharray='4 3'" in yb.torque_plot.value  # joint 2's limit drawn
+    assert yb.readings["saturated"] and "saturated in" in yb.plots.value
+    assert "stroke-dasharray='4 3'" in yb.plots.value.split("joint torques")[1]  # joint 2's limit drawn
     assert np.all(np.abs(yb.result.tau) <= models.YOUBOT_ACTUATORS["effort"] * (1 + 1e-12))
 
 

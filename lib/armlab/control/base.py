@@ -79,6 +79,22 @@ class Saturation:
     def __bool__(self) -> bool:
         return self.steps > 0
 
+    def add(self, times: Sequence[float], demanded: np.ndarray) -> None:
+        """Record outputs clipped elsewhere (the closed loop in C, :mod:`armlab.sim.closed_loop`) as
+        :meth:`Controller.output` records them: one call per row of ``demanded`` (m, n), at ``times`` (m,)."""
+        lim = np.asarray(self.limits, dtype=float)
+        over = (demanded > lim) | (demanded < -lim)
+        self.calls += len(demanded)
+        for i in np.flatnonzero(over.any(axis=0)):
+            self.per_joint[i] += int(over[:, i].sum())
+            self.peak[i] = max(self.peak[i], float((np.abs(demanded[over[:, i], i]) / lim[i]).max()))
+        hit = [times[r] for r in np.flatnonzero(over.any(axis=1)).tolist()]
+        if hit:
+            self.steps += len(hit)
+            self.times.extend(hit)
+            if self.first is None:
+                self.first = hit[0]
+
     def report(self) -> str:
         if not self.steps:
             return f"no saturation in {self.calls} steps"
@@ -159,6 +175,16 @@ class Controller:
     def law(self, t: float, q: list, qd: list, qr: list, qdr: list, qddr: list) -> list:
         """Torques (list of n floats) before saturation; all arguments are lists (t a float)."""
         raise NotImplementedError
+
+    def compiled_law(self) -> tuple[Any, tuple] | None:
+        """(kernel, arguments) when :meth:`law` is exactly one call of a compiled kernel and the output is
+        this class's clip: the arguments name the state ("q", "qd", "qr", "qdr", "qddr") or are constants.
+        A simulator may then run the loop in C (:mod:`armlab.sim.closed_loop`). None otherwise."""
+        return None
+
+    def _is_own(self, cls: type) -> bool:
+        """Whether law and output are ``cls``'s and Controller's: a subclass that changes them has its own law."""
+        return type(self).law is cls.law and type(self).output is Controller.output  # type: ignore[attr-defined]
 
     def output(self, t: float, q: list, qd: list, qr: list, qdr: list, qddr: list) -> list:
         """The law, clipped to the limits (each clip recorded): what a simulator applies."""

@@ -185,6 +185,9 @@ class PDGravity(Sum):
     def law(self, t: float, q: list, qd: list, qr: list, qdr: list, qddr: list) -> list:  # one compiled call
         return self._law(q, qd, qr, qdr, self.pd.kp, self.pd.kd, math.cos, math.sin)
 
+    def compiled_law(self) -> tuple[Any, tuple] | None:
+        return (self._law, ("q", "qd", "qr", "qdr", self.pd.kp, self.pd.kd)) if self._is_own(PDGravity) else None
+
     @property
     def model(self) -> RobotLike:
         return self.gravity_comp.model
@@ -217,6 +220,9 @@ class ComputedTorque(ModelBased):
 
     def law(self, t: float, q: list, qd: list, qr: list, qdr: list, qddr: list) -> list:
         return self._ct(q, qd, qr, qdr, qddr, self.kp, self.kd, math.cos, math.sin)
+
+    def compiled_law(self) -> tuple[Any, tuple] | None:
+        return (self._ct, ("q", "qd", "qr", "qdr", "qddr", self.kp, self.kd)) if self._is_own(ComputedTorque) else None
 
     def __repr__(self) -> str:
         return f"ComputedTorque({self._gain_repr()})"

@@ -30,10 +30,11 @@ from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
 from .._core.constants import GRAVITY
 from ..dynamics.model import euler_step_kernel, kinetic_energy, potential_energy
+from .closed_loop import run_stretch
 from .integrators import rk4
 from .payload import with_payload
 from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
-from .trajectory import Trajectory
+from .trajectory import Energies, Trajectory
 
 __all__ = [
     "PickAndPlace",
@@ -422,8 +423,13 @@ def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
     for start, stop, holding in ((0, k_pick, False), (k_pick, k_place, True), (k_place, N, False)):
         if start:  # the gripper closes (pick) or opens (place)
             sim.hold(holding)
-        out = (heavy if holding else bare).output
+        controller = heavy if holding else bare
+        out = controller.output
         euler = sim.euler if direct else None
+        if euler is not None and sub == 1 and start < stop:  # the stretch in C, if it can run there
+            start, q, qd = _in_c(
+                controller, (euler, ("q", "qd", "tau", g, w, arm, h)), refs[3], start, stop, q, qd, h, (Q, QD, QDD, TAU)
+            )
         for k in range(start, stop):
             t = k * h
             j = k * sub
@@ -457,6 +463,22 @@ def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
     return [np.frombuffer(r, float).reshape(-1, n) for r in (Q, QD, QDD, TAU)]
 
 
+def _in_c(controller, step, references, start, stop, q, qd, h, rows):
+    """Steps ``start``… of a stretch in C (:func:`armlab.sim.closed_loop.run_stretch`) when the controller's
+    law is one compiled kernel: the rows appended, the saturation recorded. Returns (the step the Python loop
+    goes on from, q, q̇ there): ``stop`` when C ran them all, ``start`` when it ran none."""
+    law = controller.compiled_law()
+    done = None if law is None else run_stretch(law, step, references, controller.limits, start, stop, q, qd)
+    if done is None:
+        return start, q, qd
+    k, q, qd, (Qc, QDc, QDDc, TAUc, demanded) = done
+    for r, a in zip(rows, (Qc, QDc, QDDc, TAUc)):
+        r.frombytes(a.tobytes())
+    if controller.saturation is not None:
+        controller.saturation.add([j * h for j in range(start, k)], demanded)
+    return k, q, qd
+
+
 def _stage_torque(out, t, h, j, refs):
     """The controller's torque at the RK4 stages of the step from time t (reference samples j, j + 1, j + 2)."""
     R, RD, RDD, _ = refs
@@ -471,26 +493,11 @@ def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k
     Q, QD, QDD, TAU = rows
     t = np.arange(len(Q)) * dt
     g = sim.g
-    arm = np.asarray(sim.arm)
-    K, E = np.empty(len(Q)), np.empty(len(Q))
-    # the arm without the payload before the pick and after the place, with it between: one call of each
-    # energy kernel per robot (a kernel call costs about as much for 2 rows as for 600)
-    for r, rows in ((sim.bare, np.r_[0:k_pick, k_place : len(Q)]), (sim.loaded, slice(k_pick, k_place))):
-        q, qd = Q[rows], QD[rows]
-        K[rows] = kinetic_energy(r, q, qd) + 0.5 * np.einsum("ki,i,ki->k", qd, arm, qd)
-        E[rows] = K[rows] + potential_energy(r, q, g)
-    if sub == 1:  # a torque held over a step does the work τ·Δq exactly
-        step_work = np.einsum("ki,ki->k", TAU[:-1], np.diff(Q, axis=0))
-    else:
-        power = np.einsum("ki,ki->k", QD, TAU)
-        step_work = 0.5 * (power[1:] + power[:-1]) * dt
-    work = np.concatenate([[0.0], np.cumsum(step_work)])
-    drift = E - E[0] - work
-    for b in (k_pick, k_place):  # the payload's energy enters or leaves at a switch: not drift
-        drift[b:] -= (E[b] - E[b - 1]) - (work[b] - work[b - 1])
+    balance: Any = Energies(lambda: _energies(sim, Q, QD, TAU, dt, sub, k_pick, k_place))  # the four, when read
     traj = Trajectory(
-        t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=E, work=work, drift=drift, kinetic=K, reason="", method=method, dt=dt
-    )
+        t=t, q=Q, qd=QD, qdd=QDD, tau=TAU, energy=balance, work=balance, drift=balance, kinetic=balance, reason="",
+        method=method, dt=dt
+    )  # fmt: skip
     tool = robot.fkine(Q)[:, :3, 3]
     ball = sim.ball()
     ball = _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g) if ball is None else ball
@@ -516,6 +523,28 @@ def _result(plan, robot, sim, controller, rows, refs, sub, dt, method, k_pick, k
         wall,
         controller.saturation.report() if controller.saturation is not None else "no limits",
     )
+
+
+def _energies(sim, Q, QD, TAU, dt, sub, k_pick, k_place):
+    """(energy, work, drift, kinetic) of a run: the arm without the payload before the pick and after the
+    place, with it between."""
+    arm = np.asarray(sim.arm)
+    K, E = np.empty(len(Q)), np.empty(len(Q))
+    # one call of each energy kernel per robot (a kernel call costs about as much for 2 rows as for 600)
+    for r, rows in ((sim.bare, np.r_[0:k_pick, k_place : len(Q)]), (sim.loaded, slice(k_pick, k_place))):
+        q, qd = Q[rows], QD[rows]
+        K[rows] = kinetic_energy(r, q, qd) + 0.5 * np.einsum("ki,i,ki->k", qd, arm, qd)
+        E[rows] = K[rows] + potential_energy(r, q, sim.g)
+    if sub == 1:  # a torque held over a step does the work τ·Δq exactly
+        step_work = np.einsum("ki,ki->k", TAU[:-1], np.diff(Q, axis=0))
+    else:
+        power = np.einsum("ki,ki->k", QD, TAU)
+        step_work = 0.5 * (power[1:] + power[:-1]) * dt
+    work = np.concatenate([[0.0], np.cumsum(step_work)])
+    drift = E - E[0] - work
+    for b in (k_pick, k_place):  # the payload's energy enters or leaves at a switch: not drift
+        drift[b:] -= (E[b] - E[b - 1]) - (work[b] - work[b - 1])
+    return E, work, drift, K
 
 
 def _ball(plan, robot, Q, QD, t, tool, k_pick, k_place, g):

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Trajectory", "LimitEvent"]
+__all__ = ["Trajectory", "LimitEvent", "Energies"]
+
+_ENERGY = ("energy", "work", "drift", "kinetic")
+
+
+class Energies:
+    """A run's energy balance (energy, work, drift, kinetic), computed when first read: a widget that
+    re-runs a task on every slider move never reads it. Give one to :class:`Trajectory` for all four."""
+
+    def __init__(self, compute: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> None:
+        self._compute: Callable[[], tuple[np.ndarray, ...]] | None = compute
+        self._values: dict[str, np.ndarray] = {}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if self._compute is not None:
+            self._values = dict(zip(_ENERGY, self._compute()))
+            self._compute = None
+        return self._values[name]
 
 
 @dataclass(frozen=True)
@@ -27,7 +45,8 @@ class Trajectory:
     (input plus controller; friction not included). ``energy`` (N,) is K + P (kinetic with armature,
     potential with the run's gravity and payload), ``kinetic`` (N,) is K alone, ``work`` (N,) the work done on the arm by the applied
     torques and friction since t = 0, and ``drift`` = energy − energy[0] − work: what the integrator
-    created or lost (zero for exact integration). ``events`` lists joint-limit crossings. ``ok``: the run
+    created or lost (zero for exact integration); one :class:`Energies` given for all four computes them
+    when first read. ``events`` lists joint-limit crossings. ``ok``: the run
     went to its end; otherwise ``reason`` says what stopped it (a limit, a non-finite state, max_steps); it
     is "" when ok.
     """
@@ -77,3 +96,22 @@ class Trajectory:
             f"{self.method}, dt = {self.dt:g} s, max drift {self.max_drift:.3g} J, "
             f"{len(self.events)} limit events, {self.reason or 'completed'})"
         )
+
+
+def _energy_field(name: str) -> property:
+    """A field of the energy balance: an array, or read from the run's :class:`Energies` when first asked."""
+
+    def get(self: Trajectory) -> np.ndarray:
+        value = self.__dict__[name]
+        if isinstance(value, Energies):
+            value = self.__dict__[name] = value[name]
+        return value  # type: ignore[no-any-return]
+
+    def put(self: Trajectory, value: np.ndarray | Energies) -> None:
+        self.__dict__[name] = value
+
+    return property(get, put, doc=f"The run's {name} (N,), J.")
+
+
+for _name in _ENERGY:  # after @dataclass: its __init__ assigns through these
+    setattr(Trajectory, _name, _energy_field(_name))

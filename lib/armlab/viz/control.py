@@ -230,6 +230,7 @@ class ControlLab(_Animated):
         self.arm = arm
         self.robot, self.plan, self.dt, self.limits, self.gravity = _task(arm)
         self._models = {0.0: self.robot}
+        self._gains: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         payload = self.plan.payload if payload is None else payload
         self._scene(self.robot, self.plan.q0, figsize)
         self.result = None
@@ -243,7 +244,8 @@ class ControlLab(_Animated):
         self.error = slider(error, 0.0, 50.0, 5.0, "model error %", ".0f", "100px")
         self.informed = w.Checkbox(value=informed, description="controller knows the payload", indent=False)
         self.sliders = [self.omega, self.zeta, self.ki, self.payload, self.error]
-        self.error_plot, self.torque_plot, self.readout, self.frame = w.HTML(), w.HTML(), w.HTML(), w.HTML()
+        # the outcome and its two plots in one widget: an update is one message to the browser, not three
+        self.plots, self.frame = w.HTML(), w.HTML()
         steps = self.plan.step_of(self.plan.t_end, self.dt)
         self.play = w.Play(min=0, max=steps, step=10, interval=40)
         self.play.observe(lambda ch: self.show(ch["new"]), names="value")
@@ -256,9 +258,8 @@ class ControlLab(_Animated):
         # machine, so that every slider move runs them (a payload or model error not tried yet runs Python
         # while its own are built)
         native.settle(timeout=60)
-        side = side_column([self.choice, *self.sliders, self.informed, self.readout, self.play, self.frame])
-        plots = w.VBox([self.error_plot, self.torque_plot])
-        self.widget = panel_layout(side, self._figure_widget(), plots)
+        side = side_column([self.choice, *self.sliders, self.informed, self.play, self.frame])
+        self.widget = panel_layout(side, self._figure_widget(), self.plots)
 
     def model(self, error_percent: float) -> DHRobot:
         """The controller's model with ±``error_percent`` % inertial error (one per value, kernels reused)."""
@@ -274,7 +275,10 @@ class ControlLab(_Animated):
         common = dict(limits=self.limits)
         if kind == "computed torque":
             return control.ComputedTorque(model, w**2, 2 * z * w, gravity=self.gravity, **common)
-        kp, kd = control.pd_gains(model, self.plan.q_pick, w, z)
+        key = (self.error.value, w, z)  # the independent-joint gains of a model and (ω, ζ), computed once
+        if key not in self._gains:
+            self._gains[key] = control.pd_gains(model, self.plan.q_pick, w, z)
+        kp, kd = self._gains[key]
         if kind == "PD + gravity":
             return control.PDGravity(model, kp, kd, gravity=self.gravity, **common)
         if kind == "PID":
@@ -297,12 +301,23 @@ class ControlLab(_Animated):
         steps = np.arange(len(r.t))
         marks = (r.pick_step, r.place_step)
         names = [f"θ{i + 1}" for i in range(self.robot.n)]
-        self.error_plot.value = "<b>tracking error (°)</b><br>" + svg_plot(
-            steps, np.degrees(r.error).T, labels=names, ylabel="q_r − q (°)", vlines=marks
-        )
         hl = () if self.limits is None else tuple(self.limits[[1]]) + tuple(-self.limits[[1]])
-        self.torque_plot.value = (
-            "<b>joint torques (N·m)</b>"
+        self.readings = {
+            "max_error_deg": np.degrees(r.max_error),
+            "rms_error_deg": np.degrees(r.rms_error),
+            "saturated": bool(r.saturated.any()),
+            "saturation": r.saturation,
+            "failed": failed,
+        }
+        worst = np.degrees(r.max_error)
+        self.plots.value = (
+            "<small>"
+            + (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
+            + f"{html.escape(r.controller)}: max |error| = {worst.round(3).tolist()}°<br>"
+            + f"{html.escape(r.saturation)}; pick at step {r.pick_step}, place at step {r.place_step}</small><br>"
+            + "<b>tracking error (°)</b><br>"
+            + svg_plot(steps, np.degrees(r.error).T, labels=names, ylabel="q_r − q (°)", vlines=marks)
+            + "<br><b>joint torques (N·m)</b>"
             + (" — dashed: joint 2's limit" if hl else "")
             + "<br>"
             + svg_plot(
@@ -313,20 +328,6 @@ class ControlLab(_Animated):
                 hlines=hl,
                 vlines=marks,
             )
-        )
-        self.readings = {
-            "max_error_deg": np.degrees(r.max_error),
-            "rms_error_deg": np.degrees(r.rms_error),
-            "saturated": bool(r.saturated.any()),
-            "saturation": r.saturation,
-            "failed": failed,
-        }
-        worst = np.degrees(r.max_error)
-        self.readout.value = (
-            "<small>"
-            + (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
-            + f"{html.escape(r.controller)}<br>max |error| = {worst.round(3).tolist()}°<br>"
-            + f"{html.escape(r.saturation)}<br>pick at step {r.pick_step}, place at step {r.place_step}</small>"
         )
         self.play.max = len(r.t) - 1
         self.show(self.play.value, draw=draw)
