@@ -68,12 +68,12 @@ def cases(n):
     yield "07 excitation: harmonics 3 <-> 4", _steps(ex, s, back_and_forth(s, n, 3.0), (ex.plot,))
 
     lab = viz.control_lab("paper")
-    plots = (lab.error_plot, lab.torque_plot)
+    plots = (lab.plots,)
     yield "08 control lab (paper): ω", _steps(lab, lab.omega, back_and_forth(lab.omega, n), plots)
     task = viz.task_player(models.paper_3r(), lab.result, every=5)
     yield "08 task player: step 500", _steps(task, task.step, back_and_forth(task.step, n, 500.0))
     yb = viz.control_lab("youbot", controller="PD + gravity", payload=1.0)
-    plots = (yb.error_plot, yb.torque_plot)
+    plots = (yb.plots,)
     yield "08 control lab (youBot): ω", _steps(yb, yb.omega, back_and_forth(yb.omega, n), plots)
 
 

@@ -8,6 +8,7 @@ import os
 
 import numpy as np
 import pytest
+from support.native_builds import require_native
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,11 @@ from armlab.control.kernels import computed_torque
 from armlab.dynamics.model import euler_step_kernel
 from armlab.models import paper_3r, youbot
 
-pytestmark = pytest.mark.skipif(bool(native.available()), reason=f"no native builds here: {native.available()}")
+
+@pytest.fixture(autouse=True, scope="module")
+def _native_builds():
+    require_native()
+
 
 GRAVITY = [0.0, 0.0, -9.81]
 

@@ -9,12 +9,17 @@ import sys
 
 import numpy as np
 import pytest
+from support.native_builds import require_native
 
 from armlab import control, sim
 from armlab._core import native
 from armlab.sim import closed_loop
 
-pytestmark = pytest.mark.skipif(bool(native.available()), reason=f"no native builds here: {native.available()}")
+
+@pytest.fixture(autouse=True, scope="module")
+def _native_builds():
+    require_native()
+
 
 # Each case prints a digest of the run, its saturation record, or the error it raised.
 _RUN = """
