@@ -245,7 +245,7 @@ class ControlLab(_Animated):
         self.informed = w.Checkbox(value=informed, description="controller knows the payload", indent=False)
         self.sliders = [self.omega, self.zeta, self.ki, self.payload, self.error]
         # the outcome and its two plots in one widget: an update is one message to the browser, not three
-        self.plots, self.frame = w.HTML(), w.HTML()
+        self.plots, self.frame = w.HTML(layout=w.Layout(max_width="390px")), w.HTML()  # plots 380 px wide
         steps = self.plan.step_of(self.plan.t_end, self.dt)
         self.play = w.Play(min=0, max=steps, step=10, interval=40)
         self.play.observe(lambda ch: self.show(ch["new"]), names="value")
@@ -311,10 +311,10 @@ class ControlLab(_Animated):
         }
         worst = np.degrees(r.max_error)
         self.plots.value = (
-            "<small>"
+            "<div style='line-height:1.35; margin-bottom:6px'><small>"
             + (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
-            + f"{html.escape(r.controller)}: max |error| = {worst.round(3).tolist()}°<br>"
-            + f"{html.escape(r.saturation)}; pick at step {r.pick_step}, place at step {r.place_step}</small><br>"
+            + f"{html.escape(r.controller)}<br>max |error| (°): {worst.round(3).tolist()}<br>"
+            + f"{html.escape(r.saturation)}<br>pick at step {r.pick_step}, place at step {r.place_step}</small></div>"
             + "<b>tracking error (°)</b><br>"
             + svg_plot(steps, np.degrees(r.error).T, labels=names, ylabel="q_r − q (°)", vlines=marks)
             + "<br><b>joint torques (N·m)</b>"
