@@ -108,7 +108,7 @@ def test_only_plain_float_arithmetic_is_translated():
         c_kernels.translate(src.replace("atan2(x0, 1.0)", "x0 ** 2"))
     k = c_kernels.translate(src.replace("atan2(x0, 1.0)", "(x0 - 1.5) - -x0"))
     assert (k.name, k.args, k.groups) == ("f", (("x", 1),), (1,))
-    assert "const double v0 = ((x0 - 1.5) - (-x0));" in k.c
+    assert "const double n_v0 = ((n_x0 - 1.5) - (-n_x0));" in k.c
 
 
 def test_a_kernel_builds_in_the_background_and_then_replaces_the_python_one(cache):

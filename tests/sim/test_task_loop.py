@@ -6,6 +6,7 @@ two must agree to the last bit, for both arms of chapter 08's control lab."""
 from __future__ import annotations
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -112,6 +113,8 @@ def test_the_energy_balance_is_computed_when_first_read():
     assert all(
         isinstance(r.trajectory.__dict__[k], sim.trajectory.Energies) for k in ("energy", "work", "drift", "kinetic")
     )
+    sent = pickle.loads(pickle.dumps(r))  # to another process: the balance goes computed
     energy = r.energy
     assert energy is r.trajectory.energy and isinstance(r.trajectory.__dict__["energy"], np.ndarray)
+    assert np.array_equal(sent.drift, r.drift) and np.array_equal(sent.energy, energy)
     assert r.drift[0] == 0.0 and np.array_equal(r.kinetic, r.trajectory.kinetic) and r.work.shape == energy.shape

@@ -38,7 +38,7 @@ def _c_expr(node: ast.expr, names: set[str]) -> str:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return f"(-{_c_expr(node.operand, names)})"
     if isinstance(node, ast.Name) and node.id in names:
-        return node.id
+        return f"n_{node.id}"  # prefixed: no Python name can clash with a C keyword or the module's own names
     if isinstance(node, ast.Constant) and type(node.value) is float and math.isfinite(node.value):
         return repr(node.value)  # the shortest text that reads back as the same double, in C as in Python
     if (
@@ -65,7 +65,7 @@ def translate(source: str) -> CKernel:
         if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Tuple) and isinstance(st.value, ast.Name)
     }
     names = {a for a in args if a not in sizes}  # the scalars, e.g. a step h
-    body = [f"    const double {a} = x_{a}[0];" for a in sorted(names)]
+    body = [f"    const double n_{a} = x_{a}[0];" for a in sorted(names)]
     out: list[list[ast.expr]] = []
     tupled = False
     for st in fn.body:
@@ -75,10 +75,10 @@ def translate(source: str) -> CKernel:
                 raise ValueError(f"unexpected unpacking: {ast.unparse(st)!r}")
             for k, t in enumerate(targets):
                 assert isinstance(t, ast.Name)
-                body.append(f"    const double {t.id} = x_{src.id}[{k}];")
+                body.append(f"    const double n_{t.id} = x_{src.id}[{k}];")
                 names.add(t.id)
         elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
-            body.append(f"    const double {st.targets[0].id} = {_c_expr(st.value, names)};")
+            body.append(f"    const double n_{st.targets[0].id} = {_c_expr(st.value, names)};")
             names.add(st.targets[0].id)
         elif isinstance(st, ast.Return) and st.value is not None:
             groups = st.value.elts if isinstance(st.value, ast.Tuple) else [st.value]

@@ -410,7 +410,8 @@ def _references(plan, controller, N, dt, stages):
 def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
     """The rows (q, q̇, q̈, τ) of steps 0…N. The gripper closes at step ``k_pick`` and opens at ``k_place``:
     three stretches, each with its plant (``sim.hold``) and its controller (the payload in its model or not),
-    so that a step is the controller's torque and one integrator step, with no test of which stretch it is."""
+    so that a step is the controller's torque and one integrator step, with no test of which stretch it is.
+    A stretch runs in C where it can (:func:`_in_c`), with the same numbers; Python goes on from where C stops."""
     R, RD, RDD, _ = refs
     bare, heavy = controllers  # without and with the payload in the controller's model
     # our own engine's Euler step is called here directly: one Python call less on every step

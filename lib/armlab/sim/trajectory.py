@@ -26,6 +26,10 @@ class Energies:
             self._compute = None
         return self._values[name]
 
+    def __getstate__(self) -> dict:  # pickled (a result sent to another process): the values, computed now
+        self["energy"]
+        return {"_compute": None, "_values": self._values}
+
 
 @dataclass(frozen=True)
 class LimitEvent:
