@@ -199,15 +199,16 @@ def task_player(robot: DHRobot, result: Any, **kwargs: Any) -> TaskPlayer:
 
 class ControlLab(_Animated):
     """The paper's pick-and-place (``arm="paper"``, 0.002 s steps) or the youBot's (``arm="youbot"``, its
-    effort limits; 0.004 s steps, so that an update stays near 50 ms) under a chosen controller.
+    effort limits; 0.004 s steps) under a chosen controller.
 
     Controls: the controller; ω (rad/s) and ζ — computed torque uses Kp = ω², Kd = 2ζω, the independent-joint
     ones the same per unit of each joint's inertia at the pick (:func:`armlab.control.pd_gains`); the
     integral gain Ki/Kp (1/s) of the PIDs; the payload (kg); the model error (%, the controller's inertial
     parameters off by ±that, :func:`armlab.control.perturbed`); whether the controller knows the payload.
     Each change re-runs the task; ``result`` and ``readings`` hold the outcome, ``update_ms`` the time the
-    last update took in the kernel. With a C compiler the task's kernels run as C builds that give the same
-    floats (:mod:`armlab._core.native`); an update then takes about 10 ms, four times less.
+    last update took in the kernel. With a C compiler the task's loop runs as C that gives the same floats
+    (:mod:`armlab.sim.closed_loop`): an update takes about 5 ms, against 20–30 ms in Python
+    (``bench/bench_viz_chapters.py``).
     """
 
     def __init__(
