@@ -411,6 +411,31 @@ def test_slider_keeps_values_set_from_code_exactly():
         s.value = float("nan")
 
 
+def test_a_slider_value_from_the_browser_is_not_echoed_back():
+    """The browser that moved a slider shows the value already: no echo_update message (one message fewer per
+    move); ipywidgets' own slider echoes it (so the check can fail)."""
+    import ipywidgets
+
+    class Comm:
+        kernel, comm_id = object(), "test"
+
+        def __init__(self):
+            self.sent = []
+
+        def send(self, data=None, buffers=None, **kwargs):
+            self.sent.append(data["method"])
+
+        def on_msg(self, callback):
+            pass
+
+    ours, theirs = viz.slider(0.0, -180, 180, 0.5, "θ (°)"), ipywidgets.FloatSlider()
+    for w in (ours, theirs):
+        w.comm = Comm()
+        w.set_state({"value": 10.0})
+        assert w.value == 10.0
+    assert ours.comm.sent == [] and theirs.comm.sent == ["echo_update"]
+
+
 def test_shown_draws_a_3d_figure_in_the_browser_with_a_still_image(monkeypatch):
     fig = viz.frames_figure([np.eye(4), Rot("z", 0.5)], labels=["A", "B"], axis_names="noa")
     view = viz.shown(fig)
