@@ -126,6 +126,16 @@ def test_a_kernel_builds_in_the_background_and_then_replaces_the_python_one(cach
     assert native.native(step, lambda f: None)(*args, math.cos, math.sin) == fast(*args, math.cos, math.sin)
 
 
+def test_a_kernel_asked_for_twice_is_built_once_and_both_callers_get_it(cache, monkeypatch):
+    builds = []
+    real = native._build
+    monkeypatch.setattr(native, "_build", lambda c, path: (builds.append(path), real(c, path)))
+    python, got = _tracer_kernel(7.75), []
+    assert native.native(python, got.append) is python and native.native(python, got.append) is python
+    assert native.settle(timeout=120) and len(builds) == 1 and len(got) == 2
+    assert all(f([1.0, 2.0], math.cos, math.sin) == python([1.0, 2.0], math.cos, math.sin) for f in got)
+
+
 def test_without_a_compiler_everything_stays_python(cache, monkeypatch):
     monkeypatch.setenv("CC", "/nonexistent/cc")
     assert "no C compiler" in native.available()

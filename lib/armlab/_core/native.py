@@ -143,35 +143,48 @@ class _Builder:
     """One background thread that builds the libraries asked for, one at a time (one compiler at a time)."""
 
     def __init__(self) -> None:
-        self.jobs: queue.Queue[tuple[str, Callable[[ModuleType], None]]] = queue.Queue()
+        self.jobs: queue.Queue[str] = queue.Queue()
         self.idle = threading.Condition()
-        self.pending = 0
+        self.waiting: dict[str, list[Callable[[ModuleType], None]]] = {}  # C text -> who waits for it
         self.thread: threading.Thread | None = None
         self.error = ""  # why the last build failed: what it was for stays Python
 
     def put(self, c: str, ready: Callable[[ModuleType], None]) -> None:
         with self.idle:
-            self.pending += 1
+            if c in self.waiting:  # asked for again while queued: built once, every caller told
+                self.waiting[c].append(ready)
+                return
+            self.waiting[c] = [ready]
         if self.thread is None:
             self.thread = threading.Thread(target=self.work, name="armlab-native", daemon=True)
             self.thread.start()
-        self.jobs.put((c, ready))
+        self.jobs.put(c)
 
     def work(self) -> None:
         while True:
-            c, ready = self.jobs.get()
+            c = self.jobs.get()
+            mod = None
             try:
-                ready(extension(c))
+                mod = extension(c)
             except Exception as e:  # noqa: BLE001 - whatever fails, Python goes on and the thread lives
                 self.error = f"{type(e).__name__}: {e}"
-            finally:
+            while True:  # tell every caller, those who ask meanwhile too; then c is no longer waited for
                 with self.idle:
-                    self.pending -= 1
-                    self.idle.notify_all()
+                    callers, self.waiting[c] = self.waiting[c], []
+                    if not callers:
+                        del self.waiting[c]
+                        self.idle.notify_all()
+                        break
+                for ready in callers:
+                    try:
+                        if mod is not None:
+                            ready(mod)
+                    except Exception as e:  # noqa: BLE001
+                        self.error = f"{type(e).__name__}: {e}"
 
     def settle(self, timeout: float | None) -> bool:
         with self.idle:
-            return self.idle.wait_for(lambda: self.pending == 0, timeout)
+            return self.idle.wait_for(lambda: not self.waiting, timeout)
 
 
 _builder = _Builder()
