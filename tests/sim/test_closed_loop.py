@@ -102,3 +102,37 @@ def test_a_subclass_that_changes_the_law_keeps_its_own():
     robot, plan, dt, _, gravity = __import__("armlab.viz.control", fromlist=["_task"])._task("paper")
     assert control.ComputedTorque(robot, 1.0, 1.0, gravity=gravity).compiled_law() is not None
     assert Softer(robot, 1.0, 1.0, gravity=gravity).compiled_law() is None
+
+
+def test_the_loop_in_c_refuses_what_would_read_past_a_buffer():
+    """Arguments that do not fit the kernels (another arm's kernel, a short reference, limits of another
+    length, a state the law cannot see) leave the stretch to Python: C never reads past a buffer."""
+    from armlab.dynamics.model import euler_step_kernel
+    from armlab.models import paper_3r, youbot
+
+    arm, other, g = paper_3r(), youbot(), [0.0, 0.0, -9.81]
+
+    def parts():  # the kernels as the cache holds them now
+        ct = control.ComputedTorque(arm, 100.0, 20.0, gravity=g)
+        return (
+            ct.compiled_law(),
+            control.ComputedTorque(other, 100.0, 20.0, gravity=g).compiled_law(),
+            euler_step_kernel(arm),
+        )
+
+    parts(), closed_loop._loop_module()  # asks for their C builds
+    assert native.settle(120)
+    law, other_law, euler = parts()
+    assert all(native.kernel_abi(f) is not None for f in (law[0], other_law[0], euler))
+    step = (euler, ("q", "qd", "tau", g, [0.0] * 6, [0.0] * 3, 0.01))
+    refs, q = [np.zeros((11, 3))] * 3, [0.1, 0.2, 0.3]
+    k, *_ = closed_loop.run_stretch(law, step, refs, None, 0, 10, q, q)
+    assert k == 10  # all fits: C runs the stretch
+    refused = [
+        (other_law, step, refs, None, 0, 10, q, q),  # a 5-joint law on a 3-joint arm
+        ((law[0], ("q", "qd", "tau", "qdr", "qddr", *law[1][5:])), step, refs, None, 0, 10, q, q),  # τ in the law
+        (law, step, [np.zeros((5, 3))] * 3, None, 0, 10, q, q),  # a reference shorter than the stretch
+        (law, step, refs, [1.0, 2.0], 0, 10, q, q),  # limits of two joints
+    ]
+    for args in refused:
+        assert closed_loop.run_stretch(*args) is None

@@ -132,17 +132,23 @@ def _loop_module() -> ModuleType | None:
     return _driver
 
 
-def _arguments(kernel: Callable[..., Any], template: Sequence[Any]) -> tuple[int, list, np.ndarray, np.ndarray] | None:
+def _arguments(
+    kernel: Callable[..., Any], template: Sequence[Any], n: int, state: set[str], outputs: tuple[int, ...]
+) -> tuple[int, list, np.ndarray, np.ndarray] | None:
     """(address, constants kept alive, pointer array, kind array) of a native kernel called with ``template``
-    (state names from _KINDS, or constant sequences / floats of the kernel's sizes); None if it cannot be."""
+    (names in ``state``, each a vector of n, or constant sequences / floats of the kernel's sizes) and
+    returning lists of the lengths ``outputs``; None if it cannot be (C must never read or write past a
+    buffer)."""
     abi = native.kernel_abi(kernel)
-    if abi is None or len(template) != len(abi[1].args):
+    if abi is None or len(template) != len(abi[1].args) or abi[1].groups != outputs:
         return None
     address, ck = abi
     values: list[float] = []
     offsets, kinds = [], []
     for arg, (_, size) in zip(template, ck.args):
         if isinstance(arg, str):
+            if arg not in state or size != n:
+                return None
             offsets.append(-1)
             kinds.append(_KINDS[arg])
             continue
@@ -176,15 +182,20 @@ def run_stretch(
     the step grid. Returns (the step it stopped at, q and q̇ there, the rows (q, q̇, q̈, τ, demanded τ) of the
     steps it ran).
     """
-    mod = _loop_module()
-    a, b = _arguments(*law), _arguments(*step)
-    if mod is None or a is None or b is None:
-        return None
     n = len(q)
-    if not all(type(x) is float for x in (*q, *qd)):
+    mod = _loop_module()
+    a = _arguments(*law, n, {"q", "qd", "qr", "qdr", "qddr"}, (n,))
+    b = _arguments(*step, n, {"q", "qd", "tau"}, (n, n, n))
+    if mod is None or a is None or b is None or not 0 <= start <= stop:
+        return None
+    if len(qd) != n or not all(type(x) is float for x in (*q, *qd)):
         return None
     R, RD, RDD = (np.ascontiguousarray(r, dtype=float) for r in refs)
     lim = None if limits is None else np.ascontiguousarray(limits, dtype=float)
+    if any(r.ndim != 2 or r.shape[1] != n or len(r) < stop for r in (R, RD, RDD)) or (
+        lim is not None and lim.shape != (n,)
+    ):
+        return None
     state = np.array([q, qd], dtype=float)
     rows = np.empty((5, stop - start, n))
     k = mod.run(
