@@ -98,18 +98,28 @@ def _serial_nbgrader(root):
     return _grades(root)
 
 
+def _children(pid):
+    return [
+        c
+        for t in os.listdir(f"/proc/{pid}/task")
+        for c in (Path(f"/proc/{pid}/task") / t / "children").read_text().split()
+    ]
+
+
 def _kill_a_busy_worker(stop, killed):
-    """Kill one Dask worker process while it is grading (it has a kernel child), once."""
+    """Kill one Dask worker process while it is grading (it has a kernel child: the kernel, or the template
+    its kernels fork from), once. Another child (multiprocessing's resource tracker, at start) is not
+    grading: killing that worker would stop the cluster from starting, not test the batch."""
     me = os.getpid()
     deadline = time.monotonic() + 120
     while not stop.is_set() and time.monotonic() < deadline:
         for task in Path(f"/proc/{me}/task").glob("*"):
             for pid in (task / "children").read_text().split():
-                cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
-                busy = any(
-                    (Path(f"/proc/{pid}/task") / t / "children").read_text().strip()
-                    for t in os.listdir(f"/proc/{pid}/task")
-                )
+                try:
+                    cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+                    busy = any(b"ipykernel" in Path(f"/proc/{c}/cmdline").read_bytes() for c in _children(pid))
+                except OSError:  # it ended while we looked
+                    continue
                 if b"multiprocessing" in cmd and busy:
                     os.kill(int(pid), signal.SIGKILL)
                     killed.append(int(pid))
