@@ -146,6 +146,8 @@ def test_without_a_compiler_everything_stays_python(cache, monkeypatch):
     monkeypatch.delenv("CC")
     monkeypatch.setenv("ARMLAB_NATIVE", "0")
     assert native.native(python, lambda f: None) is python
+    monkeypatch.delenv("ARMLAB_NATIVE")  # the answer is kept per setting, not once for all
+    assert native.available() == ""
 
 
 def test_a_damaged_library_is_built_again(cache):

@@ -70,7 +70,18 @@ def _compiler() -> str | None:
 
 
 def available() -> str:
-    """ "" when libraries can be compiled here, else why not (no compiler, no Python headers, switched off)."""
+    """ "" when libraries can be compiled here, else why not (no compiler, no Python headers, switched off).
+    Asked once per setting of ``ARMLAB_NATIVE`` and ``CC``: without a compiler, every simulated stretch asks."""
+    key = (os.environ.get("ARMLAB_NATIVE", "1"), os.environ.get("CC"))
+    if key not in _why_not:
+        _why_not[key] = _ask()
+    return _why_not[key]
+
+
+_why_not: dict[tuple[str, str | None], str] = {}
+
+
+def _ask() -> str:
     if os.environ.get("ARMLAB_NATIVE", "1") == "0":
         return "switched off (ARMLAB_NATIVE=0)"
     if _compiler() is None:
