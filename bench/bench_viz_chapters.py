@@ -26,10 +26,10 @@ from armlab import models, sim, viz  # noqa: E402
 
 
 def _steps(panel, slider, values, plots=()):
-    """(callback ms, ms until the first figure was sent: the canvas's scene or an SVG plot in ``plots``) of
+    """(callback ms, ms until the first figure was sent: the canvas's scene or a plot column in ``plots``) of
     each value set on ``slider``."""
     sent = []
-    for widget, trait in [(panel.scenes[0].widget, "scene")] + [(p, "value") for p in plots]:
+    for widget, trait in [(panel.scenes[0].widget, "scene")] + [(p.widget, "points") for p in plots]:
         widget.observe(lambda _: sent.append(time.perf_counter()), names=trait)
     out = []
     for v in values:

@@ -171,6 +171,11 @@ FITS_JS = """() => {
         if (l.clientWidth > 0 && l.scrollWidth > l.clientWidth + 1)
           problems.push({cell: i, kind: 'label cut',
                          text: `${name(l)} "${text(l)}": ${l.scrollWidth} px of text in ${l.clientWidth} px`});
+      for (const c of area.querySelectorAll('canvas.armlab-plots-canvas')) {  // plots.js writes data-points
+        const [drawn, outside] = (c.dataset.points || '0,0').split(',').map(Number);
+        if (!drawn) problems.push({cell: i, kind: 'plot', text: 'a plot with no line drawn'});
+        if (outside) problems.push({cell: i, kind: 'drawing clipped', text: `${outside} plot points outside the frame`});
+      }
       for (const c of area.querySelectorAll('canvas.armlab-scene-canvas')) {
         if (!c.dataset.extent) { problems.push({cell: i, kind: 'canvas', text: 'no data-extent (scene.js)'}); continue; }
         const [x0, y0, x1, y1] = c.dataset.extent.split(',').map(Number);
@@ -200,6 +205,33 @@ def _snap_to_elbow(page):
         "([c, before]) => c.dataset.extent !== before", arg=[canvas.element_handle(), before], timeout=30_000
     )
     time.sleep(0.3)
+
+
+def _control_lab_redraws(page):
+    """Press → on the first control lab's ω: its caption gives the new gains and both plots are redrawn."""
+    panel = page.locator(".jp-OutputArea-output", has=page.locator(".armlab-plots")).first
+    panel.scroll_into_view_if_needed()
+    plots = panel.locator("canvas.armlab-plots-canvas")
+    pixels = "(cs) => cs.map(c => c.toDataURL())"
+    before = plots.evaluate_all(pixels)
+    caption = panel.locator(".armlab-plots-caption").inner_text()
+    omega = panel.locator(".armlab-slider", has_text="ω").locator("input[type=range]")
+    omega.focus()
+    page.keyboard.press("ArrowRight")  # ω 20 → 20.5 rad/s: Kp = ω² = 420.25
+    try:
+        page.wait_for_function(
+            "([c, before]) => c.textContent.trim().replace(/\\s+/g, ' ') !== before",
+            arg=[panel.locator(".armlab-plots-caption").element_handle(), " ".join(caption.split())],
+            timeout=30_000,
+        )
+    except Exception:
+        return [f"control lab: the caption did not change after → on ω: {caption!r}"]
+    after = plots.evaluate_all(pixels)
+    problems = (
+        [] if "kp=420.2" in panel.locator(".armlab-plots-caption").inner_text() else ["control lab: Kp not 420.25"]
+    )
+    problems += [f"control lab: plot {k + 1} not redrawn" for k, (a, b) in enumerate(zip(before, after)) if a == b]
+    return problems + (["control lab: not two plots"] if len(after) != 2 else [])
 
 
 def _layout_report(page):
@@ -238,6 +270,8 @@ def test_layout_holds_and_screenshots(browser, name):
         time.sleep(0.8)
         _snap_to_elbow(page)
         failures += [f"1366x768 after snap: elbow, {p}" for p in fit_problems(page) if "drawing clipped" in p]
+    if name.startswith("08_"):
+        failures += _control_lab_redraws(page)
     assert not failures, f"{name}:\n" + "\n".join(failures)
 
 

@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 from armlab import control, models, sim  # noqa: E402
 
 pytest.importorskip("ipywidgets")
-from armlab.viz.control import CONTROLLERS, ControlLab, svg_plot, task_player  # noqa: E402
+from armlab.viz.control import CONTROLLERS, ControlLab, task_player  # noqa: E402
 
 G = models.PAPER_GRAVITY
 
@@ -29,7 +29,7 @@ def test_the_default_is_the_papers_task_under_computed_torque(lab):
     assert (r.pick_step, r.place_step, len(r.t)) == (380, 760, 1001)
     direct = sim.run_task(lab.plan, control.ComputedTorque(models.paper_3r(), 400.0, 40.0, gravity=G), dt=0.002)
     np.testing.assert_allclose(r.q, direct.q, atol=1e-12)
-    assert "ComputedTorque(kp=400, kd=40)" in lab.plots.value
+    assert "ComputedTorque(kp=400, kd=40)" in lab.plots.caption
 
 
 @pytest.mark.parametrize("kind, cls", list(zip(CONTROLLERS, ["ComputedTorque", "PDGravity", "PID", "PID.cascade"])))
@@ -69,8 +69,17 @@ def test_payload_and_model_error_reach_the_simulation(lab):
 
 def test_plots_and_animation_show_the_run(lab):
     r = lab.result
-    error, torque = lab.plots.value.split("joint torques")  # one widget, one message per update: both plots
-    assert error.count("<polyline") == 3 and torque.count("<polyline") == 3 and "max |error|" in error
+    error, torque = lab.plots.shown  # one widget, one message per update: the caption and both plots
+    assert error.title == "tracking error (°)" and torque.title == "joint torques (N·m)"
+    assert error.points.shape == torque.points.shape == (4, 334) and "max |error|" in lab.plots.caption  # every 3rd
+    # joint 1's error in degrees at the plot's scale: y in tenths of a pixel down from the top, over the range
+    # padded by 6 % on each side
+    left, top, W, H = error.box
+    shown = np.degrees(r.error[::3])
+    e, lo, hi = shown[:, 0], shown.min(), shown.max()
+    lo, hi = lo - 0.06 * (hi - lo), hi + 0.06 * (hi - lo)
+    expected = np.rint(10 * (top + H * (hi - e) / (hi - lo)))
+    np.testing.assert_array_equal(error.points[1], expected)
     lab.show(500)
     np.testing.assert_allclose(lab.view.T, lab.robot.fkine(r.q[500]), atol=1e-12)
     np.testing.assert_allclose(np.array(lab.ball.get_data_3d()).ravel(), r.ball[500], atol=1e-12)
@@ -81,8 +90,11 @@ def test_plots_and_animation_show_the_run(lab):
 
 def test_youbot_lab_shows_its_effort_limits_and_saturation():
     yb = ControlLab("youbot", payload=1.5, controller="PD + gravity")
-    assert yb.readings["saturated"] and "saturated in" in yb.plots.value
-    assert "stroke-dasharray='4 3'" in yb.plots.value.split("joint torques")[1]  # joint 2's limit drawn
+    assert yb.readings["saturated"] and "saturated in" in yb.plots.caption
+    torque = yb.plots.shown[1]
+    (zero,) = [line[1] for line in torque.lines if line[4] == "#ddd"]
+    plus, minus = [line[1] for line in torque.lines if line[5] == "dashed"]  # ± joint 2's limit, about τ = 0
+    assert plus < zero < minus and abs((plus + minus) / 2 - zero) <= 0.1 and "joint 2's limit" in torque.note
     assert np.all(np.abs(yb.result.tau) <= models.YOUBOT_ACTUATORS["effort"] * (1 + 1e-12))
 
 
@@ -108,28 +120,6 @@ def test_task_player_steps_through_a_run():
     assert player.redraws == 1 and "step 380" in player.frame.value
 
 
-def test_svg_plot_scales_series_and_marks():
-    svg = svg_plot(np.arange(5), [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0]], labels=["a", "b"], hlines=(5.0,), vlines=(2,))
-    assert svg.startswith("<svg") and svg.count("<polyline") == 2 and "stroke-dasharray='1 2'" in svg
+def test_an_unknown_arm_is_refused():
     with pytest.raises(ValueError, match="arm must be"):
         ControlLab("puma")
-
-
-@pytest.mark.parametrize("width", [380, 2000])  # numbers under 10 000 are written all at once, others one by one
-@pytest.mark.parametrize("gap", [False, True])
-def test_svg_plot_points_are_the_samples_in_tenths_of_a_pixel(width, gap):
-    """Each polyline point is a sample's (x, y) in tenths of a pixel (the group is drawn at scale 0.1): x across
-    the plot area (46 px to width − 8), y down from its top (8 px) over the range padded by 6 %; a NaN is left
-    out."""
-    import re
-
-    y = np.array([[0.0, 1.0, 2.0, 3.0, 4.0], [4.0, np.nan if gap else 3.0, 2.0, 1.0, 0.0]])
-    svg = svg_plot(np.arange(5), y, width=width)
-    points = [[int(v) for v in p.split()] for p in re.findall(r"points='([^']*)'", svg)]
-    lo, hi, W, H = -0.24, 4.24, width - 54, 150 - 32
-    for row, got in zip(y, points):
-        keep = ~np.isnan(row)
-        x = np.rint(10 * (46 + W * np.arange(5)[keep] / 4))
-        v = np.rint(10 * (8 + H * (hi - row[keep]) / (hi - lo)))
-        assert got == np.column_stack([x, v]).ravel().astype(int).tolist()
-    assert len(points[1]) == (8 if gap else 10)

@@ -22,7 +22,8 @@ plotting code. The package is layered; each module imports only the ones above i
   :func:`wrist_sensor_demo`);
   :mod:`~armlab.viz.dynamics` (06, :func:`torque_split_explorer`, :func:`trajectory_player`);
   :mod:`~armlab.viz.identification` (07, :func:`excitation_explorer`);
-  :mod:`~armlab.viz.control` (08, :func:`control_lab`, :func:`task_player`, :func:`svg_plot`).
+  :mod:`~armlab.viz.control` (08, :func:`control_lab`, :func:`task_player`);
+  :mod:`~armlab.viz.plots` (07, 08: :func:`time_plot`, :class:`TimePlots`, :func:`svg_plot`).
 
 **How a view is made** (what chapters 4–8 use). A scene is an ordinary matplotlib 3-D axes from
 :func:`figure3d`; whatever is drawn on it is what the browser shows:
@@ -82,7 +83,8 @@ from .jacobians import (
 from .pose_explorer import PRESETS, IKExplorer, ik_explorer
 from . import scene
 from .scene import *  # noqa: F403  (the names in scene.__all__)
-from .control import ControlLab, TaskPlayer, control_lab, svg_plot, task_player
+from .control import ControlLab, TaskPlayer, control_lab, task_player
+from .plots import TimePlots, svg_plot, time_plot
 from .identification import ExcitationExplorer, excitation_explorer
 from .dynamics import TorqueSplit, TrajectoryPlayer, torque_split_explorer, trajectory_player
 from . import statics
@@ -129,6 +131,8 @@ __all__ = [
     "TaskPlayer",
     "task_player",
     "svg_plot",
+    "time_plot",
+    "TimePlots",
     "ExcitationExplorer",
     "excitation_explorer",
 ]

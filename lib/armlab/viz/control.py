@@ -7,7 +7,7 @@
   from a menu, with sliders for the gains (natural frequency ω and damping ζ, and the integral gain), the
   payload's mass and the error of the controller's model; every change re-simulates the task and redraws
   the tracking-error and torque plots and the arm;
-* :func:`svg_plot` — the small time plots (inline SVG: a few kB, drawn by the browser).
+* the tracking-error and torque plots are :func:`armlab.viz.plots.time_plot` s, drawn on canvases.
 
 Every number comes from :mod:`armlab.sim` and :mod:`armlab.control`; this module only draws.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -28,113 +28,16 @@ from .._core.constants import GRAVITY
 from ..models import PAPER_3R, PAPER_GRAVITY, YOUBOT_ACTUATORS, paper_3r, youbot
 from .scene import ArmView, figure3d, strided_path, trace_stride
 from .browser import Artist, Widget
+from .plots import TimePlots, time_plot
 from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
 
-__all__ = ["svg_plot", "TaskPlayer", "task_player", "ControlLab", "control_lab", "CONTROLLERS", "JOINT_COLORS"]
+__all__ = ["TaskPlayer", "task_player", "ControlLab", "control_lab", "CONTROLLERS"]
 
-JOINT_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 CONTROLLERS = ("computed torque", "PD + gravity", "PID", "PID cascade (assumed drives)")
 BALL_COLOR = "#d62728"
-
-
-def svg_plot(
-    x: ArrayLike,
-    series: ArrayLike,
-    *,
-    labels: Sequence[str] | None = None,
-    colors: Sequence[str] = JOINT_COLORS,
-    ylabel: str = "",
-    xlabel: str = "time step",
-    width: int = 380,
-    height: int = 150,
-    hlines: Sequence[float] = (),
-    vlines: Sequence[float] = (),
-    max_points: int = 300,
-) -> str:
-    """An inline SVG line plot of ``series`` (m, N) against ``x`` (N,), with dashed horizontal lines at
-    ``hlines`` (e.g. ± effort limits) and dotted vertical ones at ``vlines`` (e.g. the pick and the place)."""
-    x = np.asarray(x, dtype=float)
-    Y = np.atleast_2d(np.asarray(series, dtype=float))
-    step = max(1, len(x) // max_points)
-    xs, Ys = x[::step], Y[:, ::step]
-    lo = min(float(np.nanmin(Ys)), *(h for h in hlines)) if hlines else float(np.nanmin(Ys))
-    hi = max(float(np.nanmax(Ys)), *(h for h in hlines)) if hlines else float(np.nanmax(Ys))
-    if hi - lo < 1e-12:
-        lo, hi = lo - 1.0, hi + 1.0
-    pad = 0.06 * (hi - lo)
-    lo, hi = lo - pad, hi + pad
-    left, right, top, bottom = 46, 8, 8, 24
-    W, H = width - left - right, height - top - bottom
-
-    def px(v):
-        return left + W * (np.asarray(v, dtype=float) - x[0]) / max(x[-1] - x[0], 1e-12)
-
-    def py(v):
-        return top + H * (hi - np.asarray(v, dtype=float)) / (hi - lo)
-
-    parts = [
-        f"<svg width='{width}' height='{height}' style='font:10px sans-serif'>",
-        f"<rect x='{left}' y='{top}' width='{W}' height='{H}' fill='white' stroke='#bbb'/>",
-    ]
-    if lo < 0 < hi:
-        parts.append(f"<line x1='{left}' x2='{left + W}' y1='{py(0):.1f}' y2='{py(0):.1f}' stroke='#ddd'/>")
-    for h in hlines:
-        parts.append(
-            f"<line x1='{left}' x2='{left + W}' y1='{py(h):.1f}' y2='{py(h):.1f}' stroke='#999' "
-            "stroke-dasharray='4 3'/>"
-        )
-    for v in vlines:
-        parts.append(
-            f"<line x1='{px(v):.1f}' x2='{px(v):.1f}' y1='{top}' y2='{top + H}' stroke='#999' stroke-dasharray='1 2'/>"
-        )
-    # points in tenths of a pixel, as integers (a third of the time floats take to print), drawn at scale 0.1
-    parts.append("<g transform='scale(0.1)'>")
-    for k, pts in enumerate(_points(np.rint(10 * px(xs)), np.rint(10 * py(Ys)))):
-        parts.append(
-            f"<polyline fill='none' stroke='{colors[k % len(colors)]}' stroke-width='1.5' "
-            f"vector-effect='non-scaling-stroke' points='{pts}'/>"
-        )
-    parts.append("</g>")
-    for v, anchor in ((hi - pad, top + 9), (lo + pad, top + H)):
-        parts.append(f"<text x='{left - 3}' y='{anchor}' text-anchor='end'>{v:.3g}</text>")
-    parts.append(
-        f"<text x='{left}' y='{height - 6}'>{x[0]:g}</text>"
-        f"<text x='{left + W}' y='{height - 6}' text-anchor='end'>{x[-1]:g}</text>"
-        f"<text x='{left + W / 2}' y='{height - 6}' text-anchor='middle'>{html.escape(xlabel)}</text>"
-    )
-    parts.append(
-        f"<text x='4' y='{top + H / 2}' transform='rotate(-90 10 {top + H / 2})' text-anchor='middle'>"
-        f"{html.escape(ylabel)}</text>"
-    )
-    if labels:
-        for k, name in enumerate(labels):
-            parts.append(
-                f"<text x='{left + 6 + 42 * k}' y='{top + 11}' fill='{colors[k % len(colors)]}'>"
-                f"{html.escape(name)}</text>"
-            )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def _points(X: np.ndarray, Y: np.ndarray) -> list[str]:
-    """The polylines' ``points``, "x0 y0 x1 y1 …", one per row of Y (m, P) against X (P,): whole numbers, a
-    NaN's point left out. Numbers from 0 to 9999 (tenths of a pixel of a plot under 1000 px) are written all
-    at once, four digits each (SVG reads leading zeros); others one by one."""
-    xy = np.empty(Y.shape + (2,))
-    xy[..., 0], xy[..., 1] = X, Y
-    if not (np.isnan(Y).any() or xy.min() < 0 or xy.max() > 9999):
-        digits = (xy.astype(np.int64)[..., None] // np.array([1000, 100, 10, 1])) % 10 + ord("0")
-        text = np.full(xy.shape + (5,), ord(" "), np.uint8)
-        text[..., :4] = digits
-        return [row.tobytes().decode("ascii") for row in text.reshape(len(Y), -1)]
-    rows = []
-    for row in xy:
-        v = row[~np.isnan(row[:, 1])].astype(np.int64).ravel().tolist()
-        rows.append(" ".join(map(str, v)))
-    return rows
 
 
 class _Animated(Panel):
@@ -246,7 +149,7 @@ class ControlLab(_Animated):
         self.informed = w.Checkbox(value=informed, description="controller knows the payload", indent=False)
         self.sliders = [self.omega, self.zeta, self.ki, self.payload, self.error]
         # the outcome and its two plots in one widget: an update is one message to the browser, not three
-        self.plots, self.frame = w.HTML(layout=w.Layout(max_width="390px")), w.HTML()  # plots 380 px wide
+        self.plots, self.frame = TimePlots(width=380), w.HTML()
         steps = self.plan.step_of(self.plan.t_end, self.dt)
         self.play = w.Play(min=0, max=steps, step=10, interval=40)
         self.play.observe(lambda ch: self.show(ch["new"]), names="value")
@@ -260,7 +163,7 @@ class ControlLab(_Animated):
         # while its own are built)
         native.settle(timeout=60)
         side = side_column([self.choice, *self.sliders, self.informed, self.play, self.frame])
-        self.widget = panel_layout(side, self._figure_widget(), self.plots)
+        self.widget = panel_layout(side, self._figure_widget(), self.plots.widget)
 
     def model(self, error_percent: float) -> DHRobot:
         """The controller's model with ±``error_percent`` % inertial error (one per value, kernels reused)."""
@@ -311,25 +214,25 @@ class ControlLab(_Animated):
             "failed": failed,
         }
         worst = np.degrees(r.max_error)
-        self.plots.value = (
-            "<div style='line-height:1.35; margin-bottom:6px'><small>"
-            + (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
+        caption = (
+            (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
             + f"{html.escape(r.controller)}<br>max |error| (°): {worst.round(3).tolist()}<br>"
-            + f"{html.escape(r.saturation)}<br>pick at step {r.pick_step}, place at step {r.place_step}</small></div>"
-            + "<b>tracking error (°)</b><br>"
-            + svg_plot(steps, np.degrees(r.error).T, labels=names, ylabel="q_r − q (°)", vlines=marks)
-            + "<br><b>joint torques (N·m)</b>"
-            + (" — dashed: joint 2's limit" if hl else "")
-            + "<br>"
-            + svg_plot(
-                steps,
-                r.tau.T,
-                labels=[f"τ{i + 1}" for i in range(self.robot.n)],
-                ylabel="τ (N·m)",
-                hlines=hl,
-                vlines=marks,
-            )
+            + f"{html.escape(r.saturation)}<br>pick at step {r.pick_step}, place at step {r.place_step}"
         )
+        error = time_plot(
+            steps, np.degrees(r.error).T, labels=names, ylabel="q_r − q (°)", vlines=marks, title="tracking error (°)"
+        )
+        torque = time_plot(
+            steps,
+            r.tau.T,
+            labels=[f"τ{i + 1}" for i in range(self.robot.n)],
+            ylabel="τ (N·m)",
+            hlines=hl,
+            vlines=marks,
+            title="joint torques (N·m)",
+            note="dashed: joint 2's limit" if hl else "",
+        )
+        self.plots.show(caption, [error, torque])
         self.play.max = len(r.t) - 1
         self.show(self.play.value, draw=draw)
         self.update_ms = 1e3 * (time.perf_counter() - t0)

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import dynamics
 from ..models import YOUBOT_ACTUATORS, youbot
-from .control import JOINT_COLORS, svg_plot
+from .plots import JOINT_COLORS, TimePlots, time_plot
 from .scene import ArmView, figure3d, fit_points, reach
 from .widgets import Panel, SliderSpec, SliderTable, load_widgets, panel_layout, side_column
 
@@ -189,11 +189,11 @@ class ExcitationExplorer(Panel):
         )
         for name, s in self.sliders.items():
             s.observe(lambda change, name=name: self.set(**{name: change["new"]}), names="value")
-        self.readout, self.plot, self.bars = w.HTML(), w.HTML(), w.HTML()
+        self.readout, self.plot, self.bars = w.HTML(), TimePlots(width=400), w.HTML()
         self.widget = panel_layout(
             side_column([*self.sliders.values(), self.readout]),
             self._figure_widget(),
-            w.VBox([self.plot, self.bars]),  # as wide as the 400 px plot and bars with their margins
+            w.VBox([self.plot.widget, self.bars]),  # as wide as the 400 px plot and bars with their margins
         )
         self._draw()
         self._show()
@@ -203,7 +203,7 @@ class ExcitationExplorer(Panel):
         self.view.update(self.q[0])
         self.path.set_data_3d(self.tip[:, 0], self.tip[:, 1], self.tip[:, 2])
         self.redraw()
-        self.plot.value = "<b>the excitation q(t) − q0 (rad)</b>" + svg_plot(
+        excitation = time_plot(
             self.t,
             (self.q - self.q0).T,
             labels=[f"q{i}" for i in range(1, 6)],
@@ -211,7 +211,9 @@ class ExcitationExplorer(Panel):
             xlabel="t (s)",
             width=400,
             height=150,
+            title="the excitation q(t) − q0 (rad)",
         )
+        self.plot.show("", [excitation])
 
     def _show(self):
         """The readout and the error bars (after the identification)."""

@@ -1,0 +1,109 @@
+// armlab.viz plot column: a caption and small line plots, laid out by the kernel (armlab/viz/plots.py) and
+// drawn here on canvases. The points arrive as one int16 buffer, tenths of a pixel: nothing to parse.
+
+const GAP = -32768;  // a left-out point
+const DASH = { "": [], dashed: [4, 3], dotted: [1, 2] };
+
+function drawPlot(canvas, spec, pts) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = spec.width, h = spec.height;
+  if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+    canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+    canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
+  }
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  const [left, top, bw, bh] = spec.box;
+  ctx.fillStyle = "white"; ctx.fillRect(left, top, bw, bh);
+  ctx.lineWidth = 1; ctx.strokeStyle = "#bbb"; ctx.setLineDash([]);
+  ctx.strokeRect(left + 0.5, top + 0.5, bw, bh);
+  for (const [x1, y1, x2, y2, color, dash] of spec.lines) {
+    ctx.strokeStyle = color; ctx.setLineDash(DASH[dash] || []);
+    ctx.beginPath(); ctx.moveTo(x1, y1); ctx.lineTo(x2, y2); ctx.stroke();
+  }
+  ctx.setLineDash([]); ctx.lineWidth = 1.5; ctx.lineJoin = "round";
+  const n = spec.count;
+  let drawn = 0, outside = 0;
+  for (let k = 0; k < spec.colors.length; k++) {
+    const row = (k + 1) * n;
+    ctx.strokeStyle = spec.colors[k];
+    ctx.beginPath();
+    let pen = false;
+    for (let j = 0; j < n; j++) {
+      const y = pts[row + j];
+      if (y === GAP) continue;  // left out, as in the SVG form: the line joins its neighbours
+      const px = pts[j] / 10, py = y / 10;
+      if (pen) ctx.lineTo(px, py); else { ctx.moveTo(px, py); pen = true; }
+      drawn++;
+      if (px < left - 0.5 || px > left + bw + 0.5 || py < top - 0.5 || py > top + bh + 0.5) outside++;
+    }
+    ctx.stroke();
+  }
+  // what was drawn, for the page's tests: points drawn, and those outside the frame
+  canvas.dataset.points = `${drawn},${outside}`;
+  ctx.font = "10px sans-serif";
+  const align = { start: "left", middle: "center", end: "right" };
+  for (const [x, y, text, anchor, color, rotated] of spec.texts) {
+    if (!text) continue;
+    ctx.fillStyle = color || "black"; ctx.textAlign = align[anchor];
+    if (rotated) {
+      ctx.save(); ctx.translate(x + 6, y); ctx.rotate(-Math.PI / 2); ctx.fillText(text, -6, 0); ctx.restore();
+    } else ctx.fillText(text, x, y);
+  }
+}
+
+function render({ model, el }) {
+  const root = document.createElement("div");
+  root.className = "armlab-plots";
+  const caption = document.createElement("div");
+  caption.className = "armlab-plots-caption";
+  root.appendChild(caption);
+  el.appendChild(root);
+  const figures = [];  // {title, canvas}
+
+  const draw = () => {
+    const html = model.get("caption");
+    if (caption.innerHTML !== html) caption.innerHTML = html;
+    caption.style.display = html ? "" : "none";
+    const specs = JSON.parse(model.get("plots"));
+    const view = model.get("points");
+    // a copy: the buffer's offset need not be even, and an Int16Array needs it to be
+    const data = view && view.byteLength
+      ? new Int16Array(view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength)) : new Int16Array(0);
+    while (figures.length < specs.length) {
+      const title = document.createElement("div");
+      title.className = "armlab-plots-title";
+      const canvas = document.createElement("canvas");
+      canvas.className = "armlab-plots-canvas";
+      root.append(title, canvas);
+      figures.push({ title, canvas });
+    }
+    while (figures.length > specs.length) {
+      const f = figures.pop();
+      f.title.remove(); f.canvas.remove();
+    }
+    let offset = 0;
+    specs.forEach((spec, i) => {
+      const f = figures[i], size = (spec.colors.length + 1) * spec.count;
+      const b = document.createElement("b");
+      b.textContent = spec.title;
+      f.title.replaceChildren(b, spec.note ? ` — ${spec.note}` : "");
+      f.title.style.display = spec.title || spec.note ? "" : "none";
+      drawPlot(f.canvas, spec, data.subarray(offset, offset + size));
+      offset += size;
+    });
+  };
+  // one message may change all three traits: draw once, after the last
+  let queued = false;
+  const schedule = () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => { queued = false; draw(); });
+  };
+  for (const name of ["caption", "plots", "points"]) model.on(`change:${name}`, schedule);
+  draw();
+  return () => model.off(null, null, null);
+}
+
+export default { render };
