@@ -62,10 +62,14 @@ function render({ model, el }) {
   el.appendChild(root);
   const figures = [];  // {title, canvas}
 
+  let shown = null;  // the caption's HTML, parsed again only when it changes
   const draw = () => {
     const html = model.get("caption");
-    if (caption.innerHTML !== html) caption.innerHTML = html;
-    caption.style.display = html ? "" : "none";
+    if (html !== shown) {
+      caption.innerHTML = html;
+      caption.style.display = html ? "" : "none";
+      shown = html;
+    }
     const specs = JSON.parse(model.get("plots"));
     const view = model.get("points");
     // a copy: the buffer's offset need not be even, and an Int16Array needs it to be
