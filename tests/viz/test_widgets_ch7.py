@@ -25,7 +25,7 @@ def test_the_picture_goes_out_before_the_identification(ex, monkeypatch):
     identify = dynamics.identify
     monkeypatch.setattr(dynamics, "identify", lambda *a, **k: (order.append("identify"), identify(*a, **k))[1])
     ex.scenes[0].widget.observe(lambda _: order.append("scene"), names="scene")
-    ex.plot.observe(lambda _: order.append("plot"), names="value")
+    ex.plot.widget.observe(lambda _: order.append("plot"), names="points")
     ex.readout.observe(lambda _: order.append("readout"), names="value")
     ex.sliders["harmonics"].value = 4.0
     assert order == ["scene", "plot", "identify", "readout"]
