@@ -100,8 +100,7 @@ def time_plot(
     Y = np.atleast_2d(np.asarray(series, dtype=float))
     step = max(1, len(x) // max_points)
     xs, Ys = x[::step], Y[:, ::step]
-    lo = min(float(np.nanmin(Ys)), *(h for h in hlines)) if hlines else float(np.nanmin(Ys))
-    hi = max(float(np.nanmax(Ys)), *(h for h in hlines)) if hlines else float(np.nanmax(Ys))
+    lo, hi = min([float(np.nanmin(Ys)), *hlines]), max([float(np.nanmax(Ys)), *hlines])
     if hi - lo < 1e-12:
         lo, hi = lo - 1.0, hi + 1.0
     pad = 0.06 * (hi - lo)
@@ -115,11 +114,16 @@ def time_plot(
     def py(v):
         return top + H * (hi - np.asarray(v, dtype=float)) / (hi - lo)
 
-    lines: list[tuple[float, float, float, float, str, str]] = []
-    if lo < 0 < hi:
-        lines.append((left, round(float(py(0)), 1), left + W, round(float(py(0)), 1), "#ddd", ""))
-    lines += [(left, round(float(py(h)), 1), left + W, round(float(py(h)), 1), "#999", "dashed") for h in hlines]
-    lines += [(round(float(px(v)), 1), top, round(float(px(v)), 1), top + H, "#999", "dotted") for v in vlines]
+    def across(y, color, dash):
+        y = round(float(py(y)), 1)
+        return (left, y, left + W, y, color, dash)
+
+    def down(x):
+        x = round(float(px(x)), 1)
+        return (x, top, x, top + H, "#999", "dotted")
+
+    lines = ([across(0, "#ddd", "")] if lo < 0 < hi else []) + [across(h, "#999", "dashed") for h in hlines]
+    lines += [down(v) for v in vlines]
     texts = [
         (left - 3, top + 9, f"{hi - pad:.3g}", "end", "", False),
         (left - 3, top + H, f"{lo + pad:.3g}", "end", "", False),
@@ -191,8 +195,7 @@ class TimePlots:
     def __init__(self, width: int = 380) -> None:
         self.widget: Widget = _widget_class()()
         self.widget.layout.max_width = f"{int(width) + 10}px"
-        self.caption = ""  #: what is shown: the caption and the plots
-        self.shown: tuple[Plot, ...] = ()
+        self.shown: tuple[Plot, ...] = ()  #: the plots shown
 
     def show(self, caption: str, plots: Sequence[Plot]) -> None:
         """Show ``caption`` (HTML) above ``plots``."""
@@ -202,4 +205,9 @@ class TimePlots:
             self.widget.caption = caption
             self.widget.plots = json.dumps(specs, separators=(",", ":"), ensure_ascii=False)
             self.widget.points = data
-        self.caption, self.shown = caption, tuple(plots)
+        self.shown = tuple(plots)
+
+    @property
+    def caption(self) -> str:
+        """The caption shown (HTML)."""
+        return self.widget.caption  # type: ignore[no-any-return]
