@@ -112,6 +112,7 @@ ensure_venv() {
 # ensure_installed EXTRAS: pip install -e ".[EXTRAS]" unless a stamp says it is done.
 ensure_installed() {
     local extras="$1"
+    install_lab_settings
     local stamp="$VENV/.armlab-installed-${extras//,/-}"
     # The test stamp implies every other extra is installed as well.
     local s
@@ -129,6 +130,14 @@ ensure_installed() {
         die "pip install -e \".[$extras]\" failed (see above)"
     touch "$stamp"
     say "install done in $((SECONDS - t0)) s"
+}
+
+# The course's JupyterLab settings, where every JupyterLab of .venv reads them. A wheel installs them itself
+# (pyproject.toml's data-files); an editable install does not, so they are copied at every run.
+install_lab_settings() {
+    local dir="$VENV/share/jupyter/lab/settings/overrides.d"
+    mkdir -p "$dir" && cp "$ROOT/deploy/jupyterlab/armlab.json" "$dir/armlab.json" ||
+        die "could not install the course's JupyterLab settings into $dir"
 }
 
 ensure_chromium() {

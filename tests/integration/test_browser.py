@@ -12,6 +12,7 @@ tests then look at what the page shows:
 * every notebook at 1366×768: no output or rendered markdown wider than the notebook column, no scrollbar
   inside an output, no label cut short, and nothing a scene canvas draws (arrows, ellipsoids, labels)
   outside that canvas; chapter 04's Jacobian explorer also after "snap: elbow";
+* the course's JupyterLab settings hold: the kernel's status circle is in the status bar (ch08);
 * the glossary's Chinese terms render with glyphs, not as empty boxes (a CJK font is installed);
 * ch02: the link-motion animator's figure stays where it is while it plays;
 * ch03: after Run All, each explorer holds exactly the pose its cell made it with (the browser's slider
@@ -234,6 +235,17 @@ def _control_lab_redraws(page):
     return problems + (["control lab: not two plots"] if len(after) != 2 else [])
 
 
+def _kernel_status_in_status_bar(page):
+    """The course's JupyterLab settings (deploy/jupyterlab/armlab.json) are in force: the kernel's busy/idle circle
+    is in the status bar, not in the notebook's toolbar, which re-scans all its buttons (a forced layout) at every
+    status change, twice per slider move."""
+    where = page.evaluate(
+        "() => ['.jp-NotebookPanel-toolbar', '#jp-main-statusbar'].map("
+        "s => document.querySelectorAll(`${s} .jp-Notebook-ExecutionIndicator`).length)"
+    )
+    return [] if where == [0, 1] else [f"kernel status circles in the toolbar, status bar: {where}, expected [0, 1]"]
+
+
 def _layout_report(page):
     outputs = page.evaluate_handle(WIDGET_OUTPUTS_JS)
     count = page.evaluate("(outs) => outs.length", outputs)
@@ -271,7 +283,7 @@ def test_layout_holds_and_screenshots(browser, name):
         _snap_to_elbow(page)
         failures += [f"1366x768 after snap: elbow, {p}" for p in fit_problems(page) if "drawing clipped" in p]
     if name.startswith("08_"):
-        failures += _control_lab_redraws(page)
+        failures += _control_lab_redraws(page) + _kernel_status_in_status_bar(page)
     assert not failures, f"{name}:\n" + "\n".join(failures)
 
 

@@ -2,11 +2,13 @@
 
 (a) environment.yml (conda) and pyproject.toml (pip) list the same packages;
 (b) `import armlab` stays fast and does not drag in sympy or matplotlib;
-(c) CI runs the README's test command.
+(c) CI runs the README's test command;
+(d) the course's JupyterLab settings are settings JupyterLab knows, and this environment's JupyterLab reads them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import statistics
@@ -248,3 +250,31 @@ def test_readme_documents_both_commands():
     text = readme.read_text()
     for cmd in ("./run.sh course", "./run.sh test"):
         assert cmd in text, f"README.md should show `{cmd}`"
+
+
+# ----------------------------------------------------------------------------
+# the course's JupyterLab settings (deploy/jupyterlab/armlab.json)
+# ----------------------------------------------------------------------------
+LAB_SETTINGS = ROOT / "deploy" / "jupyterlab" / "armlab.json"
+
+
+def test_course_jupyterlab_settings_are_valid_settings_of_the_installed_jupyterlab():
+    """Each plugin's settings validate against that plugin's schema: a misspelt key or value would be ignored."""
+    jsonschema = pytest.importorskip("jsonschema")
+    lab = pytest.importorskip("jupyterlab.commands")
+    schemas = Path(lab.get_app_dir()) / "schemas"
+    for plugin, settings in json.loads(LAB_SETTINGS.read_text()).items():
+        package, _, name = plugin.partition(":")
+        schema = json.loads((schemas / package / f"{name}.json").read_text())
+        unknown = set(settings) - set(schema["properties"])
+        assert not unknown, f"{plugin}: no such settings {sorted(unknown)}"
+        jsonschema.validate(settings, schema)
+
+
+def test_this_environments_jupyterlab_reads_the_course_settings():
+    """JupyterLab takes default settings from overrides.d in its application directory: a wheel installs the file
+    there (pyproject.toml's data-files), ./run.sh copies it for the editable install."""
+    lab = pytest.importorskip("jupyterlab.commands")
+    installed = Path(lab.get_app_dir()) / "settings" / "overrides.d" / "armlab.json"
+    assert installed.is_file(), f"{installed} is missing: run ./run.sh test (it installs the course's settings)"
+    assert json.loads(installed.read_text()) == json.loads(LAB_SETTINGS.read_text()), f"{installed} is out of date"

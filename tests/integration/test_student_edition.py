@@ -45,6 +45,8 @@ def test_student_edition_holds_the_course_and_a_built_wheel_only(edition):
     with zipfile.ZipFile(wheel) as z:
         members = z.namelist()
     assert "armlab/grading/checks.py" in members and not any(m.startswith(("tests/", "solutions/")) for m in members)
+    # the course's JupyterLab settings, installed where JupyterLab reads them
+    assert any(m.endswith(".data/data/share/jupyter/lab/settings/overrides.d/armlab.json") for m in members)
     assert (edition / "requirements.txt").read_text().startswith(f"armlab[{se.EXTRAS}] @ file:./wheels/{wheel.name}")
 
 
