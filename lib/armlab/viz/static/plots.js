@@ -60,7 +60,7 @@ function render({ model, el }) {
   caption.className = "armlab-plots-caption";
   root.appendChild(caption);
   el.appendChild(root);
-  const figures = [];  // {title, canvas}
+  const figures = [];  // {title, canvas, shown: the title and note shown}
 
   let shown = null;  // the caption's HTML, parsed again only when it changes
   const draw = () => {
@@ -90,10 +90,14 @@ function render({ model, el }) {
     let offset = 0;
     specs.forEach((spec, i) => {
       const f = figures[i], size = (spec.colors.length + 1) * spec.count;
-      const b = document.createElement("b");
-      b.textContent = spec.title;
-      f.title.replaceChildren(b, spec.note ? ` — ${spec.note}` : "");
-      f.title.style.display = spec.title || spec.note ? "" : "none";
+      const head = `${spec.title}\n${spec.note}`;
+      if (f.shown !== head) {  // a title written again would be laid out again
+        const b = document.createElement("b");
+        b.textContent = spec.title;
+        f.title.replaceChildren(b, spec.note ? ` — ${spec.note}` : "");
+        f.title.style.display = spec.title || spec.note ? "" : "none";
+        f.shown = head;
+      }
       drawPlot(f.canvas, spec, data.subarray(offset, offset + size));
       offset += size;
     });
