@@ -65,7 +65,7 @@ class Plot:
         parts.append("<g transform='scale(0.1)'>")
         for color, pts in zip(self.colors, _points(self.points)):
             parts.append(
-                f"<polyline fill='none' stroke='{color}' stroke-width='1.5' "
+                f"<polyline fill='none' stroke='{color}' stroke-width='1' "
                 f"vector-effect='non-scaling-stroke' points='{pts}'/>"
             )
         parts.append("</g>")
