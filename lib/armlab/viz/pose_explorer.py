@@ -191,6 +191,8 @@ class IKExplorer(Panel):
         self.preset.observe(self._preset_chosen, names="value")
         self.home_button.on_click(self._go_home)
         self._update()
+        if self.inset is not None:
+            self.inset.update(self.sols)
         self._write_text()
         controls = side_column(
             [
@@ -314,6 +316,17 @@ class IKExplorer(Panel):
         self.redraw()  # the picture first: the table and the message are slower to lay out in the page
         self._write_text()
 
+    def redraw(self) -> None:
+        """Send the main view, then bring the wrist close-up to the solutions and send it: the arm that the
+        student moves answers first, and the close-up costs about as much again."""
+        self.redraws += 1
+        main, *close_up = self.scenes
+        main.sync()
+        if self.inset is not None:
+            self.inset.update(self.sols)
+            for scene in close_up:
+                scene.sync()
+
     def _write_text(self):
         self.message.value, self.table.value = self._text
 
@@ -335,8 +348,6 @@ class IKExplorer(Panel):
             bad_weights = ""
         except ValueError as exc:
             weights, bad_weights = None, str(exc)
-        if self.inset is not None:
-            self.inset.update(sols)
         if len(sols) == 0:
             self.arms.hide()
             self.chosen = sols
