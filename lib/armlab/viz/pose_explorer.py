@@ -317,8 +317,8 @@ class IKExplorer(Panel):
         self._write_text()
 
     def redraw(self) -> None:
-        """Send the main view, then bring the wrist close-up to the solutions and send it: the arm that the
-        student moves answers first, and the close-up costs about as much again."""
+        """Send the main view, then bring the wrist close-up (eight more arms) to the solutions and send it: the
+        arm that the student moves answers first."""
         self.redraws += 1
         main, *close_up = self.scenes
         main.sync()
