@@ -176,7 +176,7 @@ class IKExplorer(Panel):
         self.home = np.clip(np.zeros(n), robot.qlim[:, 0], robot.qlim[:, 1])
         self.q_current = self.home.copy() if q_current is None else np.asarray(q_current, dtype=float).copy()
         self.q_used = self.q_current.copy()
-        self.sols = None
+        self.sols: IKSolutions | None = None  # the last target's solutions
         self.chosen = None
         self._hold = False
         if pose is None:
@@ -191,8 +191,7 @@ class IKExplorer(Panel):
         self.preset.observe(self._preset_chosen, names="value")
         self.home_button.on_click(self._go_home)
         self._update()
-        if self.inset is not None:
-            self.inset.update(self.sols)
+        self._update_close_up()
         self._write_text()
         controls = side_column(
             [
@@ -322,10 +321,13 @@ class IKExplorer(Panel):
         self.redraws += 1
         main, *close_up = self.scenes
         main.sync()
-        if self.inset is not None:
+        self._update_close_up()
+        for scene in close_up:
+            scene.sync()
+
+    def _update_close_up(self) -> None:
+        if self.inset is not None and self.sols is not None:
             self.inset.update(self.sols)
-            for scene in close_up:
-                scene.sync()
 
     def _write_text(self):
         self.message.value, self.table.value = self._text
