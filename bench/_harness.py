@@ -22,12 +22,42 @@ if str(ROOT / "tests") not in sys.path:
 
 from support import to_pin  # noqa: E402
 
-__all__ = ["ROOT", "per_call", "pin_puma", "to_pin"]
+__all__ = ["ROOT", "Limits", "add_check", "per_call", "pin_puma", "to_pin"]
 
 
 def per_call(stmt, glob, number=2000, repeat=7):
     """Median seconds per call over `repeat` runs of `number` calls."""
     return statistics.median(t / number for t in timeit.repeat(stmt, globals=glob, number=number, repeat=repeat))
+
+
+class Limits:
+    """The limits of one benchmark: every value is printed beside its limit, met or not; with ``--check`` the
+    script's exit code is 1 when any was missed (``./run.sh bench --check`` runs every benchmark so).
+
+        limits = Limits()
+        limits.at_most("PUMA560 tau (s)", seconds, 30)
+        return limits.exit_code(args.check)
+    """
+
+    def __init__(self) -> None:
+        self.missed: list[str] = []
+
+    def at_most(self, name: str, value: float, limit: float) -> bool:
+        ok = bool(value <= limit)  # NaN (nothing measured) misses
+        print(f"  [{'ok' if ok else 'MISSED'}] {name}: {value:.4g} (limit {limit:g})")
+        if not ok:
+            self.missed.append(name)
+        return ok
+
+    def exit_code(self, check: bool) -> int:
+        if self.missed:
+            print(f"limits missed: {', '.join(self.missed)}")
+        return 1 if check and self.missed else 0
+
+
+def add_check(ap) -> None:
+    """The ``--check`` flag every benchmark with limits takes."""
+    ap.add_argument("--check", action="store_true", help="exit 1 if a limit is missed (every value is printed)")
 
 
 def pin_puma(robot):

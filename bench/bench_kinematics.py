@@ -1,14 +1,16 @@
 """Kinematics benchmarks: armlab against roboticstoolbox-python and pinocchio, in one run.
 
-    python bench/bench_kinematics.py
+    python bench/bench_kinematics.py [--check]
 
 Prints the median time per call and the ratio to each reference. Targets (issue #2):
 fkine <= 10 us (>= 5x faster than RTB), batched FK <= 1 us/config over 100k,
-jacob0 <= 20 us, import armlab <= 0.3 s.
+jacob0 <= 20 us, import armlab <= 0.3 s. Limit (``--check``; the test suite's until issue 29): ``import armlab``
+costs <= 0.1 s of CPU over ``import numpy`` (CPU, not wall time: a throttled machine's clock steps by 50 ms).
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import subprocess
 import sys
@@ -16,7 +18,10 @@ import timeit
 
 import numpy as np
 
-from _harness import per_call, pin_puma
+from _harness import Limits, add_check, per_call, pin_puma
+
+# CPU seconds that `import armlab` costs once numpy, its one required dependency, is loaded
+_IMPORT_CPU = "import time, numpy; t = time.process_time(); import armlab; print(time.process_time() - t)"
 
 
 def import_time(module, runs=7):
@@ -38,6 +43,16 @@ def import_time(module, runs=7):
     return run(f"import {module}")
 
 
+def import_cpu(runs=7):
+    """Median CPU seconds of `import armlab` over `import numpy`, each in a fresh interpreter (one warm-up run)."""
+    runs_s = [
+        float(subprocess.run([sys.executable, "-c", _IMPORT_CPU], capture_output=True, text=True, check=True).stdout)
+        for _ in range(runs + 1)
+    ][1:]
+    print(f"  import armlab over numpy, CPU s of each run: {[round(t, 3) for t in runs_s]}")
+    return statistics.median(runs_s)
+
+
 def rtb_puma(robot):
     """Our textbook PUMA560 as an RTB modified-DH robot (same table, same numbers)."""
     import roboticstoolbox as rtb
@@ -45,7 +60,10 @@ def rtb_puma(robot):
     return rtb.DHRobot([rtb.RevoluteMDH(a=lk.a, alpha=lk.alpha, d=lk.d) for lk in robot.links])
 
 
-def main():
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_check(ap)
+    args = ap.parse_args(argv)
     from armlab.models import puma560
 
     robot = puma560()
@@ -111,7 +129,10 @@ def main():
         mine = ours_jac if "acobian" in k or "jacob0" in k else ours_batch if "per config" in k else ours_fk
         print(f"  vs {k:34s}: {v / mine:6.2f}x")
     print(f"  import vs roboticstoolbox : {imp_rtb / imp:6.1f}x")
+    limits = Limits()
+    limits.at_most("import armlab over numpy, CPU (s)", import_cpu(), 0.1)
+    return limits.exit_code(args.check)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """Benchmark of the youBot lab's simulator and client (issue 15's performance table).
 
-    .venv/bin/python bench/bench_lab.py [--quick]
+    .venv/bin/python bench/bench_lab.py [--quick] [--check]
 
 1. command → /joint_states reflecting it: one client at rest sends a 0.02 rad step of joint 1 through
    YoubotArm.follow at a random phase of the 50 Hz tick; latency to the first state showing joint 1 moved
@@ -8,7 +8,11 @@
 2. state latency with 20 clients each streaming at 50 Hz, each a process of its own as each student's kernel
    is (bench/lab_clients.py): receipt time − the state's stamp (one clock; target p99 ≤ 20 ms);
 3. the simulator's CPU with one client streaming at 50 Hz (utime + stime of its process over the run;
-   target ≤ 10 % of one core), and the client process's own.
+   target ≤ 10 % of one core), and the client process's own;
+4. a stalled /joint_states stream during a move: from the last state the simulator sent to the hold it received
+   (tests/support/lab_faults.py, as tests/integration/test_lab_faults.py checks the hold itself); limit
+   (``--check``, the test suite's until issue 29): every run ≤ 150 ms + one 20 ms tick + 10 ms for loopback and
+   a thread's wake-up.
 
 The simulator runs as its own process (``python -m armlab.lab.sim --port 0``); the single clients of 1 and 3
 run here. The load
@@ -34,6 +38,9 @@ sys.path.insert(0, str(ROOT / "lib"))
 from armlab.lab import YoubotArm  # noqa: E402
 from armlab.lab.sim.server import HOME_DRIVER  # noqa: E402
 from lab_clients import lib_env, run_clients, while_streaming  # noqa: E402
+
+from _harness import Limits, add_check  # noqa: E402  (puts tests/ on sys.path: support.lab_faults)
+from support.lab_faults import stale_stream_hold  # noqa: E402
 
 MID = HOME_DRIVER + [0.4, 0.4, -0.4, 0.4, 0.4]  # away from the end stops
 
@@ -112,10 +119,27 @@ def sim_cpu(proc, url, seconds):
     return (c1 - c0) / (w1 - w0), (p1 - p0) / (w1 - w0)
 
 
+def stale_holds(runs):
+    """Seconds from the last state to the hold, of ``runs`` stalls, each on a fresh recording simulator."""
+    import tempfile
+
+    from armlab.lab import Simulator
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(runs):
+            with Simulator(port=0, record=True) as sim, YoubotArm(sim.url, log=Path(tmp) / f"{k}.jsonl") as arm:
+                out.append(stale_stream_hold(sim, arm)[0])
+                limit = 0.150 + 1 / arm.rate + 0.010
+    return out, limit
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer samples (about 30 s in all)")
+    add_check(ap)
     args = ap.parse_args()
+    limits = Limits()
     n, secs = (40, 5.0) if args.quick else (200, 20.0)
     proc, url = start_sim()
     try:
@@ -141,8 +165,12 @@ def main():
         )
     finally:
         stop_sim(proc)
+    holds, limit = stale_holds(3 if args.quick else 10)
+    print(f"stalled state stream → hold, each run: {[round(1000 * h, 1) for h in holds]} ms")
+    limits.at_most("stalled stream → hold, slowest run (ms)", 1000 * max(holds), 1000 * limit)
     print(f"load average during the run: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    return limits.exit_code(args.check)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

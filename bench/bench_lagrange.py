@@ -1,17 +1,22 @@
 """Benchmark of the symbolic Lagrange engine (armlab.dynamics.lagrange), ratios in the same run.
 
-    .venv/bin/python bench/bench_lagrange.py
+    .venv/bin/python bench/bench_lagrange.py [--check]
 
 Targets (issue 12): symbolic τ for the 2R with the book's form <= 1 s; symbolic τ for the PUMA560 with
 numeric inertias <= 10 s. Each build starts from a new robot and an empty sympy cache (models are
 cached per robot), so it is the first-call time. For scale the same run times the textbook's formulas
 written out literally ((3.130)–(3.132) with sympy.diff and traces) and RNE run on sympy symbols, and
 the compiled functions against the compiled RNE. Times are medians; a loaded machine slows them all.
+
+Limits (``--check``; they were the test suite's until issue 29): the PUMA560's model and τ as sympy ≤ 30 s in
+either convention, one entry D22 in the readable (simplified) form ≤ 20 s.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
+import sys
 import time
 import timeit
 
@@ -21,6 +26,8 @@ from sympy.core.cache import clear_cache
 
 from armlab.dynamics import lagrange, pseudo_inertia
 from armlab.models import planar2r, puma560, puma560_standard
+
+from _harness import Limits, add_check
 
 d1, d2, m1, m2, g = sp.symbols("d1 d2 m1 m2 g", positive=True)
 
@@ -65,7 +72,11 @@ def literal_2r():
     return D2, D3, D1
 
 
-def main():
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_check(ap)
+    args = ap.parse_args(argv)
+    limits = Limits()
     print("symbolic Lagrange (first call: fresh robot, empty sympy cache)")
     fresh = iter(sp.symbols("g0:9", positive=True))  # a new gravity symbol each time: a new model, nothing cached
     t_2r = cold(
@@ -82,6 +93,10 @@ def main():
             f"  {name}: model {t_build:5.2f} s, model and τ as sympy {t_tau:5.2f} s   (target <= 10 s); "
             f"τ's program: {steps} steps"
         )
+        limits.at_most(f"{name}: model and τ as sympy (s)", t_tau, 30.0)
+    t_d22 = cold(lambda: lagrange(puma560()).D(2, 2, simplify=True), repeat=1)
+    print(f"  PUMA560 D22 in the readable form            {t_d22:7.2f} s   (about 1 s alone)")
+    limits.at_most("PUMA560 D22, simplified (s)", t_d22, 20.0)
     robot = puma560()
     q6 = sp.symbols("q1:7", real=True)
     t_rne = cold(lambda: robot.rne(q6, sp.symbols("qd1:7"), sp.symbols("qdd1:7")), repeat=1)
@@ -102,7 +117,8 @@ def main():
         print(f"  {label:24s} {t * 1e6:8.1f} us")
     err = np.abs(model.tau_fn(q, qd, qdd) - robot.rne(q, qd, qdd)).max()
     print(f"  |tau_fn - rne| = {err:.1e}")
+    return limits.exit_code(args.check)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,11 +1,14 @@
 """CPU and memory one student's kernel needs: every chapter and lab notebook run top to bottom.
 
-    .venv/bin/python bench/bench_resources.py [--notebooks 03 lab1 ...]
+    .venv/bin/python bench/bench_resources.py [--notebooks 03 lab1 ...] [--check]
 
 For each notebook, a fresh kernel runs every cell (as Run All does) while this script samples the kernel
 process tree's resident memory every 50 ms. It prints the peak memory, the CPU seconds used and the wall
 time, the numbers docs/instructor.md turns into per-student limits. The lab notebooks start their own
 simulator, whose process is counted with the kernel's.
+
+Limit (``--check``; the test suite's until issue 29): a notebook's Run All takes ≤ 90 s of wall time (target
+≤ 20 s each).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+
+from _harness import Limits, add_check
 
 REPO = Path(__file__).resolve().parents[1]
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -80,10 +85,12 @@ def run(path: Path) -> tuple[float, float, float]:
     return peak[0] / 2**20, sum(cpu_seen.values()), time.perf_counter() - t0
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--notebooks", nargs="*", help="name prefixes (default: every chapter and lab)")
+    add_check(ap)
     args = ap.parse_args()
+    limits = Limits()
     paths = sorted((REPO / "course").glob("*.ipynb"))
     if args.notebooks:
         paths = [p for p in paths if p.stem.startswith(tuple(args.notebooks))]
@@ -93,7 +100,9 @@ def main() -> None:
         peak, cpu, wall = run(path)
         rows.append((peak, cpu))
         print(f"{path.stem:32s} {peak:8.0f} {cpu:7.1f} {wall:7.1f}", flush=True)
+        limits.at_most(f"{path.stem}: Run All (s)", wall, 90.0)
     print(f"largest peak {max(r[0] for r in rows):.0f} MB; most CPU {max(r[1] for r in rows):.1f} s for one Run All")
+    return limits.exit_code(args.check)
 
 
 if __name__ == "__main__":

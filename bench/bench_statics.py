@@ -140,6 +140,7 @@ def _widget_updates(moves=100):
     out = {}
     for name, make in (
         ("tip_force_explorer", viz.tip_force_explorer),
+        ("static_mapping_explorer", viz.static_mapping_explorer),
         ("payload_explorer", viz.payload_explorer),
         ("wrist_sensor_demo", viz.wrist_sensor_demo),
     ):

@@ -2,7 +2,9 @@
 
 Each student is a process of its own, as each student's notebook kernel is. (Threads in one process
 would share one interpreter lock, and the figure would measure that lock, not the simulator.) Used by
-``bench/bench_lab.py`` and ``tests/integration/test_lab_load.py``:
+``bench/bench_lab.py``, ``bench/bench_lab_load.py`` and ``tests/integration/test_lab_load.py`` (the two classes,
+:func:`class_on_simulator` and :func:`class_through_gate`, are run by the last two: the test checks that nothing
+is lost, the benchmark how late it comes):
 
     python bench/lab_clients.py ws://127.0.0.1:9090 --clients 10 --seconds 30
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -217,6 +220,85 @@ def run_clients(url, clients, seconds, timeout=None, args=None):
             if p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+def start_server(args):
+    """Start ``python -m ARGS`` (the simulator or the gate, on port 0) and return (process, its URL)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=lib_env()
+    )
+    line = proc.stdout.readline().strip()
+    if not line.startswith("listening on ws://127.0.0.1:"):
+        proc.kill()
+        raise RuntimeError(f"{args[0]} did not start: {line!r} {proc.communicate()[1]}")
+    return proc, line.split()[2]
+
+
+def stop_server(proc):
+    """Stop a server of :func:`start_server` with Ctrl-C and return the statistics it prints last (JSON)."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def class_on_simulator(clients, seconds):
+    """``clients`` client processes streaming at 50 Hz for ``seconds`` on one simulator process: their reports,
+    the window (t_go, t_end) and the simulator's statistics (``ticks``, ``late`` [(t, how late)], ``dropped`` …)."""
+    sim, url = start_server(["armlab.lab.sim", "--port", "0", "--quiet", "--duration", str(seconds + 90)])
+    try:
+        reports, window = run_clients(url, clients, seconds, timeout=seconds + 40)
+    finally:
+        stats = stop_server(sim)
+    return {"reports": reports, "window": window, "sim": stats}
+
+
+def class_through_gate(watchers, seconds, audit):
+    """The simulator standing in for rosbridge, the gate in front of it (audit log at ``audit``), ``watchers`` bare
+    socket watchers and one commander (``--claim``) behind the gate, and a reference watcher straight on the
+    simulator, for ``seconds``: their reports (``ref``, ``watchers``, ``commander``), the window and the gate's
+    statistics (``forwarded``, ``refused``, ``dropped`` …)."""
+    sim, sim_url = start_server(["armlab.lab.sim", "--port", "0", "--quiet", "--duration", str(seconds + 120)])
+    gate = None
+    try:
+        gate, gate_url = start_server(
+            ["armlab.lab.gate", "--upstream", sim_url, "--port", "0", "--audit", str(audit)]
+            + ["--duration", str(seconds + 120)]
+        )
+        urls = [sim_url] + [gate_url] * (watchers + 1)
+        args = [["--socket-watch"]] * (watchers + 1) + [["--claim"]]
+        reports, window = run_clients(urls, len(urls), seconds, timeout=seconds + 60, args=args)
+    finally:
+        gate_stats = stop_server(gate) if gate is not None else {}
+        stop_server(sim)
+    return {
+        "ref": reports[0],
+        "watchers": reports[1:-1],
+        "commander": reports[-1],
+        "window": window,
+        "gate": gate_stats,
+    }
+
+
+def added_by_gate(run, t0, t1, key="at_socket"):
+    """ms the gate added to each state a watcher of ``run`` (:func:`class_through_gate`) received between t0 and
+    t1: when it reached the watcher minus when it reached the reference (``key`` "at_socket": the kernel's receive
+    stamps; "latency": when the watching process saw it)."""
+    import numpy as np
+
+    ref_lat = dict(zip(run["ref"]["seqs"], run["ref"][key]))
+    return 1000 * np.array(
+        [
+            lat - ref_lat[s]
+            for w in run["watchers"]
+            for s, lat, t in zip(w["seqs"], w[key], w["received"])
+            if s in ref_lat and t0 <= t <= t1
+        ]
+    )
 
 
 def main():

@@ -9,7 +9,6 @@ literally, and the pseudo-inertia matrix. Example 3.9 itself is in tests/sources
 from __future__ import annotations
 
 import gc
-import time
 import weakref
 
 import numpy as np
@@ -79,13 +78,11 @@ def test_eq_3_129_random_arms_equal_rne_numerically():
 
 
 @pytest.mark.parametrize("convention", ["modified", "standard"])
-def test_eq_3_129_puma560_equals_rne_and_builds_fast(convention):
+def test_eq_3_129_puma560_equals_rne(convention):
+    """(How fast the model is built: bench/bench_lagrange.py --check.)"""
     robot = puma560() if convention == "modified" else puma560_standard()  # Armstrong–Khatib–Burdick inertias
-    start = time.perf_counter()
     model = lagrange(robot)
     tau = model.tau
-    elapsed = time.perf_counter() - start
-    assert elapsed < 30, f"symbolic PUMA560 took {elapsed:.1f} s (target 10 s, bench/bench_lagrange.py)"
     assert tau.shape == (6, 1) and tau.free_symbols <= set(model.q + model.qd + model.qdd)
     rng = np.random.default_rng(2)
     Q = random_q(rng, robot, 20)
@@ -317,13 +314,11 @@ def test_eq_3_131_paper_3r_centripetal_d122_is_exactly_zero():
 
 def test_eq_3_130_puma560_is_not_simplified_but_one_entry_can_be():
     """Large arms come back unexpanded (the PUMA560's readable M has hundreds of terms and its C takes
-    minutes); one entry in the readable form is quick."""
+    minutes); one entry in the readable form is quick (bench/bench_lagrange.py --check times it)."""
     robot = puma560()
     model = lagrange(robot)
     assert not model.simplify
-    start = time.perf_counter()
     d22 = model.D(2, 2, simplify=True)
-    assert time.perf_counter() - start < 20  # ~1 s alone
     assert d22.free_symbols == {model.q[2], model.q[3], model.q[4]}  # D22 does not depend on q1, q2, q6
     rng = np.random.default_rng(12)
     for q in random_q(rng, robot, 3):

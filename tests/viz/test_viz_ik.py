@@ -5,8 +5,6 @@ solutions of robot.ikine_all, the coloured ones exactly those within the joint l
 chosen one what robot.ikine picks, and an unreachable target must hide every arm and say why.
 """
 
-import time
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -170,8 +168,8 @@ def test_message_text_is_the_message_without_markup(explorer, robot):
     assert explorer.message_text.startswith("No solution.")
 
 
-def test_updates_in_place_and_fast(explorer, robot):
-    """No new artists per update; median update under 100 ms.
+def test_updates_in_place(explorer, robot):
+    """No new artists per update (how fast: bench/bench_viz.py --check).
 
     With the Agg canvas of a test, ``draw_idle`` draws at once, so one ``set_T`` is the whole
     slider-to-picture path: IK, moving the artists, the table, and a full redraw.
@@ -179,16 +177,10 @@ def test_updates_in_place_and_fast(explorer, robot):
     ax = explorer.ax
     n_lines, n_texts, n_coll = len(ax.lines), len(ax.texts), len(ax.collections)
     rng = np.random.default_rng(3)
-    times = []
     for _ in range(12):
         q = rng.uniform(robot.qlim[:, 0], robot.qlim[:, 1])
-        t0 = time.perf_counter()
         explorer.set_T(robot.fkine(q))
-        times.append(time.perf_counter() - t0)
     assert (len(ax.lines), len(ax.texts), len(ax.collections)) == (n_lines, n_texts, n_coll)
-    median = float(np.median(times))
-    print(f"IK explorer update incl. redraw: median {1e3 * median:.1f} ms, max {1e3 * max(times):.1f} ms")
-    assert median < 0.1
 
 
 def test_show_solutions_youbot_and_planar():

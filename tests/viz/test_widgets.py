@@ -223,6 +223,7 @@ def test_format_and_parse_matrix_round_trip():
         viz.parse_matrix("1.0 2.0")
 
 
+@pytest.mark.integration  # starts a process
 def test_import_armlab_does_not_load_viz_or_matplotlib():
     code = (
         "import sys, armlab; bad = [m for m in ('armlab.viz', 'matplotlib', 'ipywidgets') if m in sys.modules];"
@@ -278,6 +279,7 @@ def test_old_viz_names_still_exported():
     assert all(hasattr(viz, name) for name in viz.__all__)
 
 
+@pytest.mark.integration  # starts a process
 def test_import_viz_loads_neither_matplotlib_nor_ipywidgets():
     """Both are imported when a figure or a widget is built, so ``from armlab import viz`` stays cheap."""
     code = (

@@ -1,8 +1,6 @@
 """Chapter 04 widgets driven programmatically (armlab.viz.jacobians): sliders → readouts equal to the
-armlab.jacobians values, ellipsoids drawn at the tool, snap buttons → rank deficiency, kernel-side update time.
+armlab.jacobians values, ellipsoids drawn at the tool, snap buttons → rank deficiency, one redraw per slider move.
 """
-
-import time
 
 import matplotlib
 
@@ -134,18 +132,17 @@ def test_colour_cue_follows_sigma_min():
     assert ex.velocity_line.get_color() == viz.jacobians.STATUS_COLORS["singular"]
 
 
-def test_update_takes_at_most_50_ms_in_the_kernel():
+def test_a_slider_move_redraws_once_at_the_new_pose():
+    """How fast: bench/bench_viz_jacobians.py --check (median ≤ 50 ms)."""
     robot = models.puma560()
     ex = viz.jacobian_explorer(robot, np.radians([20, -30, -60, 40, 35, 50]))
     rng = np.random.default_rng(0)
-    ms = []
     for k in range(40):
         s = ex.sliders[k % robot.n]
-        value = float(rng.uniform(s.min, s.max))
-        t0 = time.perf_counter()
-        s.value = value  # callback: jacob0, SVDs, ellipsoids, readout, scene sent to the canvas
-        ms.append(1e3 * (time.perf_counter() - t0))
-    assert np.median(ms) <= 50.0, f"median update {np.median(ms):.1f} ms"
+        before = ex.redraws
+        s.value = float(rng.uniform(s.min, s.max))  # callback: jacob0, SVDs, ellipsoids, readout, scene sent
+        assert ex.redraws == before + 1
+    np.testing.assert_allclose(ex.view.T, robot.fkine(ex.q), rtol=0, atol=1e-12)
 
 
 def test_rate_player_steps_through_the_runs():

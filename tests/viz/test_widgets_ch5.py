@@ -1,9 +1,7 @@
 """Chapter 05 widgets driven programmatically (armlab.viz.statics): sliders → torques equal to the
 armlab.statics values, the force arrow and ellipse at the tip, Fig. 5.7's singular pose, the youBot's
-payload against its effort limits, Example 6's sensor-to-tool wrench, and the kernel-side update time.
+payload against its effort limits, Example 6's sensor-to-tool wrench, and one scene sent per slider move.
 """
-
-import time
 
 import matplotlib
 
@@ -179,16 +177,11 @@ def _move(ex, k):
     [viz.tip_force_explorer, viz.static_mapping_explorer, viz.payload_explorer, viz.wrist_sensor_demo],
     ids=["tip_force", "static_mapping", "payload", "wrist_sensor"],
 )
-def test_kernel_side_update_is_fast(make):
-    """A slider move runs the callback and sends the scene (SceneView.sync: payload + JSON) within 50 ms."""
+def test_a_slider_move_sends_the_scene_once(make):
+    """A slider move runs the callback and sends the scene (SceneView.sync: payload + JSON) once; how fast:
+    bench/bench_statics.py --check (≤ 50 ms)."""
     ex = make()
-    times = []
     for k in range(40):
         before = ex.redraws
-        t = time.perf_counter()
         _move(ex, k)
-        times.append(time.perf_counter() - t)
         assert ex.redraws == before + 1
-    median_ms = 1e3 * float(np.median(times))
-    print(f"median update {median_ms:.1f} ms")
-    assert median_ms <= 50.0

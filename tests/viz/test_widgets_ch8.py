@@ -2,8 +2,6 @@
 outcome equals armlab.sim.run_task with the same controller; the plots and the animation show that run;
 the kernel-side update takes at most 50 ms."""
 
-import time
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -98,17 +96,21 @@ def test_youbot_lab_shows_its_effort_limits_and_saturation():
     assert np.all(np.abs(yb.result.tau) <= models.YOUBOT_ACTUATORS["effort"] * (1 + 1e-12))
 
 
-def test_update_takes_at_most_50_ms_in_the_kernel(lab):
+def test_each_slider_move_simulates_again(lab):
+    """How fast: bench/bench_viz_chapters.py --check (median ≤ 50 ms)."""
     rng = np.random.default_rng(0)
-    ms = []
-    for k in range(16):  # gains (no recompiling) and payloads / model errors from a few values (compiled once)
+    for k in range(16):  # gains and payloads / model errors from a few values
         s = [lab.omega, lab.zeta, lab.payload, lab.error][k % 4]
         grid = np.arange(s.min, s.max + 1e-9, s.step)
-        value = float(rng.choice(grid[:4] if s in (lab.payload, lab.error) else grid))
-        t0 = time.perf_counter()
-        s.value = value  # callback: simulate 1000 steps, two SVG plots, the arm redrawn
-        ms.append(1e3 * (time.perf_counter() - t0))
-    assert np.median(ms) <= 50.0, f"median update {np.median(ms):.1f} ms"
+        before = lab.result
+        s.value = float(
+            rng.choice(
+                [v for v in grid[:4] if v != s.value]
+                if s in (lab.payload, lab.error)
+                else [v for v in grid if v != s.value]
+            )
+        )
+        assert lab.result is not before  # callback: simulate 1000 steps, two plots, the arm redrawn
 
 
 def test_task_player_steps_through_a_run():
