@@ -3,6 +3,9 @@
 #
 #   ./run.sh course   # set up .venv, make or update your working copy my-course/ and open it in JupyterLab
 #   ./run.sh test     # set up .venv (with test extras), run the static checks, then the test suite
+#   ./run.sh test --quick                  # the unit tests only (no process, network or browser; ~2 min)
+#   ./run.sh test hw03_inverse_kinematics  # everything that grades one homework
+#   ./run.sh bench [--check] [NAME ...]    # the benchmarks; --check: the limits on time, exit 1 if one is missed
 #   ./run.sh classroom  # a demo class on 127.0.0.1: JupyterHub, nbgrader's exchange, the formgrader
 #   ./run.sh student-edition DIR [--git]  # what students get: the course, the exercises, armlab as a wheel
 #
@@ -44,8 +47,20 @@ Commands:
                      then run `python -m pytest ARGS...`.
                      Without ARGS (the full run, and what CI runs through .ci/run) the
                      static checks below run first, and a failing check stops the run
-                     before pytest. With ARGS (e.g. `./run.sh test tests/ik -q`) only
-                     pytest runs: a developer iterating on some tests gets those tests.
+                     before pytest, which then runs on two processes (pytest-xdist).
+                     With ARGS (e.g. `./run.sh test tests/ik -q`) only pytest runs: a
+                     developer iterating on some tests gets those tests.
+  test --quick [ARGS...]
+                     The unit tests only (-m unit: no process, network or browser), on two
+                     processes.
+  test hwNN_NAME [ARGS...]
+                     Everything that grades homework hwNN_NAME (its release, its checkers, its
+                     simulated students; --homework in tests/conftest.py), e.g.
+                     `./run.sh test hw03_inverse_kinematics`.
+  bench [--check] [NAME...]
+                     Create/refresh .venv and run the benchmarks (bench/run.py): all, or
+                     bench_NAME.py for each NAME. --check runs those that have limits, each
+                     with --check, and exits 1 if a limit is missed.
   check              Create/refresh .venv and run only the static checks:
                        ruff check          lint (rules in pyproject.toml [tool.ruff])
                        ruff format --check formatting, without changing any file
@@ -286,8 +301,24 @@ cmd_test() {
     if [[ "$checks" == 1 ]]; then
         run_checks || die "static checks failed (see above); pytest not run. './run.sh test tests' runs pytest alone."
     fi
-    say "running: python -m pytest $*"
-    exec "$VENV/bin/python" -m pytest "$@"
+    local args=("$@")
+    if (($# == 0)); then
+        args=(-n 2 --dist loadgroup) # the browser tests share a worker; each integration module stays on one
+    elif [[ "$1" == --quick ]]; then
+        args=(-m unit -n 2 "${@:2}")
+    elif [[ "$1" =~ ^hw[0-9][0-9]_[a-z_]+$ ]]; then
+        [[ -d "$ROOT/solutions/$1" ]] || die "no homework $1 in solutions/ (there are: $(ls "$ROOT/solutions" | tr '\n' ' '))"
+        args=(--homework "$1" "${@:2}")
+    fi
+    say "running: python -m pytest ${args[*]}"
+    exec "$VENV/bin/python" -m pytest "${args[@]}"
+}
+
+cmd_bench() {
+    ensure_venv
+    ensure_installed "$TEST_EXTRAS"
+    activate_venv
+    exec "$VENV/bin/python" "$ROOT/bench/run.py" "$@"
 }
 
 cmd_student_edition() {
@@ -315,6 +346,7 @@ main() {
     case "$cmd" in
         course) cmd_course "$@" ;;
         test) cmd_test "$@" ;;
+        bench) cmd_bench "$@" ;;
         check) cmd_check "$@" ;;
         classroom) cmd_classroom "$@" ;;
         student-edition) cmd_student_edition "$@" ;;

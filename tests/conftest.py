@@ -1,16 +1,102 @@
-"""Fixtures shared by the tests in every folder of tests/ (helpers that are not fixtures: tests/support).
+"""Fixtures shared by the tests in every folder of tests/ (helpers that are not fixtures: tests/support), and
+the markers every test gets.
 
 * ``monkeypatch_module``: a ``MonkeyPatch`` undone when the module's tests are done (for module-scoped fixtures);
 * ``sim``: a youBot simulator on a free loopback port that records every frame it receives, fresh for each test
   (faults, restarts and stuck joints do not leak into the next test);
 * ``module_sim``: the same, one for all the tests of a module (a module whose tests share a connected arm).
 
+Markers (docs/architecture.md, "Tests"), given here so that a new test needs none of its own:
+
+* ``browser``: drives Chromium (tests/integration/test_browser*.py);
+* ``integration``: starts processes, servers, kernels or a browser: tests/integration/, a module that says
+  ``pytestmark = pytest.mark.integration``, and every test that uses a simulator;
+* ``unit``: everything else. A unit test that starts a process or opens a network connection fails, naming
+  what it did (``./run.sh test --quick`` runs this set: ``-m unit``).
+
+Under pytest-xdist (``-n 2 --dist loadgroup``, what ``./run.sh test`` runs) the browser tests share one worker (one
+JupyterLab and one Chromium), and each other integration module runs on one worker, so that its module-scoped
+fixtures (a graded class, a hub) are built once.
+
+``--homework NAME`` (``./run.sh test NAME``) keeps the tests that grade homework NAME: those whose id names it
+and those marked ``@pytest.mark.homework("NAME")``.
+
 ``tests/support`` is importable as ``support`` from every folder (``pythonpath`` in pyproject.toml).
 """
 
 from __future__ import annotations
 
+import socket
+import subprocess
+from pathlib import Path
+
 import pytest
+
+TESTS = Path(__file__).resolve().parent
+SIMULATORS = {"sim", "module_sim"}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--homework",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only the tests that grade homework NAME (e.g. hw03_inverse_kinematics); may be given more than once",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.path))
+        if path.name.startswith("test_browser") or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.integration)
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif (
+            TESTS / "integration" in path.parents
+            or item.get_closest_marker("integration")
+            or SIMULATORS & set(getattr(item, "fixturenames", ()))
+        ):
+            item.add_marker(pytest.mark.integration)
+            item.add_marker(pytest.mark.xdist_group(path.relative_to(TESTS).as_posix()))
+        else:
+            item.add_marker(pytest.mark.unit)
+    wanted = config.getoption("homework")
+    if wanted:
+        keep, drop = [], []
+        for item in items:
+            named = {n for m in item.iter_markers("homework") for n in m.args}
+            (keep if named & set(wanted) or any(w in item.nodeid for w in wanted) else drop).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+
+
+@pytest.fixture(scope="session")
+def selected_homework(request):
+    """The homework named with --homework (empty: this run tests all of them)."""
+    return set(request.config.getoption("homework"))
+
+
+def _refuse(what):
+    def refused(*args, **kwargs):
+        raise RuntimeError(
+            f"a unit test {what}: mark its module `pytestmark = pytest.mark.integration` (tests/conftest.py)"
+        )
+
+    return refused
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_stay_in_this_process(request, monkeypatch):
+    """A unit test starts no process and opens no network connection (the quick set must stay quick)."""
+    if request.node.get_closest_marker("unit"):
+        monkeypatch.setattr(subprocess.Popen, "__init__", _refuse("started a process"))
+        monkeypatch.setattr(socket.socket, "connect", _refuse("opened a network connection"))
+        monkeypatch.setattr(socket.socket, "bind", _refuse("opened a server socket"))
+    yield
 
 
 @pytest.fixture(scope="module")

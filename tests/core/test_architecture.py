@@ -218,6 +218,7 @@ def test_a_package_without_a_layer_is_reported_at_its_imports(tmp_path, monkeypa
     ]
 
 
+@pytest.mark.integration  # starts a process
 def test_import_armlab_stays_light():
     """docs/architecture.md: `import armlab` loads neither sympy, matplotlib, ipywidgets, anywidget, websockets
     nor dask."""

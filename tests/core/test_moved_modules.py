@@ -83,6 +83,7 @@ def test_the_old_paths_live_in_one_place():
         importlib.import_module("armlab.no_such_module")
 
 
+@pytest.mark.integration  # starts a process
 def test_import_armlab_imports_none_of_the_targets():
     code = (
         "import sys, armlab\n"

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration  # starts processes or servers
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS = ["-m ruff check", "-m ruff format --check", "-m mypy"]
 

@@ -29,6 +29,7 @@ def citations_outside(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if OUTSIDE.search(line)]
 
 
+@pytest.mark.integration  # starts a process
 def test_nothing_tracked_cites_the_folder_beside_the_repository():
     found = {}
     for path in _tracked():

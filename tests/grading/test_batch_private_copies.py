@@ -3,6 +3,7 @@ removes it, and never touches a live worker's copy."""
 
 from __future__ import annotations
 
+import pytest
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ def _dead_pid() -> int:
     return proc.pid
 
 
+@pytest.mark.integration  # starts a process
 def test_sweep_removes_only_the_copies_of_dead_workers(tmp_path):
     dead = tmp_path / f"{PRIVATE_PREFIX}{_dead_pid()}-abc123"
     live = tmp_path / f"{PRIVATE_PREFIX}{os.getpid()}-def456"

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 fk = pytest.importorskip("armlab.grading.forked_kernels")
-pytestmark = pytest.mark.skipif(not fk.available(), reason="forked kernels need os.fork and os.pidfd_open (Linux)")
+pytestmark = [
+    pytest.mark.integration,  # starts kernels
+    pytest.mark.skipif(not fk.available(), reason="forked kernels need os.fork and os.pidfd_open (Linux)"),
+]
 
 PROBE = (
     "import json, os, sys, threading, numpy\n"

@@ -12,6 +12,8 @@ from armlab.grading import control as g
 
 from support.verdicts import raises_verdict
 
+pytestmark = pytest.mark.homework("hw08_control")  # its checkers
+
 ARM = models.paper_3r()
 
 

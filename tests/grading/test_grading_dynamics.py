@@ -16,6 +16,8 @@ from armlab.models import planar2r
 
 from support.verdicts import raises_verdict
 
+pytestmark = pytest.mark.homework("hw06_dynamics")  # its checkers
+
 REPO = Path(__file__).resolve().parents[2]
 
 

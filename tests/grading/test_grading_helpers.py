@@ -1,6 +1,7 @@
 """armlab.grading: every helpful message, and the checkers' resistance to tampering."""
 
 import builtins
+import contextlib
 import dis
 import importlib
 import math
@@ -36,6 +37,8 @@ from armlab.grading import (
 )
 
 from support.verdicts import raises_verdict
+
+pytestmark = pytest.mark.homework("hw01_transforms", "hw02_forward_kinematics")  # their checkers
 
 
 def fails(fn, *args, match, **kwargs):
@@ -266,49 +269,56 @@ def test_check_dh_robot_messages():
 
 
 # --- tamper resistance -----------------------------------------------------------------------------
-@pytest.fixture
+@contextlib.contextmanager
 def patched(monkeypatch):
-    """What a cheating notebook does: make numpy/sympy/builtins comparisons always succeed."""
-    monkeypatch.setattr(np, "allclose", lambda *a, **k: True)
-    monkeypatch.setattr(np, "isclose", lambda a, b, *r, **k: np.ones(np.shape(a), dtype=bool))
-    monkeypatch.setattr(np, "array_equal", lambda *a, **k: True)
-    monkeypatch.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
-    monkeypatch.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
-    monkeypatch.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
-    monkeypatch.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
-    monkeypatch.setattr(sp, "cos", sp.sin)
-    monkeypatch.setattr(math, "cos", lambda x: 0.0)
-    monkeypatch.setattr(math, "isclose", lambda *a, **k: True)
-    monkeypatch.setattr(builtins, "abs", lambda x: 0)
-    monkeypatch.setattr(builtins, "sum", lambda *a, **k: 0)
-    monkeypatch.setattr(armlab, "Rot", lambda *a, **k: np.zeros((4, 4)))
-    yield
-    # monkeypatch restores everything after the test
+    """What a cheating notebook does: make numpy/sympy/builtins comparisons always succeed. Undone when the
+    ``with`` block ends, inside the test: pytest-xdist's worker serialises the test's report with them undone."""
+    with monkeypatch.context() as m:
+        m.setattr(np, "allclose", lambda *a, **k: True)
+        m.setattr(np, "isclose", lambda a, b, *r, **k: np.ones(np.shape(a), dtype=bool))
+        m.setattr(np, "array_equal", lambda *a, **k: True)
+        m.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
+        m.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
+        m.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
+        m.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
+        m.setattr(sp, "cos", sp.sin)
+        m.setattr(math, "cos", lambda x: 0.0)
+        m.setattr(math, "isclose", lambda *a, **k: True)
+        m.setattr(builtins, "abs", lambda x: 0)
+        m.setattr(builtins, "sum", lambda *a, **k: 0)
+        m.setattr(armlab, "Rot", lambda *a, **k: np.zeros((4, 4)))
+        yield
 
 
-def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched(patched):
-    assert builtins.abs(-5) == 0 and np.allclose(1, 2)  # the patches are active
-    fails(check_close, [[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], match="is off by up to")
-    fails(check_close, 30.0, 0.5235987755982988, match="degrees")
-    fails(check_rotation, np.zeros((4, 4)), "z", 0.3, match="last row")
-    fails(
-        check_transform, np.eye(4), [("Rot", "z", 0.3), ("Trans", 1, 2, 3)], match="is off by up to|rotation|position"
-    )
-    fails(check_rot_function, lambda a, t: np.eye(4), match="is off by up to|rotation")
-    q = sp.Symbol("q")
-    fails(check_expr_equal, sp.sin(q), "cos(q)", symbols=["q"], match="swapped|not equal")
-    fails(check_expr_equal, sp.Integer(0), "a*cos(q)", symbols=["a", "q"], match="not equal")
-    fails(
-        check_dh_robot,
-        armlab.DHRobot(
-            [armlab.DHLink(), armlab.DHLink(), armlab.DHLink(joint="P"), armlab.DHLink()], convention="modified"
-        ),
-        SCARA,
-        match="home pose",
-    )
-    # and right answers still pass
-    check_close([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]])
-    check_transform(reference_transform(("Rot", "z", 0.3), ("Trans", 1, 2, 3)), [("Rot", "z", 0.3), ("Trans", 1, 2, 3)])
+def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched(monkeypatch):
+    with patched(monkeypatch):
+        assert builtins.abs(-5) == 0 and np.allclose(1, 2)  # the patches are active
+        fails(check_close, [[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], match="is off by up to")
+        fails(check_close, 30.0, 0.5235987755982988, match="degrees")
+        fails(check_rotation, np.zeros((4, 4)), "z", 0.3, match="last row")
+        fails(
+            check_transform,
+            np.eye(4),
+            [("Rot", "z", 0.3), ("Trans", 1, 2, 3)],
+            match="is off by up to|rotation|position",
+        )
+        fails(check_rot_function, lambda a, t: np.eye(4), match="is off by up to|rotation")
+        q = sp.Symbol("q")
+        fails(check_expr_equal, sp.sin(q), "cos(q)", symbols=["q"], match="swapped|not equal")
+        fails(check_expr_equal, sp.Integer(0), "a*cos(q)", symbols=["a", "q"], match="not equal")
+        fails(
+            check_dh_robot,
+            armlab.DHRobot(
+                [armlab.DHLink(), armlab.DHLink(), armlab.DHLink(joint="P"), armlab.DHLink()], convention="modified"
+            ),
+            SCARA,
+            match="home pose",
+        )
+        # and right answers still pass
+        check_close([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]])
+        check_transform(
+            reference_transform(("Rot", "z", 0.3), ("Trans", 1, 2, 3)), [("Rot", "z", 0.3), ("Trans", 1, 2, 3)]
+        )
 
 
 GRADING_MODULES = ["armlab.grading"] + sorted(m.name for m in pkgutil.walk_packages(g.__path__, "armlab.grading."))
@@ -486,6 +496,7 @@ def test_ndarray_subclass_cannot_fake_its_dtype():
     fails(check_close, np.zeros(3, dtype=int).view(Liar), [1.0, 0.0, 0.0], match="is off by up to")
 
 
+@pytest.mark.integration  # starts a process
 def test_import_armlab_does_not_import_grading_or_nbgrader():
     code = "import sys, armlab; print('armlab.grading' in sys.modules, 'nbgrader' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

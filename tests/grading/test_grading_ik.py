@@ -13,6 +13,8 @@ from armlab import models
 
 from support.verdicts import raises_verdict
 
+pytestmark = pytest.mark.homework("hw03_inverse_kinematics")  # its checkers
+
 deg = np.radians
 A2, A3, D2, D4 = 0.4318, 0.02032, 0.14909, 0.43307
 
@@ -267,5 +269,6 @@ def test_patched_dict_cannot_move_the_reference_arm(monkeypatch):
             if "d4" in self:
                 self["d2"] = 100.0
 
-    monkeypatch.setattr(builtins, "dict", Dict)
-    _fails("expected", g.check_count_function, lambda T: 0, seed=9090, n=12)
+    with monkeypatch.context() as m:  # undone inside the test: pytest-xdist serialises its report with dicts
+        m.setattr(builtins, "dict", Dict)
+        _fails("expected", g.check_count_function, lambda T: 0, seed=9090, n=12)

@@ -2,6 +2,7 @@
 (wrong frame, transposed, degrees, the [ω; v] row order, ...), and their plain-math references agree with
 armlab.jacobians."""
 
+import pytest
 import numpy as np
 import sympy as sp
 
@@ -10,6 +11,8 @@ from armlab import jacobians as jb
 from armlab.grading import jacobians as g
 
 from support.verdicts import raises_verdict
+
+pytestmark = pytest.mark.homework("hw04_jacobians")  # its checkers
 
 th1, th2, l1, l2 = sp.symbols("th1 th2 l1 l2", real=True)
 J2_OK = sp.Matrix(

@@ -13,6 +13,8 @@ from armlab.transforms import Tinv, skew, wrench_transform
 
 from support.verdicts import raises_verdict
 
+pytestmark = pytest.mark.homework("hw05_statics")  # its checkers
+
 
 # --- right answers (as in solutions/hw05) ---------------------------------------------------------
 def step_ok(R, P, f_next, n_next):

@@ -20,6 +20,8 @@ import pytest
 
 from support.nbgrader_harness import BIN, REPO, hw01_submissions, prepend
 
+pytestmark = pytest.mark.homework("hw01_transforms")  # grades it
+
 pytest.importorskip("distributed")
 
 A = "hw01_transforms"

@@ -8,6 +8,7 @@ encryption" warning is not printed above the report.
 
 from __future__ import annotations
 
+import pytest
 import os
 import re
 import shutil
@@ -16,6 +17,8 @@ import subprocess
 import nbformat
 
 from support.nbgrader_harness import BIN, REPO
+
+pytestmark = pytest.mark.homework("hw04_jacobians")  # validates it
 
 HW = "hw04_jacobians"
 

@@ -142,6 +142,7 @@ def test_one_link_transform_from_identity_is_the_link_matrix():
         np.testing.assert_allclose(np.array(p, float), A[:3, 3], atol=0)
 
 
+@pytest.mark.integration  # starts a process
 def test_robot_jacob0_does_not_use_the_teaching_methods():
     # The chapter's three methods are checked against jacob0; jacob0 never calls them.
     code = (

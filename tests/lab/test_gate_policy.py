@@ -75,6 +75,7 @@ def test_audit_log_appends_and_never_truncates(tmp_path):
     assert [r["who"] for r in rows] == ["student 0", "student 1"] and all("t" in r for r in rows)
 
 
+@pytest.mark.integration  # starts a process
 def test_connect_to_a_url_that_does_not_answer_is_an_error_not_a_simulator(monkeypatch):
     monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
     with socket.socket() as s:  # a port nobody listens on
@@ -86,6 +87,7 @@ def test_connect_to_a_url_that_does_not_answer_is_an_error_not_a_simulator(monke
     assert "youbot simulator" not in {t.name for t in threading.enumerate()} - before
 
 
+@pytest.mark.integration  # starts a process
 def test_connect_without_a_url_says_simulator_in_large_type(capsys, monkeypatch):
     monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
     arm, sim = connect(None, log=False)

@@ -20,6 +20,8 @@ pytest.importorskip("anywidget")
 from armlab.lab import Simulator, YoubotArm  # noqa: E402
 from armlab.lab.pendant import TeachPendant  # noqa: E402
 
+pytestmark = pytest.mark.integration  # starts processes or servers
+
 ARM_TOPIC = "/arm_1/arm_controller/position_command"
 
 

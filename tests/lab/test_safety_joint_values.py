@@ -30,6 +30,7 @@ def test_check_joint_vector_refuses_bad_values_naming_the_argument(q, words):
     assert all(w in str(e.value) for w in words) and "nothing was sent" in str(e.value)
 
 
+@pytest.mark.integration  # starts a process
 def test_a_complex_command_through_youbotarm_sends_nothing(tmp_path):
     with Simulator(port=0, record=True) as sim, YoubotArm(sim.url, log=tmp_path / "c.jsonl") as arm:
         q = arm.state().q.astype(complex)

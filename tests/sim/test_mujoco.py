@@ -147,6 +147,7 @@ def test_point_masses_load_with_a_tiny_inertia_floor_and_move_like_ours():
     assert np.abs(ours.q - theirs).max() < 1e-6
 
 
+@pytest.mark.integration  # starts a process
 def test_armlab_never_imports_mujoco():
     code = (
         "import sys, armlab, armlab.export, armlab.sim; armlab.export.to_mjcf(armlab.models.youbot()); "
