@@ -18,6 +18,7 @@ pytestmark = pytest.mark.integration  # starts processes or servers
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS = ["-m ruff check", "-m ruff format --check", "-m mypy"]
+FULL = "-m pytest -n 2 --dist loadgroup"  # the whole suite on two processes
 
 FAKE_PYTHON = """#!/usr/bin/env bash
 echo "$*" >> "$CALLS"
@@ -60,7 +61,7 @@ def run(tmp_path: Path, *args: str, **env: str) -> tuple[int, list[str], str]:
 
 def test_the_full_run_checks_first_then_runs_pytest(tmp_path):
     rc, calls, _ = run(tmp_path, "test")
-    assert (rc, calls) == (0, CHECKS + ["-m pytest"])
+    assert (rc, calls) == (0, CHECKS + [FULL])
 
 
 def test_with_arguments_only_pytest_runs(tmp_path):
@@ -72,7 +73,7 @@ def test_with_arguments_only_pytest_runs(tmp_path):
     "flag, args, expected",
     [
         ("1", ("tests/core",), CHECKS + ["-m pytest tests/core"]),
-        ("0", (), ["-m pytest"]),
+        ("0", (), [FULL]),
     ],
 )
 def test_armlab_checks_overrides_the_default(tmp_path, flag, args, expected):
@@ -86,6 +87,23 @@ def test_a_failing_check_stops_the_run_before_pytest_after_every_check_ran(tmp_p
     assert rc != 0
     assert calls == CHECKS, "every check runs, and pytest does not"
     assert f"FAILED: {failing}" in err
+
+
+def test_quick_runs_the_unit_tests_only_without_the_checks(tmp_path):
+    rc, calls, _ = run(tmp_path, "test", "--quick", "-x")
+    assert (rc, calls) == (0, ["-m pytest -m unit -n 2 -x"])
+
+
+def test_a_homework_name_runs_that_homeworks_tests(tmp_path):
+    rc, calls, _ = run(tmp_path, "test", "hw03_inverse_kinematics", "-q")
+    assert (rc, calls) == (0, ["-m pytest --homework hw03_inverse_kinematics -q"])
+    rc, calls, err = run(tmp_path, "test", "hw99_nothing")
+    assert rc != 0 and calls == [] and "no homework hw99_nothing" in err
+
+
+def test_bench_runs_the_benchmarks_with_their_limits(tmp_path):
+    rc, calls, _ = run(tmp_path, "bench", "--check")
+    assert (rc, calls) == (0, [f"{ROOT}/bench/run.py --check"])
 
 
 def test_check_runs_only_the_checks(tmp_path):
