@@ -1,0 +1,126 @@
+"""What the course's prose says about the library's numbers is what the library computes (issue #32).
+
+Each test reads the sentence from its notebook cell (by the cell's id), takes the number it quotes, and computes
+that number with armlab, so the text cannot drift from the code. The computations are the cells' own, run here
+without executing the notebooks."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+import armlab
+from armlab import jacobians as jb
+from armlab import models
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cell(notebook: str, cell_id: str) -> str:
+    """The source of the cell with this id in course/<notebook>, with its lines joined."""
+    nb = nbformat.read(REPO / "course" / notebook, as_version=4)
+    (found,) = [c.source for c in nb.cells if c.get("id") == cell_id]
+    return " ".join(found.split())
+
+
+def quoted(text: str, pattern: str) -> float:
+    """The number captured by ``pattern`` (one group) in ``text``; fails if the sentence is gone."""
+    m = re.search(pattern, text)
+    assert m, f"no {pattern!r} in: {text}"
+    return float(m.group(1))
+
+
+# --- chapter 04 -------------------------------------------------------------------------------------------------
+
+CH04 = "04_jacobians.ipynb"
+ARM = models.puma560(flange=True)
+
+
+def _ch04_line_runs():
+    """Cell a9a9c44a: the PUMA's hand along a line at 0.1 m/s through θ5 = 0.5°, both runs to the end."""
+    q_mid = np.radians([10, -60, -30, 30, 0.5, -20])
+    T_mid = ARM.fkine(q_mid)
+    g5 = np.linalg.inv(ARM.jacob0(q_mid))[4, :3]
+    v_line = 0.1 * g5 / np.linalg.norm(g5)
+    T_start = T_mid.copy()
+    T_start[:3, 3] -= v_line * 0.5
+    q0 = ARM.ikine(T_start, q_mid).q[0]
+
+    def line_velocity(t, qq):
+        T = ARM.fkine(qq)
+        e_p = T_start[:3, 3] + v_line * t - T[:3, 3]
+        R_err = T_mid[:3, :3] @ T[:3, :3].T
+        return np.r_[v_line + 5.0 * e_p, 2.5 * armlab.unskew(R_err - R_err.T)]
+
+    off = dict(give_up_error=np.inf, give_up_rate=np.inf, give_up_path=np.inf)
+    runs = {d: jb.resolved_rate(ARM, q0, line_velocity, 1.0, 0.005, damped=d, **off) for d in (False, True)}
+    dist = {
+        d: np.linalg.norm(r.T[:, :3, 3] - (T_start[:3, 3] + np.outer(r.t, v_line)), axis=1) for d, r in runs.items()
+    }
+    return runs, dist
+
+
+def test_ch04_cell_73_the_damped_hand_stays_within_the_quoted_distance_of_the_line():
+    text = cell(CH04, "35e868ae")
+    runs, dist = _ch04_line_runs()
+    assert quoted(text, r"stays within ([\d.]+) mm of its point on the line") == round(1000 * dist[True].max(), 1)
+    assert quoted(text, r"rates stay below (\d+) rad/s") > np.abs(runs[True].qd).max()
+    spin = np.abs(runs[False].qd).max(axis=0)
+    assert "joints 4 and 6 spin at over 100 rad/s" in text and min(spin[3], spin[5]) > 100.0
+    assert np.degrees(runs[False].q[:, 3]).min() == pytest.approx(
+        quoted(text, r"into its limit \(−(\d+)°\)") * -1, abs=1
+    )
+    assert "misses the line by centimetres" in text and 0.01 < dist[False].max() < 0.1
+
+
+def test_ch04_cells_70_and_75_quote_resolved_rates_give_up_bounds():
+    defaults = {k: p.default for k, p in inspect.signature(jb.resolved_rate).parameters.items()}
+    intro = cell(CH04, "ea63a7b9")
+    assert quoted(intro, r"`give_up_rate` \((\d+) rad/s\)") == defaults["give_up_rate"]
+    assert quoted(intro, r"`give_up_path` \((\d+) cm\)") / 100 == defaults["give_up_path"]
+    outward = cell(CH04, "e6ad1f81")
+    assert quoted(outward, r"a joint would pass (\d+) rad/s") == defaults["give_up_rate"]
+    assert quoted(outward, r"leaves the path by more than (\d+) cm") / 100 == defaults["give_up_path"]
+
+
+def test_ch04_cell_75_the_outward_runs_stop_as_the_text_says():
+    text = cell(CH04, "e6ad1f81")
+    q = np.radians([0, -30, -60, 0, 30, 0])
+    out = ARM.fkine(q)[:3, 3] / np.linalg.norm(ARM.fkine(q)[:3, 3])
+
+    def run(**kw):
+        return jb.resolved_rate(ARM, q, lambda t, qq: np.r_[0.2 * out, 0, 0, 0], 5.0, 0.01, **kw)
+
+    assert "half of the velocity" in text and "cannot follow" in run(damped=True).reason
+    assert "give_up_rate" in run(damped=False).reason
+    assert "give_up_path" in run(damped=False, give_up_rate=np.inf).reason
+    blind = run(damped=False, give_up_error=np.inf, give_up_rate=np.inf, give_up_path=np.inf)
+    assert blind.ok and quoted(text, r"end about (\d+) m off the line") == round(blind.path_error[:, 0].max())
+
+
+def test_ch04_cell_57_corkes_puma_lengths_and_base():
+    """The textbook's lengths against the Toolbox's Puma560, and where his frame {0} is."""
+    rtb = pytest.importorskip("roboticstoolbox")
+    text = cell(CH04, "64150c2d")
+    p560 = rtb.models.DH.Puma560()
+    d2, d4 = 1000 * models.PUMA560["d2"], 1000 * models.PUMA560["d4"]
+    d2_c, d4_c = 1000 * p560.links[2].d, 1000 * p560.links[3].d  # Corke's shoulder offset and forearm
+    here, his = re.search(r"\$d_2\$: ([\d.]+) mm here, ([\d.]+) mm his", text).groups()
+    assert (float(here), float(his)) == (round(d2, 2), round(d2_c, 2))
+    assert quoted(text, r"by ([\d.]+) mm \(\$d_2\$") == round(abs(d2 - d2_c), 1)
+    here, his = re.search(r"\$d_4\$: ([\d.]+) mm, ([\d.]+) mm\)", text).groups()
+    assert (float(here), float(his)) == (round(d4, 2), round(d4_c, 2))
+    assert quoted(text, r"and ([\d.]+) mm \(\$d_4\$") == round(abs(d4 - d4_c), 1)
+    # with his lengths, one fixed Trans(0, 0, h) takes the textbook's hand pose to his, h > 0: his {0} is lower
+    ours = models.puma560().replace_link(1, d=p560.links[2].d).replace_link(3, d=p560.links[3].d, a=p560.links[2].a)
+    q = np.random.default_rng(3).uniform(-2, 2, (5, 6))
+    B = [p560.fkine(x).A @ np.linalg.inv(ours.fkine(x - np.array(models.CORKE_OFFSET))) for x in q]
+    for b in B:
+        np.testing.assert_allclose(b, armlab.Trans(0, 0, quoted(text, r"\\text\{Trans\}\(0, 0, ([\d.]+)\)")), atol=5e-4)
+    assert "is 0.672 m lower" in text
+    assert "`qn`, `qs` and `q0`" in text and set(p560.configs) == {"qz", "qr", "qs", "qn"}
