@@ -124,3 +124,30 @@ def test_ch04_cell_57_corkes_puma_lengths_and_base():
         np.testing.assert_allclose(b, armlab.Trans(0, 0, quoted(text, r"\\text\{Trans\}\(0, 0, ([\d.]+)\)")), atol=5e-4)
     assert "is 0.672 m lower" in text
     assert "`qn`, `qs` and `q0`" in text and set(p560.configs) == {"qz", "qr", "qs", "qn"}
+
+
+# --- chapter 05 -------------------------------------------------------------------------------------------------
+
+CH05 = "05_statics.ipynb"
+
+
+def test_ch05_opening_ellipse_is_the_widgets_tau_ref():
+    from armlab.viz.statics.mapping import TipForce2R
+
+    text = cell(CH05, "c563daf3")
+    tau_ref = inspect.signature(TipForce2R).parameters["tau_ref"].default
+    assert quoted(text, r"\\le\$ ([\d.]+) N·m \(the widget's `tau_ref`\)") == tau_ref
+
+
+def test_ch05_fig_5_6_cell_unit_tau2_tip_acceleration():
+    from armlab import statics
+
+    text = cell(CH05, "c4fb74b9")
+    arm = models.planar2r(0.5, 0.3)  # chapter 05's arm (cell 354bcaee), 1 kg at each link's end
+    q = np.array([0.5, 0.0])
+    J = arm.jacob0(q)[:2]
+    tau2 = statics.static_mapping(J).complement[:, 0]
+    tip = np.linalg.norm(J @ np.linalg.solve(arm.inertia(q), tau2))
+    assert quoted(text, r"tip accelerates at ([\d.]+) m/s² under a unit") == round(tip, 1)
+    youbot = statics.static_mapping(models.youbot().jacob0(np.radians([20, 30, -40, 25, 10])))
+    assert "$6\\times 5$" in text and youbot.null.shape[1] == 1
