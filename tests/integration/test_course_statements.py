@@ -151,3 +151,14 @@ def test_ch05_fig_5_6_cell_unit_tau2_tip_acceleration():
     assert quoted(text, r"tip accelerates at ([\d.]+) m/s² under a unit") == round(tip, 1)
     youbot = statics.static_mapping(models.youbot().jacob0(np.radians([20, 30, -40, 25, 10])))
     assert "$6\\times 5$" in text and youbot.null.shape[1] == 1
+
+
+# --- chapter 06 -------------------------------------------------------------------------------------------------
+
+
+def test_ch06_cells_13_and_14_the_book_prints_d12_twice_and_no_d21():
+    """After (3.110) the book prints "D12=m2d22+m2d1d2cosθ2=m2(d22+d1d2cosθ2)" and no D21 (tests/sources/
+    test_textbook_ch6.py checks both forms against the model)."""
+    code, prose = cell("06_dynamics.ipynb", "b626a970"), cell("06_dynamics.ipynb", "35d6fb22")
+    assert "(2, 1):" not in code.split('"centripetal"')[0]  # no D21 row among the inertias
+    assert "It prints no $D_{21}$" in prose and "The book prints $D_{12}$ twice" in prose
