@@ -30,6 +30,23 @@ def jsingu(J):
     return found
 
 
+def test_notes_004_section_1_a_vector_turning_with_B_has_velocity_AV_Q():
+    """§1: a vector Q fixed in {B}, {B} turning with ᴬΩ_B about {A}'s origin: "QV_Q = ᴬΩ_B × ᴬQ" (^QV_Q). The velocity is seen
+    from {A}, ᴬV_Q, as the next two lines write it (Q is a vector, not a frame). By central differences of
+    ᴬQ(t) = ᴬ_BR(t)·ᴮQ its rate is ᴬΩ_B × ᴬQ; seen from {B}, which turns with it, Q does not move."""
+    omega = np.array([0.3, -0.5, 0.8])
+    BQ = np.array([0.2, 0.4, -0.1])
+    R0 = armlab.R("z", 0.4) @ armlab.R("x", 1.1)
+
+    def R_AB(t):
+        return armlab.transforms.axis_angle_to_R(omega, np.linalg.norm(omega) * t) @ R0
+
+    h = 1e-5
+    AV_Q = (R_AB(h) @ BQ - R_AB(-h) @ BQ) / (2 * h)
+    np.testing.assert_allclose(AV_Q, np.cross(omega, R0 @ BQ), atol=1e-9)
+    assert np.linalg.norm(AV_Q) > 0.1  # what {A} sees; in {B}, ᴮQ is constant
+
+
 def test_notes_004_section_2_the_added_velocity_comes_from_link_i():
     """§2: "坐标系{i+1}的原点的线速度等于坐标系{i}原点的线速度加上一个由于连杆**i+1**的角速度引起的分量"; the formula
     beside it, ⁱv_{i+1} = ⁱv_i + ⁱω_i × ⁱP_{i+1}, has link **i**'s ω: frame {i+1}'s origin is fixed in link i. On the
