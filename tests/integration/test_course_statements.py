@@ -17,6 +17,8 @@ import pytest
 import armlab
 from armlab import jacobians as jb
 from armlab import models
+from support.course_setups import PUMA_FLANGE as ARM
+from support.course_setups import puma_line_through_the_wrist
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -38,18 +40,11 @@ def quoted(text: str, pattern: str) -> float:
 # --- chapter 04 -------------------------------------------------------------------------------------------------
 
 CH04 = "04_jacobians.ipynb"
-ARM = models.puma560(flange=True)
 
 
 def _ch04_line_runs():
     """Cell a9a9c44a: the PUMA's hand along a line at 0.1 m/s through θ5 = 0.5°, both runs to the end."""
-    q_mid = np.radians([10, -60, -30, 30, 0.5, -20])
-    T_mid = ARM.fkine(q_mid)
-    g5 = np.linalg.inv(ARM.jacob0(q_mid))[4, :3]
-    v_line = 0.1 * g5 / np.linalg.norm(g5)
-    T_start = T_mid.copy()
-    T_start[:3, 3] -= v_line * 0.5
-    q0 = ARM.ikine(T_start, q_mid).q[0]
+    q0, T_start, T_mid, v_line = puma_line_through_the_wrist(0.5)
 
     def line_velocity(t, qq):
         T = ARM.fkine(qq)

@@ -10,22 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from armlab import jacobians as jb
-from armlab import models
+from support.course_setups import PUMA_FLANGE as ARM
+from support.course_setups import puma_line_through_the_wrist
 
-ARM = models.puma560(flange=True)
 OFF = dict(give_up_error=np.inf, give_up_rate=np.inf, give_up_path=np.inf)  # never give up
 
 
 def _line_through_the_wrist_singularity(theta5_deg=0.5):
-    """Chapter 04's line: 0.1 m/s, fixed orientation, through a pose with θ5 = theta5_deg, along the hand
-    direction that moves θ5 fastest; no feedback, so the path is the straight line itself."""
-    q_mid = np.radians([10, -60, -30, 30, theta5_deg, -20])
-    T_mid = ARM.fkine(q_mid)
-    g5 = np.linalg.pinv(ARM.jacob0(q_mid))[4, :3]
-    v = 0.1 * g5 / np.linalg.norm(g5)
-    T_start = T_mid.copy()
-    T_start[:3, 3] -= v * 0.5
-    q0 = ARM.ikine(T_start, q_mid).q[0]
+    """Chapter 04's line through θ5 = theta5_deg, without feedback: the path is the straight line itself."""
+    q0, T_start, _, v = puma_line_through_the_wrist(theta5_deg)
     return q0, T_start, (lambda t, q: np.r_[v, 0.0, 0.0, 0.0]), v
 
 
