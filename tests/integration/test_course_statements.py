@@ -157,3 +157,34 @@ def test_ch06_cells_13_and_14_the_book_prints_d12_twice_and_no_d21():
     code, prose = cell("06_dynamics.ipynb", "b626a970"), cell("06_dynamics.ipynb", "35d6fb22")
     assert "(2, 1):" not in code.split('"centripetal"')[0]  # no D21 row among the inertias
     assert "It prints no $D_{21}$" in prose and "The book prints $D_{12}$ twice" in prose
+
+
+def test_ch06_the_youbots_shoulder_frequency_changes_by_almost_three():
+    """Cell 35386a38: "its natural frequency changes by a factor of almost three between folded and stretched out"
+    (joint 2 of the youBot, k = 200 N·m/rad, over q2 and q3 within their ranges; cell ecd704a7)."""
+    text = cell("06_dynamics.ipynb", "35386a38")
+    yb = models.youbot()
+    Q2, Q3 = np.meshgrid(np.linspace(*yb.qlim[1], 91), np.linspace(*yb.qlim[2], 91))
+    Qg = np.zeros(Q2.shape + (5,))
+    Qg[..., 1], Qg[..., 2] = Q2, Q3
+    f2 = np.sqrt(200.0 / yb.inertia(Qg)[..., 1, 1]) / (2 * np.pi)
+    assert "by a factor of almost three" in text and 2.5 < f2.max() / f2.min() < 3.0
+
+
+def test_ch06_the_pumas_lagrange_model_and_rne_agree_to_about_1e_14():
+    """Cell 8e2bb152: "on the PUMA above, `tau_fn` and `rne` differ by about 10⁻¹⁴ N·m" (cell fdb6afe7's state)."""
+    from armlab.dynamics import lagrange
+
+    text = cell("06_dynamics.ipynb", "8e2bb152")
+    exponent = quoted(text, r"differ by about \$10\^\{(-\d+)\}\$ N·m")
+    puma = models.puma560()
+    q, qd = np.radians([20, -30, -50, 10, 30, 50]), np.array([0.5, -1.0, 0.8, 1.5, -0.4, 2.0])
+    qdd = np.array([1.0, 0.5, -2.0, 0.0, 3.0, -1.0])
+    diff = np.abs(lagrange(puma).tau_fn(q, qd, qdd) - puma.rne(q, qd, qdd)).max()
+    assert 10 ** (exponent - 2) < diff < 10 ** (exponent + 1)
+
+
+def test_ch05_the_youbots_effort_limits_are_the_models():
+    text = cell(CH05, "10a85805")
+    quoted_limits = re.search(r"are ([\d., and]+) N·m", text).group(1).replace(" and ", ", ")
+    assert [float(x) for x in quoted_limits.split(", ")] == models.YOUBOT_ACTUATORS["effort"].tolist()
