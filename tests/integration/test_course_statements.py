@@ -188,3 +188,24 @@ def test_ch05_the_youbots_effort_limits_are_the_models():
     text = cell(CH05, "10a85805")
     quoted_limits = re.search(r"are ([\d., and]+) N·m", text).group(1).replace(" and ", ", ")
     assert [float(x) for x in quoted_limits.split(", ")] == models.YOUBOT_ACTUATORS["effort"].tolist()
+
+
+# --- chapter 08 -------------------------------------------------------------------------------------------------
+
+
+def test_ch08_fig_8_row_the_torque_step_at_the_pick():
+    """Cell 1b0ea52a's table: τ2 of the Euler run (cell 7b699efb) at steps 379 → 380, and its gravity part."""
+    from armlab import control, ik, sim
+
+    text = cell("08_simulation_and_control.ipynb", "1b0ea52a")
+    arm, P, g = models.paper_3r(), models.PAPER_3R, models.PAPER_GRAVITY
+    args = dict(sim.PAPER_TASK, payload=P["ball_mass"], gravity=g, weights=ik.PAPER_WEIGHTS)
+    plan = sim.plan_pick_and_place(arm, P["pick"], P["place"], **args)
+    run = sim.run_task(plan, control.ComputedTorque(arm, 400.0, 40.0, gravity=g), dt=P["dt"])
+    before, after = re.search(r"from (−[\d.]+) to (−[\d.]+) N·m \(its gravity", text).groups()
+    assert [float(x.replace("−", "-")) for x in (before, after)] == [round(run.tau[k, 1], 1) for k in (379, 380)]
+    q_pick = np.radians([0, 90, 90])
+    G2 = arm.gravload(q_pick, g)[1]
+    G2_ball = G2 + arm.jacob0(q_pick)[:3, 1] @ [0.0, 0.0, P["ball_mass"] * 9.8]
+    assert f"its gravity part from {G2:.1f} to {G2_ball:.1f})".replace("-", "−") in text
+    assert quoted(text, r"jumps at the pick by about (\d+) N·m") == round(run.tau[379, 1] - run.tau[380, 1])
