@@ -6,6 +6,7 @@ the run also watches the joint rates and the hand's distance from the path the v
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,3 +79,10 @@ def test_property_a_run_that_says_ok_stayed_on_the_path_at_bounded_rates(theta5,
         assert np.abs(res.qd).max() <= 20.0 and res.path_error.max() <= 0.05
     else:
         assert res.reason.startswith("t = ")
+
+
+def test_give_up_bounds_must_be_positive():
+    q0, _, vel, _ = _line_through_the_wrist_singularity()
+    for name in ("give_up_rate", "give_up_path", "give_up_error"):
+        with pytest.raises(ValueError, match=f"{name} must be a positive number"):
+            jb.resolved_rate(ARM, q0, vel, 0.1, 0.01, **{name: 0.0})
