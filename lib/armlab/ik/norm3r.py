@@ -17,9 +17,9 @@ rows of (4), (11). (The coefficients are derived here from (4); the extraction o
 When a₁ = 0 (the shoulder on the base axis, as on the paper's own arm) A = B = 0: (5) holds θ₃ alone and
 (10) degenerates into the quadratic of the law of cosines; θ₁ then follows from (6). Both cases are solved.
 Near a₁ = 0 the quartic's roots come in two nearly double pairs, split by O(a₁): below √ε times the arm's
-size that split is lost in rounding and the a₁ = 0 form is used; either way every θ₃ is tried with the θ₁
-of (8) and both of (6), and each start is refined on the position equations by :func:`ikine_numeric`,
-so a rounded root, or the a₁ = 0 form's O(a₁) error, loses no solution.
+size that split is lost in rounding and the a₁ = 0 form is used. Either way every θ₃ is tried with both θ₁
+of (6) (and, for the quartic, the θ₁ of (8)), and each start is refined on the position equations by
+:func:`ikine_numeric`, so neither a rounded root nor the a₁ = 0 form's O(a₁) error loses a solution.
 Singular targets (on the base axis, where θ₁ is free; or sin α₁ = 0) raise a ``ValueError`` that says so.
 """
 
@@ -89,11 +89,10 @@ def norm_equation_ik(robot: RobotLike, p: ArrayLike) -> NormEquations:
     ('a1 = 0', [[0.0, 90.0, 90.0], [0.0, 180.0, -90.0], [180.0, -90.0, -90.0], [180.0, 180.0, 90.0]])
     """
     r4 = _check(robot)
-    pt = as_float_array(p, "p", (3,), allow_batch=False)
+    target = pt = as_float_array(p, "p", (3,), allow_batch=False)
     if robot.base is not None:
         B = np.asarray(robot.base, dtype=float)
         pt = B[:3, :3].T @ (pt - B[:3, 3])
-    target = as_float_array(p, "p", (3,), allow_batch=False)
     x, y, z = pt
     L1, L2, L3 = robot.links
     a1, d1, al1 = float(L1.a), float(L1.d), float(L1.alpha)

@@ -53,8 +53,8 @@ def dls_rates(J: ArrayLike, xdot: ArrayLike, lam: float = 0.0) -> np.ndarray:
 class RateResult:
     """A resolved-rate run: time, joint values and rates, the tool pose, and what happened.
 
-    ``ok`` is True when the run covered the whole time span; otherwise ``reason`` says why it stopped
-    early (``gave_up``, the older name, is ``not ok``).
+    ``ok`` is True when the run covered the whole time span within its give-up bounds; otherwise ``reason``
+    says why it stopped (``gave_up``, the older name, is ``not ok``).
     """
 
     t: np.ndarray
