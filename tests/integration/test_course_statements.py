@@ -67,9 +67,8 @@ def test_ch04_cell_73_the_damped_hand_stays_within_the_quoted_distance_of_the_li
     assert quoted(text, r"rates stay below (\d+) rad/s") > np.abs(runs[True].qd).max()
     spin = np.abs(runs[False].qd).max(axis=0)
     assert "joints 4 and 6 spin at over 100 rad/s" in text and min(spin[3], spin[5]) > 100.0
-    assert np.degrees(runs[False].q[:, 3]).min() == pytest.approx(
-        quoted(text, r"into its limit \(−(\d+)°\)") * -1, abs=1
-    )
+    limit = -quoted(text, r"into its limit \(−(\d+)°\)")
+    assert limit == np.degrees(ARM.qlim[3, 0]) and np.degrees(runs[False].q[:, 3]).min() == pytest.approx(limit, abs=1)
     assert "misses the line by centimetres" in text and 0.01 < dist[False].max() < 0.1
 
 
