@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from armlab import DHLink, DHRobot, Trans, ik
 from armlab.models import paper_3r
@@ -108,3 +110,59 @@ def test_eq_4_to_11_bad_input_and_unreachable_targets():
     assert far.q.shape == (0, 3) and "out of reach" in far.reason
     with pytest.raises(ValueError, match=r"p must have shape \(3,\)"):
         ik.norm_equation_ik(_offset_arm(), [1.0, 0.0])
+
+
+# a₁ from 0 to 1 mm, through the range where the quartic's two pairs of roots are nearly double
+A1 = st.one_of(st.just(0.0), st.floats(-15.0, -3.0).map(lambda e: 10.0**e)).flatmap(lambda a: st.sampled_from([a, -a]))
+ANGLE = st.floats(-math.pi, math.pi)
+LENGTH = st.floats(0.2, 1.5)
+OFFSET = st.floats(-0.3, 0.3)
+
+
+@st.composite
+def _small_a1_arms(draw):
+    """A random 3-R arm whose shoulder is at most 1 mm off the base axis (|sin α1| ≥ 0.2)."""
+    alpha1 = draw(st.floats(0.2, math.pi - 0.2)) * draw(st.sampled_from([1.0, -1.0]))
+    links = [
+        DHLink(a=draw(A1), alpha=alpha1, d=draw(OFFSET)),
+        DHLink(a=draw(LENGTH), alpha=draw(ANGLE), d=draw(OFFSET), offset=draw(ANGLE)),
+        DHLink(a=draw(LENGTH), alpha=draw(ANGLE), d=draw(OFFSET)),
+    ]
+    return DHRobot(links, convention="standard", tool=Trans(draw(OFFSET), draw(OFFSET), draw(OFFSET)))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(robot=_small_a1_arms(), q=st.tuples(ANGLE, ANGLE, ANGLE))
+def test_eq_10_small_a1_loses_no_solution(robot, q):
+    """a₁ from 0 to 1 mm on random arms: a reachable point always has a solution, every solution reaches
+    it, and the pose it came from is among them (where that pose is regular, so it is well defined)."""
+    q = np.array(q)
+    p = robot.fkine(q)[:3, 3]
+    assume(math.hypot(p[0], p[1]) > 1e-3)  # off the axis of joint 1, where θ1 is free
+    sol = ik.norm_equation_ik(robot, p)
+    assert len(sol.q) >= 1, (sol.case, sol.reason)  # reachable: it came from q
+    assert len(sol.q) <= 4
+    for x in sol.q:
+        np.testing.assert_allclose(robot.fkine(x)[:3, 3], p, atol=1e-9)
+    assume(np.linalg.svd(robot.jacob0(q)[:3], compute_uv=False)[-1] > 1e-3)
+    assert _same(q, sol.q, tol=1e-6), (sol.case, q, sol.q)
+
+
+@pytest.mark.parametrize("a1", [1e-3, 1e-7, 1e-8, 1e-9, 1e-11, 0.0])
+def test_eq_10_small_a1_the_papers_arm_has_the_planar_count(a1):
+    """The paper's arm with its shoulder a₁ off the axis: θ1 = φ or φ + π puts the target in the arm's
+    plane at radius ±ρ − a₁ from the shoulder, and each such 2R problem has 2 solutions inside its
+    annulus (|a2 − a3| < r < a2 + a3): the route finds exactly that many."""
+    arm = paper_3r().replace_link(0, a=a1)
+    reach = 1.0 + 1.0  # a2 = 1.0, and the last link with the gripper 0.8 + 0.2
+    rng = np.random.default_rng(11)
+    for q in rng.uniform(-math.pi, math.pi, (50, 3)):
+        p = arm.fkine(q)[:3, 3]
+        rho, h = math.hypot(p[0], p[1]), p[2] - 1.0
+        radii = [math.hypot(rho - a1, h), math.hypot(-rho - a1, h)]
+        assume_regular = all(abs(r - reach) > 1e-6 and r > 1e-6 for r in radii)
+        if not assume_regular:
+            continue
+        sol = ik.norm_equation_ik(arm, p)
+        assert len(sol.q) == 2 * sum(r < reach for r in radii), (a1, q, sol.q)
+        assert _same(q, sol.q, tol=1e-6)

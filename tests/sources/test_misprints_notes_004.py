@@ -2,6 +2,10 @@
 §5 really print, run with roboticstoolbox-python (Corke's Puma560, the model `mdl_puma560` loads). docs/errata.md
 lists them (issue #23 §1)."""
 
+import contextlib
+import io
+import re
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -13,18 +17,34 @@ rtb = pytest.importorskip("roboticstoolbox")
 P560 = rtb.models.DH.Puma560()
 
 
-def jsingu(J, tol=1e-9):
-    """What RTB's ``jsingu(J)`` reports: the columns that are not pivots of J's row-echelon form, each with the
-    earlier (pivot) columns it is a combination of, as {dependent joint: [joints]} (1-based)."""
-    J = np.asarray(J, float)
-    pivots, out = [], {}
-    for k in range(J.shape[1]):
-        if np.linalg.matrix_rank(J[:, pivots + [k]], tol) > len(pivots):
-            pivots.append(k)
-            continue
-        coef = np.linalg.lstsq(J[:, pivots], J[:, k], rcond=None)[0]
-        out[k + 1] = [p + 1 for p, c in zip(pivots, coef) if abs(c) > tol]
-    return out
+def jsingu(J):
+    """What RTB's ``jsingu(J)`` prints ("column 5 = 1 column_3", 0-based), read back as {dependent joint:
+    [joints it is a combination of]} (1-based), without the rounding noise it prints too (terms below 1e-9)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rtb.jsingu(np.asarray(J, float))
+    found = {}
+    for line in out.getvalue().splitlines():
+        j, terms = re.match(r"column (\d+) =(.*)", line).groups()
+        found[int(j) + 1] = [int(i) + 1 for c, i in re.findall(r"([\d.e+-]+) column_(\d+)", terms) if float(c) > 1e-9]
+    return found
+
+
+def test_notes_004_section_1_a_vector_turning_with_B_has_velocity_AV_Q():
+    """§1: a vector Q fixed in {B}, {B} turning with ᴬΩ_B about {A}'s origin: "QV_Q = ᴬΩ_B × ᴬQ" (^QV_Q). The velocity is seen
+    from {A}, ᴬV_Q, as the next two lines write it (Q is a vector, not a frame). By central differences of
+    ᴬQ(t) = ᴬ_BR(t)·ᴮQ its rate is ᴬΩ_B × ᴬQ; seen from {B}, which turns with it, Q does not move."""
+    omega = np.array([0.3, -0.5, 0.8])
+    BQ = np.array([0.2, 0.4, -0.1])
+    R0 = armlab.R("z", 0.4) @ armlab.R("x", 1.1)
+
+    def R_AB(t):
+        return armlab.transforms.axis_angle_to_R(omega, np.linalg.norm(omega) * t) @ R0
+
+    h = 1e-5
+    AV_Q = (R_AB(h) @ BQ - R_AB(-h) @ BQ) / (2 * h)
+    np.testing.assert_allclose(AV_Q, np.cross(omega, R0 @ BQ), atol=1e-9)
+    assert np.linalg.norm(AV_Q) > 0.1  # what {A} sees; in {B}, ᴮQ is constant
 
 
 def test_notes_004_section_2_the_added_velocity_comes_from_link_i():

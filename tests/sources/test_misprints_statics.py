@@ -6,7 +6,7 @@ import pytest
 
 from armlab import Rot, Trans, statics
 from armlab.models import planar2r, puma560
-from armlab.transforms import wrench_transform
+from armlab.transforms import twist_transform, wrench_transform
 
 
 def test_section_5_3_1_virtual_displacement_is_delta_q_not_q():
@@ -93,3 +93,18 @@ def test_section_5_5_2_a_moment_is_a_vector_in_R3_not_an_element_of_SE3():
     np.testing.assert_allclose(wrench_transform(T_BA, [*(F1 + F2), *(M1 + M2)])[3:], moment_B(M1 + M2, F1 + F2))
     S = T_BA + T_BA  # two elements of SE(3) added
     assert S[3, 3] == 2.0 and not np.allclose(S[:3, :3].T @ S[:3, :3], np.eye(3))
+
+
+def test_section_5_5_3_an_equivalent_wrench_does_the_same_virtual_work():
+    """§5.5.3: "根据虚功原理：外力与等效力所做的虚功之和为零，可得 ⁱFᵀ·ⁱD = ʲFᵀ·ʲD (5-7)". A zero sum would be
+    ⁱFᵀⁱD = −ʲFᵀʲD and make ⁱF the opposite of the equivalent wrench. The principle gives what (5-7) says: the
+    equivalent wrench does the same virtual work as the one it replaces, for every virtual motion of the body;
+    it is the wrench and the opposite of its equivalent whose works sum to zero (they balance)."""
+    T_ij = Trans(0.3, -0.2, 0.5) @ Rot("z", 0.7) @ Rot("x", -0.4)  # {j} in {i}
+    jF = np.array([2.0, -1.0, 0.5, 0.3, 0.1, -0.2])  # (f, m) at {j}'s origin, in {j}
+    iF = wrench_transform(T_ij, jF)  # (5-8): the equivalent wrench at {i}'s origin, in {i}
+    for iD in np.random.default_rng(553).normal(size=(5, 6)) * 1e-3:  # (d, δ) of the body at {i}'s origin
+        jD = twist_transform(np.linalg.inv(T_ij)) @ iD  # the same motion at {j}'s origin, in {j}
+        assert iF @ iD == pytest.approx(jF @ jD, rel=1e-12)  # (5-7)
+        assert abs(iF @ iD + jF @ jD) > 1e-6  # the printed "sum is zero" does not hold
+        assert (-iF) @ iD + jF @ jD == pytest.approx(0.0, abs=1e-15)

@@ -74,6 +74,21 @@ def test_eq_3_112_3_113_velocity_and_acceleration_pair_dT_dq_j_with_qdot_j():
     assert printed != pytest.approx(v_true @ v_true, rel=1e-2)
 
 
+def test_line_before_eq_3_113_v_squared_needs_the_transpose():
+    """The unnumbered line before (3.113), for the point P of link 3: (⁰v_P)² = … = Trace(Σ_jΣ_k ∂T3/∂q_j ³r_P ³r_Pᵀ
+    ∂T3/∂q_k) q̇_j q̇_k, the last factor without its ᵀ ((3.113), (3.114) and (3.116) have it). Without it the trace is
+    another number. (Possibly the extraction's: it drops superscripts elsewhere, though it keeps this one around.)"""
+    h = 1e-4
+    v_true = (_path(h) - _path(-h)) / (2 * h)
+    dT = [np.array(m, float) for m in _dT3(*q0)]
+    rr = np.outer(r3, r3)
+    pairs = [(j, k) for j in range(3) for k in range(3)]
+    right = sum(np.trace(dT[j] @ rr @ dT[k].T) * qd0[j] * qd0[k] for j, k in pairs)
+    printed = sum(np.trace(dT[j] @ rr @ dT[k]) * qd0[j] * qd0[k] for j, k in pairs)
+    assert right == pytest.approx(v_true @ v_true, rel=1e-8)
+    assert printed != pytest.approx(v_true @ v_true, rel=1e-2)
+
+
 # --- §3.4.2 (2): kinetic energy (3.114)–(3.124) ------------------------------------------------------------
 
 

@@ -125,6 +125,24 @@ def test_section_3_2_2_step_1_origin_is_where_a_i_meets_axis_i():
         assert np.allclose(np.cross(O[i] + a_i * x[i] - O[i + 1], z[i + 1]), 0, atol=1e-12)  # lands on axis i+1
 
 
+def test_section_3_2_2_four_motions_the_origins_meet_only_after_step_4():
+    # ERRATUM (§3.2.2, the four motions): after step (2), Trans(x, a_{i−1}), the book says "这时两个坐标系的原点处在
+    # 同一位置". Then z_{i−1} and z_i are one line, but the origins are still d_i apart along it; they meet after step
+    # (4), Trans(z, d_i). (The motions lead to frame {i}, x_i–z_i; the book prints "xn-zn".) PUMA560, link 2:
+    robot = puma560()
+    link, theta = robot.links[1], 0.4
+    target = robot.link_transform(2, theta)  # (3.23): frame {2} in frame {1}
+    motions = [Rot("x", link.alpha), Trans(link.a, 0, 0), Rot("z", theta), Trans(0, 0, link.d)]
+    after = [functools.reduce(np.matmul, motions[: k + 1]) for k in range(4)]
+    z_i, x_i, O_i = target[:3, 2], target[:3, 0], target[:3, 3]
+    np.testing.assert_allclose(after[0][:3, 2], z_i, atol=1e-15)  # (1): z parallel to z_i
+    gap = O_i - after[1][:3, 3]
+    np.testing.assert_allclose(np.cross(gap, z_i), 0, atol=1e-15)  # (2): z on the line of z_i ...
+    assert np.linalg.norm(gap) == pytest.approx(PUMA560["d2"], abs=1e-12)  # ... 149.09 mm from O_2, not at it
+    np.testing.assert_allclose(after[2][:3, 0], x_i, atol=1e-15)  # (3): x parallel to x_i
+    np.testing.assert_allclose(after[3], target, atol=1e-15)  # (4): frame {i}
+
+
 c = {i: sp.cos(sp.Symbol(f"q{i}")) for i in range(1, 7)}
 s = {i: sp.sin(sp.Symbol(f"q{i}")) for i in range(1, 7)}
 q1, q2, q3, q4, q5, q6 = sp.symbols("q1:7")

@@ -142,10 +142,12 @@ def test_eq_3_106_3_107_joint_torques_by_lagrange_and_by_rne():
     assert same(T1_BOOK, rne[0]) and same(T2_BOOK, rne[1])
 
 
-# the coefficients as printed after (3.110), by the book's names
+# the coefficients as printed after (3.110), by the book's names. The coupling inertia is D12 alone, printed
+# "D12=m2d22+m2d1d2cosθ2=m2(d22+d1d2cosθ2)": both forms are kept; there is no D21 (it equals D12)
+D12_FACTORED = m2 * (d2**2 + d1 * d2 * c2)
 PRINTED_D = {
     "effective inertia": {(1, 1): (m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2, (2, 2): m2 * d2**2},
-    "coupling inertia": {(1, 2): m2 * d2**2 + m2 * d1 * d2 * c2, (2, 1): m2 * (d2**2 + d1 * d2 * c2)},
+    "coupling inertia": {(1, 2): m2 * d2**2 + m2 * d1 * d2 * c2},
     "centripetal": {(1, 1, 1): 0, (1, 2, 2): -m2 * d1 * d2 * s2, (2, 1, 1): m2 * d1 * d2 * s2, (2, 2, 2): 0},
     "Coriolis": {(1, 1, 2): -m2 * d1 * d2 * s2, (1, 2, 1): -m2 * d1 * d2 * s2, (2, 1, 2): 0, (2, 2, 1): 0},
     "gravity": {(1,): (m1 + m2) * g * d1 * s1 + m2 * g * d2 * s12, (2,): m2 * g * d2 * s12},
@@ -156,6 +158,7 @@ def test_eq_3_108_to_3_110_d_coefficients():
     for name, entries in PRINTED_D.items():
         for index, value in entries.items():
             assert same(value, MODEL.D(*index)), (name, index)
+    assert same(D12_FACTORED, MODEL.D(1, 2)) and MODEL.D(2, 1) == MODEL.D(1, 2)  # the unprinted D21: M is symmetric
     # (3.108)–(3.109) with them are (3.106)–(3.107)
     for i, T in ((1, T1_BOOK), (2, T2_BOOK)):
         D = MODEL.D
@@ -174,8 +177,8 @@ def test_eq_3_108_to_3_110_d_coefficients():
 def test_eq_3_110_d_coefficients_and_3_106_3_107_come_back_as_printed():
     """The model returns Example 3.9 in the book's own form: the same expression tree, not only the same
     function. D11 = (m1 + m2)d1² + m2d2² + 2m2d1d2 cosθ2 and every other coefficient after (3.110), and
-    T1, T2 (3.106)–(3.107). Only D21 differs in form: the book prints it m2(d2² + d1d2 cosθ2), with m2
-    factored out, and the same number D12 unfactored; the model prints both as D12."""
+    T1, T2 (3.106)–(3.107). The book prints D12 twice, m2d2² + m2d1d2 cosθ2 = m2(d2² + d1d2 cosθ2): the
+    model's is the first form; the second, with m2 factored out, differs in form only. It prints no D21."""
     d11 = (m1 + m2) * d1**2 + m2 * d2**2 + 2 * m2 * d1 * d2 * c2
     assert MODEL.D(1, 1) == d11 and MODEL.M[0, 0] == d11
     assert str(MODEL.D(1, 1)) == "d1**2*(m1 + m2) + 2*d1*d2*m2*cos(theta2) + d2**2*m2"
@@ -183,10 +186,8 @@ def test_eq_3_110_d_coefficients_and_3_106_3_107_come_back_as_printed():
     assert sp.simplify(MODEL.D(1, 1) - d11) == 0
     for name, entries in PRINTED_D.items():
         for index, value in entries.items():
-            if index == (2, 1):
-                assert MODEL.D(*index) == sp.expand(value) != value
-            else:
-                assert MODEL.D(*index) == value, (name, index, MODEL.D(*index))
+            assert MODEL.D(*index) == value, (name, index, MODEL.D(*index))
+    assert MODEL.D(1, 2) == sp.expand(D12_FACTORED) != D12_FACTORED
     assert MODEL.tau[0] == T1_BOOK and MODEL.tau[1] == T2_BOOK
     # the call as a student writes it: default joint symbols q1, q2 and gravity
     plain = lagrange(planar2r(d1, d2, m1, m2))

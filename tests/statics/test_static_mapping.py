@@ -74,6 +74,29 @@ def test_fig_5_6_puma_wrist_singularity_carries_one_wrench():
     assert (m.rank, m.null.shape[1], m.complement.shape[1]) == (5, 1, 1)
 
 
+def test_fig_5_6_youbot_has_f1_at_a_regular_pose():
+    """m = 6 > n = 5: F₁ = null(Jᵀ) has m − rank J = 1 direction at a regular pose, not only at a singular one."""
+    q = np.radians([20, 30, -40, 25, 10])
+    J = armlab.models.youbot().jacob0(q)
+    m = statics.static_mapping(J)
+    _check_subspaces(J, m)
+    assert m.singular_values[-1] > 0.01 * m.singular_values[0]  # regular: rank 5, the most a 6×5 J has
+    assert (m.rank, m.null.shape[1], m.complement.shape[1]) == (5, 1, 0)
+
+
+def test_fig_5_6_a_unit_tau2_accelerates_the_stretched_2r():
+    """τ₂ is null(J) as a subspace, but its torques do not move the arm "without the tip": at rest the tip
+    accelerates at J·M⁻¹·τ₂, 3.1 m/s² for a unit τ₂ on the stretched (0.5 m, 0.3 m; 1 kg, 1 kg) arm; joint
+    velocities along τ₂ do not move the tip."""
+    arm = planar2r(0.5, 0.3)
+    q = np.array([0.4, 0.0])
+    J = arm.jacob0(q)[:2]
+    tau2 = statics.static_mapping(J).complement[:, 0]
+    np.testing.assert_allclose(J @ tau2, 0.0, atol=1e-12)
+    tip = J @ np.linalg.solve(arm.inertia(q), tau2)
+    assert np.linalg.norm(tip) == pytest.approx(3.121, abs=1e-3)
+
+
 def test_bad_input_gets_a_clear_error():
     with pytest.raises(ValueError, match=r"J must be one non-empty matrix \(m, n\)"):
         statics.static_mapping(np.zeros((2, 3, 3)))

@@ -16,6 +16,10 @@ rows of (4), (11). (The coefficients are derived here from (4); the extraction o
 
 When a₁ = 0 (the shoulder on the base axis, as on the paper's own arm) A = B = 0: (5) holds θ₃ alone and
 (10) degenerates into the quadratic of the law of cosines; θ₁ then follows from (6). Both cases are solved.
+Near a₁ = 0 the quartic's roots come in two nearly double pairs, split by O(a₁): below √ε times the arm's
+size that split is lost in rounding and the a₁ = 0 form is used. Either way every θ₃ is tried with both θ₁
+of (6) (and, for the quartic, the θ₁ of (8)), and each start is refined on the position equations by
+:func:`ikine_numeric`, so neither a rounded root nor the a₁ = 0 form's O(a₁) error loses a solution.
 Singular targets (on the base axis, where θ₁ is free; or sin α₁ = 0) raise a ``ValueError`` that says so.
 """
 
@@ -30,6 +34,7 @@ from numpy.typing import ArrayLike
 from .._core.angles import wrap_angle
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array
+from .numeric import ikine_numeric
 
 __all__ = ["norm_equation_ik", "NormEquations"]
 
@@ -39,7 +44,8 @@ class NormEquations:
     """The norm-equation route for one target point (see the module docstring).
 
     ``coefficients``: A … E of (5) and F … J of (6)–(7); ``quartic``: the 5 coefficients of (10) in τ,
-    highest first (None when a₁ = 0 leaves a quadratic); ``case``: "quartic" or "a1 = 0";
+    highest first (None when a₁ = 0 leaves a quadratic); ``case``: "quartic" or "a1 = 0" (also when
+    |a₁| is below √ε times the arm's size, the solutions then refined with the true a₁);
     ``q`` (k, 3): the solutions in the robot's joint values (offsets removed), k ≤ 4; ``reason``:
     why there are none ('' otherwise)."""
 
@@ -83,7 +89,7 @@ def norm_equation_ik(robot: RobotLike, p: ArrayLike) -> NormEquations:
     ('a1 = 0', [[0.0, 90.0, 90.0], [0.0, 180.0, -90.0], [180.0, -90.0, -90.0], [180.0, 180.0, 90.0]])
     """
     r4 = _check(robot)
-    pt = as_float_array(p, "p", (3,), allow_batch=False)
+    target = pt = as_float_array(p, "p", (3,), allow_batch=False)
     if robot.base is not None:
         B = np.asarray(robot.base, dtype=float)
         pt = B[:3, :3].T @ (pt - B[:3, 3])
@@ -114,10 +120,11 @@ def norm_equation_ik(robot: RobotLike, p: ArrayLike) -> NormEquations:
         raise ValueError(
             "p is on the axis of joint 1: θ1 is free there (a singularity); choose it, then solve the rest"
         )
-    thetas: list[tuple[float, float]] = []
     roots: list[float] = []
     quartic = None
-    if abs(a1) > 1e-12 * scale:
+    # Near a₁ = 0 the quartic has two near-double roots, split by O(a₁); below √ε·scale the split is
+    # lost in rounding, so the a₁ = 0 form gives the starts there, and every start is refined below.
+    if abs(a1) > math.sqrt(np.finfo(float).eps) * scale:
         case = "quartic"
         delta = k["A"] * k["G"] - k["B"] * k["F"]  # = 2·a1·sin α1·(x² + y²)
         # (8): cos θ1 = P1/Δ, sin θ1 = P2/Δ, with P1, P2 linear in (cos θ3, sin θ3, 1)
@@ -128,50 +135,55 @@ def norm_equation_ik(robot: RobotLike, p: ArrayLike) -> NormEquations:
         quad1 = np.array([P1[2] - P1[0], 2 * P1[1], P1[2] + P1[0]])
         quad2 = np.array([P2[2] - P2[0], 2 * P2[1], P2[2] + P2[0]])
         quartic = np.polymul(quad1, quad1) + np.polymul(quad2, quad2) - delta**2 * np.array([1.0, 0, 2, 0, 1])
-
-        def residual(t3: float) -> float:
-            v = np.array([math.cos(t3), math.sin(t3), 1.0])
-            return float((P1 @ v) ** 2 + (P2 @ v) ** 2 - delta**2)
-
         big = np.abs(quartic).max()
         lead = np.flatnonzero(np.abs(quartic) > 1e-12 * big)
-        candidates = [2 * math.atan(t.real) for t in np.roots(quartic[lead[0] :]) if abs(t.imag) <= 1e-7 * (1 + abs(t))]
-        if abs(residual(math.pi)) <= 1e-9 * delta**2:  # τ = ∞: the quartic's degree drops
-            candidates.append(math.pi)
-        for t3 in candidates:
-            for _ in range(3):  # polish the root of (9) by Newton's method in θ3
-                h = 1e-7
-                slope = (residual(t3 + h) - residual(t3 - h)) / (2 * h)
-                if slope == 0:
-                    break
-                t3 -= residual(t3) / slope
+        # a near-double root comes out of np.roots with an imaginary part of order √ε: keep it as a start
+        roots = [2 * math.atan(t.real) for t in np.roots(quartic[lead[0] :]) if abs(t.imag) <= 1e-4 * (1 + abs(t))]
+        v = np.array([-1.0, 0.0, 1.0])  # τ = ∞ (θ3 = π): the quartic's degree drops
+        if abs((P1 @ v) ** 2 + (P2 @ v) ** 2 - delta**2) <= 1e-9 * delta**2:
+            roots.append(math.pi)
+        sign = 1.0 if delta > 0 else -1.0  # cos θ1 = P1/Δ, sin θ1 = P2/Δ: Δ's sign matters
+        starts = []
+        for t3 in roots:
             v = np.array([math.cos(t3), math.sin(t3), 1.0])
-            roots.append(t3)
-            sign = 1.0 if delta > 0 else -1.0  # cos θ1 = P1/Δ, sin θ1 = P2/Δ: Δ's sign matters
-            thetas.append((math.atan2(sign * (P2 @ v), sign * (P1 @ v)), t3))
+            starts += [(math.atan2(sign * (P2 @ v), sign * (P1 @ v)), t3)] + _theta1_from_6(k, t3, x, y, s1a, rho2)
     else:
         case = "a1 = 0"  # A = B = 0: (5) is C cos θ3 + D sin θ3 + E = 0, (6) gives θ1
         R = math.hypot(k["C"], k["D"])
-        if R > 0 and abs(k["E"]) <= R * (1 + 1e-12):
+        starts = []
+        if R > 0 and abs(k["E"]) <= R * (1 + 1e-6):
             phi3, spread = math.atan2(k["D"], k["C"]), math.acos(max(-1.0, min(1.0, -k["E"] / R)))
-            for t3 in {phi3 + spread, phi3 - spread}:
+            for t3 in sorted({phi3 + spread, phi3 - spread}):
                 roots.append(t3)
-                Wt = k["H"] * math.cos(t3) + k["I"] * math.sin(t3) + k["J"]
-                # F cos θ1 + G sin θ1 = −W  ⇔  sin α1 · ρ · sin(θ1 − φ) = −W, φ = atan2(y, x)
-                ratio = -Wt / (s1a * math.sqrt(rho2))
-                if abs(ratio) <= 1 + 1e-12:
-                    base, off = math.atan2(y, x), math.asin(max(-1.0, min(1.0, ratio)))
-                    thetas += [(base + off, t3), (base + math.pi - off, t3)]
+                starts += _theta1_from_6(k, t3, x, y, s1a, rho2)
     out: list[list[float]] = []
-    for t1, t3 in thetas:
+    T = np.eye(4)
+    T[:3, 3] = target
+    for t1, t3 in starts:
         # (11): the first two rows of (4) give θ2: Rz(θ2)·m = n
         g = _rz(t1).T @ pt - np.array([a1, 0.0, d1])
         n = _rx(al1).T @ g
         m = np.array([a2, 0.0, d2]) + _rx(al2) @ _rz(t3) @ w
         t2 = math.atan2(m[0] * n[1] - m[1] * n[0], m[0] * n[0] + m[1] * n[1])
-        q = [float(wrap_angle(t - link.offset)) for t, link in zip((t1, t2, t3), robot.links)]
-        if np.linalg.norm(robot.fkine(q)[:3, 3] - np.asarray(p, dtype=float)) <= 1e-9 * scale:
-            if not any(np.allclose(q, o, atol=1e-9) for o in out):
+        q = [float(t - link.offset) for t, link in zip((t1, t2, t3), robot.links)]
+        if np.linalg.norm(robot.fkine(q)[:3, 3] - target) > 1e-3 * scale:
+            continue  # not a start near a solution (the other θ1 of (6), or a spurious root)
+        # refine: a near-double root is off by ~√ε, the a₁ = 0 form by O(a₁); no step when already exact
+        fit = ikine_numeric(robot, T, q, mask=(1, 1, 1, 0, 0, 0), tol=1e-13 * scale, restarts=0, joint_limits=False)
+        if fit.success:
+            q = [float(wrap_angle(t)) for t in fit.q[0]]
+            if not any(np.allclose(np.angle(np.exp(1j * (np.array(q) - o))), 0.0, atol=1e-5) for o in out):
                 out.append(q)
     reason = "" if out else "p is out of reach: (9) has no real root for θ3"
     return NormEquations(k, quartic, case, np.array(sorted(out)).reshape(-1, 3), reason, roots)
+
+
+def _theta1_from_6(k: dict[str, float], t3: float, x: float, y: float, s1a: float, rho2: float) -> list:
+    """The two θ1 of (6) for this θ3 (it holds for any a1): F cos θ1 + G sin θ1 = −W ⇔
+    sin α1 · ρ · sin(θ1 − φ) = −W, φ = atan2(y, x). None when |−W / (sin α1 · ρ)| > 1."""
+    Wt = k["H"] * math.cos(t3) + k["I"] * math.sin(t3) + k["J"]
+    ratio = -Wt / (s1a * math.sqrt(rho2))
+    if abs(ratio) > 1 + 1e-6:
+        return []
+    base, off = math.atan2(y, x), math.asin(max(-1.0, min(1.0, ratio)))
+    return [(base + off, t3), (base + math.pi - off, t3)]

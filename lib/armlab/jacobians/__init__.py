@@ -13,8 +13,8 @@ and the lab report's per-link Jacobians (2.37)–(2.45).
 * closed-form singular sets of the PUMA560, youBot and planar arms: :func:`singularity_conditions`,
   :func:`snap_to_singularity`;
 * resolved-rate motion control with damped least squares: :func:`resolved_rate`;
-* spatial resolution and accuracy from the encoders (textbook §3.5.2, Fig. 3.15): :func:`joint_resolution`,
-  :func:`tip_resolution`.
+* the control resolution at the tip and its share of the accuracy (textbook §3.5.2, Fig. 3.15):
+  :func:`joint_resolution`, :func:`tip_resolution`.
 """
 
 from __future__ import annotations

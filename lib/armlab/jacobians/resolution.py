@@ -1,13 +1,16 @@
-"""Spatial resolution and accuracy from the joints' resolution, textbook §3.5.2 ("空间分辨度和精度", Fig. 3.15).
+"""The control resolution at the tip and its share of the accuracy, textbook §3.5.2 ("空间分辨度和精度", Fig. 3.15).
 
 The control system moves each joint in increments: one encoder count, Δ_i = 2π / (counts per motor
-revolution × gear ratio) for a revolute joint (:func:`joint_resolution`). At the tip, one count of joint i
-moves the tool point by |J_v,i|·Δ_i, where J_v,i is column i of the position rows of J: the spatial
-resolution changes with the pose, finest where the joint's lever arm is short. A target the arm must reach
-lies between controllable joint values; rounding each joint to its nearest count (|δq_i| ≤ Δ_i/2) misses
-it by at most max ‖J_v δq‖ over that box, the accuracy the resolution alone allows (Fig. 3.15 adds the
-mechanical deviations: backlash, loose links, load). The same bound with ``joint_step`` = 2 × a joint play
-gives the spread of the returns to a taught point (repeatability, Fig. 3.16) that the play alone causes.
+revolution × gear ratio) for a revolute joint (:func:`joint_resolution`): the control resolution. At the
+tip, one count of joint i moves the tool point by |J_v,i|·Δ_i, where J_v,i is column i of the position rows
+of J: the control resolution at the tip changes with the pose, finest where the joint's lever arm is short.
+It is not yet the spatial resolution: that adds the mechanical deviations (backlash, loose links, load) to
+the control resolution (§3.5.2 as corrected in docs/errata.md); this module computes the encoders' part.
+A target the arm must reach lies between controllable joint values; rounding each joint to its nearest
+count (|δq_i| ≤ Δ_i/2) misses it by at most max ‖J_v δq‖ over that box, the accuracy the control
+resolution alone allows (Fig. 3.15 adds the mechanical deviations). The same bound with ``joint_step`` =
+2 × a joint play gives the spread of the returns to a taught point (repeatability, Fig. 3.16) that the
+play alone causes.
 All first order in the small increments.
 """
 
@@ -54,8 +57,9 @@ class TipResolution:
 
 
 def tip_resolution(robot: RobotLike, q: ArrayLike, joint_step: ArrayLike) -> TipResolution:
-    """The spatial resolution and the accuracy bound of §3.5.2 at the poses ``q`` (..., n), for joint
-    increments ``joint_step`` (n,): rad for revolute, m for prismatic joints (see the module docstring).
+    """The control resolution at the tip and the accuracy bound it alone allows (§3.5.2), at the poses
+    ``q`` (..., n), for joint increments ``joint_step`` (n,): rad for revolute, m for prismatic joints (see
+    the module docstring).
 
     >>> from armlab.models import planar2r
     >>> r = tip_resolution(planar2r(1.0, 0.6), [0.0, 0.0], [1e-4, 1e-4])

@@ -11,6 +11,11 @@ so away from singularities the solution is the exact one. ε (default 0.04) is w
 starts; λ_max (default 0.04) bounds the rates to about ‖ẋ‖/(2λ_max) at the singularity itself.
 Then: joints that would cross a limit are frozen for that step and the rest re-solved, and the
 whole q̇ is scaled down (direction kept) if a joint exceeds ``qd_max``.
+
+A run gives up, and says why, when it cannot do what it is asked. ‖J·q̇ − ẋ‖ alone cannot tell: the
+plain pseudo-inverse makes it 0 even at a singularity, while its huge rates, integrated over a step,
+throw the hand off the path. So the run also watches the joint rates and the path error: the distance
+of the hand from where the requested velocities lead (their integral from the start pose).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from numpy.typing import ArrayLike
 
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
+from ..transforms import R_to_axis_angle, axis_angle_to_R
 from .analysis import part_of
 
 __all__ = ["damping", "dls_rates", "resolved_rate", "RateResult"]
@@ -47,8 +53,8 @@ def dls_rates(J: ArrayLike, xdot: ArrayLike, lam: float = 0.0) -> np.ndarray:
 class RateResult:
     """A resolved-rate run: time, joint values and rates, the tool pose, and what happened.
 
-    ``ok`` is True when the run covered the whole time span; otherwise ``reason`` says why it stopped
-    early (``gave_up``, the older name, is ``not ok``).
+    ``ok`` is True when the run covered the whole time span within its give-up bounds; otherwise ``reason``
+    says why it stopped (``gave_up``, the older name, is ``not ok``).
     """
 
     t: np.ndarray
@@ -59,6 +65,7 @@ class RateResult:
     lam: np.ndarray
     clamped: np.ndarray  # per step: a joint limit or the rate bound changed q̇
     tracking_error: np.ndarray  # ‖J·q̇ − ẋ‖ per step
+    path_error: np.ndarray  # per step: (m, rad) of the hand from the integral of the requested ẋ
     gave_up: bool = False
     reason: str = ""
     steps: int = field(init=False)
@@ -67,6 +74,21 @@ class RateResult:
     def __post_init__(self) -> None:
         self.steps = len(self.t) - 1
         self.ok = not self.gave_up
+
+
+def _path_error(T: np.ndarray, p: np.ndarray, R: np.ndarray, moves: bool, turns: bool) -> tuple[float, float]:
+    """(m, rad) of the pose T from the reference (p, R); 0 for a part the run is not asked to follow."""
+    return (
+        float(np.linalg.norm(T[:3, 3] - p)) if moves else 0.0,
+        float(R_to_axis_angle(T[:3, :3] @ R.T)[1]) if turns else 0.0,
+    )
+
+
+def _off_path(t: float, path: tuple[float, float], bound: float, smin: float, damped: bool) -> str:
+    return (
+        f"t = {t:.4g} s: the hand is {path[0]:.3g} m and {path[1]:.3g} rad off the path the velocities describe, "
+        f"over give_up_path = {bound:.3g} (σ_min = {smin:.3g}{'; use damping' if not damped else ''})"
+    )
 
 
 def resolved_rate(
@@ -83,6 +105,8 @@ def resolved_rate(
     part: str = "all",
     joint_limits: bool = True,
     give_up_error: float = 0.5,
+    give_up_rate: float = 20.0,
+    give_up_path: float = 0.05,
     max_steps: int = 100_000,
 ) -> RateResult:
     """Integrate q̇ = J⁺ẋ from q0 for ``t_end`` seconds with step ``dt``.
@@ -91,7 +115,11 @@ def resolved_rate(
     "trans" or "rot". ``damped=False`` uses the plain pseudo-inverse (to see the blow-up).
     It gives up — returns what it has, with ``ok`` False and a ``reason`` — when the achieved task
     velocity misses the desired one by more than ``give_up_error``·‖ẋ‖ (e.g. every useful joint at
-    a limit), or when a rate is not finite. It never returns NaN.
+    a limit), when a joint rate exceeds ``give_up_rate`` (rad/s, m/s for a prismatic joint; a real
+    arm manages a few), when the hand is more than ``give_up_path`` (m, and rad for the orientation)
+    from where the requested velocities lead, or when a rate is not finite. It never returns NaN.
+    ``np.inf`` switches a test off. (With feedback inside ``velocity``, the path error measures how
+    well the requested velocities were carried out, not the distance from your own path.)
     """
     q = joint_vector(q0, robot.n, "q0", symbolic=False, batch=False).copy()
     v: Any
@@ -100,6 +128,13 @@ def resolved_rate(
             raise ValueError(f"{name} must be a positive finite number, got {span!r}")
     if qd_max is not None and not (np.isfinite(qd_max) and qd_max > 0):
         raise ValueError(f"qd_max must be a positive number, got {qd_max!r}")
+    for name, bound in (
+        ("give_up_error", give_up_error),
+        ("give_up_rate", give_up_rate),
+        ("give_up_path", give_up_path),
+    ):
+        if not (isinstance(bound, (int, float)) and bound > 0):
+            raise ValueError(f"{name} must be a positive number (np.inf: never give up on it), got {bound!r}")
     steps = int(round(t_end / dt))
     if steps > max_steps:
         raise ValueError(f"t_end / dt = {steps} steps exceeds max_steps = {max_steps}")
@@ -107,12 +142,16 @@ def resolved_rate(
     rows = {"all": 6, "trans": 3, "rot": 3}.get(part)
     if rows is None:
         raise ValueError(f"part must be 'all', 'trans' or 'rot', got {part!r}")
-    out: dict[str, list[Any]] = {k: [] for k in ("q", "qd", "T", "s", "lam", "clamped", "err")}
+    out: dict[str, list[Any]] = {k: [] for k in ("q", "qd", "T", "s", "lam", "clamped", "err", "path")}
     t = [0.0]
     reason = ""
+    T = robot.fkine(q)
+    p_ref, R_ref = T[:3, 3].copy(), T[:3, :3].copy()  # where the requested velocities lead
+    moves, turns = part in ("all", "trans"), part in ("all", "rot")
     for k in range(steps):
         J = part_of(robot.jacob0(q), part)
         xd = as_float_array(velocity(t[-1], q.copy()), "velocity(t, q)", (rows,), allow_batch=False)
+        path = _path_error(T, p_ref, R_ref, moves, turns)
         s = np.linalg.svd(J, compute_uv=False)
         smin = float(s[min(rows, robot.n) - 1]) if len(s) else 0.0
         lam = float(damping(smin, eps, lam_max)) if damped else 0.0
@@ -139,13 +178,24 @@ def resolved_rate(
         for key, v in (
             ("q", q.copy()),
             ("qd", qd),
-            ("T", robot.fkine(q)),
+            ("T", T),
             ("s", smin),
             ("lam", lam),
             ("clamped", clamped),
             ("err", err),
+            ("path", path),
         ):
             out[key].append(v)
+        if np.abs(qd).max() > give_up_rate:
+            j = int(np.abs(qd).argmax())
+            reason = (
+                f"t = {t[-1]:.4g} s: joint {j + 1} would move at {abs(qd[j]):.3g} rad/s, over give_up_rate = "
+                f"{give_up_rate:.3g} (σ_min = {smin:.3g}{'; use damping' if not damped else ''})"
+            )
+            break
+        if max(path) > give_up_path:
+            reason = _off_path(t[-1], path, give_up_path, smin, damped)
+            break
         if err > give_up_error * max(float(np.linalg.norm(xd)), 1e-12) and np.linalg.norm(xd) > 0:
             near = smin < eps
             why = (
@@ -163,13 +213,28 @@ def resolved_rate(
             )
             break
         q = q + qd * dt
+        v_ref, w_ref = (xd[:3] if moves else np.zeros(3)), (xd[-3:] if turns else np.zeros(3))
+        p_ref = p_ref + v_ref * dt
+        if np.linalg.norm(w_ref) > 1e-12:  # below, a turn too small to count
+            R_ref = axis_angle_to_R(w_ref, np.linalg.norm(w_ref) * dt) @ R_ref
+        T = robot.fkine(q)
         t.append(t[-1] + dt)
     else:
         out["q"].append(q.copy())
         out["qd"].append(np.zeros(robot.n))
-        out["T"].append(robot.fkine(q))
+        out["T"].append(T)
         s = np.linalg.svd(part_of(robot.jacob0(q), part), compute_uv=False)
-        for key, v in (("s", float(s[min(rows, robot.n) - 1])), ("lam", 0.0), ("clamped", False), ("err", 0.0)):
+        path = _path_error(T, p_ref, R_ref, moves, turns)
+        smin = float(s[min(rows, robot.n) - 1])
+        if max(path) > give_up_path:  # the last step's, which no later step would check
+            reason = _off_path(t[-1], path, give_up_path, smin, damped)
+        for key, v in (
+            ("s", smin),
+            ("lam", 0.0),
+            ("clamped", False),
+            ("err", 0.0),
+            ("path", path),
+        ):
             out[key].append(v)
     n_rec = len(out["q"])
     return RateResult(
@@ -181,6 +246,7 @@ def resolved_rate(
         np.array(out["lam"]),
         np.array(out["clamped"]),
         np.array(out["err"]),
+        np.array(out["path"]).reshape(-1, 2),
         gave_up=bool(reason),
         reason=reason,
     )

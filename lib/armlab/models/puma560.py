@@ -35,7 +35,8 @@ def _table(symbolic):
 #: Corke's joint angles are the textbook's plus this (Robotics Toolbox ``Puma560``, Paul's frames): the same
 #: arm, q_textbook = q_Corke − CORKE_OFFSET (tests/jacobians/test_jacobians.py checks it against the toolbox).
 CORKE_OFFSET = (math.pi, math.pi, 0.0, 0.0, 0.0, 0.0)
-#: The Toolbox's named poses (the Jacobian notes 004 §5 use qn and qz), in the textbook's joint angles:
+#: The Toolbox's named poses (the Jacobian notes 004 §5 compute at qn and name qs and q0; the Toolbox has no q0,
+#: its zero pose is qz), in the textbook's joint angles:
 #: qz all Corke angles zero, qn "nominal" (0, 45°, 180°, 0, 45°, 0), qr "ready" (0, 90°, −90°, 0, 0, 0),
 #: qs "stretched" (0, 0, −90°, 0, 0, 0).
 PUMA560_POSES = {

@@ -3,7 +3,14 @@
 τ = JᵀF maps the m-dimensional task space of tip wrenches F into the n-dimensional joint space of
 torques τ. Fig. 5.6 names its parts: the image τ₁ of all F (the range of Jᵀ), the rest τ₂ of the joint
 space (torques no tip force balances: the chapter's "余量"), and F₁, the forces mapped to zero torque
-(the null space of Jᵀ), which exist only at a singular pose: the structure carries them (Fig. 5.7).
+(the null space of Jᵀ), which the structure carries (Fig. 5.7). F₁ has m − rank J dimensions: for m ≤ n
+it exists only at a singular pose, for m > n at every pose (the youBot's 6×5 J leaves one wrench
+direction to the structure even at a regular pose).
+
+τ₂ is the null space of J as a set of vectors, but it holds torques, not joint velocities: joint
+*velocities* in it move the arm without the tip; *torques* in it are balanced by no tip force, so at
+rest they accelerate the arm, tip included (by J·M⁻¹·τ: under a unit τ₂ the tip of the stretched 2R of
+Fig. 5.7, with 1 kg point masses, accelerates at 3.1 m/s²).
 """
 
 from __future__ import annotations
@@ -23,8 +30,9 @@ class StaticMapping:
     """The subspaces of τ = JᵀF at one pose, as orthonormal columns (§5.3.2, Fig. 5.6).
 
     ``range`` (n×r): τ₁, the torques some tip wrench balances; ``complement`` (n×(n−r)): τ₂, the torques
-    none does (they move the arm without the tip, the null space of J); ``null`` (m×(m−r)): F₁, the
-    wrenches that need no torque; ``rank`` r; ``singular_values`` of J, largest first."""
+    none does (at rest they accelerate the arm; as a subspace it is the null space of J, whose joint
+    velocities move the arm without the tip); ``null`` (m×(m−r)): F₁, the wrenches that need no torque
+    (at a singular pose, or at any pose when m > n); ``rank`` r; ``singular_values`` of J, largest first."""
 
     range: np.ndarray
     complement: np.ndarray

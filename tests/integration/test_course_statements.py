@@ -1,0 +1,210 @@
+"""What the course's prose says about the library's numbers is what the library computes (issue #32).
+
+Each test reads the sentence from its notebook cell (by the cell's id), takes the number it quotes, and computes
+that number with armlab, so the text cannot drift from the code. The computations are the cells' own, run here
+without executing the notebooks."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+import armlab
+from armlab import jacobians as jb
+from armlab import models
+from support.course_setups import PUMA_FLANGE as ARM
+from support.course_setups import puma_line_through_the_wrist
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cell(notebook: str, cell_id: str) -> str:
+    """The source of the cell with this id in course/<notebook>, with its lines joined."""
+    nb = nbformat.read(REPO / "course" / notebook, as_version=4)
+    (found,) = [c.source for c in nb.cells if c.get("id") == cell_id]
+    return " ".join(found.split())
+
+
+def quoted(text: str, pattern: str) -> float:
+    """The number captured by ``pattern`` (one group) in ``text``; fails if the sentence is gone."""
+    m = re.search(pattern, text)
+    assert m, f"no {pattern!r} in: {text}"
+    return float(m.group(1))
+
+
+# --- chapter 04 -------------------------------------------------------------------------------------------------
+
+CH04 = "04_jacobians.ipynb"
+
+
+def _ch04_line_runs():
+    """Cell a9a9c44a: the PUMA's hand along a line at 0.1 m/s through θ5 = 0.5°, both runs to the end."""
+    q0, T_start, T_mid, v_line = puma_line_through_the_wrist(0.5)
+
+    def line_velocity(t, qq):
+        T = ARM.fkine(qq)
+        e_p = T_start[:3, 3] + v_line * t - T[:3, 3]
+        R_err = T_mid[:3, :3] @ T[:3, :3].T
+        return np.r_[v_line + 5.0 * e_p, 2.5 * armlab.unskew(R_err - R_err.T)]
+
+    off = dict(give_up_error=np.inf, give_up_rate=np.inf, give_up_path=np.inf)
+    runs = {d: jb.resolved_rate(ARM, q0, line_velocity, 1.0, 0.005, damped=d, **off) for d in (False, True)}
+    dist = {
+        d: np.linalg.norm(r.T[:, :3, 3] - (T_start[:3, 3] + np.outer(r.t, v_line)), axis=1) for d, r in runs.items()
+    }
+    return runs, dist
+
+
+def test_ch04_cell_73_the_damped_hand_stays_within_the_quoted_distance_of_the_line():
+    text = cell(CH04, "35e868ae")
+    runs, dist = _ch04_line_runs()
+    assert quoted(text, r"stays within ([\d.]+) mm of its point on the line") == round(1000 * dist[True].max(), 1)
+    assert quoted(text, r"rates stay below (\d+) rad/s") > np.abs(runs[True].qd).max()
+    spin = np.abs(runs[False].qd).max(axis=0)
+    assert "joints 4 and 6 spin at over 100 rad/s" in text and min(spin[3], spin[5]) > 100.0
+    limit = -quoted(text, r"into its limit \(−(\d+)°\)")
+    assert limit == np.degrees(ARM.qlim[3, 0]) and np.degrees(runs[False].q[:, 3]).min() == pytest.approx(limit, abs=1)
+    assert "misses the line by centimetres" in text and 0.01 < dist[False].max() < 0.1
+
+
+def test_ch04_cells_70_and_75_quote_resolved_rates_give_up_bounds():
+    defaults = {k: p.default for k, p in inspect.signature(jb.resolved_rate).parameters.items()}
+    intro = cell(CH04, "ea63a7b9")
+    assert quoted(intro, r"`give_up_rate` \((\d+) rad/s\)") == defaults["give_up_rate"]
+    assert quoted(intro, r"`give_up_path` \((\d+) cm\)") / 100 == defaults["give_up_path"]
+    outward = cell(CH04, "e6ad1f81")
+    assert quoted(outward, r"a joint would pass (\d+) rad/s") == defaults["give_up_rate"]
+    assert quoted(outward, r"leaves the path by more than (\d+) cm") / 100 == defaults["give_up_path"]
+
+
+def test_ch04_cell_75_the_outward_runs_stop_as_the_text_says():
+    text = cell(CH04, "e6ad1f81")
+    q = np.radians([0, -30, -60, 0, 30, 0])
+    out = ARM.fkine(q)[:3, 3] / np.linalg.norm(ARM.fkine(q)[:3, 3])
+
+    def run(**kw):
+        return jb.resolved_rate(ARM, q, lambda t, qq: np.r_[0.2 * out, 0, 0, 0], 5.0, 0.01, **kw)
+
+    assert "half of the velocity" in text and "cannot follow" in run(damped=True).reason
+    assert "give_up_rate" in run(damped=False).reason
+    assert "give_up_path" in run(damped=False, give_up_rate=np.inf).reason
+    blind = run(damped=False, give_up_error=np.inf, give_up_rate=np.inf, give_up_path=np.inf)
+    assert blind.ok and quoted(text, r"end about (\d+) m off the line") == round(blind.path_error[:, 0].max())
+
+
+def test_ch04_cell_57_corkes_puma_lengths_and_base():
+    """The textbook's lengths against the Toolbox's Puma560, and where his frame {0} is."""
+    rtb = pytest.importorskip("roboticstoolbox")
+    text = cell(CH04, "64150c2d")
+    p560 = rtb.models.DH.Puma560()
+    d2, d4 = 1000 * models.PUMA560["d2"], 1000 * models.PUMA560["d4"]
+    d2_c, d4_c = 1000 * p560.links[2].d, 1000 * p560.links[3].d  # Corke's shoulder offset and forearm
+    here, his = re.search(r"\$d_2\$: ([\d.]+) mm here, ([\d.]+) mm his", text).groups()
+    assert (float(here), float(his)) == (round(d2, 2), round(d2_c, 2))
+    assert quoted(text, r"by ([\d.]+) mm \(\$d_2\$") == round(abs(d2 - d2_c), 1)
+    here, his = re.search(r"\$d_4\$: ([\d.]+) mm, ([\d.]+) mm\)", text).groups()
+    assert (float(here), float(his)) == (round(d4, 2), round(d4_c, 2))
+    assert quoted(text, r"and ([\d.]+) mm \(\$d_4\$") == round(abs(d4 - d4_c), 1)
+    # with his lengths, one fixed Trans(0, 0, h) takes the textbook's hand pose to his, h > 0: his {0} is lower
+    ours = models.puma560().replace_link(1, d=p560.links[2].d).replace_link(3, d=p560.links[3].d, a=p560.links[2].a)
+    q = np.random.default_rng(3).uniform(-2, 2, (5, 6))
+    B = [p560.fkine(x).A @ np.linalg.inv(ours.fkine(x - np.array(models.CORKE_OFFSET))) for x in q]
+    for b in B:
+        np.testing.assert_allclose(b, armlab.Trans(0, 0, quoted(text, r"\\text\{Trans\}\(0, 0, ([\d.]+)\)")), atol=5e-4)
+    assert "is 0.672 m lower" in text
+    assert "`qn`, `qs` and `q0`" in text and set(p560.configs) == {"qz", "qr", "qs", "qn"}
+
+
+# --- chapter 05 -------------------------------------------------------------------------------------------------
+
+CH05 = "05_statics.ipynb"
+
+
+def test_ch05_opening_ellipse_is_the_widgets_tau_ref():
+    from armlab.viz.statics.mapping import TipForce2R
+
+    text = cell(CH05, "c563daf3")
+    tau_ref = inspect.signature(TipForce2R).parameters["tau_ref"].default
+    assert quoted(text, r"\\le\$ ([\d.]+) N·m \(the widget's `tau_ref`\)") == tau_ref
+
+
+def test_ch05_fig_5_6_cell_unit_tau2_tip_acceleration():
+    from armlab import statics
+
+    text = cell(CH05, "c4fb74b9")
+    arm = models.planar2r(0.5, 0.3)  # chapter 05's arm (cell 354bcaee), 1 kg at each link's end
+    q = np.array([0.5, 0.0])
+    J = arm.jacob0(q)[:2]
+    tau2 = statics.static_mapping(J).complement[:, 0]
+    tip = np.linalg.norm(J @ np.linalg.solve(arm.inertia(q), tau2))
+    assert quoted(text, r"tip accelerates at ([\d.]+) m/s² under a unit") == round(tip, 1)
+    youbot = statics.static_mapping(models.youbot().jacob0(np.radians([20, 30, -40, 25, 10])))
+    assert "$6\\times 5$" in text and youbot.null.shape[1] == 1
+
+
+# --- chapter 06 -------------------------------------------------------------------------------------------------
+
+
+def test_ch06_cells_13_and_14_the_book_prints_d12_twice_and_no_d21():
+    """After (3.110) the book prints "D12=m2d22+m2d1d2cosθ2=m2(d22+d1d2cosθ2)" and no D21 (tests/sources/
+    test_textbook_ch6.py checks both forms against the model)."""
+    code, prose = cell("06_dynamics.ipynb", "b626a970"), cell("06_dynamics.ipynb", "35d6fb22")
+    assert "(2, 1):" not in code.split('"centripetal"')[0]  # no D21 row among the inertias
+    assert "It prints no $D_{21}$" in prose and "The book prints $D_{12}$ twice" in prose
+
+
+def test_ch06_the_youbots_shoulder_frequency_changes_by_almost_three():
+    """Cell 35386a38: "its natural frequency changes by a factor of almost three between folded and stretched out"
+    (joint 2 of the youBot, k = 200 N·m/rad, over q2 and q3 within their ranges; cell ecd704a7)."""
+    text = cell("06_dynamics.ipynb", "35386a38")
+    yb = models.youbot()
+    Q2, Q3 = np.meshgrid(np.linspace(*yb.qlim[1], 91), np.linspace(*yb.qlim[2], 91))
+    Qg = np.zeros(Q2.shape + (5,))
+    Qg[..., 1], Qg[..., 2] = Q2, Q3
+    f2 = np.sqrt(200.0 / yb.inertia(Qg)[..., 1, 1]) / (2 * np.pi)
+    assert "by a factor of almost three" in text and 2.5 < f2.max() / f2.min() < 3.0
+
+
+def test_ch06_the_pumas_lagrange_model_and_rne_agree_to_about_1e_14():
+    """Cell 8e2bb152: "on the PUMA above, `tau_fn` and `rne` differ by about 10⁻¹⁴ N·m" (cell fdb6afe7's state)."""
+    from armlab.dynamics import lagrange
+
+    text = cell("06_dynamics.ipynb", "8e2bb152")
+    exponent = quoted(text, r"differ by about \$10\^\{(-\d+)\}\$ N·m")
+    puma = models.puma560()
+    q, qd = np.radians([20, -30, -50, 10, 30, 50]), np.array([0.5, -1.0, 0.8, 1.5, -0.4, 2.0])
+    qdd = np.array([1.0, 0.5, -2.0, 0.0, 3.0, -1.0])
+    diff = np.abs(lagrange(puma).tau_fn(q, qd, qdd) - puma.rne(q, qd, qdd)).max()
+    assert 10 ** (exponent - 2) < diff < 10 ** (exponent + 1)
+
+
+def test_ch05_the_youbots_effort_limits_are_the_models():
+    text = cell(CH05, "10a85805")
+    quoted_limits = re.search(r"are ([\d., and]+) N·m", text).group(1).replace(" and ", ", ")
+    assert [float(x) for x in quoted_limits.split(", ")] == models.YOUBOT_ACTUATORS["effort"].tolist()
+
+
+# --- chapter 08 -------------------------------------------------------------------------------------------------
+
+
+def test_ch08_fig_8_row_the_torque_step_at_the_pick():
+    """Cell 1b0ea52a's table: τ2 of the Euler run (cell 7b699efb) at steps 379 → 380, and its gravity part."""
+    from armlab import control, ik, sim
+
+    text = cell("08_simulation_and_control.ipynb", "1b0ea52a")
+    arm, P, g = models.paper_3r(), models.PAPER_3R, models.PAPER_GRAVITY
+    args = dict(sim.PAPER_TASK, payload=P["ball_mass"], gravity=g, weights=ik.PAPER_WEIGHTS)
+    plan = sim.plan_pick_and_place(arm, P["pick"], P["place"], **args)
+    run = sim.run_task(plan, control.ComputedTorque(arm, 400.0, 40.0, gravity=g), dt=P["dt"])
+    before, after = re.search(r"from (−[\d.]+) to (−[\d.]+) N·m \(its gravity", text).groups()
+    assert [float(x.replace("−", "-")) for x in (before, after)] == [round(run.tau[k, 1], 1) for k in (379, 380)]
+    q_pick = np.radians([0, 90, 90])
+    G2 = arm.gravload(q_pick, g)[1]
+    G2_ball = G2 + arm.jacob0(q_pick)[:3, 1] @ [0.0, 0.0, P["ball_mass"] * 9.8]
+    assert f"its gravity part from {G2:.1f} to {G2_ball:.1f})".replace("-", "−") in text
+    assert quoted(text, r"jumps at the pick by about (\d+) N·m") == round(run.tau[379, 1] - run.tau[380, 1])
