@@ -142,6 +142,7 @@ class YoubotArm:
         if not 20.0 <= rate <= 50.0:
             raise ValueError(f"rate must be 20 … 50 Hz (the driver's command rate), got {rate!r}")
         self.url, self.rate = url, float(rate)
+        self.name = claim_name or default_claim_name()  # how the gate and other clients see this one
         self.limits = limits or SafetyLimits()
         self.robot = youbot()
         # the driver → DH map q = offset + sign·q_driver, so that a log can be read without armlab.models
@@ -187,7 +188,7 @@ class YoubotArm:
             self.wait_state(timeout)
             self.identify()
             if claim:
-                self.claim(claim_name, token)
+                self.claim(None, token)
         except BaseException:
             self.close()
             raise
@@ -198,9 +199,10 @@ class YoubotArm:
 
     def identify(self, timeout: float = 1.0) -> dict:
         """Ask the other end what it is (``/armlab/identify``): the simulator and the gate answer (the gate with
-        what is behind it); the real driver's rosbridge does not, and no answer means the real robot."""
+        what is behind it, and learns this client's ``name``); the real driver's rosbridge does not, and no
+        answer means the real robot."""
         try:
-            values = self._client.call_service(IDENTIFY, {}, timeout=timeout)
+            values = self._client.call_service(IDENTIFY, {"name": self.name}, timeout=timeout)
         except (ServiceError, NotConnectedError) as e:
             values = {"kind": "unknown", "why": str(e)}
         self.identity = values if isinstance(values, dict) else {"kind": "unknown", "why": repr(values)}
@@ -238,7 +240,7 @@ class YoubotArm:
     def claim(self, name: str | None = None, token: str | None = None, timeout: float = 2.0) -> dict:
         """Take the arm at the gate (only its holder may command it); ``token``: the TA's, to take it over.
         Raises SafetyError naming who holds the arm, or if ``url`` is not a gate."""
-        args = {k: v for k, v in (("name", name or default_claim_name()), ("token", token)) if v is not None}
+        args = {k: v for k, v in (("name", name or self.name), ("token", token)) if v is not None}
         try:
             values = self._client.call_service(GATE_CLAIM, args, timeout=timeout)
         except ServiceError as e:
@@ -330,17 +332,17 @@ class YoubotArm:
             self.fault, self.fault_kind = why, kind
         self._abort.set()
         self._event(f"fault: {why}")
-        if first:
-            for hook in list(self.on_fault):
-                try:
-                    hook(why)
-                except Exception as e:  # noqa: BLE001 - a display hook must not stop the hold
-                    self._event(f"on_fault hook failed: {e}")
         if hold:
             try:
                 self.hold()
             except (NotConnectedError, SafetyError):
                 pass
+        if first:  # after the hold: a display hook may be slow
+            for hook in list(self.on_fault):
+                try:
+                    hook(why)
+                except Exception as e:  # noqa: BLE001 - a display hook must not stop the client
+                    self._event(f"on_fault hook failed: {e}")
 
     def fault_message(self) -> str | None:
         """What happened and what to do about it, for the latched fault (None: no fault)."""
@@ -566,7 +568,7 @@ class YoubotArm:
                 raise TrackingError(
                     f"joint {i + 1} did not reach {goal[i]:.4f} rad (driver angle): measured "
                     f"{self.state().q_driver[i]:.4f}, error {err[i]:.3f} > {tol} rad after "
-                    f"{timeout} s (stuck or blocked?); the arm holds"
+                    f"{timeout} s (stuck or blocked?); the arm holds: {ADVICE['fault']}"
                 )
             try:
                 self.wait_state(0.05)

@@ -106,7 +106,7 @@ def connect(
     if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
         raise ValueError(f"ROBOT_URL must be the robot's address such as 'ws://192.168.50.10:9091', got {url!r}")
     try:
-        arm = YoubotArm(url, log=log, timeout=timeout)
+        arm = YoubotArm(url, log=log, timeout=timeout, claim_name=name)
     except (ConnectionError, SafetyError) as e:
         raise ConnectionError(
             f"the robot at {url} ({source}) does not answer: {e}. No simulator was started in its "
@@ -118,25 +118,28 @@ def connect(
         _banner(f"simulator at {url} ({source}; {_describe(arm)}; no robot moves)", "#06c")
     else:
         _banner(f"REAL ROBOT at {url} ({source}; {_describe(arm)})", "#b00")
-    if claim or (claim is None and (arm.behind_gate or not arm.simulated)):
+    if claim or (claim is None and arm.behind_gate):
         try:
-            values = arm.claim(name)
+            values = arm.claim()
             print(
-                f"you hold the arm at the gate ({url}) as {values.get('holder', name)}; other students can "
+                f"you hold the arm at the gate ({url}) as {values.get('holder', arm.name)}; other students can "
                 "watch but not command it"
             )
         except SafetyError as e:
             if claim:
                 arm.close()
                 raise
-            if "held by" in str(e):
-                print(f"you can watch the arm but not command it: {e}", file=sys.stderr)
-            else:
-                print(
-                    f"WARNING: the arm was not claimed: {e}\n(no gate in front of this robot? Every connection "
-                    "can then command it; see docs/lab.md)",
-                    file=sys.stderr,
-                )
+            print(
+                f"you can watch the arm but not command it: {e}\nOnce the holder has run close_session(...), "
+                "arm.resume() claims it for you.",
+                file=sys.stderr,
+            )
+    elif not arm.simulated:
+        print(
+            f"WARNING: no armlab gate in front of {url}: nothing stops another connection from commanding the "
+            "arm. The lab's robot is reached through its gate (port 9091; docs/lab.md).",
+            file=sys.stderr,
+        )
     return arm, sim
 
 

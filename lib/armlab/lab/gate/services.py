@@ -63,7 +63,7 @@ class GateServices:
 
     def _holder_text(self) -> str:
         if self.commander is None:
-            return "nobody holds the arm: claim it first (call /armlab_gate/claim; arm.claim())"
+            return "nobody holds the arm: claim it first (/armlab_gate/claim)"
         return f"the arm is held by {self.commander.who}; only the holder may command it"
 
     def _holder_reason(self) -> str:
@@ -73,7 +73,8 @@ class GateServices:
         name = frame.get("service")
         raw_args = frame.get("args")
         args: dict = raw_args if isinstance(raw_args, dict) else {}
-        if name == P.IDENTIFY:  # anyone may ask what is behind the gate
+        if name == P.IDENTIFY:  # anyone may ask what is behind the gate (and say who they are)
+            self._name(c, args)
             await self._answer(c, frame, True, self.identity())
         elif name == CLAIM:
             await self._claim(c, frame, args)
@@ -120,10 +121,14 @@ class GateServices:
         token = args.get("token")
         return self.token is not None and isinstance(token, str) and hmac.compare_digest(token, self.token)
 
-    async def _claim(self, c: Client, frame: dict, args: dict) -> None:
+    @staticmethod
+    def _name(c: Client, args: dict) -> None:
         name = args.get("name")
         if isinstance(name, str) and name.strip():
             c.name = name.strip()[:60]
+
+    async def _claim(self, c: Client, frame: dict, args: dict) -> None:
+        self._name(c, args)
         prev = self.commander
         if prev is not None and prev is not c:
             if not self._token_ok(args):
