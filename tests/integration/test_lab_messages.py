@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -254,3 +255,23 @@ def test_every_message_about_the_arm_is_true_and_its_action_works(case, sim, tmp
             arm.close()
         if gate is not None:
             gate.stop()
+
+
+@pytest.mark.timeout(240)
+def test_lab1_after_run_all_the_pendant_does_not_show_the_stall_demos_hold(monkeypatch):
+    """Lab 1 run whole: its stall demo holds the arm and resumes it with ``arm.resume()`` in a cell; the pendant
+    made earlier must then say "resumed", not "the arm holds: stale /joint_states … press resume"."""
+    nbclient = pytest.importorskip("nbclient")
+    import nbformat
+
+    course = Path(__file__).resolve().parents[2] / "course"
+    monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
+    nb = nbformat.read(course / "lab1_connect_and_move.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("print(repr(pendant.status_text), arm.fault)\nclose_session(arm, sim)"))
+    nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(course)}}
+    ).execute()
+    stall = "".join(o.get("text", "") for o in nb.cells[14].outputs)
+    assert "the client held the arm: stale /joint_states" in stall and "resumed; fault = None" in stall
+    last = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert last.startswith("'resumed: the sliders show the measured pose' None"), last
