@@ -97,19 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"listening on {gate.url} (upstream {args.upstream}; audit log {gate.audit.path})", flush=True)
-    up = gate.upstream_identity
-    print(
-        f"upstream {args.upstream}: "
-        + (
+    t_start = time.monotonic()
+    try:  # from here on Ctrl-C, however early, stops the gate and prints its counters
+        print(f"listening on {gate.url} (upstream {args.upstream}; audit log {gate.audit.path})", flush=True)
+        up = gate.upstream_identity
+        what = (
             f"{up.get('name', 'a simulator')}: no robot moves"
             if is_simulator(up)
             else "did not say it is a simulator: the REAL ROBOT"
-        ),
-        flush=True,
-    )
-    t_start = time.monotonic()
-    try:
+        )
+        print(f"upstream {args.upstream}: {what}", flush=True)
         threading.Event().wait(args.duration)
     except KeyboardInterrupt:
         pass
