@@ -35,7 +35,8 @@ def test_the_standalone_simulator_says_simulator_and_motions_ask_nothing(sim, ca
     arm, remote = connect(sim.url, log=False)
     try:
         out, err = capsys.readouterr()
-        assert f"simulator at {sim.url} (given in the notebook; it says it is {SIM_NAME}; no robot moves)" in out
+        assert f"= simulator at {sim.url} =\n" in out
+        assert f"\nURL given in the notebook\nit says it is {SIM_NAME}\nno robot moves\n" in out
         assert "REAL ROBOT" not in out + err and "WARNING" not in err
         assert isinstance(remote, RemoteSimulator) and not remote.local and arm.simulated and not arm.behind_gate
         assert confirm_motion("move", remote)  # no prompt: input() is not called under pytest
@@ -50,10 +51,8 @@ def test_the_simulator_behind_the_gate_says_simulator_and_names_the_holder(sim, 
         arm, remote = connect(gate.url, log=False)
         try:
             out = capsys.readouterr().out
-            assert (
-                f"simulator at {gate.url} (given in the notebook; behind the armlab gate; {sim.url} says it is "
-                f"{SIM_NAME}; no robot moves)" in out
-            )
+            assert f"= simulator at {gate.url} =\n" in out
+            assert f"\nbehind the armlab gate\n{sim.url} says it is {SIM_NAME}\nno robot moves\n" in out
             assert "you hold the arm at the gate" in out and "as student-7 (connection 1 from 127.0.0.1:" in out
             assert isinstance(remote, RemoteSimulator) and arm.behind_gate and arm.claimed
             assert gate.commander is not None and gate.commander.name == "student-7"
@@ -68,7 +67,9 @@ def test_a_rosbridge_that_does_not_say_what_it_is_is_the_real_robot(answer, caps
         arm, no_sim = connect(robot.url, log=False)
         try:
             out, err = capsys.readouterr()
-            assert f"REAL ROBOT at {robot.url} (given in the notebook; it did not say it is a simulator" in out
+            assert (
+                f"= REAL ROBOT at {robot.url} =\nURL given in the notebook\nit did not say it is a simulator\n" in out
+            )
             assert "WARNING: no armlab gate in front of" in err
             assert no_sim is None and not arm.simulated and arm.identity["kind"] == "unknown"
             with pytest.raises(SafetyError, match="not confirmed"):

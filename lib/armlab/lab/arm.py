@@ -533,10 +533,7 @@ class YoubotArm:
                 self._publish_arm(row)
             except NotConnectedError:
                 self._trip("connection lost", hold=False, kind="connection")
-                raise ConnectionLostError(
-                    "connection lost mid-stream: streaming stopped, nothing will be "
-                    "replayed; after reconnecting call arm.resume()"
-                ) from None
+                raise ConnectionLostError(self.fault_message()) from None
         return None
 
     def _stream_bg(self, traj):

@@ -28,8 +28,10 @@ __all__ = ["connect", "confirm_motion", "close_session", "ENV_URL", "RemoteSimul
 ENV_URL = "ARMLAB_ROBOT_URL"
 
 
-def _banner(text: str, color: str) -> None:
-    """``text`` in large type (HTML in a notebook, a framed line in a terminal)."""
+def _banner(text: str, color: str, detail: str = "") -> None:
+    """``text`` in large type (HTML in a notebook, a framed line in a terminal), ``detail`` below it, one short
+    line per ``;`` (a long printed line would wrap mid-word)."""
+    lines = [part.strip() for part in detail.split(";") if part.strip()]
     try:
         from IPython import get_ipython
         from IPython.display import HTML, display
@@ -38,13 +40,14 @@ def _banner(text: str, color: str) -> None:
             display(
                 HTML(
                     f"<div style='font-size:200%;font-weight:bold;color:{color};border:3px solid {color};"
-                    f"padding:6px 12px;margin:4px 0'>{html.escape(text)}</div>"
+                    f"padding:6px 12px;margin:4px 0'>{html.escape(text)}<div style='font-size:50%;"
+                    f"font-weight:normal'>{'<br>'.join(html.escape(line) for line in lines)}</div></div>"
                 )
             )
     except ImportError:
         pass
     bar = "=" * (len(text) + 4)
-    print(f"{bar}\n= {text} =\n{bar}", file=sys.stdout, flush=True)
+    print(f"{bar}\n= {text} =\n{bar}", *lines, sep="\n", file=sys.stdout, flush=True)
 
 
 class RemoteSimulator:
@@ -101,7 +104,7 @@ def connect(
         except BaseException:
             sim.stop()
             raise
-        _banner(f"simulator at {sim.url} (on this machine; no robot moves)", "#06c")
+        _banner(f"simulator at {sim.url}", "#06c", "on this machine; no robot moves")
         return arm, sim
     if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
         raise ValueError(f"ROBOT_URL must be the robot's address such as 'ws://192.168.50.10:9091', got {url!r}")
@@ -115,9 +118,9 @@ def connect(
         ) from None
     if arm.simulated:
         sim = RemoteSimulator(url, arm.identity)
-        _banner(f"simulator at {url} ({source}; {_describe(arm)}; no robot moves)", "#06c")
+        _banner(f"simulator at {url}", "#06c", f"URL {source}; {_describe(arm)}; no robot moves")
     else:
-        _banner(f"REAL ROBOT at {url} ({source}; {_describe(arm)})", "#b00")
+        _banner(f"REAL ROBOT at {url}", "#b00", f"URL {source}; {_describe(arm)}")
     if claim or (claim is None and arm.behind_gate):
         try:
             values = arm.claim()
