@@ -67,8 +67,9 @@ def test_a_rosbridge_that_does_not_say_what_it_is_is_the_real_robot(answer, caps
         arm, no_sim = connect(robot.url, log=False)
         try:
             out, err = capsys.readouterr()
+            assert f"= REAL ROBOT at {robot.url} =\n" in out
             assert (
-                f"= REAL ROBOT at {robot.url} =\nURL given in the notebook\nit did not say it is a simulator\n" in out
+                "\nURL given in the notebook\nit did not say it is a simulator\nno armlab gate in front of it\n" in out
             )
             assert "WARNING: no armlab gate in front of" in err
             assert no_sim is None and not arm.simulated and arm.identity["kind"] == "unknown"
