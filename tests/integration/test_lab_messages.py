@@ -222,6 +222,14 @@ CASES = [
 ]
 
 
+def test_every_reason_the_gate_gives_has_its_advice():
+    from armlab.lab.messages import ADVICE
+    from armlab.lab.protocol import GATE_REASONS
+
+    assert set(GATE_REASONS) <= set(ADVICE)
+    assert all("arm.resume()" in ADVICE[k] for k in GATE_REASONS)  # the one action, wherever the student is
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_every_message_about_the_arm_is_true_and_its_action_works(case, sim, tmp_path):
     gate = None if case.gate is None else Gate(sim.url, port=0, audit=tmp_path / "audit.jsonl", **case.gate).start()

@@ -26,6 +26,7 @@ from .messages import ADVICE, HELD, default_claim_name, fault_text
 from .protocol import (
     ARM_JOINTS,
     ARM_POSITION,
+    GATE_REASONS,
     GRIPPER_JOINTS,
     GRIPPER_POSITION,
     IDENTIFY,
@@ -188,7 +189,7 @@ class YoubotArm:
             self.wait_state(timeout)
             self.identify()
             if claim:
-                self.claim(None, token)
+                self.claim(token=token)
         except BaseException:
             self.close()
             raise
@@ -231,7 +232,7 @@ class YoubotArm:
         ):
             self.gate_status = msg
             reason = str(frame.get("reason"))
-            kind = reason if reason in ADVICE else "policy"
+            kind = reason if reason in GATE_REASONS else "policy"
             if kind in ("takeover", "lease", "not_holder", "no_holder"):
                 self.claimed = False  # the gate says we do not hold the arm
             self._trip(msg, hold=self.claimed and self.fault is None, kind=kind)
