@@ -107,3 +107,13 @@ def test_the_gates_console_shows_claims_refusals_take_overs_and_holds(sim, tmp_p
     assert any("TAKE-OVER: TA (connection 3 " in line and "(with the TA token)" not in line for line in lines)
     assert any("TA (connection 3 from 127.0.0.1:" in line and "(with the TA token)" in line for line in lines)
     assert not any("forward" in line for line in lines)
+
+
+def test_the_gates_console_says_real_robot_when_rosbridge_does_not_say_what_it_is(capsys, tmp_path):
+    from armlab.lab.gate import main
+
+    with NamelessSimulator(port=0) as robot:
+        args = ["--upstream", robot.url, "--port", "0", "--audit", str(tmp_path / "a.jsonl"), "--duration", "0.1"]
+        assert main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"upstream {robot.url}: did not say it is a simulator: the REAL ROBOT" in out
