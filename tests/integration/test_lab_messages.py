@@ -31,7 +31,7 @@ pytest.importorskip("websockets")
 pytest.importorskip("ipywidgets")
 pytest.importorskip("anywidget")
 
-from armlab.lab import SafetyError, Simulator, YoubotArm  # noqa: E402
+from armlab.lab import SafetyError, ServiceError, Simulator, YoubotArm  # noqa: E402
 from armlab.lab.gate import Gate  # noqa: E402
 from armlab.lab.notebook import close_session  # noqa: E402
 from armlab.lab.pendant import TeachPendant  # noqa: E402
@@ -283,3 +283,22 @@ def test_lab1_after_run_all_the_pendant_does_not_show_the_stall_demos_hold(monke
     assert "the client held the arm: stale /joint_states" in stall and "resumed; fault = None" in stall
     last = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
     assert last.startswith("'resumed: the sliders show the measured pose' None"), last
+
+
+def test_the_ta_lifts_the_gates_hold_from_another_seat_with_the_token(sim, tmp_path):
+    """docs/lab.md §6: the TA lifts the gate's latch with the token; the holder's client keeps its own latch
+    (and says so) until the holder resumes; then the arm moves."""
+    with Gate(sim.url, port=0, token=TOKEN, audit=tmp_path / "audit.jsonl") as gate:
+        with YoubotArm(gate.url, log=False, claim=True, claim_name="student") as student:
+            with YoubotArm(gate.url, log=False, claim_name="TA") as ta:
+                ta.client.call_service("/armlab_gate/hold")
+                wait_for(lambda: student.fault is not None, "the hold to reach the student")
+                with pytest.raises(ServiceError, match="only the holder"):
+                    ta.client.call_service("/armlab_gate/resume")  # no token: refused
+                ta.client.call_service("/armlab_gate/resume", {"token": TOKEN})
+                assert gate.held is None and gate.commander is not None and gate.commander.name == "student"
+            with pytest.raises(SafetyError, match="pressed hold; the gate holds the arm"):
+                move(student)
+            student.resume()
+            goal = move(student)
+            np.testing.assert_allclose(sim.joint_positions(), goal, atol=0.02)
