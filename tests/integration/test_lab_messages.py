@@ -265,24 +265,53 @@ def test_every_message_about_the_arm_is_true_and_its_action_works(case, sim, tmp
             gate.stop()
 
 
-@pytest.mark.timeout(240)
-def test_lab1_after_run_all_the_pendant_does_not_show_the_stall_demos_hold(monkeypatch):
-    """Lab 1 run whole: its stall demo holds the arm and resumes it with ``arm.resume()`` in a cell; the pendant
-    made earlier must then say "resumed", not "the arm holds: stale /joint_states … press resume"."""
+def run_lab1(course: Path):
+    """Lab 1 run whole (Run All), with a last cell that prints the pendant's status; the executed notebook."""
     nbclient = pytest.importorskip("nbclient")
     import nbformat
 
-    course = Path(__file__).resolve().parents[2] / "course"
-    monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
     nb = nbformat.read(course / "lab1_connect_and_move.ipynb", as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell("print(repr(pendant.status_text), arm.fault)\nclose_session(arm, sim)"))
     nbclient.NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(course)}}
     ).execute()
-    stall = "".join(o.get("text", "") for o in nb.cells[14].outputs)
+    return nb
+
+
+def printed(cell) -> str:
+    return "".join(o.get("text", "") for o in cell.outputs)
+
+
+COURSE = Path(__file__).resolve().parents[2] / "course"
+
+
+@pytest.mark.timeout(240)
+def test_lab1_after_run_all_the_pendant_does_not_show_the_stall_demos_hold(monkeypatch):
+    """Lab 1 run whole: its stall demo holds the arm and resumes it with ``arm.resume()`` in a cell; the pendant
+    made earlier must then say "resumed", not "the arm holds: stale /joint_states … press resume"."""
+    monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
+    nb = run_lab1(COURSE)
+    stall = printed(nb.cells[14])
     assert "the client held the arm: stale /joint_states" in stall and "resumed; fault = None" in stall
-    last = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
-    assert last.startswith("'resumed: the sliders show the measured pose' None"), last
+    assert printed(nb.cells[-1]).startswith("'resumed: the sliders show the measured pose' None"), printed(nb.cells[-1])
+
+
+@pytest.mark.timeout(240)
+def test_lab1_rehearsed_through_the_gate_says_simulator_and_runs_without_a_prompt(sim, monkeypatch, tmp_path):
+    """docs/lab.md §2's rehearsal: the simulator behind the gate, lab 1 pointed at the gate (here through
+    ARMLAB_ROBOT_URL, as a TA may set it). The banner says simulator behind the gate, the arm is claimed under the
+    user's name, no motion cell asks about the emergency stop (Run All would stop there), and the stall demo,
+    which needs a simulator of its own, says so."""
+    monkeypatch.setenv("JUPYTERHUB_USER", "ta-rehearsal")
+    with Gate(sim.url, port=0, token=TOKEN, audit=tmp_path / "audit.jsonl") as gate:
+        monkeypatch.setenv("ARMLAB_ROBOT_URL", gate.url)
+        nb = run_lab1(COURSE)
+    connect_cell = printed(nb.cells[2])
+    assert f"= simulator at {gate.url} =" in connect_cell and "behind the armlab gate" in connect_cell
+    assert "you hold the arm at the gate" in connect_cell and "as ta-rehearsal (connection" in connect_cell
+    assert "REAL ROBOT" not in "".join(printed(c) for c in nb.cells if c.cell_type == "code")
+    assert "stalls a simulator this notebook started" in printed(nb.cells[14])
+    assert printed(nb.cells[-1]).startswith("'resumed: the sliders show the measured pose' None"), printed(nb.cells[-1])
 
 
 def test_the_ta_lifts_the_gates_hold_from_another_seat_with_the_token(sim, tmp_path):
