@@ -368,21 +368,25 @@ def test_the_workspace_box_keeps_the_tool_point_in(tmp_path):
             assert any("workspace box" in e["why"] for e in audit(gate) if e["event"] == "refuse")
 
 
-def test_the_notebooks_connect_cell_says_real_robot_and_claims_at_the_gate(rig, capsys, monkeypatch):
+def test_the_notebooks_connect_cell_says_real_robot_and_claims_at_the_gate(capsys, monkeypatch, tmp_path):
+    from support.lab_rig import NamelessSimulator
+
     from armlab.lab.notebook import close_session, connect
 
     monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
-    sim, gate = rig
-    arm, no_sim = connect(gate.url, log=False, name="group 3")
-    try:
-        out = capsys.readouterr().out
-        assert no_sim is None and f"REAL ROBOT at {gate.url}" in out and "you hold the arm" in out
-        assert arm.claimed and gate.commander is not None and gate.commander.name == "group 3"
-    finally:
-        close_session(arm, no_sim)
-    time.sleep(0.2)
-    assert gate.commander is None
-    assert [e["why"] for e in audit(gate) if e["event"] == "release"] == ["asked"]
+    # the real robot's rosbridge does not say what it is: neither does this simulator
+    with NamelessSimulator(port=0) as robot, Gate(robot.url, port=0, audit=tmp_path / "audit.jsonl") as gate:
+        arm, no_sim = connect(gate.url, log=False, name="group 3")
+        try:
+            out = capsys.readouterr().out
+            assert no_sim is None and f"REAL ROBOT at {gate.url}" in out and "you hold the arm" in out
+            assert "behind the armlab gate" in out and "did not say it is a simulator" in out
+            assert arm.claimed and gate.commander is not None and gate.commander.name == "group 3"
+        finally:
+            close_session(arm, no_sim)
+        time.sleep(0.2)
+        assert gate.commander is None
+        assert [e["why"] for e in audit(gate) if e["event"] == "release"] == ["asked"]
 
 
 def test_watchers_share_the_gates_one_subscription_with_throttle_and_fragments(rig):

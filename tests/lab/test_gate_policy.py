@@ -14,7 +14,7 @@ pytest.importorskip("websockets")
 
 from armlab.lab import SafetyError, SafetyLimits  # noqa: E402
 from armlab.lab.gate import AuditLog, exposed_warning  # noqa: E402
-from armlab.lab.gate.cli import _workspace  # noqa: E402
+from armlab.lab.gate.cli import _numbers_as_values, _workspace  # noqa: E402
 from armlab.lab.notebook import confirm_motion, connect  # noqa: E402
 from armlab.lab.safety import SpeedGovernor, check_workspace, workspace_distance  # noqa: E402
 from armlab.models import YOUBOT_DRIVER, youbot, youbot_driver_to_q  # noqa: E402
@@ -59,6 +59,13 @@ def test_a_malformed_workspace_box_is_an_error(box):
 
 def test_cli_workspace_and_the_exposed_warning():
     assert _workspace("-0.4,-0.45,-0.01,0.5,0.45,0.7") == ((-0.4, -0.45, -0.01), (0.5, 0.45, 0.7))
+    # the runbook writes the box after a space: argparse would take "-0.40,…" for an option
+    assert _numbers_as_values(["--workspace", "-0.40,-0.45,-0.01,0.50,0.45,0.70", "--port", "9091"]) == [
+        "--workspace=-0.40,-0.45,-0.01,0.50,0.45,0.70",
+        "--port",
+        "9091",
+    ]
+    assert _numbers_as_values(["--workspace", "--port", "9091"]) == ["--workspace", "--port", "9091"]
     with pytest.raises(Exception, match="six numbers"):
         _workspace("1,2,3")
     text = exposed_warning("192.168.50.10", 9091, None)

@@ -22,15 +22,19 @@ from numpy.typing import ArrayLike
 from ..models import youbot, youbot_driver_to_q, youbot_q_to_driver
 from .client import NotConnectedError, RosbridgeClient, ServiceError
 from .log import SessionLog, default_log_path
+from .messages import ADVICE, HELD, default_claim_name, fault_text
 from .protocol import (
     ARM_JOINTS,
     ARM_POSITION,
+    GATE_REASONS,
     GRIPPER_JOINTS,
     GRIPPER_POSITION,
+    IDENTIFY,
     JOINT_STATES,
     TOPICS,
     UNIT_M,
     ProtocolError,
+    is_simulator,
     parse_joint_state,
     positions_msg,
 )
@@ -67,8 +71,6 @@ DEFAULT_URL = "ws://127.0.0.1:9090"
 #: The gate's own services (``python -m armlab.lab.gate``), answered by the gate, never by rosbridge.
 GATE_CLAIM, GATE_RELEASE = "/armlab_gate/claim", "/armlab_gate/release"
 GATE_HOLD, GATE_RESUME = "/armlab_gate/hold", "/armlab_gate/resume"
-#: The fault text of a hold latched on purpose (the pendant's hold button, :meth:`YoubotArm.latch_hold`).
-HELD = "held"
 
 
 class ConnectionLostError(SafetyError, ConnectionError):
@@ -141,6 +143,7 @@ class YoubotArm:
         if not 20.0 <= rate <= 50.0:
             raise ValueError(f"rate must be 20 … 50 Hz (the driver's command rate), got {rate!r}")
         self.url, self.rate = url, float(rate)
+        self.name = claim_name or default_claim_name()  # how the gate and other clients see this one
         self.limits = limits or SafetyLimits()
         self.robot = youbot()
         # the driver → DH map q = offset + sign·q_driver, so that a log can be read without armlab.models
@@ -157,10 +160,13 @@ class YoubotArm:
             )
         )
         self.fault: str | None = None
+        self.fault_kind: str | None = None  # a key of ADVICE
+        self.identity: dict = {"kind": "unknown"}  # what the other end says it is (identify())
         self.last_error: BaseException | None = None
         self.missed_ticks = 0  # stream ticks sent more than one period late
         self.on_state: list[Callable[[ArmState], Any]] = []  # run on the reader thread for every arm state
         self.on_fault: list[Callable[[str], Any]] = []  # run (on any thread) when a fault latches
+        self.on_resume: list[Callable[[ArmState], Any]] = []  # run when resume() has cleared a fault or hold
         self.claimed = False
         self.gate_status: str | None = None  # the last refusal or notice the gate sent us
         self._claim_args: dict[str, Any] | None = None
@@ -172,7 +178,7 @@ class YoubotArm:
         self._abort = threading.Event()
         self._worker: threading.Thread | None = None
         self._client = RosbridgeClient(url, on_frame=self._log_frame, on_error=self._log_error, open_timeout=timeout)
-        self._client.on_disconnect.append(lambda: self._trip("connection lost", hold=False))
+        self._client.on_disconnect.append(lambda: self._trip("connection lost", hold=False, kind="connection"))
         self._client.on_reconnect.append(self._reconnected)
         self._client.on_status.append(self._on_status)
         try:
@@ -181,8 +187,9 @@ class YoubotArm:
                 self._client.advertise(topic, TOPICS[topic])
             self._client.subscribe(JOINT_STATES, TOPICS[JOINT_STATES], self._on_state)
             self.wait_state(timeout)
+            self.identify()
             if claim:
-                self.claim(claim_name, token)
+                self.claim(token=token)
         except BaseException:
             self.close()
             raise
@@ -190,6 +197,27 @@ class YoubotArm:
     def _reconnected(self, gen: int) -> None:
         self.claimed = False  # a claim belongs to a connection: resume() claims again
         self._event(f"reconnected (connection {gen}); the arm stays held until resume()")
+
+    def identify(self, timeout: float = 1.0) -> dict:
+        """Ask the other end what it is (``/armlab/identify``): the simulator and the gate answer (the gate with
+        what is behind it, and learns this client's ``name``); the real driver's rosbridge does not, and no
+        answer means the real robot."""
+        try:
+            values = self._client.call_service(IDENTIFY, {"name": self.name}, timeout=timeout)
+        except (ServiceError, NotConnectedError) as e:
+            values = {"kind": "unknown", "why": str(e)}
+        self.identity = values if isinstance(values, dict) else {"kind": "unknown", "why": repr(values)}
+        return self.identity
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the other end said it is the simulator (directly or behind the gate); unknown: False."""
+        return is_simulator(self.identity)
+
+    @property
+    def behind_gate(self) -> bool:
+        """Whether the other end is the armlab gate (commands need the claim)."""
+        return self.identity.get("kind") == "gate"
 
     def _on_status(self, frame: dict) -> None:
         """A status frame: the gate refused one of our frames (or told us something); a refusal holds."""
@@ -203,19 +231,21 @@ class YoubotArm:
             and not msg.startswith("armlab gate: refused call_service")
         ):
             self.gate_status = msg
-            if "lost the arm" in msg or "took over" in msg:
-                self.claimed = False
-            self._trip(msg, hold=self.claimed and self.fault is None)
+            reason = str(frame.get("reason"))
+            kind = reason if reason in GATE_REASONS else "policy"
+            if kind in ("takeover", "lease", "not_holder", "no_holder"):
+                self.claimed = False  # the gate says we do not hold the arm
+            self._trip(msg, hold=self.claimed and self.fault is None, kind=kind)
 
     # --- the gate's lease ---------------------------------------------------------------
     def claim(self, name: str | None = None, token: str | None = None, timeout: float = 2.0) -> dict:
         """Take the arm at the gate (only its holder may command it); ``token``: the TA's, to take it over.
         Raises SafetyError naming who holds the arm, or if ``url`` is not a gate."""
-        args = {k: v for k, v in (("name", name), ("token", token)) if v is not None}
+        args = {k: v for k, v in (("name", name or self.name), ("token", token)) if v is not None}
         try:
             values = self._client.call_service(GATE_CLAIM, args, timeout=timeout)
         except ServiceError as e:
-            raise SafetyError(f"claim refused by {self.url}: {e}") from None
+            raise SafetyError(f"claim refused by {self.url}: {e.values if e.values is not None else e}") from None
         self.claimed, self._claim_args = True, args
         self._event(f"claimed the arm: {values}")
         return values if isinstance(values, dict) else {}
@@ -296,60 +326,60 @@ class YoubotArm:
         if self.log:
             self.log.write("error", msg=why, frame=str(text)[:1000])
 
-    def _trip(self, why: str, hold: bool) -> None:
-        """Latch a fault, stop streaming, and hold if we still can."""
+    def _trip(self, why: str, hold: bool, kind: str = "fault") -> None:
+        """Latch a fault (``kind``: a key of ADVICE), stop streaming, and hold if we still can."""
         first = self.fault is None
         if first:
-            self.fault = why
+            self.fault, self.fault_kind = why, kind
         self._abort.set()
         self._event(f"fault: {why}")
-        if first:
-            for hook in list(self.on_fault):
-                try:
-                    hook(why)
-                except Exception as e:  # noqa: BLE001 - a display hook must not stop the hold
-                    self._event(f"on_fault hook failed: {e}")
         if hold:
             try:
                 self.hold()
             except (NotConnectedError, SafetyError):
                 pass
+        if first:  # after the hold: a display hook may be slow
+            for hook in list(self.on_fault):
+                try:
+                    hook(why)
+                except Exception as e:  # noqa: BLE001 - a display hook must not stop the client
+                    self._event(f"on_fault hook failed: {e}")
+
+    def fault_message(self) -> str | None:
+        """What happened and what to do about it, for the latched fault (None: no fault)."""
+        return None if self.fault is None else fault_text(self.fault, self.fault_kind, self.connected)
 
     def _check_live(self):
         """Raise (after holding) unless the arm is connected, unfaulted and its state fresh."""
         if self.fault is not None:
+            text = self.fault_message()
             if not self.connected:
-                raise ConnectionLostError(
-                    f"{self.fault}: streaming stopped, nothing will be replayed; after reconnecting call arm.resume()"
-                )
-            cls = WatchdogError if self.fault.startswith("effort watchdog") else SafetyError
-            if self.fault == HELD:
-                raise SafetyError("the arm is held (a latched stop): nothing moves it until arm.resume()")
-            raise cls(f"the arm is held after a fault ({self.fault}); check the arm, then call arm.resume()")
+                raise ConnectionLostError(text)
+            raise (WatchdogError if self.fault.startswith("effort watchdog") else SafetyError)(text)
         if not self.connected:
-            self._trip("connection lost", hold=False)
-            raise ConnectionLostError("connection lost: streaming stopped, nothing will be replayed")
+            self._trip("connection lost", hold=False, kind="connection")
+            raise ConnectionLostError(self.fault_message())
         age = self.state().age
         if age > self.limits.stale_after:
             why = f"stale /joint_states: none for {1000 * age:.1f} ms (limit {1000 * self.limits.stale_after:.0f} ms)"
-            self._trip(why, hold=True)
-            raise StaleStateError(f"{why}; streaming stopped and the arm holds; call arm.resume() when it is back")
+            self._trip(why, hold=True, kind="stale")
+            raise StaleStateError(f"{why}; {ADVICE['stale']}")
 
     def latch_hold(self, why: str = HELD) -> None:
         """A latched stop: abort any motion, hold where the arm is, and refuse every motion until
         :meth:`resume` (the teach pendant's hold button)."""
-        self._trip(why, hold=self._state is not None)  # at once: a stream row can no longer follow it
+        self._trip(why, hold=self._state is not None, kind="held")  # at once: a stream row can no longer follow it
         self._stop_worker()
 
     def resume(self, timeout: float = 1.0) -> ArmState:
         """Clear a latched fault or hold once connected with fresh state; sets the hold point to where the arm
-        is (and, behind a gate, claims the arm again after a reconnect and lifts the gate's hold)."""
+        is (and, behind a gate, claims the arm if this client does not hold it, and lifts the gate's hold)."""
         if not self.connected:
-            raise ConnectionLostError(f"not connected to {self.url}; cannot resume")
+            raise ConnectionLostError(f"not connected to {self.url}; cannot resume (it reconnects by itself)")
         self._stop_worker()
         state = self.wait_state(timeout)
-        if self._claim_args is not None and not self.claimed:
-            self.claim(**self._claim_args)
+        if not self.claimed and (self._claim_args is not None or self.behind_gate):
+            self.claim(**(self._claim_args or {}))
         if self.claimed:
             try:
                 self._client.call_service(GATE_RESUME, {}, timeout=timeout)
@@ -357,10 +387,12 @@ class YoubotArm:
                 raise SafetyError(f"the gate did not lift its hold: {e}") from None
             self.gate_status = None
         self._watchdog.reset()
-        self.fault = None
+        self.fault = self.fault_kind = None
         self._abort.clear()
         self._event("resumed")
         self.hold()
+        for hook in list(self.on_resume):
+            hook(state)
         return state
 
     # --- commands -----------------------------------------------------------------------
@@ -501,11 +533,8 @@ class YoubotArm:
             try:
                 self._publish_arm(row)
             except NotConnectedError:
-                self._trip("connection lost", hold=False)
-                raise ConnectionLostError(
-                    "connection lost mid-stream: streaming stopped, nothing will be "
-                    "replayed; after reconnecting call arm.resume()"
-                ) from None
+                self._trip("connection lost", hold=False, kind="connection")
+                raise ConnectionLostError(self.fault_message()) from None
         return None
 
     def _stream_bg(self, traj):
@@ -537,7 +566,7 @@ class YoubotArm:
                 raise TrackingError(
                     f"joint {i + 1} did not reach {goal[i]:.4f} rad (driver angle): measured "
                     f"{self.state().q_driver[i]:.4f}, error {err[i]:.3f} > {tol} rad after "
-                    f"{timeout} s (stuck or blocked?); the arm holds"
+                    f"{timeout} s (stuck or blocked?); the arm holds: {ADVICE['fault']}"
                 )
             try:
                 self.wait_state(0.05)

@@ -38,7 +38,11 @@ class NotConnectedError(ConnectionError):
 
 
 class ServiceError(RuntimeError):
-    """A service call failed, was refused by the server, or timed out."""
+    """A service call failed, was refused by the server, or timed out (``values``: the server's answer, if any)."""
+
+    def __init__(self, msg: str, values: Any = None):
+        super().__init__(msg)
+        self.values = values
 
 
 class RosbridgeClient:
@@ -238,7 +242,7 @@ class RosbridgeClient:
         if isinstance(resp, Exception):
             raise resp
         if not resp.get("result", False):
-            raise ServiceError(f"service {service} failed: {resp.get('values')!r}")
+            raise ServiceError(f"service {service} failed: {resp.get('values')!r}", resp.get("values"))
         return resp.get("values", {})
 
     # --- receiving ----------------------------------------------------------------------

@@ -10,6 +10,8 @@ not going to:
 * **hold** is a latched stop (:meth:`YoubotArm.latch_hold`): no slider and no command moves the arm until
   **resume** (the button, or :meth:`TeachPendant.resume`), which puts the sliders on the measured pose;
 * after a refused command, a lost connection or a stale-state hold the sliders show the measured pose;
+* the status line says what holds the arm and what clears it (:meth:`YoubotArm.fault_message`), and says
+  "resumed" however the arm was resumed (the button, or ``arm.resume()`` in a cell);
 * refusals are given in what the sliders show: DH angles in degrees.
 """
 
@@ -65,9 +67,9 @@ class TeachPendant(Panel):
         self.refused = 0
         self.closed = False
         self._period, self._last = 1.0 / live_hz, 0.0
-        self._fault_seen: str | None = arm.fault
         arm.on_state.append(self._live)
         arm.on_fault.append(self._faulted)
+        arm.on_resume.append(self._resumed)
         arm.client.on_disconnect.append(self._disconnected)
         buttons = w.HBox([self.hold_button, self.resume_button])
         side = side_column([self.joints.box, self.gripper, buttons, self.status])
@@ -158,12 +160,7 @@ class TeachPendant(Panel):
             self.redraw()
 
     def _fault_text(self) -> str:
-        fault = self.arm.fault
-        if fault == "held":
-            return "the arm is held: press resume (or pendant.resume()) before moving it; nothing was sent"
-        if not self.arm.connected:
-            return f"connection lost ({fault}): nothing was sent; once it is back, press resume"
-        return f"the arm is held after a fault ({fault}): check the arm, then press resume; nothing was sent"
+        return f"nothing was sent: {self.arm.fault_message()}"
 
     def hold(self) -> None:
         """The latched stop: the arm stops where it is and stays there until :meth:`resume`."""
@@ -181,33 +178,36 @@ class TeachPendant(Panel):
         """Release a hold or a fault (the arm must be connected with fresh state) and put the sliders on the
         measured pose, so the next move starts from where the arm is."""
         try:
-            state = self.arm.resume()
+            return self.arm.resume()  # _resumed() puts the sliders on the measured pose
         except SafetyError as e:
             self._refuse(f"cannot resume: {e}")
             return None
-        self._fault_seen = None
-        self.sync()
-        self._say("resumed: the sliders show the measured pose")
-        return state
 
     # --- following the arm ----------------------------------------------------------------------
     def _faulted(self, why: str) -> None:
         """A fault latched (stale state, watchdog, refusal by the gate, hold): show where the arm is."""
         if why == "held":
             return  # hold() syncs and says so itself
-        self._fault_seen = why
         try:
             self.sync()
         except SafetyError:
             pass
-        self._say(f"the arm holds: {why}; press resume when it is safe", error=True)
+        self._say(self.arm.fault_message() or why, error=True)
+
+    def _resumed(self, state: ArmState) -> None:
+        """The arm was resumed (the button or ``arm.resume()``): the fault shown is over."""
+        self.sync()
+        self._say("resumed: the sliders show the measured pose")
 
     def _disconnected(self) -> None:
         try:
             self.sync()  # the last state that arrived: where the arm was when the link went
         except SafetyError:
             pass
-        self._say("connection lost: the sliders show the last measured pose; press resume once it is back", error=True)
+        self._say(
+            "connection lost: the sliders show the last measured pose; it reconnects by itself, then press resume",
+            error=True,
+        )
 
     def _live(self, state: ArmState) -> None:
         now = time.monotonic()
@@ -227,6 +227,7 @@ class TeachPendant(Panel):
         hooks: list[tuple[list[Any], Any]] = [
             (self.arm.on_state, self._live),
             (self.arm.on_fault, self._faulted),
+            (self.arm.on_resume, self._resumed),
             (self.arm.client.on_disconnect, self._disconnected),
         ]
         for callbacks, fn in hooks:

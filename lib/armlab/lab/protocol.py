@@ -47,6 +47,9 @@ __all__ = [
     "float_to_stamp",
     "stamp_to_float",
     "fragment",
+    "IDENTIFY",
+    "is_simulator",
+    "GATE_REASONS",
 ]
 
 ARM_JOINTS = tuple(f"arm_joint_{i}" for i in range(1, 6))
@@ -73,6 +76,37 @@ JOINT_STATES = "/joint_states"
 SERVICES = ("/arm_1/switchOnMotors", "/arm_1/switchOffMotors", "/arm_1/calibrate")
 #: switchOffMotors drops the arm (0 A); calibrate drives every joint into its end stop.
 DANGEROUS_SERVICES = ("/arm_1/switchOffMotors", "/arm_1/calibrate")
+
+
+#: A service only armlab's own servers answer, each saying what it is: the simulator ``{"kind": "simulator"}``,
+#: the gate ``{"kind": "gate", "upstream": <what is behind it>}``. The youBot's driver and rosbridge never answer it.
+IDENTIFY = "/armlab/identify"
+
+
+#: Why the gate sent a client a ``status`` frame (its ``reason`` field, beside the human ``msg``): the client's advice
+#: on what to do next depends on it.
+GATE_REASONS = {
+    "no_holder": "nobody holds the arm (no claim, or the claim lapsed)",
+    "not_holder": "another client holds the arm",
+    "takeover": "the TA took the arm over",
+    "lease": "this client's claim lapsed",
+    "gate_hold": "the gate holds the arm (someone's hold, or the deadman)",
+    "policy": "a command outside the gate's policy",
+}
+
+
+def is_simulator(identity: Any) -> bool:
+    """Whether an answer to :data:`IDENTIFY` says the arm is the simulator (directly or behind a gate). Anything
+    else, no answer included, means the real robot: the safe assumption.
+
+    >>> is_simulator({"kind": "gate", "upstream": {"kind": "simulator"}}), is_simulator({"kind": "unknown"})
+    (True, False)
+    """
+    if not isinstance(identity, dict):
+        return False
+    if identity.get("kind") == "gate":
+        return is_simulator(identity.get("upstream"))
+    return identity.get("kind") == "simulator"
 
 
 class ProtocolError(ValueError):

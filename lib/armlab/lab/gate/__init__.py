@@ -21,7 +21,9 @@ notebook) reaches the arm only through the gate. The gate speaks rosbridge v2 to
 * **dangerous services** (``switchOffMotors``, ``calibrate``) and everything not on its own short list
   (velocity commands, other topics and services, unknown ops) refused, whatever rosbridge's whitelist says;
 * an **append-only audit log** (JSON lines): connections, claims, every refusal and why, every command
-  forwarded, holds and deadman trips.
+  forwarded, holds and deadman trips; the same events but the forwarded commands on its console, a line each;
+* **what is behind it**: ``/armlab/identify`` answers ``{"kind": "gate", "upstream": …}`` with what rosbridge's
+  side said it is when asked (the simulator names itself; the real driver never answers: the real robot).
 
 ``/joint_states`` comes from the gate's one subscription, passed on unchanged to every client that
 subscribed (rosbridge serves one connection however large the class); a client gets its own rosbridge

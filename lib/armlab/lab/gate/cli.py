@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -12,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..protocol import is_simulator
 from ..safety import SafetyLimits
 from .server import Gate
 
@@ -28,6 +30,18 @@ def _workspace(text: str) -> tuple:
             f"--workspace needs six numbers x_min,y_min,z_min,x_max,y_max,z_max, got {text!r}"
         )
     return (tuple(v[:3]), tuple(v[3:]))
+
+
+def _numbers_as_values(argv: list[str]) -> list[str]:
+    """``--workspace -0.40,…`` as ``--workspace=-0.40,…``: argparse takes a value that starts with '-' (and is
+    not one plain negative number) for an option, so the runbook's own command line would fail."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] == "--workspace" and re.fullmatch(r"-[\d.][\d.,eE+-]*", arg):
+            out[-1] = f"--workspace={arg}"
+        else:
+            out.append(arg)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lease", type=float, default=300.0, help="seconds of commander silence before the claim lapses")
     ap.add_argument("--audit", default="armlab-gate-audit.jsonl", help="the audit log (appended to)")
     ap.add_argument("--duration", type=float, default=None, help=argparse.SUPPRESS)
-    args = ap.parse_args(argv)
+    args = ap.parse_args(_numbers_as_values(sys.argv[1:] if argv is None else list(argv)))
     kw: dict[str, Any] = {"workspace": args.workspace}
     if args.max_speed is not None:
         kw["max_speed"] = args.max_speed
@@ -78,13 +92,21 @@ def main(argv: list[str] | None = None) -> int:
             deadman=args.deadman,
             lease=args.lease,
             audit=args.audit,
+            console=sys.stdout,
         ).start()
     except (ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"listening on {gate.url} (upstream {args.upstream}; audit log {gate.audit.path})", flush=True)
     t_start = time.monotonic()
-    try:
+    try:  # from here on Ctrl-C, however early, stops the gate and prints its counters
+        print(f"listening on {gate.url} (upstream {args.upstream}; audit log {gate.audit.path})", flush=True)
+        up = gate.upstream_identity
+        what = (
+            f"{up.get('name', 'a simulator')}: no robot moves"
+            if is_simulator(up)
+            else "did not say it is a simulator: the REAL ROBOT"
+        )
+        print(f"upstream {args.upstream}: {what}", flush=True)
         threading.Event().wait(args.duration)
     except KeyboardInterrupt:
         pass

@@ -44,4 +44,4 @@ class Client:
 
     @property
     def who(self) -> str:
-        return f"{self.name or 'client'} (connection {self.id} from {self.peer})"
+        return f"{self.name or 'an unnamed client'} (connection {self.id} from {self.peer})"

@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 from websockets.asyncio.client import connect as ws_connect
@@ -43,7 +43,8 @@ class Gate(GateServices):
 
     ``limits``: the policy (default :class:`SafetyLimits`, with ``workspace=`` for the session's box);
     ``token``: the TA's take-over token (None: no take-over); ``deadman``, ``lease`` in seconds;
-    ``audit``: the audit log's path.
+    ``audit``: the audit log's path; ``console``: a stream that shows the log's events as lines for the TA
+    (claims, take-overs, refusals, holds; ``python -m armlab.lab.gate`` shows them on its standard output).
     """
 
     def __init__(
@@ -57,6 +58,7 @@ class Gate(GateServices):
         deadman: float = 0.5,
         lease: float = 300.0,
         audit: str | Path = "armlab-gate-audit.jsonl",
+        console: TextIO | None = None,
     ):
         if not isinstance(upstream, str) or not upstream.startswith(("ws://", "wss://")):
             raise ValueError(f"upstream must be rosbridge's ws:// address, got {upstream!r}")
@@ -65,7 +67,7 @@ class Gate(GateServices):
         self.upstream, self.host, self.port = upstream, host, int(port)
         self.token, self.deadman, self.lease = token, float(deadman), float(lease)
         self.limits = limits or SafetyLimits()
-        self.audit = AuditLog(audit)
+        self.audit = AuditLog(audit, console)
         self.robot: Any = None
         if self.limits.workspace is not None:
             from ...models import youbot
@@ -73,6 +75,7 @@ class Gate(GateServices):
             self.robot = youbot()
         self.commander: Client | None = None
         self.held: str | None = None  # why the gate's hold latch is set
+        self.upstream_identity: dict = {"kind": "unknown"}  # what rosbridge's side said it is
         self.q_meas: np.ndarray | None = None  # driver angles, from /joint_states
         self.qd_meas: np.ndarray | None = None
         self.t_meas = -1e9
@@ -119,21 +122,7 @@ class Gate(GateServices):
     async def _serve(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
-        self._monitor = await self._connect_up()
-        await self._monitor.send(
-            P.encode({"op": "advertise", "topic": P.ARM_POSITION, "type": P.TOPICS[P.ARM_POSITION]})
-        )
-        await self._monitor.send(
-            P.encode(
-                {
-                    "op": "subscribe",
-                    "topic": P.JOINT_STATES,
-                    "type": P.TOPICS[P.JOINT_STATES],
-                    "throttle_rate": 0,
-                    "queue_length": 1,
-                }
-            )
-        )
+        self._monitor = await self._open_monitor()
         self._server = await serve(
             self._handler, self.host, self.port, compression=None, max_size=2**20, ping_interval=None, close_timeout=1.0
         )
@@ -142,6 +131,7 @@ class Gate(GateServices):
             "start",
             url=self.url,
             upstream=self.upstream,
+            upstream_is=self.upstream_identity,
             token=self.token is not None,
             policy=policy_summary(self.limits, self.deadman, self.lease),
         )
@@ -179,6 +169,42 @@ class Gate(GateServices):
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
             raise ConnectionError(f"cannot reach rosbridge at {self.upstream}: {e}") from None
 
+    async def _open_monitor(self) -> Any:
+        """The gate's own rosbridge connection: ask what is there, advertise the arm's topic, watch the arm."""
+        ws = await self._connect_up()
+        self.upstream_identity = await self._identify_upstream(ws)
+        await ws.send(P.encode({"op": "advertise", "topic": P.ARM_POSITION, "type": P.TOPICS[P.ARM_POSITION]}))
+        js = {"op": "subscribe", "topic": P.JOINT_STATES, "type": P.TOPICS[P.JOINT_STATES], "queue_length": 1}
+        await ws.send(P.encode(js))
+        return ws
+
+    async def _identify_upstream(self, ws: Any, timeout: float = 1.0) -> dict:
+        """What rosbridge's side says it is (:data:`~armlab.lab.protocol.IDENTIFY`); no answer within ``timeout``
+        (the real driver's rosbridge never answers it): the real robot."""
+        fid = "armlab_gate_identify"
+        await ws.send(P.encode({"op": "call_service", "id": fid, "service": P.IDENTIFY, "args": {}}))
+        end = time.monotonic() + timeout
+        while (left := end - time.monotonic()) > 0:
+            try:
+                frame = P.decode(await asyncio.wait_for(ws.recv(), left))
+            except (TimeoutError, P.ProtocolError):
+                continue
+            if frame.get("op") == "service_response" and frame.get("id") == fid:
+                if frame.get("result") and isinstance(frame.get("values"), dict):
+                    return frame["values"]
+                break
+        return {"kind": "unknown", "why": f"no answer to {P.IDENTIFY}: taken to be the real robot"}
+
+    def identity(self) -> dict:
+        """The gate's answer to :data:`~armlab.lab.protocol.IDENTIFY`: itself, what is behind it, who holds the arm."""
+        return {
+            "kind": "gate",
+            "name": "the armlab gate",
+            "upstream_url": self.upstream,
+            "upstream": self.upstream_identity,
+            "holder": None if self.commander is None else self.commander.who,
+        }
+
     # --- the measured arm ---------------------------------------------------------------
     async def _monitor_loop(self) -> None:
         while True:
@@ -192,14 +218,8 @@ class Gate(GateServices):
             while True:  # rosbridge restarted: reconnect, re-announce
                 await asyncio.sleep(0.5)
                 try:
-                    self._monitor = await self._connect_up()
-                    await self._monitor.send(
-                        P.encode({"op": "advertise", "topic": P.ARM_POSITION, "type": P.TOPICS[P.ARM_POSITION]})
-                    )
-                    await self._monitor.send(
-                        P.encode({"op": "subscribe", "topic": P.JOINT_STATES, "type": P.TOPICS[P.JOINT_STATES]})
-                    )
-                    self.audit.write("upstream_back", upstream=self.upstream)
+                    self._monitor = await self._open_monitor()
+                    self.audit.write("upstream_back", upstream=self.upstream, upstream_is=self.upstream_identity)
                     break
                 except (ConnectionError, ConnectionClosed):
                     continue
@@ -315,8 +335,8 @@ class Gate(GateServices):
                 self.audit.write("lease_expired", who=c.who, quiet_s=round(now - c.last_rx, 3))
                 await self._status(
                     c,
-                    f"armlab gate: you lost the arm: no frame from you for {self.lease:g} s "
-                    "(the lease); claim it again",
+                    f"armlab gate: you lost the arm: no frame from you for {self.lease:g} s (the lease)",
+                    reason="lease",
                 )
                 await self._hold(f"lease of {c.who} expired", latch=False)
                 self.commander = None
@@ -331,6 +351,7 @@ class Gate(GateServices):
                     c,
                     f"armlab gate: deadman: no command for {self.deadman:g} s while the arm was "
                     "moving; the gate holds it; call /armlab_gate/resume (arm.resume())",
+                    reason="gate_hold",
                 )
 
     # --- clients ------------------------------------------------------------------------
@@ -379,13 +400,15 @@ class Gate(GateServices):
             c.up, c.pump = up, asyncio.create_task(self._pump(c, up))
         return c.up
 
-    async def _status(self, c: Client, msg: str, fid: Any = None) -> None:
-        frame: dict[str, Any] = {"op": "status", "level": "error", "msg": msg}
+    async def _status(self, c: Client, msg: str, fid: Any = None, reason: str = "policy") -> None:
+        frame: dict[str, Any] = {"op": "status", "level": "error", "msg": msg, "reason": reason}
         if fid is not None:
             frame["id"] = fid
         self._send(c, P.encode(frame))
 
-    async def _refuse(self, c: Client, why: str, frame: dict | None = None, raw: Any = None) -> None:
+    async def _refuse(
+        self, c: Client, why: str, frame: dict | None = None, raw: Any = None, reason: str = "policy"
+    ) -> None:
         self.stats["refused"] += 1
         op = frame.get("op") if frame else None
         target = (frame.get("topic") or frame.get("service")) if frame else None
@@ -402,6 +425,7 @@ class Gate(GateServices):
             c,
             f"armlab gate: refused {op or 'frame'}{f' {target}' if target else ''}: {why}",
             frame.get("id") if frame else None,
+            reason,
         )
         if op == "call_service":  # the caller waits for an answer
             await self._answer(c, frame or {}, False, f"refused by the armlab gate: {why}")
@@ -487,11 +511,14 @@ class Gate(GateServices):
             )
             return
         if c is not self.commander:
-            await self._refuse(c, self._holder_text(), frame)
+            await self._refuse(c, self._holder_text(), frame, reason=self._holder_reason())
             return
         if self.held is not None:
             await self._refuse(
-                c, f"the gate holds the arm ({self.held}); call /armlab_gate/resume (arm.resume())", frame
+                c,
+                f"the gate holds the arm ({self.held}); call /armlab_gate/resume (arm.resume())",
+                frame,
+                reason="gate_hold",
             )
             return
         try:

@@ -38,13 +38,18 @@ class GateServices:
     q_target: np.ndarray | None
     _governor: SpeedGovernor
 
-    async def _refuse(self, c: Client, why: str, frame: dict | None = None, raw: Any = None) -> None:
+    async def _refuse(
+        self, c: Client, why: str, frame: dict | None = None, raw: Any = None, reason: str = "policy"
+    ) -> None:
         raise NotImplementedError
 
     async def _answer(self, c: Client, frame: dict, ok: bool, values: Any) -> None:
         raise NotImplementedError
 
-    async def _status(self, c: Client, msg: str, fid: Any = None) -> None:
+    async def _status(self, c: Client, msg: str, fid: Any = None, reason: str = "policy") -> None:
+        raise NotImplementedError
+
+    def identity(self) -> dict:
         raise NotImplementedError
 
     async def _hold(self, why: str, latch: bool) -> None:
@@ -58,18 +63,24 @@ class GateServices:
 
     def _holder_text(self) -> str:
         if self.commander is None:
-            return "nobody holds the arm: claim it first (call /armlab_gate/claim; arm.claim())"
+            return "nobody holds the arm: claim it first (/armlab_gate/claim)"
         return f"the arm is held by {self.commander.who}; only the holder may command it"
+
+    def _holder_reason(self) -> str:
+        return "no_holder" if self.commander is None else "not_holder"
 
     async def _service(self, c: Client, frame: dict) -> None:
         name = frame.get("service")
         raw_args = frame.get("args")
         args: dict = raw_args if isinstance(raw_args, dict) else {}
-        if name == CLAIM:
+        if name == P.IDENTIFY:  # anyone may ask what is behind the gate (and say who they are)
+            self._name(c, args)
+            await self._answer(c, frame, True, self.identity())
+        elif name == CLAIM:
             await self._claim(c, frame, args)
         elif name == RELEASE:
             if c is not self.commander:
-                await self._refuse(c, self._holder_text(), frame)
+                await self._refuse(c, self._holder_text(), frame, reason=self._holder_reason())
                 return
             await self._hold(f"{c.who} released the arm", latch=False)
             self.commander = None
@@ -79,7 +90,9 @@ class GateServices:
             await self._hold(f"hold asked by {c.who}", latch=True)
             await self._answer(c, frame, True, {"held": self.held})
             if self.commander is not None and self.commander is not c:
-                await self._status(self.commander, f"armlab gate: {c.who} pressed hold; the gate holds the arm")
+                await self._status(
+                    self.commander, f"armlab gate: {c.who} pressed hold; the gate holds the arm", reason="gate_hold"
+                )
         elif name == RESUME:
             if c is not self.commander and not self._token_ok(args):
                 await self._refuse(c, "only the holder of the arm (or the TA's token) may lift the hold", frame)
@@ -97,7 +110,7 @@ class GateServices:
                 await self._refuse(c, str(e).replace("by the client", "by the gate"), frame)
         elif name in FORWARD_SERVICES:
             if c is not self.commander:
-                await self._refuse(c, self._holder_text(), frame)
+                await self._refuse(c, self._holder_text(), frame, reason=self._holder_reason())
             else:
                 self.audit.write("forward", conn=c.id, service=name)
                 await self._forward(c, frame)
@@ -108,19 +121,28 @@ class GateServices:
         token = args.get("token")
         return self.token is not None and isinstance(token, str) and hmac.compare_digest(token, self.token)
 
-    async def _claim(self, c: Client, frame: dict, args: dict) -> None:
+    @staticmethod
+    def _name(c: Client, args: dict) -> None:
         name = args.get("name")
         if isinstance(name, str) and name.strip():
             c.name = name.strip()[:60]
+
+    async def _claim(self, c: Client, frame: dict, args: dict) -> None:
+        self._name(c, args)
         prev = self.commander
         if prev is not None and prev is not c:
             if not self._token_ok(args):
-                why = "a wrong token" if "token" in args else "no token"
+                why = "; a wrong token was given" if "token" in args else ""
                 await self._refuse(
-                    c, f"{self._holder_text()} ({why}: the TA can take over with the gate's token)", frame
+                    c,
+                    f"{self._holder_text()} (the TA may take it over with the gate's token{why})",
+                    frame,
+                    reason="not_holder",
                 )
                 return
-            await self._status(prev, f"armlab gate: the TA ({c.who}) took over the arm; you lost the arm")
+            await self._status(
+                prev, f"armlab gate: the TA ({c.who}) took over the arm; you no longer hold it", reason="takeover"
+            )
             await self._hold(f"the TA {c.who} took over from {prev.who}", latch=False)
             self.audit.write("takeover", who=c.who, previous=prev.who)
         self.commander = c

@@ -74,12 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"listening on {sim.url}", flush=True)
     timers = [threading.Timer(t, fn, args=(sim,)) for t, fn in args.fault]
-    for timer in timers:
-        timer.daemon = True
-        timer.start()
-    try:
+    try:  # from here on Ctrl-C, however early, stops the simulator and prints its counters
+        print(f"listening on {sim.url}", flush=True)
+        for timer in timers:
+            timer.daemon = True
+            timer.start()
         threading.Event().wait(args.duration)
     except KeyboardInterrupt:
         pass

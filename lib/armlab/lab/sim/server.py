@@ -59,6 +59,8 @@ class _Conn:
 class Simulator:
     """``with Simulator(port=0) as sim: YoubotArm(sim.url)``. Publishes /joint_states at ``rate`` Hz."""
 
+    local = True  # runs in this process (a notebook's RemoteSimulator is one running elsewhere)
+
     def __init__(
         self,
         host: str = "127.0.0.1",
@@ -312,7 +314,9 @@ class Simulator:
         resp = {"op": "service_response", "service": name, "values": {}, "result": True}
         if "id" in frame:
             resp["id"] = frame["id"]
-        if name not in P.SERVICES:
+        if name == P.IDENTIFY:  # what no real driver answers: a client can tell the simulator from the robot
+            resp["values"] = {"kind": "simulator", "name": "the armlab youBot simulator", "url": self.url}
+        elif name not in P.SERVICES:
             resp.update(result=False, values=f"service {name!r} is not whitelisted")
         else:
             self.physics.advance(time.monotonic())
