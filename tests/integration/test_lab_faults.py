@@ -76,6 +76,7 @@ def test_connection_drop_publish_raises_and_is_never_queued(sim):
     c.close()
 
 
+@pytest.mark.stale_watchdog
 def test_stale_joint_states_hold_at_the_last_measured_pose(sim, arm):
     """The move stops with StaleStateError and one hold goes out at the last pose measured (how soon after the
     last state, ≤ 150 ms + one 20 ms tick: bench/bench_lab.py --check)."""

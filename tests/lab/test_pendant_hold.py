@@ -121,6 +121,7 @@ def test_refusal_is_in_slider_degrees_and_the_sliders_show_the_measured_pose(rig
     np.testing.assert_allclose(pendant.joints.q, before, atol=np.radians(1))
 
 
+@pytest.mark.stale_watchdog
 def test_after_a_stale_state_hold_the_sliders_show_the_measured_pose(rig):
     sim, arm, pendant = rig
     q = pendant.joints.q
