@@ -16,7 +16,8 @@ Markers (docs/architecture.md, "Tests"), given here so that a new test needs non
 
 Under pytest-xdist (``-n 2 --dist loadgroup``, what ``./run.sh test`` runs) the browser tests share one worker (one
 JupyterLab and one Chromium), and each other integration module runs on one worker, so that its module-scoped
-fixtures (a graded class, a hub) are built once.
+fixtures (a graded class, a hub) are built once. The browser tests run notebook by notebook (a parameter ``name``
+or a mark ``notebook(name)`` says which), so that each notebook's Run All serves all of them (support.browser).
 
 The lab's clients and gate in a test's own process hold the arm when /joint_states is older than 150 ms. On a
 machine shared with other jobs a simulator thread can wait that long for the CPU, and the hold, right then, is
@@ -71,6 +72,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(path.relative_to(TESTS).as_posix()))
         else:
             item.add_marker(pytest.mark.unit)
+    _browser_tests_notebook_by_notebook(items)
     wanted = config.getoption("homework")
     if wanted:
         keep, drop = [], []
@@ -80,6 +82,20 @@ def pytest_collection_modifyitems(config, items):
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
+
+
+def _notebook_of(item):
+    marked = item.get_closest_marker("notebook")
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return marked.args[0] if marked else params.get("name", "~")  # "~": after every notebook's name
+
+
+def _browser_tests_notebook_by_notebook(items):
+    """Reorder the browser tests (their places in ``items`` stay theirs) by notebook, stably."""
+    places = [i for i, item in enumerate(items) if item.get_closest_marker("browser")]
+    ordered = sorted((items[i] for i in places), key=_notebook_of)
+    for i, item in zip(places, ordered):
+        items[i] = item
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,10 @@
 """The course widgets in a real browser: JupyterLab + headless Chromium (Playwright), as a student uses them.
 
-One JupyterLab server (a temporary copy of course/) and one Chromium serve every test here. Each notebook
-is opened once in a 1366×768 window with the file browser open and run with Run ▸ Run All Cells; the
-tests then look at what the page shows:
+One JupyterLab server (a temporary copy of course/) and one Chromium serve every test here (the ``browser``
+fixture of tests/integration/conftest.py). Each notebook is opened once in a 1366×768 window with the file browser
+open and run with Run ▸ Run All Cells, then saved: its outputs must hold no error and no printed HTML, as a
+headless run's (tests/integration/test_notebooks.py runs headless only what no browser runs). The tests then look
+at what the page shows:
 
 * ch02: typing θ1 into the PUMA viewer's slider readout changes the drawn figure and the matrix, and the
   matrix is fkine at the new angle;
@@ -22,64 +24,18 @@ Skipped when chromium or playwright is missing, unless CI is set: then it fails.
 measures the latency; these tests check correctness.
 """
 
-import os
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from support.browser import NOTEBOOKS, SIZES, notebook
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-import bench_browser as bb  # noqa: E402  (the JupyterLab server and page helpers)
 
 ARTIFACTS = ROOT / "test-artifacts"
-# the chapters, and the lab notebook with a widget (lab 1's teach pendant, on the simulator it starts)
-NOTEBOOKS = sorted(p.name for p in (ROOT / "course").glob("[0-9][0-9]_*.ipynb")) + ["lab1_connect_and_move.ipynb"]
-SIZES = {"1366x768": {"width": 1366, "height": 768}, "1920x1080": {"width": 1920, "height": 1080}}
 MIN_TRACK_PX = 120
-
-
-def _skip_or_fail(reason):
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}, and CI is set: the browser tests must run in CI")
-    pytest.skip(f"{reason}; skipped outside CI")
-
-
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory):
-    chromium = bb.chromium_path()
-    if chromium is None:
-        _skip_or_fail("chromium not found (install it, e.g. apt-get install chromium)")
-    try:
-        from playwright import sync_api
-    except ImportError:
-        _skip_or_fail("playwright is not installed (pip install playwright)")
-    with bb.jupyter_lab(tmp_path_factory.mktemp("lab")) as lab, sync_api.sync_playwright() as pw:
-        chrome = pw.chromium.launch(executable_path=chromium, args=bb.CHROMIUM_ARGS)
-        try:
-            yield {"lab": lab, "chrome": chrome, "pages": {}}
-        finally:
-            chrome.close()
-
-
-def notebook(browser, name):
-    """The page of notebook ``name`` after Run All at 1366×768 (opened once per session)."""
-    pages = browser["pages"]
-    if name not in pages:
-        for other in list(pages):  # one kernel computing at a time: the machine may have two cores only
-            pages.pop(other).close()
-        bb.shutdown_kernels(browser["lab"])
-        page = browser["chrome"].new_page(viewport=SIZES["1366x768"])
-        page.set_default_timeout(120_000)
-        bb.open_notebook(page, browser["lab"], name)
-        bb.run_all(page)
-        errors = bb.tracebacks(page)
-        assert not errors, f"{name}: {errors[0][:2000]}"
-        time.sleep(1.0)  # late widget messages
-        pages[name] = page
-    return pages[name]
 
 
 RUN_IN_KERNEL_JS = """async (code) => {
@@ -287,6 +243,7 @@ def test_layout_holds_and_screenshots(browser, name):
     assert not failures, f"{name}:\n" + "\n".join(failures)
 
 
+@pytest.mark.notebook("02_dh_forward_kinematics.ipynb")
 @pytest.mark.timeout(300)
 def test_chapter2_slider_moves_figure_and_matrix(browser):
     from armlab import models
@@ -327,6 +284,7 @@ def test_chapter2_slider_moves_figure_and_matrix(browser):
     assert np.abs(parse_matrix(text_after) - puma.fkine(np.radians([30, 0, -90, 0, 0, 0]))).max() <= 5e-4
 
 
+@pytest.mark.notebook("02_dh_forward_kinematics.ipynb")
 @pytest.mark.timeout(300)
 def test_link_motion_animator_figure_stays_put_while_playing(browser):
     page = notebook(browser, "02_dh_forward_kinematics.ipynb")
@@ -344,6 +302,7 @@ def test_link_motion_animator_figure_stays_put_while_playing(browser):
     assert len(set(boxes)) == 1, f"the figure moved while playing: {sorted(set(boxes))}"
 
 
+@pytest.mark.notebook("03_inverse_kinematics.ipynb")
 @pytest.mark.timeout(300)
 def test_chapter3_run_all_keeps_each_explorer_at_its_own_pose(browser):
     """After Run All the explorer the chapter opens with still shows the example pose, and the singular pose is
