@@ -65,7 +65,9 @@ def test_a_division_by_zero_gives_inf_in_the_graph():
     step = euler_step_kernel(arm)
     with pytest.raises(ZeroDivisionError):
         step([0.1, 0.2], [0.0, 0.0], [1.0, 1.0], GRAVITY, [0.0] * 6, [0.0, 0.0], 0.01, math.cos, math.sin)
-    qdd, _, _ = function(step, [2, 2, 2, 3, 6, 2, 0])([0.1, 0.2], [0.0, 0.0], [1.0, 1.0], GRAVITY, [0.0] * 6, [0, 0], 0.01)
+    qdd, _, _ = function(step, [2, 2, 2, 3, 6, 2, 0])(
+        [0.1, 0.2], [0.0, 0.0], [1.0, 1.0], GRAVITY, [0.0] * 6, [0, 0], 0.01
+    )
     assert not np.isfinite(qdd.full()).all()
 
 
@@ -79,7 +81,12 @@ def _cases():
         robot, plan.pick, plan.place, t_pick=1.0, t_place=2.0, t_end=2.4, payload=1.5, q0=plan.q0
     )
     kp, kd = control.pd_gains(robot, plan.q_pick, 20.0, 1.0)
-    yield "youbot, computed torque", plan, control.ComputedTorque(robot, 400.0, 40.0, gravity=gravity, limits=limits), dt
+    yield (
+        "youbot, computed torque",
+        plan,
+        control.ComputedTorque(robot, 400.0, 40.0, gravity=gravity, limits=limits),
+        dt,
+    )
     yield "youbot, PD + gravity saturating", heavy, control.PDGravity(robot, kp, kd, gravity=gravity, limits=limits), dt
     yield "youbot, unstable", plan, control.ComputedTorque(robot, 1e6, 10.0, gravity=gravity), dt
 
@@ -96,7 +103,7 @@ def _run(plan, controller, dt):
 
 def test_run_task_in_casadi_agrees_with_the_python_loop(monkeypatch):
     compiled = [_run(plan, c, dt) for _, plan, c, dt in _cases()]
-    monkeypatch.setattr(task, "_compiled", lambda c, step, refs, start, stop, q, qd, h, rows: (start, q, qd))
+    monkeypatch.setattr(task, "_in_casadi", lambda c, step, refs, start, stop, q, qd, h, rows: (start, q, qd))
     python = [_run(plan, c, dt) for _, plan, c, dt in _cases()]
     for name, a, b in zip([c[0] for c in _cases()], compiled, python):
         if isinstance(b, str):  # the unstable run: the same error, raised by the Python loop

@@ -66,7 +66,7 @@ def gravity_torques(robot: RobotLike, gravity: Sequence[float]) -> Callable[...,
 
 def pd_gravity(robot: RobotLike, gravity: Sequence[float]) -> Callable[..., Any]:
     """``f(q, qd, qr, qdr, qddr, kp, kd, cos, sin) -> Kp·(q_r − q) + Kd·(q̇_r − q̇) + G(q)`` (lists in, list
-    out; ``qddr`` unused: the arguments of :func:`computed_torque`, so one compiled loop runs either law)."""
+    out; ``qddr`` unused: the arguments of :func:`computed_torque`, so one CasADi loop runs either law)."""
     _require_inertia(robot)
     g = [float(x) for x in gravity]
 

@@ -83,13 +83,12 @@ def run_stretch(
     and q̇ there, the rows (q, q̇, q̈, τ, demanded τ) of the steps it ran).
     """
     (sk, (g, w, arm), h) = step
-    lk, (kp, kd) = (None, ((), ())) if law is None else law
     n, count = len(q), stop - start
+    lk, (kp, kd) = (None, (np.zeros(n), np.zeros(n))) if law is None else law
     blocks = -(-count // BLOCK)
     lim = np.full(n, np.inf) if limits is None else np.asarray(limits, dtype=float)
     r = np.concatenate([np.asarray(a, dtype=float)[start:stop] for a in inputs], axis=1).T  # (3n or n, steps)
     r = np.pad(r, ((0, 0), (0, blocks * BLOCK - count)), mode="edge")  # the last block's extra steps: dropped
-    kp, kd = (np.zeros(n) if lk is None else v for v in (kp, kd))
     last, rows = _loop(lk, sk, method, n, blocks)(np.r_[q, qd], r, kp, kd, lim, g, w, arm, h)
     rows = rows.full().T.reshape(-1, 5, n)  # per step: q, q̇, q̈, τ, τ demanded
     after = np.concatenate([rows[1:, :2], last.full()[:, -1].reshape(1, 2, n)])  # (q, q̇) after each step

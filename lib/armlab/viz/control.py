@@ -108,9 +108,9 @@ class ControlLab(_Animated):
     integral gain Ki/Kp (1/s) of the PIDs; the payload (kg); the model error (%, the controller's inertial
     parameters off by ±that, :func:`armlab.control.perturbed`); whether the controller knows the payload.
     Each change re-runs the task; ``result`` and ``readings`` hold the outcome, ``update_ms`` the time the
-    last update took in the kernel. The task's loop runs compiled by numba (:mod:`armlab.sim.closed_loop`):
-    an update takes a few ms, against 20–30 ms in Python (``bench/bench_viz_chapters.py``); a payload or
-    model error not tried yet compiles its robot's kernels first (about a second).
+    last update took in the kernel. The task's loop runs in CasADi's virtual machine
+    (:mod:`armlab.sim.closed_loop`): an update takes a few ms, against 20–30 ms in Python
+    (``bench/bench_viz_chapters.py``); nothing is compiled, a new payload or model error included.
     """
 
     def __init__(
