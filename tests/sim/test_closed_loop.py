@@ -17,6 +17,7 @@ from armlab._core.graphs import function
 from armlab.control.kernels import computed_torque, pd_gravity
 from armlab.dynamics.model import euler_step_kernel
 from armlab.sim import closed_loop, task
+from armlab.sim.simulate import CASADI_STEPS
 from armlab.viz.control import _task
 
 RTOL = 1e-12
@@ -148,7 +149,8 @@ def test_simulate_in_casadi_agrees_with_the_python_loop(monkeypatch, method):
     """Torques given in advance (none, or a table): the steps in CasADi, the same trajectory as Python's."""
     yb = models.youbot()
     q0, qd0 = yb.qlim.mean(axis=1), np.linspace(-0.5, 0.5, yb.n)
-    table = np.sin(np.arange(200)[:, None] * 0.05 + np.arange(yb.n)) * 2.0
+    steps = CASADI_STEPS  # the shortest run that goes to CasADi
+    table = np.sin(np.arange(steps)[:, None] * 0.05 + np.arange(yb.n)) * 2.0
     runs = {}
     for path in ("casadi", "python"):
         if path == "python":
@@ -156,8 +158,8 @@ def test_simulate_in_casadi_agrees_with_the_python_loop(monkeypatch, method):
                 start, list(q), list(qd), tuple(np.empty((0, yb.n)) for _ in range(5))
             ))  # fmt: skip
         runs[path] = [
-            sim.simulate(yb, q0, qd0, 0.2, 1e-3, method=method, events="ignore"),
-            sim.simulate(yb, q0, qd0, 0.2, 1e-3, tau=table, method=method, events="ignore"),
+            sim.simulate(yb, q0, qd0, steps * 1e-3, 1e-3, method=method, events="ignore"),
+            sim.simulate(yb, q0, qd0, steps * 1e-3, 1e-3, tau=table, method=method, events="ignore"),
         ]
     for a, b in zip(runs["casadi"], runs["python"]):
         for field in ("t", "q", "qd", "qdd", "tau", "energy", "work"):
@@ -167,4 +169,4 @@ def test_simulate_in_casadi_agrees_with_the_python_loop(monkeypatch, method):
 def test_a_singular_step_in_casadi_is_left_to_python_which_says_so():
     arm = models.planar2r(1.0, 1.0, 1.0, 0.0)  # the outer link without mass: M(q) singular
     with pytest.raises(ValueError, match=r"M\(q0\) is singular"):
-        sim.simulate(arm, [0.1, 0.2], [0.0, 0.0], 1.0, 0.01, method="euler")
+        sim.simulate(arm, [0.1, 0.2], [0.0, 0.0], 10.0, 0.01, method="euler")  # 1000 steps: CasADi's

@@ -339,8 +339,8 @@ def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any]) -> Any
     Memory is bounded: an entry lives while a robot of its description does (a weak-value map; each
     DHRobot holds its entry), and the :data:`RECENT_DESCRIPTIONS` most recently built descriptions are
     kept besides (a small LRU of strong references). A DHRobot finds its entry in O(1), without hashing
-    its description; other robot-like objects are described on every call. (A kernel's numba build,
-    :func:`armlab._core.jit.compiled`, is kept on the kernel, so it lives as long.)
+    its description; other robot-like objects are described on every call. (A kernel's CasADi graph,
+    :func:`armlab._core.graphs.function`, is kept on the kernel, so it lives as long.)
     """
     try:
         entry = robot._kernels  # a DHRobot's own entry, resolved when it was built (the hot path: inlined)

@@ -11,6 +11,7 @@ stretch there: the Python loop redoes that step and says what went wrong.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,16 +28,25 @@ __all__ = ["run_stretch"]
 BLOCK = 32
 
 
+#: Laws whose loops a plant's kernel keeps (the most recently used): a control lab makes a new model, so a
+#: new law, for each model error it is given.
+KEPT = 8
+
+
 def _loop(law: Callable[..., Any] | None, step: Callable[..., Any], method: str, n: int, blocks: int) -> Any:
     """``blocks`` × :data:`BLOCK` steps as one function (state, per-step inputs, kp, kd, limits, g, w, armature,
     h) → (the state after each block, the rows (q, q̇, q̈, τ, demanded τ) of each step); kept on ``step``.
     The per-step inputs are the reference (q_r, q̇_r, q̈_r) for a ``law``, else the torque held over the step."""
-    loops = step.__dict__.setdefault("loops", {})
-    if (law, method, blocks) not in loops:
-        if (law, method) not in loops:
-            loops[law, method] = _block(law, step, method, n)
-        loops[law, method, blocks] = loops[law, method].mapaccum(blocks)
-    return loops[law, method, blocks]
+    loops: OrderedDict = step.__dict__.setdefault("loops", OrderedDict())
+    per = loops.get((law, method))
+    if per is None:
+        per = loops[law, method] = {0: _block(law, step, method, n)}
+        while len(loops) > KEPT:
+            loops.popitem(last=False)
+    loops.move_to_end((law, method))
+    if blocks not in per:
+        per[blocks] = per[0].mapaccum(blocks)
+    return per[blocks]
 
 
 def _block(law: Callable[..., Any] | None, step: Callable[..., Any], method: str, n: int) -> Any:
