@@ -100,8 +100,8 @@ def run_stretch(
     r = np.concatenate([np.asarray(a, dtype=float)[start:stop] for a in inputs], axis=1).T  # (3n or n, steps)
     r = np.pad(r, ((0, 0), (0, blocks * BLOCK - count)), mode="edge")  # the last block's extra steps: dropped
     last, rows = _loop(lk, sk, method, n, blocks)(np.r_[q, qd], r, kp, kd, lim, g, w, arm, h)
-    rows = rows.full().T.reshape(-1, 5, n)  # per step: q, q̇, q̈, τ, τ demanded
-    after = np.concatenate([rows[1:, :2], last.full()[:, -1].reshape(1, 2, n)])  # (q, q̇) after each step
+    rows = np.array(rows).T.reshape(-1, 5, n)  # per step: q, q̇, q̈, τ, τ demanded
+    after = np.concatenate([rows[1:, :2], np.array(last)[:, -1].reshape(1, 2, n)])  # (q, q̇) after each step
     sane = (np.abs(rows[:count, 2:]) < 1e300).all(axis=(1, 2)) & (np.abs(after[:count]) < 1e300).all(axis=(1, 2))
     done = count if sane.all() else int(np.argmin(sane))
     x = after[done - 1].ravel() if done else np.r_[q, qd]
