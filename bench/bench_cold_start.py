@@ -51,7 +51,6 @@ def run(case: str) -> dict[str, float]:
     """One fresh process with an empty home and cache directories."""
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "HOME": home, "XDG_CACHE_HOME": str(Path(home) / ".cache"), "MPLCONFIGDIR": home}
-        env["ARMLAB_NATIVE_CACHE"] = str(Path(home) / "native")  # for comparing with a tree that still had one
         out = subprocess.run(
             [sys.executable, "-c", CASE, case], env=env, capture_output=True, text=True, timeout=600, check=True
         )
