@@ -2,9 +2,10 @@
 law is one generated kernel, and :func:`armlab.sim.simulate` with torques given in advance.
 
 Each step is what the Python loop does: τ = the law at (q, q̇, reference) clipped to the effort limits (or
-the given τ), then one step of the plant's kernel (semi-implicit Euler, or RK4), the rows recorded. Both kernels are the generated
-ones evaluated on CasADi's symbols (:func:`armlab._core.graphs.function`), and ``mapaccum`` repeats the
-step over the stretch in CasADi's virtual machine, so the numbers agree with the Python loop's to rounding.
+the given τ), then one step of the plant's kernel (semi-implicit Euler, or RK4), the rows recorded. The
+kernels are the generated ones evaluated on CasADi's symbols (:func:`armlab._core.graphs.function`),
+:data:`BLOCK` steps are unrolled into one function and ``mapaccum`` repeats it over the stretch in CasADi's
+virtual machine, so the numbers agree with the Python loop's to rounding (a relative 1e-12 in the tests).
 The first step whose demanded torque or result leaves the safe range (not finite, or beyond 1e300) ends the
 stretch there: the Python loop redoes that step and says what went wrong.
 """
