@@ -191,17 +191,6 @@ ensure_cjk_font() {
     warn "install one with your package manager (e.g. 'sudo apt-get install fonts-noto-cjk')."
 }
 
-# A C compiler and Python's headers: the closed loops of chapter 08 and their kernels run as C built on this
-# machine, with the same results to the bit (lib/armlab/_core/native.py). Without them, Python: slower.
-check_native() {
-    local why
-    why=$("$VENV/bin/python" -c "from armlab._core import native; print(native.available())" 2>/dev/null) || return 0
-    if [[ -n "$why" ]]; then
-        warn "simulations run as Python: $why"
-        warn "everything works; the chapter-08 control labs answer a slider about four times slower."
-    fi
-}
-
 # configurable-http-proxy, JupyterHub's proxy, from npm: `npm ci` in deploy/hub (package-lock.json pins it).
 # ensure_proxy strict: die when it cannot be installed (classroom); otherwise warn (the hub test then skips
 # locally and fails under CI=true).
@@ -240,7 +229,6 @@ cmd_course() {
     ensure_venv
     ensure_installed course,lab
     activate_venv
-    check_native
     # JupyterLab serves a working copy, never the tracked notebooks: a student's runs and edits then never
     # change a tracked file, so a `git pull` of a course update cannot conflict with them
     "$VENV/bin/python" "$ROOT/deploy/working_copy.py" "$COURSE_COPY" ||
@@ -293,7 +281,6 @@ cmd_test() {
     ensure_cjk_font
     ensure_proxy
     activate_venv
-    check_native
     local checks="${ARMLAB_CHECKS:-}"
     if [[ -z "$checks" ]]; then
         checks=$(($# == 0))

@@ -220,9 +220,9 @@ def test_a_package_without_a_layer_is_reported_at_its_imports(tmp_path, monkeypa
 
 @pytest.mark.integration  # starts a process
 def test_import_armlab_stays_light():
-    """docs/architecture.md: `import armlab` loads neither sympy, matplotlib, ipywidgets, anywidget, websockets
-    nor dask."""
-    heavy = ("sympy", "matplotlib", "ipywidgets", "anywidget", "websockets", "dask")
+    """docs/architecture.md: `import armlab` loads neither sympy, matplotlib, ipywidgets, anywidget, websockets,
+    dask nor casadi."""
+    heavy = ("sympy", "matplotlib", "ipywidgets", "anywidget", "websockets", "dask", "casadi")
     code = f"import sys, armlab; print(','.join(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run(
         [sys.executable, "-c", code],

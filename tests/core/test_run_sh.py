@@ -35,7 +35,6 @@ set -euo pipefail
 source "$REPO/run.sh"
 VENV="$FAKE_VENV"
 ensure_venv() { :; }; ensure_installed() { :; }; ensure_chromium() { :; }; ensure_cjk_font() { :; }; activate_venv() { :; }
-check_native() { :; }
 main "$@"
 """
 

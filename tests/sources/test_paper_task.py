@@ -156,9 +156,9 @@ def test_run_task_steps_exactly_like_simulate_without_a_payload():
         np.testing.assert_allclose(ours.tau, ref.tau, atol=1e-9)
 
 
-def test_run_task_euler_fast_path_equals_the_engines_advance_with_the_ball():
-    """run_task calls its own engine's compiled Euler step directly; any other engine goes through
-    ``advance``. Both must give the same run, through the pick and the place."""
+def test_run_task_euler_fast_path_agrees_with_the_engines_advance_with_the_ball():
+    """run_task runs its own engine's Euler steps in CasADi; any other engine goes through ``advance`` in
+    Python. Both must give the same run (to a relative 1e-12), through the pick and the place."""
     from armlab.sim.task import KernelEngine
 
     class Generic(KernelEngine):  # not KernelEngine itself: the loop takes the generic path
@@ -169,9 +169,10 @@ def test_run_task_euler_fast_path_equals_the_engines_advance_with_the_ball():
     fast = sim.run_task(plan, c, dt=DT)
     slow = sim.run_task(plan, c, dt=DT, engine=Generic(ARM, plan.payload, plan.gravity))
     assert fast.pick_step < fast.place_step < len(fast.t) - 1
-    np.testing.assert_array_equal(fast.q, slow.q)
-    np.testing.assert_array_equal(fast.tau, slow.tau)
-    np.testing.assert_array_equal(fast.qdd, slow.qdd)
+    for name in ("q", "tau", "qdd"):
+        want = getattr(slow, name)
+        scale = max(1.0, float(np.abs(want).max()))
+        np.testing.assert_allclose(getattr(fast, name), want, rtol=1e-12, atol=1e-12 * scale, err_msg=name)
 
 
 def test_reference_grid_is_sampled_once_per_plan_and_results_own_their_copy():

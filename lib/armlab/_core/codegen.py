@@ -327,7 +327,7 @@ def _entry_of(robot: Any) -> _Kernels:
         return kernel_entry(description_key(robot))
 
 
-def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any], *, native: bool = False) -> Any:
+def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any]) -> Any:
     """``build(robot)``, once per robot description and ``key``: the one cache of compiled code.
 
     ``key`` is namespaced by the module that builds it: ``"dynamics.rne"``, ``("control.pd_gravity", g)``.
@@ -339,10 +339,8 @@ def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any], *, nat
     Memory is bounded: an entry lives while a robot of its description does (a weak-value map; each
     DHRobot holds its entry), and the :data:`RECENT_DESCRIPTIONS` most recently built descriptions are
     kept besides (a small LRU of strong references). A DHRobot finds its entry in O(1), without hashing
-    its description; other robot-like objects are described on every call.
-
-    ``native=True`` (the simulation loop's kernels): the entry becomes the kernel's C build, equal to the
-    bit (:mod:`armlab._core.native`), as soon as there is one; until then, and without a compiler, Python.
+    its description; other robot-like objects are described on every call. (A kernel's CasADi graph,
+    :func:`armlab._core.graphs.function`, is kept on the kernel, so it lives as long.)
     """
     try:
         entry = robot._kernels  # a DHRobot's own entry, resolved when it was built (the hot path: inlined)
@@ -353,10 +351,6 @@ def cached_kernel(robot: Any, key: Hashable, build: Callable[[Any], Any], *, nat
     except KeyError:
         pass
     value = entry[key] = build(robot)
-    if native:
-        from . import native as c  # on first use: importing armlab stays light
-
-        value = entry[key] = c.native(value, lambda fast: entry.__setitem__(key, fast))
     return value
 
 

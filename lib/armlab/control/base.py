@@ -80,7 +80,7 @@ class Saturation:
         return self.steps > 0
 
     def add(self, times: Sequence[float], demanded: np.ndarray) -> None:
-        """Record outputs clipped elsewhere (the closed loop in C, :mod:`armlab.sim.closed_loop`) as
+        """Record outputs clipped elsewhere (the closed loop in CasADi, :mod:`armlab.sim.closed_loop`) as
         :meth:`Controller.output` records them: one call per row of ``demanded`` (m, n), at ``times`` (m,)."""
         lim = np.asarray(self.limits, dtype=float)
         over = (demanded > lim) | (demanded < -lim)
@@ -177,9 +177,9 @@ class Controller:
         raise NotImplementedError
 
     def compiled_law(self) -> tuple[Any, tuple] | None:
-        """(kernel, arguments) when :meth:`law` is exactly one call of a compiled kernel and the output is
-        this class's clip: the arguments name the state ("q", "qd", "qr", "qdr", "qddr") or are constants.
-        A simulator may then run the loop in C (:mod:`armlab.sim.closed_loop`). None otherwise."""
+        """(kernel, (kp, kd)) when :meth:`law` is exactly one call of a generated kernel
+        ``law(q, qd, qr, qdr, qddr, kp, kd, cos, sin)`` and the output is this class's clip. A simulator may
+        then run the loop in CasADi (:mod:`armlab.sim.closed_loop`). None otherwise."""
         return None
 
     def _is_own(self, cls: type) -> bool:

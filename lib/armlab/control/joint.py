@@ -183,10 +183,10 @@ class PDGravity(Sum):
         self._law = pd_gravity(model, self.gravity_comp.gravity)
 
     def law(self, t: float, q: list, qd: list, qr: list, qdr: list, qddr: list) -> list:  # one compiled call
-        return self._law(q, qd, qr, qdr, self.pd.kp, self.pd.kd, math.cos, math.sin)
+        return self._law(q, qd, qr, qdr, qddr, self.pd.kp, self.pd.kd, math.cos, math.sin)
 
     def compiled_law(self) -> tuple[Any, tuple] | None:
-        return (self._law, ("q", "qd", "qr", "qdr", self.pd.kp, self.pd.kd)) if self._is_own(PDGravity) else None
+        return (self._law, (self.pd.kp, self.pd.kd)) if self._is_own(PDGravity) else None
 
     @property
     def model(self) -> RobotLike:
@@ -222,7 +222,7 @@ class ComputedTorque(ModelBased):
         return self._ct(q, qd, qr, qdr, qddr, self.kp, self.kd, math.cos, math.sin)
 
     def compiled_law(self) -> tuple[Any, tuple] | None:
-        return (self._ct, ("q", "qd", "qr", "qdr", "qddr", self.kp, self.kd)) if self._is_own(ComputedTorque) else None
+        return (self._ct, (self.kp, self.kd)) if self._is_own(ComputedTorque) else None
 
     def __repr__(self) -> str:
         return f"ComputedTorque({self._gain_repr()})"

@@ -44,7 +44,7 @@ def computed_torque(robot: RobotLike, gravity: Sequence[float]) -> Callable[...,
         tau, _ = rne_steps(robot, q, qd, v, g, [0] * 6, TracerBackend(tr))
         return tr.kernel("computed_torque", "q, qd, qr, qdr, qddr, kp, kd", tau)
 
-    return cached_kernel(robot, ("control.computed_torque", tuple(g)), build, native=True)
+    return cached_kernel(robot, ("control.computed_torque", tuple(g)), build)
 
 
 def _gravity(tr, robot, g, q):
@@ -61,19 +61,21 @@ def gravity_torques(robot: RobotLike, gravity: Sequence[float]) -> Callable[...,
         tr = Tracer()
         return tr.kernel("gravity_torques", "q", _gravity(tr, robot, g, tr.inputs("q", robot.n)))
 
-    return cached_kernel(robot, ("control.gravity_torques", tuple(g)), build, native=True)
+    return cached_kernel(robot, ("control.gravity_torques", tuple(g)), build)
 
 
 def pd_gravity(robot: RobotLike, gravity: Sequence[float]) -> Callable[..., Any]:
-    """``f(q, qd, qr, qdr, kp, kd, cos, sin) -> Kp·(q_r − q) + Kd·(q̇_r − q̇) + G(q)`` (lists in, list out)."""
+    """``f(q, qd, qr, qdr, qddr, kp, kd, cos, sin) -> Kp·(q_r − q) + Kd·(q̇_r − q̇) + G(q)`` (lists in, list
+    out; ``qddr`` unused: the arguments of :func:`computed_torque`, so one CasADi loop runs either law)."""
     _require_inertia(robot)
     g = [float(x) for x in gravity]
 
     def build(robot):
         tr = Tracer()
-        q, qd, qr, qdr, kp, kd = (tr.inputs(name, robot.n) for name in ("q", "qd", "qr", "qdr", "kp", "kd"))
+        names = ("q", "qd", "qr", "qdr", "qddr", "kp", "kd")
+        q, qd, qr, qdr, _, kp, kd = (tr.inputs(name, robot.n) for name in names)
         G = _gravity(tr, robot, g, q)
         tau = [p * (r - x) + d * (rd - v) + gi for p, r, x, d, rd, v, gi in zip(kp, qr, q, kd, qdr, qd, G)]
-        return tr.kernel("pd_gravity", "q, qd, qr, qdr, kp, kd", tau)
+        return tr.kernel("pd_gravity", ", ".join(names), tau)
 
-    return cached_kernel(robot, ("control.pd_gravity", tuple(g)), build, native=True)
+    return cached_kernel(robot, ("control.pd_gravity", tuple(g)), build)

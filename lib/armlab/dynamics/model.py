@@ -362,7 +362,7 @@ def euler_step_kernel(robot: RobotLike) -> Callable[..., tuple]:
         q_next = [x + h * v for x, v in zip(q, qd_next)]
         return tr.kernel("euler_step", "q, qd, tau, g, w, arm, h", (qdd, q_next, qd_next))
 
-    return cached_kernel(robot, "dynamics.euler_step", build, native=True)
+    return cached_kernel(robot, "dynamics.euler_step", build)
 
 
 def ldl_solve(M: list, b: list) -> list:

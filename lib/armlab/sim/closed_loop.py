@@ -1,210 +1,109 @@
-"""The closed loop of :func:`armlab.sim.run_task` in C, for a controller whose law is one compiled kernel.
+"""Fixed-step runs in one CasADi call: the closed loop of :func:`armlab.sim.run_task` for a controller whose
+law is one generated kernel, and :func:`armlab.sim.simulate` with torques given in advance.
 
-Each step is what the Python loop does: τ = the controller's kernel at (q, q̇, reference), clipped to the
-effort limits, then one semi-implicit Euler step of the plant's kernel, the rows recorded. Both kernels
-are the native builds of :mod:`armlab._core.native` (the same floats as Python's), called through their
-``compute_v`` pointers, so the loop gives the Python loop's numbers to the bit. A step that raises a
-floating-point exception or leaves the safe range ends the C loop there: the Python loop redoes that step
-and says what went wrong, as it always has. The saturation the C loop saw is recorded afterwards, as
-``Controller.output`` would have recorded it.
+Each step is what the Python loop does: τ = the law at (q, q̇, reference) clipped to the effort limits (or
+the given τ), then one step of the plant's kernel (semi-implicit Euler, or RK4), the rows recorded. The
+kernels are the generated ones evaluated on CasADi's symbols (:func:`armlab._core.graphs.function`),
+:data:`BLOCK` steps are unrolled into one function and ``mapaccum`` repeats it over the stretch in CasADi's
+virtual machine, so the numbers agree with the Python loop's to rounding (a relative 1e-12 in the tests).
+The first step whose demanded torque or result leaves the safe range (not finite, or beyond 1e300) ends the
+stretch there: the Python loop redoes that step and says what went wrong.
 """
 
 from __future__ import annotations
 
-import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from .._core import native
+from .._core.graphs import casadi, function
+from .integrators import rk4
 
 __all__ = ["run_stretch"]
 
-_KINDS = {"q": 1, "qd": 2, "qr": 3, "qdr": 4, "qddr": 5, "tau": 6}  # 0: a constant
 
-# The module name is written NAME (armlab._core.native names it after the text's hash).
-_LOOP = r"""
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <fenv.h>
-#include <math.h>
-#include <string.h>
-
-typedef void (*kernel_fn)(const double *const *x, double *restrict y);
-enum { CONST, Q, QD, QR, QDR, QDDR, TAU };
-#define RAISED (FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW)
-#define MAXN 64
-#define MAXARGS 32
-
-static void point(const double **at, const double *const *consts, const long *kinds, long m, const double *q,
-                  const double *qd, const double *qr, const double *qdr, const double *qddr, const double *tau) {
-    for (long i = 0; i < m; i++) {
-        switch (kinds[i]) {
-            case Q: at[i] = q; break;
-            case QD: at[i] = qd; break;
-            case QR: at[i] = qr; break;
-            case QDR: at[i] = qdr; break;
-            case QDDR: at[i] = qddr; break;
-            case TAU: at[i] = tau; break;
-            default: at[i] = consts[i];
-        }
-    }
-}
-
-/* finite and far from overflow: wherever this holds, Python's checks pass too */
-static int sane(const double *x, long m) {
-    for (long i = 0; i < m; i++)
-        if (!(fabs(x[i]) < 1e300)) return 0;
-    return 1;
-}
-
-static PyObject *run(PyObject *self, PyObject *args) {
-    unsigned long long law_fn, law_c, law_k, step_fn, step_c, step_k, pR, pRD, pRDD, plim, pq, pqd, pQ, pQD, pQDD,
-        pTAU, pRAW;
-    long law_m, step_m, n, start, stop;
-    if (!PyArg_ParseTuple(args, "KKKlKKKllllKKKKKKKKKKK", &law_fn, &law_c, &law_k, &law_m, &step_fn, &step_c,
-                          &step_k, &step_m, &n, &start, &stop, &pR, &pRD, &pRDD, &plim, &pq, &pqd, &pQ, &pQD,
-                          &pQDD, &pTAU, &pRAW))
-        return NULL;
-    if (n < 1 || n > MAXN || law_m > MAXARGS || step_m > MAXARGS) {
-        PyErr_SetString(PyExc_ValueError, "closed loop: too many joints or arguments");
-        return NULL;
-    }
-    kernel_fn law = (kernel_fn)(uintptr_t)law_fn, step = (kernel_fn)(uintptr_t)step_fn;
-    const double *const *lc = (const double *const *)(uintptr_t)law_c, *const *sc = (const double *const *)(uintptr_t)step_c;
-    const long *lk = (const long *)(uintptr_t)law_k, *sk = (const long *)(uintptr_t)step_k;
-    const double *R = (const double *)(uintptr_t)pR, *RD = (const double *)(uintptr_t)pRD;
-    const double *RDD = (const double *)(uintptr_t)pRDD, *lim = (const double *)(uintptr_t)plim;
-    double *q = (double *)(uintptr_t)pq, *qd = (double *)(uintptr_t)pqd;
-    double *Q = (double *)(uintptr_t)pQ, *QD = (double *)(uintptr_t)pQD, *QDD = (double *)(uintptr_t)pQDD;
-    double *TAU = (double *)(uintptr_t)pTAU, *RAW = (double *)(uintptr_t)pRAW;
-    const double *la[MAXARGS], *sa[MAXARGS];
-    double raw[MAXN], tau[MAXN], y[3 * MAXN];
-    size_t row = (size_t)n * sizeof(double);
-    long k;
-    Py_BEGIN_ALLOW_THREADS  /* the kernels touch no Python object: the kernel's other threads run meanwhile */
-    for (k = start; k < stop; k++) {
-        point(la, lc, lk, law_m, q, qd, R + k * n, RD + k * n, RDD + k * n, NULL);
-        feclearexcept(RAISED);
-        law(la, raw);
-        if (fetestexcept(RAISED) || !sane(raw, n)) break;
-        for (long i = 0; i < n; i++) {  /* Controller.output's clip */
-            double x = raw[i];
-            tau[i] = (lim && (x > lim[i] || x < -lim[i])) ? (x > 0 ? lim[i] : -lim[i]) : x;
-        }
-        point(sa, sc, sk, step_m, q, qd, NULL, NULL, NULL, tau);
-        step(sa, y);
-        if (fetestexcept(RAISED) || !sane(y, 3 * n)) break;
-        long r = (k - start) * n;
-        memcpy(Q + r, q, row);
-        memcpy(QD + r, qd, row);
-        memcpy(QDD + r, y, row);
-        memcpy(TAU + r, tau, row);
-        memcpy(RAW + r, raw, row);
-        memcpy(q, y + n, row);
-        memcpy(qd, y + 2 * n, row);
-    }
-    feclearexcept(RAISED);
-    Py_END_ALLOW_THREADS
-    return PyLong_FromLong(k);
-}
-
-static PyMethodDef methods[] = {
-    {"run", run, METH_VARARGS, "steps start..stop of the closed loop; returns the step it stopped at"},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "NAME", NULL, -1, methods};
-
-PyMODINIT_FUNC PyInit_NAME(void) { return PyModule_Create(&module); }
-"""
-
-_driver: ModuleType | None = None
+#: Steps unrolled into one CasADi function: the virtual machine then runs straight through them, and
+#: ``mapaccum`` repeats the block (its own overhead per repetition is about that of 500 operations).
+BLOCK = 32
 
 
-def _loop_module() -> ModuleType | None:
-    """The compiled loop, or None while it is built (or without a compiler)."""
-    global _driver
-    if _driver is None:
-        _driver = native.request(_LOOP, lambda m: globals().__setitem__("_driver", m))
-    return _driver
+#: Laws whose loops a plant's kernel keeps (the most recently used): a control lab makes a new model, so a
+#: new law, for each model error it is given.
+KEPT = 8
 
 
-def _arguments(
-    kernel: Callable[..., Any], template: Sequence[Any], n: int, state: set[str], outputs: tuple[int, ...]
-) -> tuple[int, list, np.ndarray, np.ndarray] | None:
-    """(address, constants kept alive, pointer array, kind array) of a native kernel called with ``template``
-    (names in ``state``, each a vector of n, or constant sequences / floats of the kernel's sizes) and
-    returning lists of the lengths ``outputs``; None if it cannot be (C must never read or write past a
-    buffer)."""
-    abi = native.kernel_abi(kernel)
-    if abi is None or len(template) != len(abi[1].args) or abi[1].groups != outputs:
-        return None
-    address, ck = abi
-    values: list[float] = []
-    offsets, kinds = [], []
-    for arg, (_, size) in zip(template, ck.args):
-        if isinstance(arg, str):
-            if arg not in state or size != n:
-                return None
-            offsets.append(-1)
-            kinds.append(_KINDS[arg])
-            continue
-        v = list(arg) if isinstance(arg, (list, tuple)) else [arg]
-        if len(v) != size or not all(type(x) is float and math.isfinite(x) for x in v):
-            return None  # what the Python kernel makes of it is Python's business
-        offsets.append(len(values))
-        kinds.append(0)
-        values += v
-    constants = np.array(values or [0.0])  # one buffer, each constant argument a pointer into it
-    base = constants.ctypes.data
-    pointers = np.array([0 if k < 0 else base + 8 * k for k in offsets], dtype=np.uintp)
-    return address, [constants], pointers, np.array(kinds, dtype=np.int_)
+def _loop(law: Callable[..., Any] | None, step: Callable[..., Any], method: str, n: int, blocks: int) -> Any:
+    """``blocks`` × :data:`BLOCK` steps as one function (state, per-step inputs, kp, kd, limits, g, w, armature,
+    h) → (the state after each block, the rows (q, q̇, q̈, τ, demanded τ) of each step); kept on ``step``.
+    The per-step inputs are the reference (q_r, q̇_r, q̈_r) for a ``law``, else the torque held over the step."""
+    loops: OrderedDict = step.__dict__.setdefault("loops", OrderedDict())
+    per = loops.get((law, method))
+    if per is None:
+        per = loops[law, method] = {0: _block(law, step, method, n)}
+        while len(loops) > KEPT:
+            loops.popitem(last=False)
+    loops.move_to_end((law, method))
+    if blocks not in per:
+        per[blocks] = per[0].mapaccum(blocks)
+    return per[blocks]
+
+
+def _block(law: Callable[..., Any] | None, step: Callable[..., Any], method: str, n: int) -> Any:
+    """:data:`BLOCK` steps unrolled into one function, the arguments and results of :func:`_loop`'s."""
+    ca = casadi()
+    L = None if law is None else function(law, [n] * 7)  # law(q, qd, qr, qdr, qddr, kp, kd)
+    S = function(step, [n, n, n, 3, 6, n, 0])  # step(q, qd, tau, g, w, arm, h) -> (q̈, q', q̇')
+    x0, R = ca.SX.sym("x", 2 * n), ca.SX.sym("r", n if L is None else 3 * n, BLOCK)
+    kp, kd, lim, g, w, arm, h = (ca.SX.sym(s, k) for s, k in zip("pdlgwah", (n, n, n, 3, 6, n, 1)))
+    x, rows = x0, []
+    for k in range(BLOCK):
+        q, qd, r = x[:n], x[n:], R[:, k]
+        raw = r if L is None else L(q, qd, r[:n], r[n : 2 * n], r[2 * n :], kp, kd)
+        tau = ca.fmin(ca.fmax(raw, -lim), lim)  # Controller.output's clip (lim is inf without limits)
+        a, q2, qd2 = S(q, qd, tau, g, w, arm, h)
+        if method == "rk4":  # the same integrator as the Python loop's, on CasADi's symbols
+
+            def accel(c, qs, vs, tau=tau):
+                return ca.vertsplit(S(ca.vertcat(*qs), ca.vertcat(*vs), tau, g, w, arm, 0)[0])
+
+            _, q2, qd2 = (ca.vertcat(*v) for v in rk4(accel, ca.vertsplit(q), ca.vertsplit(qd), h, ca.vertsplit(a)))
+        rows.append(ca.vertcat(x, a, tau, raw))
+        x = ca.vertcat(q2, qd2)
+    return ca.Function("block", [x0, R, kp, kd, lim, g, w, arm, h], [x, ca.horzcat(*rows)])
 
 
 def run_stretch(
-    law: tuple[Callable[..., Any], Sequence[Any]],
-    step: tuple[Callable[..., Any], Sequence[Any]],
-    refs: Sequence[np.ndarray],
+    law: tuple[Callable[..., Any], Sequence[Sequence[float]]] | None,
+    step: tuple[Callable[..., Any], Sequence[Sequence[float]], float],
+    inputs: Sequence[np.ndarray],
     limits: Sequence[float] | None,
     start: int,
     stop: int,
-    q: list,
-    qd: list,
-) -> tuple[int, list, list, tuple[np.ndarray, ...]] | None:
-    """Steps ``start``…``stop`` − 1 of the closed loop in C, or None when it cannot run here (a Python
-    kernel, no compiled loop yet, an argument C would read differently).
+    q: Sequence[float],
+    qd: Sequence[float],
+    method: str = "euler",
+) -> tuple[int, list, list, tuple[np.ndarray, ...]]:
+    """Steps ``start``…``stop`` − 1 of a fixed-step run in one call.
 
-    ``law`` and ``step``: (kernel, argument template), the template naming the state ("q", "qd", "qr",
-    "qdr", "qddr", "tau") or giving constants. ``refs``: the reference (q_r, q̇_r, q̈_r), each (N + 1, n) on
-    the step grid. Returns (the step it stopped at, q and q̇ there, the rows (q, q̇, q̈, τ, demanded τ) of the
-    steps it ran).
+    ``law``: (generated kernel ``law(q, qd, qr, qdr, qddr, kp, kd, cos, sin)``, (kp, kd)), or None for torques
+    given in advance; ``step``: (the plant's :func:`~armlab.dynamics.model.euler_step_kernel`, (g, w, armature),
+    h); ``method``: "euler" (semi-implicit) or "rk4" (:func:`armlab.sim.integrators.rk4`). ``inputs``: per step,
+    the reference (q_r, q̇_r, q̈_r) for a law, else (τ,), each (≥ stop, n). Returns (the step it stopped at, q
+    and q̇ there, the rows (q, q̇, q̈, τ, demanded τ) of the steps it ran).
     """
-    n = len(q)
-    mod = _loop_module()
-    a = _arguments(*law, n, {"q", "qd", "qr", "qdr", "qddr"}, (n,))
-    b = _arguments(*step, n, {"q", "qd", "tau"}, (n, n, n))
-    if mod is None or a is None or b is None or not 0 <= start <= stop:
-        return None
-    if len(qd) != n or not all(type(x) is float for x in (*q, *qd)):
-        return None
-    R, RD, RDD = (np.ascontiguousarray(r, dtype=float) for r in refs)
-    lim = None if limits is None else np.ascontiguousarray(limits, dtype=float)
-    if any(r.ndim != 2 or r.shape[1] != n or len(r) < stop for r in (R, RD, RDD)) or (
-        lim is not None and lim.shape != (n,)
-    ):
-        return None
-    state = np.array([q, qd], dtype=float)
-    rows = np.empty((5, stop - start, n))
-    k = mod.run(
-        a[0], a[2].ctypes.data, a[3].ctypes.data, len(a[2]),
-        b[0], b[2].ctypes.data, b[3].ctypes.data, len(b[2]),
-        n, start, stop,
-        R.ctypes.data, RD.ctypes.data, RDD.ctypes.data, 0 if lim is None else lim.ctypes.data,
-        state[0].ctypes.data, state[1].ctypes.data,
-        *(rows[i].ctypes.data for i in range(5)),
-    )  # fmt: skip
-    done = rows[:, : k - start]
-    return k, state[0].tolist(), state[1].tolist(), tuple(done)
+    (sk, (g, w, arm), h) = step
+    n, count = len(q), stop - start
+    lk, (kp, kd) = (None, (np.zeros(n), np.zeros(n))) if law is None else law
+    blocks = -(-count // BLOCK)
+    lim = np.full(n, np.inf) if limits is None else np.asarray(limits, dtype=float)
+    r = np.concatenate([np.asarray(a, dtype=float)[start:stop] for a in inputs], axis=1).T  # (3n or n, steps)
+    r = np.pad(r, ((0, 0), (0, blocks * BLOCK - count)), mode="edge")  # the last block's extra steps: dropped
+    last, rows = _loop(lk, sk, method, n, blocks)(np.r_[q, qd], r, kp, kd, lim, g, w, arm, h)
+    rows = np.array(rows).T.reshape(-1, 5, n)  # per step: q, q̇, q̈, τ, τ demanded
+    after = np.concatenate([rows[1:, :2], np.array(last)[:, -1].reshape(1, 2, n)])  # (q, q̇) after each step
+    sane = (np.abs(rows[:count, 2:]) < 1e300).all(axis=(1, 2)) & (np.abs(after[:count]) < 1e300).all(axis=(1, 2))
+    done = count if sane.all() else int(np.argmin(sane))
+    x = after[done - 1].ravel() if done else np.r_[q, qd]
+    return start + done, x[:n].tolist(), x[n:].tolist(), tuple(rows[:done, i] for i in range(5))

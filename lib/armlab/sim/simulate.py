@@ -4,7 +4,8 @@ Fixed steps: classic Runge–Kutta ("rk4") or semi-implicit (symplectic) Euler (
 q with the new q̇). Adaptive: scipy's ``solve_ivp`` ("adaptive" = RK45, or any of its method names),
 reporting on the same grid. Each derivative is one call of the robot's compiled forward dynamics on plain
 floats; an Euler step is one call of :func:`armlab.dynamics.model.euler_step_kernel`, whose q̈ the other
-methods take (with h = 0).
+methods take (with h = 0). With torques known in advance (none, or a table), a long run's fixed steps run
+in one CasADi call of the same kernel (:mod:`armlab.sim.closed_loop`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ __all__ = ["simulate", "FIXED", "ADAPTIVE", "EVENTS"]
 FIXED = ("rk4", "euler")
 ADAPTIVE = ("adaptive", "RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
 EVENTS = ("report", "stop", "ignore")
+#: Runs with torques known in advance and at least this many steps go to CasADi: building a robot's graph
+#: (once per robot and method) costs about as much as this many steps in Python.
+CASADI_STEPS = 500
 
 
 def simulate(
@@ -190,7 +194,17 @@ class _Run:
         def stage(c, qs, vs):  # RK4's q̈ at t + c·h, this step's torque held
             return accel(t + c * h, qs, vs, hk)[0]
 
-        for k in range(steps):
+        start = 0
+        known = self.tau_fn is None and self.friction is None and self.controller is None
+        if known and not watch and steps >= CASADI_STEPS:
+            # torques known in advance: the steps in one CasADi call; Python goes on from where that stops
+            table = np.zeros((steps, n)) if self.tau_table is None else np.array(self.tau_table)[:steps]
+            from .closed_loop import run_stretch  # casadi on first use: importing armlab stays light
+
+            start, q, qd, rows = run_stretch(None, (step, (g, w, arm), h), (table,), None, 0, steps, q, qd, method)
+            Q, QD, QDD, TAU = (r.tolist() for r in rows[:4])
+
+        for k in range(start, steps):
             t = k * h
             hk = zero if free else held(k, t, q, qd)  # the controller runs once per step
             eff, tau = (zero, zero) if free else torques(t, q, qd, hk)

@@ -30,7 +30,6 @@ from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
 from .._core.constants import GRAVITY
 from ..dynamics.model import euler_step_kernel, kinetic_energy, potential_energy
-from .closed_loop import run_stretch
 from .integrators import rk4
 from .payload import with_payload
 from .trajectories import cartesian_line, cubic, hold, quintic, sequence, trapezoidal
@@ -411,7 +410,7 @@ def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
     """The rows (q, q̇, q̈, τ) of steps 0…N. The gripper closes at step ``k_pick`` and opens at ``k_place``:
     three stretches, each with its plant (``sim.hold``) and its controller (the payload in its model or not),
     so that a step is the controller's torque and one integrator step, with no test of which stretch it is.
-    A stretch runs in C where it can (:func:`_in_c`), with the same numbers; Python goes on from where C stops."""
+    A stretch runs in CasADi where it can (:func:`_in_casadi`); Python goes on from where that stops."""
     R, RD, RDD, _ = refs
     bare, heavy = controllers  # without and with the payload in the controller's model
     # our own engine's Euler step is called here directly: one Python call less on every step
@@ -427,9 +426,9 @@ def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
         controller = heavy if holding else bare
         out = controller.output
         euler = sim.euler if direct else None
-        if euler is not None and sub == 1 and start < stop:  # the stretch in C, if it can run there
-            start, q, qd = _in_c(
-                controller, (euler, ("q", "qd", "tau", g, w, arm, h)), refs[3], start, stop, q, qd, h, (Q, QD, QDD, TAU)
+        if euler is not None and sub == 1 and start < stop:  # the stretch in CasADi, if it can run there
+            start, q, qd = _in_casadi(
+                controller, (euler, (g, w, arm), h), refs[3], start, stop, q, qd, h, (Q, QD, QDD, TAU)
             )
         for k in range(start, stop):
             t = k * h
@@ -464,15 +463,18 @@ def _loop(sim, controllers, refs, sub, N, h, method, k_pick, k_place, q0):
     return [np.frombuffer(r, float).reshape(-1, n) for r in (Q, QD, QDD, TAU)]
 
 
-def _in_c(controller, step, references, start, stop, q, qd, h, rows):
-    """Steps ``start``… of a stretch in C (:func:`armlab.sim.closed_loop.run_stretch`) when the controller's
-    law is one compiled kernel: the rows appended, the saturation recorded. Returns (the step the Python loop
-    goes on from, q, q̇ there): ``stop`` when C ran them all, ``start`` when it ran none."""
+def _in_casadi(controller, step, references, start, stop, q, qd, h, rows):
+    """Steps ``start``… of a stretch in CasADi (:func:`armlab.sim.closed_loop.run_stretch`) when the controller's
+    law is one generated kernel: the rows appended, the saturation recorded. Returns (the step the Python loop
+    goes on from, q, q̇ there): ``stop`` when CasADi ran them all, ``start`` when it ran none."""
     law = controller.compiled_law()
-    done = None if law is None else run_stretch(law, step, references, controller.limits, start, stop, q, qd)
-    if done is None:
+    if law is None:
         return start, q, qd
-    k, q, qd, (Qc, QDc, QDDc, TAUc, demanded) = done
+    from .closed_loop import run_stretch  # casadi on first use: importing armlab stays light
+
+    k, q, qd, (Qc, QDc, QDDc, TAUc, demanded) = run_stretch(
+        law, step, references, controller.limits, start, stop, q, qd
+    )
     for r, a in zip(rows, (Qc, QDc, QDDc, TAUc)):
         r.frombytes(a.tobytes())
     if controller.saturation is not None:

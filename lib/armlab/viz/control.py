@@ -23,7 +23,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import control, ik, sim
-from .._core import native
 from .._core.constants import GRAVITY
 from ..models import PAPER_3R, PAPER_GRAVITY, YOUBOT_ACTUATORS, paper_3r, youbot
 from .scene import ArmView, figure3d, strided_path, trace_stride
@@ -109,9 +108,9 @@ class ControlLab(_Animated):
     integral gain Ki/Kp (1/s) of the PIDs; the payload (kg); the model error (%, the controller's inertial
     parameters off by ±that, :func:`armlab.control.perturbed`); whether the controller knows the payload.
     Each change re-runs the task; ``result`` and ``readings`` hold the outcome, ``update_ms`` the time the
-    last update took in the kernel. With a C compiler the task's loop runs as C that gives the same floats
-    (:mod:`armlab.sim.closed_loop`): an update takes about 5 ms, against 20–30 ms in Python
-    (``bench/bench_viz_chapters.py``).
+    last update took in the kernel. The task's loop runs in CasADi's virtual machine
+    (:mod:`armlab.sim.closed_loop`): an update takes a few ms, against 20–30 ms in Python
+    (``bench/bench_viz_chapters.py``); nothing is compiled, a new payload or model error included.
     """
 
     def __init__(
@@ -158,10 +157,6 @@ class ControlLab(_Animated):
         self.choice.observe(lambda _: self.update(), names="value")
         self.informed.observe(lambda _: self.update(), names="value")
         self.update(draw=False)
-        # the first run asked for the task's kernels in C (armlab._core.native): wait for them, once per
-        # machine, so that every slider move runs them (a payload or model error not tried yet runs Python
-        # while its own are built)
-        native.settle(timeout=60)
         side = side_column([self.choice, *self.sliders, self.informed, self.play, self.frame])
         self.widget = panel_layout(side, self._figure_widget(), self.plots.widget)
 
