@@ -4,7 +4,9 @@ the markers every test gets.
 * ``monkeypatch_module``: a ``MonkeyPatch`` undone when the module's tests are done (for module-scoped fixtures);
 * ``sim``: a youBot simulator on a free loopback port that records every frame it receives, fresh for each test
   (faults, restarts and stuck joints do not leak into the next test);
-* ``module_sim``: the same, one for all the tests of a module (a module whose tests share a connected arm).
+* ``module_sim``: the same, one for all the tests of a module (a module whose tests share a connected arm);
+* ``browser``: the browser tests' one JupyterLab (on a copy of course/) and one Chromium per test run, with the
+  notebook pages they share (support.browser.notebook).
 
 Markers (docs/architecture.md, "Tests"), given here so that a new test needs none of its own:
 
@@ -148,6 +150,32 @@ def _recording_simulator():
 
     with Simulator(port=0, record=True) as s:
         yield s
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    import os
+
+    from support.browser import bb  # bench/bench_browser: the JupyterLab server and page helpers
+
+    def skip_or_fail(reason):
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}, and CI is set: the browser tests must run in CI")
+        pytest.skip(f"{reason}; skipped outside CI")
+
+    chromium = bb.chromium_path()
+    if chromium is None:
+        skip_or_fail("chromium not found (install it, e.g. apt-get install chromium)")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        skip_or_fail("playwright is not installed (pip install playwright)")
+    with bb.jupyter_lab(tmp_path_factory.mktemp("lab")) as lab, sync_api.sync_playwright() as pw:
+        chrome = pw.chromium.launch(executable_path=chromium, args=bb.CHROMIUM_ARGS)
+        try:
+            yield {"lab": lab, "chrome": chrome, "pages": {}}
+        finally:
+            chrome.close()
 
 
 sim = pytest.fixture(_recording_simulator, name="sim")

@@ -1,5 +1,5 @@
 """The browser tests' JupyterLab and Chromium, one of each per test run (the ``browser`` fixture of
-tests/integration/conftest.py), and their notebook pages.
+tests/conftest.py), and their notebook pages.
 
 Every test that needs a notebook after Run All asks :func:`notebook`: the first asks JupyterLab to run it, the rest
 of the run reuses that page, its kernel and its outputs (tests/conftest.py runs the browser tests notebook by
