@@ -47,7 +47,7 @@ def test_student_edition_holds_the_course_and_a_built_wheel_only(edition):
     assert "armlab/grading/checks.py" in members and not any(m.startswith(("tests/", "solutions/")) for m in members)
     # the course's JupyterLab settings, installed where JupyterLab reads them
     assert any(m.endswith(".data/data/share/jupyter/lab/settings/overrides.d/armlab.json") for m in members)
-    assert (edition / "requirements.txt").read_text().startswith(f"armlab[{se.EXTRAS}] @ file:./wheels/{wheel.name}")
+    assert (edition / "requirements.txt").read_text() == f"--find-links ./wheels\narmlab[{se.EXTRAS}]==0.1.0\n"
 
 
 def test_student_edition_has_no_solution_hidden_test_or_grader_harness(edition):
