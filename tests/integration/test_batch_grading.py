@@ -200,6 +200,8 @@ def test_armlab_grade_times_out_a_slow_submission_ends_with_a_summary_and_resume
         assert noise not in text, text
     html = (root / "feedback" / "solution" / A / f"{A}.html").read_text()
     assert "Score: 18.0 / 18.0" in html or "18.0 / 18.0" in html
+    # its maths typeset as MathML, and no script from anywhere (MathJax from a CDN showed raw $\theta$ offline)
+    assert html.count("<math") >= 5 and "<script src=" not in html and "x-mathjax-config" not in html
     assert not (root / "feedback" / "slow").exists() and not (root / "feedback" / "os_exit").exists()
     cells, scores = _grades(root)
     assert scores == {"slow": 0.0, "solution": 18.0, "os_exit": 0.0}
