@@ -201,13 +201,47 @@ def test_run_sh_course_prints_the_url_of_the_start_page(tmp_path):
             lines.append(line)
             if f"127.0.0.1:{port}/" in line:
                 break
+        log = "".join(lines)
+        assert f"http://127.0.0.1:{port}/lab/tree/course/00_start_here.ipynb?token=" in log, log[-3000:]
+        token = log.split("?token=")[1].split()[0]
+        tools = student_tools(f"http://127.0.0.1:{port}", token)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    log = "".join(lines)
-    assert f"http://127.0.0.1:{port}/lab/tree/course/00_start_here.ipynb?token=" in log, log[-3000:]
     assert (work / "course" / "00_start_here.ipynb").exists() and (work / "exercises").is_dir()
     assert "your working copy of the course" in log
+    # a student's Lab: nbgrader's student tools, not the instructor's, and no warning about a missing config
+    assert tools == {
+        "formgrader page": 404,
+        "disabled": {"@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment"},
+    }
+    assert "No nbgrader_config.py file found" not in log and "formgrader" not in log, log
+
+
+def student_tools(url: str, token: str) -> dict:
+    """What a Lab at ``url`` offers of nbgrader's instructor tools: the formgrader page's HTTP status, and which of
+    nbgrader's Lab plugins (formgrader, create-assignment, assignment-list, ...) its page config disables."""
+    import re
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + 30  # the URL is printed a moment before the server accepts connections
+    while True:
+        try:
+            page = urllib.request.urlopen(f"{url}/lab?token={token}", timeout=30).read().decode()
+            break
+        except urllib.error.URLError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    try:
+        status = urllib.request.urlopen(f"{url}/formgrader?token={token}", timeout=30).status
+    except urllib.error.HTTPError as e:
+        status = e.code
+    config = json.loads(
+        re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S)[1]
+    )
+    return {"formgrader page": status, "disabled": {e for e in config["disabledExtensions"] if "nbgrader" in e}}
 
 
 @pytest.mark.timeout(300)
