@@ -25,7 +25,7 @@ from armlab.notebooks import kernel_metadata
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
 import working_copy as wc  # noqa: E402
-from support.jupyterlab import dirty_on_opening  # noqa: E402
+from support.jupyterlab import dirty_on_opening, student_tools  # noqa: E402
 
 META = {
     "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
@@ -216,32 +216,6 @@ def test_run_sh_course_prints_the_url_of_the_start_page(tmp_path):
         "disabled": {"@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment"},
     }
     assert "No nbgrader_config.py file found" not in log and "formgrader" not in log, log
-
-
-def student_tools(url: str, token: str) -> dict:
-    """What a Lab at ``url`` offers of nbgrader's instructor tools: the formgrader page's HTTP status, and which of
-    nbgrader's Lab plugins (formgrader, create-assignment, assignment-list, ...) its page config disables."""
-    import re
-    import urllib.error
-    import urllib.request
-
-    deadline = time.monotonic() + 30  # the URL is printed a moment before the server accepts connections
-    while True:
-        try:
-            page = urllib.request.urlopen(f"{url}/lab?token={token}", timeout=30).read().decode()
-            break
-        except urllib.error.URLError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
-    try:
-        status = urllib.request.urlopen(f"{url}/formgrader?token={token}", timeout=30).status
-    except urllib.error.HTTPError as e:
-        status = e.code
-    config = json.loads(
-        re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S)[1]
-    )
-    return {"formgrader page": status, "disabled": {e for e in config["disabledExtensions"] if "nbgrader" in e}}
 
 
 @pytest.mark.timeout(300)
