@@ -57,8 +57,11 @@ On your own machine (Python 3.11 or newer):
 
 ```bash
 python -m venv .venv && .venv/bin/pip install -r requirements.txt
-.venv/bin/jupyter lab course/00_start_here.ipynb
+.venv/bin/jupyter lab --LabApp.default_url=/lab/tree/course/00_start_here.ipynb
 ```
+
+(in this folder: JupyterLab shows `course/` and `exercises/` and opens the start page; next time, the second line
+alone).
 
 Your own runs and answers stay yours: an update of the course (the hub pulls it when you open the
 course link) never overwrites a file you changed.
