@@ -409,8 +409,6 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
     import dask
     from distributed import Client, LocalCluster, as_completed
 
-    from .forked_kernels import close_template
-
     with contextlib.ExitStack() as stack:
         if scheduler:
             client = stack.enter_context(Client(scheduler))
@@ -433,9 +431,9 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
                 )
             )
             client = stack.enter_context(Client(cluster))
-            # the workers' kernel templates end before the cluster stops its workers, which then exit at once
-            # (a template closed at a worker's exit can outlast the 4 s the nanny waits: "still alive, killing")
-            stack.callback(lambda: client.run(close_template) if client.status == "running" else None)
+            # the workers stop before the cluster closes, their kernel templates first: the cluster's own close gives
+            # a worker 4 s to exit, then kills it and logs "Worker process still alive ..., killing" (a loaded machine)
+            stack.callback(_stop_workers, cluster, client)
         here = versions()
         for addr, theirs in client.run(versions).items():
             if theirs != here:
@@ -458,6 +456,21 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
                 )
                 result = Result(task.student, False, reason)
             on_result(result)
+
+
+def _stop_workers(cluster: Any, client: Any, timeout: float = 60.0) -> None:
+    """End the workers' kernel templates, then stop the workers of a local cluster, each given ``timeout`` s."""
+    import asyncio
+
+    from .forked_kernels import close_template
+
+    if client.status == "running":
+        client.run(close_template)
+
+    async def stop() -> None:
+        await asyncio.gather(*(nanny.close(timeout=timeout) for nanny in list(cluster.workers.values())))
+
+    cluster.sync(stop)
 
 
 def grade_assignment(
