@@ -14,8 +14,11 @@ import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -43,27 +46,22 @@ def first_command(block: str) -> str:
     )
 
 
-#: (document, the block's first command) -> the test that runs the block as written
+WORKFLOW = "test_doc_commands.py::test_the_guides_grading_workflow_runs_as_written"
+LAB = "test_doc_commands.py::test_the_readmes_simulator_and_gate_commands_start_a_youbot_and_its_gate"
+#: (document, how the block's first command starts) -> the test that runs the block as written
 RUN_BY = {
-    ("docs/instructor.md", "./run.sh student-edition build/student --git"): (
-        "tests/integration/test_student_edition.py::edition"
+    ("docs/instructor.md", "./run.sh student-edition build/student --git"): "test_student_edition.py::edition",
+    ("docs/instructor.md", "nbgrader generate_assignment hw01_transforms --force"): WORKFLOW,
+    ("docs/instructor.md", "nbgrader zip_collect hw01_transforms"): WORKFLOW,
+    ("docs/instructor.md", "nbgrader collect hw01_transforms"): WORKFLOW,
+    ("docs/instructor.md", 'python -c "from traitlets.config.loader import PyFileConfigLoader'): (
+        "test_doc_commands.py::test_the_guides_config_check_loads_the_courses_config"
     ),
-    ("docs/instructor.md", "nbgrader generate_assignment hw01_transforms --force"): (
-        "tests/integration/test_doc_commands.py::test_the_guides_grading_workflow_runs_as_written"
-    ),
-    ("docs/instructor.md", "nbgrader collect hw01_transforms"): (
-        "tests/integration/test_doc_commands.py::test_the_guides_grading_workflow_runs_as_written"
-    ),
-    (
-        "docs/instructor.md",
-        "python -c \"from traitlets.config.loader import PyFileConfigLoader as L; print(L('nbgrader_config.py', path='.').load_config())\"",
-    ): ("tests/integration/test_doc_commands.py::test_the_guides_config_check_loads_the_courses_config"),
-    (
-        "README.md",
-        "./run.sh course",
-    ): "tests/integration/test_working_copy.py::test_run_sh_course_prints_the_url_of_the_start_page",
+    ("README.md", "./run.sh course"): "test_working_copy.py::test_run_sh_course_prints_the_url_of_the_start_page",
+    ("README.md", ".venv/bin/python -m armlab.lab.sim --port 9090"): LAB,
+    ("README.md", ".venv/bin/python -m armlab.lab.gate --upstream"): LAB,
     ("student edition README", "python -m venv .venv && .venv/bin/pip install -r requirements.txt"): (
-        "tests/integration/test_student_edition.py::test_the_readme_recipe_installs_the_edition_in_its_folder_and_opens_a_students_lab"
+        "test_student_edition.py::test_the_readme_recipe_installs_the_edition_in_its_folder_and_opens_a_students_lab"
     ),
 }
 DOCS = {"README.md": REPO / "README.md", "docs/instructor.md": GUIDE}
@@ -78,18 +76,20 @@ def _blocks():
 
 
 def test_every_shell_block_of_the_docs_is_run_by_a_test_or_marked_with_why_not():
-    unaccounted, missing = [], []
+    unaccounted, missing, used = [], [], set()
     for doc, block in _blocks():
-        key = (doc, first_command(block))
-        if key in RUN_BY:
-            path, name = RUN_BY[key].split("::")
-            if not re.search(rf"^def {name}\(", (REPO / path).read_text(), re.M):
-                missing.append(RUN_BY[key])
+        command = first_command(block)
+        found = [k for k in RUN_BY if k[0] == doc and command.startswith(k[1])]
+        if found:
+            used.add(found[0])
+            file, name = RUN_BY[found[0]].split("::")
+            if not re.search(rf"^def {name}\(", (REPO / "tests" / "integration" / file).read_text(), re.M):
+                missing.append(RUN_BY[found[0]])
         elif not re.search(rf"^{re.escape(MARK)} \S.{{10,}}", block, re.M):
-            unaccounted.append(f"{doc}: {key[1]}")
+            unaccounted.append(f"{doc}: {command}")
     assert not unaccounted, "blocks neither run by a test nor marked with a reason:\n" + "\n".join(unaccounted)
     assert not missing, missing
-    assert len(RUN_BY) == len({k for k in RUN_BY if k in {(d, first_command(b)) for d, b in _blocks()}})
+    assert used == set(RUN_BY), set(RUN_BY) - used  # every entry names a block the docs still have
 
 
 def test_the_guides_config_check_loads_the_courses_config():
@@ -196,3 +196,63 @@ def test_the_student_edition_readme_says_what_the_test_runs():
         "pip install -r requirements.txt" in text
         and "--LabApp.default_url=/lab/tree/course/00_start_here.ipynb" in text
     )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(command: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        ["bash", "-c", f"exec {command}"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def _listens(proc: subprocess.Popen, port: int) -> bool:
+    """Whether ``proc`` accepts a connection on 127.0.0.1:``port`` within 60 s."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.2)
+    return False
+
+
+def _stop(proc: subprocess.Popen) -> int:
+    """Ctrl-C, as the README says; the exit status."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
+@pytest.mark.timeout(180)
+def test_the_readmes_simulator_and_gate_commands_start_a_youbot_and_its_gate():
+    """README.md's lab commands with their placeholders filled: free ports for 9090 and 9091, 127.0.0.1 for the robot's
+    address, a token; the optional workspace left out; ``.venv/bin/python`` this interpreter where no .venv is."""
+    sim, gate = [b for b in bash_blocks((REPO / "README.md").read_text()) if "armlab.lab." in b]
+    python = ".venv/bin/python" if (REPO / ".venv" / "bin" / "python").exists() else sys.executable
+    p_sim, p_gate = _free_port(), _free_port()
+    sim_cmd = first_command(sim).replace(".venv/bin/python", python).replace("9090", str(p_sim))
+    gate_cmd = " ".join(
+        line.split("  #")[0].strip().rstrip("\\") for line in gate.splitlines() if not line.startswith("#")
+    )
+    gate_cmd = gate_cmd.replace(".venv/bin/python", python).replace("9090", str(p_sim)).replace("9091", str(p_gate))
+    gate_cmd = gate_cmd.replace("<robot address>", "127.0.0.1").replace("<TA token>", "ta-token")
+    gate_cmd = re.sub(r"\s*\[--workspace [^\]]*\]", "", gate_cmd)
+    assert "<" not in gate_cmd and "[" not in gate_cmd, gate_cmd
+    sim_proc = _start(sim_cmd)
+    try:
+        assert _listens(sim_proc, p_sim), sim_cmd
+        gate_proc = _start(gate_cmd)
+        try:
+            assert _listens(gate_proc, p_gate), gate_cmd
+        finally:
+            _stop(gate_proc)
+    finally:
+        _stop(sim_proc)
