@@ -19,7 +19,10 @@ never contend for it and no grade is lost or written twice. The scores are those
 A submission that hangs past ``--timeout``, kills its kernel or kills its worker process gets zero
 on every cell, is flagged for manual grading, and the reason goes into the log and into
 ``autograded/<student>/<assignment>/BATCH_FAILURE.txt``; the batch goes on. A re-run skips what is
-graded already (``--force`` grades again).
+graded already (``--force`` grades again). The worker also writes each graded submission's feedback HTML
+(``nbgrader generate_feedback``, the course's config) into ``feedback/<student>/<assignment>/``; the run ends with
+a :class:`~armlab.grading.batch_report.Summary` (graded, mean score, failures, timeouts, where the feedback is),
+which :func:`grade_assignment` returns.
 
 Dask (``pip install 'armlab[scale]'``) runs the tasks: ``--workers N`` starts a ``LocalCluster`` of N
 single-threaded process workers (also for N = 1, so that no submission can take this process down);
