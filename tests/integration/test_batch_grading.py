@@ -5,6 +5,7 @@ on a real Dask LocalCluster with a worker killed mid-batch, and the failures a c
 from __future__ import annotations
 
 import copy
+import json
 import os
 import shutil
 import signal
@@ -265,3 +266,31 @@ def test_grading_package_does_not_import_dask_or_nbgrader():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.timeout(300)
+def test_grading_from_a_notebook_cell_shows_progress_and_a_short_summary_and_no_warning(course, tmp_path):
+    """``grade_assignment(...)`` as the last line of a notebook cell, as the guide shows it: the cell's outputs are the
+    progress line and the summary, no red warning block (the workers' SQLAlchemy noise went to the kernel's stderr),
+    and nothing of the graded notebook (hidden tests)."""
+    import nbclient
+
+    root = _copy(course, tmp_path, "nb")
+    for student in STUDENTS:
+        if student != "solution":
+            shutil.rmtree(root / "submitted" / student)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(f"from armlab.grading.batch import grade_assignment\ngrade_assignment({A!r})")
+    ]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    os.environ["PATH"] = _env()["PATH"]
+    nbclient.NotebookClient(nb, timeout=240, resources={"metadata": {"path": str(root)}}).execute()
+    outputs = nb.cells[0].outputs
+    stderr = [o.text for o in outputs if o.output_type == "stream" and o.name == "stderr"]
+    assert stderr == [], stderr
+    (result,) = [o for o in outputs if o.output_type == "execute_result"]
+    summary = result.data["text/plain"]
+    assert summary.startswith(f"{A}: 1 student graded, mean score 18.0 / 18") and len(summary) < 600, summary
+    shown = json.dumps([o for o in outputs])
+    assert "HIDDEN" not in shown and "check_" not in shown

@@ -72,7 +72,15 @@ def test_student_edition_holds_the_course_and_a_built_wheel_only(edition):
     assert "armlab/grading/checks.py" in members and not any(m.startswith(("tests/", "solutions/")) for m in members)
     # the course's JupyterLab settings, installed where JupyterLab reads them
     assert any(m.endswith(".data/data/share/jupyter/lab/settings/overrides.d/armlab.json") for m in members)
-    assert (edition / "requirements.txt").read_text() == f"--find-links ./wheels\narmlab[{se.EXTRAS}]==0.1.0\n"
+    # ... and a student's Lab: nbgrader's student tools, not the formgrader (deploy/jupyterlab/student/)
+    for config in (
+        "etc/jupyter/nbgrader_config.py",
+        "etc/jupyter/labconfig/page_config.d/zz-armlab-student.json",
+        "etc/jupyter/jupyter_server_config.d/zz-armlab-student.json",
+    ):
+        assert any(m.endswith(f".data/data/{config}") for m in members), config
+    version = wheel.name.split("-")[1]
+    assert (edition / "requirements.txt").read_text() == f"--find-links ./wheels\narmlab[{se.EXTRAS}]=={version}\n"
 
 
 def test_student_edition_has_no_solution_hidden_test_or_grader_harness(edition):
