@@ -60,8 +60,9 @@ python -m venv .venv && .venv/bin/pip install -r requirements.txt
 .venv/bin/jupyter lab --LabApp.default_url=/lab/tree/course/00_start_here.ipynb
 ```
 
-(in this folder: JupyterLab shows `course/` and `exercises/` and opens the start page; next time, the second line
-alone).
+Run both in this folder: JupyterLab then shows `course/` and `exercises/` and opens the start page. Next time,
+the second line alone. (`pip install -r` finds the wheel beside `requirements.txt` from any folder, with the pip
+that `python -m venv` brings.)
 
 Your own runs and answers stay yours: an update of the course (the hub pulls it when you open the
 course link) never overwrites a file you changed.
