@@ -62,7 +62,7 @@ def course(tmp_path_factory):
     killer = copy.deepcopy(solution)
     prepend(killer, "p2_my_Trans", KILLER)
     slow = copy.deepcopy(solution)
-    for grade_id in ("p1_my_Rot", "p2_my_Trans", "p3_T_AB", "p4_AP", "p5_fixed_current"):
+    for grade_id in ("p1_my_Rot", "p2_my_Trans", "p3_T_AB", "p4_to_frame_A", "p5_fixed_current"):
         prepend(slow, grade_id, "import time\ntime.sleep(3)")  # each cell within its 5 s, 15 s in all
     return root, {"kills_worker": killer, "slow": slow}
 
