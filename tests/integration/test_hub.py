@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import pwd
 import shutil
 import signal
@@ -178,7 +179,7 @@ def run_in_kernel(st: "Client", code: str) -> str:
 
 def run_in_terminal(person: "Client", command: str, until: str, timeout: float = 240) -> str:
     """Open a Terminal on the formgrader service (POST /api/terminals, as JupyterLab's launcher does), type
-    ``command``, return what it printed once ``until`` appears; the terminal is closed."""
+    ``command``, return what it printed once the regular expression ``until`` matches; the terminal is closed."""
     import websocket
 
     base = f"/services/{cr.COURSE_ID}"
@@ -189,7 +190,7 @@ def run_in_terminal(person: "Client", command: str, until: str, timeout: float =
     try:
         ws.send(json.dumps(["stdin", command + "\r"]))
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and until not in "".join(out):
+        while time.monotonic() < deadline and not re.search(until, "".join(out)):
             try:
                 kind, *data = json.loads(ws.recv())
             except websocket.WebSocketTimeoutException:
@@ -197,7 +198,7 @@ def run_in_terminal(person: "Client", command: str, until: str, timeout: float =
             if kind == "stdout":
                 out.append(data[0])
         text = "".join(out)
-        assert until in text, text[-3000:]
+        assert re.search(until, text), text[-3000:]
         return text
     finally:
         ws.close()
@@ -425,7 +426,7 @@ def test_a_homework_cycle_through_the_hub(hub):
     assert r["success"], r
     r = instructor.formgrader("POST", f"/submission/{HW}/{RIGHT}/autograde", timeout=2 * TIMEOUT).json()
     assert r["success"], r
-    out = run_in_terminal(instructor, f"armlab-grade {HW} --workers 1; echo EXIT=$?", until="EXIT=")
+    out = run_in_terminal(instructor, f"armlab-grade {HW} --workers 1; echo EXIT=$?", until=r"EXIT=\d")
     assert f"{HW}: 2 students graded, mean score {wrong_score / 2:.1f} / 18 (1 graded before, not again)" in out, out
     assert "EXIT=0" in out and "Warning" not in out and "not available" not in out, out
     # the students by name, as the formgrader lists them (the demo's roster; "None, None" without it)

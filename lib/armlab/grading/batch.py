@@ -20,9 +20,9 @@ A submission that hangs past ``--timeout``, kills its kernel or kills its worker
 on every cell, is flagged for manual grading, and the reason goes into the log and into
 ``autograded/<student>/<assignment>/BATCH_FAILURE.txt``; the batch goes on. A re-run skips what is
 graded already (``--force`` grades again). The worker also writes each graded submission's feedback HTML
-(``nbgrader generate_feedback``, the course's config) into ``feedback/<student>/<assignment>/``; the run ends with
-a :class:`~armlab.grading.batch_report.Summary` (graded, mean score, failures, timeouts, where the feedback is),
-which :func:`grade_assignment` returns.
+(``nbgrader generate_feedback``, the course's config) into ``feedback/<student>/<assignment>/``.
+:func:`grade_assignment` returns a :class:`~armlab.grading.batch_report.Summary` (graded, mean score, failures,
+timeouts, where the feedback is), which ``armlab-grade`` prints at the end.
 
 Dask (``pip install 'armlab[scale]'``) runs the tasks: ``--workers N`` starts a ``LocalCluster`` of N
 single-threaded process workers (also for N = 1, so that no submission can take this process down);
@@ -520,9 +520,7 @@ def grade_assignment(
         max_score = gb.find_assignment(assignment).max_score
     feedback_of = sorted((course / coursedir.feedback_directory).glob(f"*/{assignment}"))
     where = {p.parent.name: p for p in feedback_of if any(p.glob("*.html"))}
-    summary = Summary(assignment, results, scores, max_score, where, skipped)
-    print(summary, file=progress.stream, flush=True)
-    return summary
+    return Summary(assignment, results, scores, max_score, where, skipped)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -550,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
-    results = grade_assignment(
+    summary = grade_assignment(
         args.assignment,
         args.course,
         workers=args.workers,
@@ -560,7 +558,8 @@ def main(argv: list[str] | None = None) -> int:
         fork=args.fork,
         feedback=args.feedback,
     )
-    return 1 if any(not r.ok for r in results) else 0
+    print(summary, flush=True)
+    return 1 if summary.failures or summary.timeouts else 0
 
 
 freeze(__name__)  # like every grading module: armlab.grading.batch.grade_one = ... raises
