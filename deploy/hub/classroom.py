@@ -279,13 +279,16 @@ def write_role_config(root: Path, exchange: Path, real_users: bool) -> None:
             json.dumps(
                 {
                     "ServerApp": {
+                        # a Terminal runs the person's shell as it is, not as a login shell: /etc/profile would
+                        # replace PATH and lose the class's environment (armlab-grade, nbgrader, jupyter)
+                        "terminado_settings": {"shell_command": [SHELL]},
                         "jpserver_extensions": {
                             "nbgrader.server_extensions.formgrader": not student,
                             "nbgrader.server_extensions.assignment_list": True,
                             "nbgrader.server_extensions.course_list": True,
                             "nbgrader.server_extensions.validate_assignment": True,
                             "jupyter_lsp": False,  # no language server is installed: its start-up scan only costs time
-                        }
+                        },
                     }
                 },
                 indent=1,
