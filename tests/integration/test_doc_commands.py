@@ -204,9 +204,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start(command: str) -> subprocess.Popen:
+def _start(command: str, cwd: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        ["bash", "-c", f"exec {command}"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        ["bash", "-c", f"exec {command}"], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
 
 
@@ -232,11 +232,12 @@ def _stop(proc: subprocess.Popen) -> int:
 
 
 @pytest.mark.timeout(180)
-def test_the_readmes_simulator_and_gate_commands_start_a_youbot_and_its_gate():
+def test_the_readmes_simulator_and_gate_commands_start_a_youbot_and_its_gate(tmp_path):
     """README.md's lab commands with their placeholders filled: free ports for 9090 and 9091, 127.0.0.1 for the robot's
     address, a token; the optional workspace left out; ``.venv/bin/python`` this interpreter where no .venv is."""
     sim, gate = [b for b in bash_blocks((REPO / "README.md").read_text()) if "armlab.lab." in b]
-    python = ".venv/bin/python" if (REPO / ".venv" / "bin" / "python").exists() else sys.executable
+    venv = REPO / ".venv" / "bin" / "python"  # run elsewhere: the gate writes its audit log where it runs
+    python = str(venv) if venv.exists() else sys.executable
     p_sim, p_gate = _free_port(), _free_port()
     sim_cmd = first_command(sim).replace(".venv/bin/python", python).replace("9090", str(p_sim))
     gate_cmd = " ".join(
@@ -246,10 +247,10 @@ def test_the_readmes_simulator_and_gate_commands_start_a_youbot_and_its_gate():
     gate_cmd = gate_cmd.replace("<robot address>", "127.0.0.1").replace("<TA token>", "ta-token")
     gate_cmd = re.sub(r"\s*\[--workspace [^\]]*\]", "", gate_cmd)
     assert "<" not in gate_cmd and "[" not in gate_cmd, gate_cmd
-    sim_proc = _start(sim_cmd)
+    sim_proc = _start(sim_cmd, tmp_path)
     try:
         assert _listens(sim_proc, p_sim), sim_cmd
-        gate_proc = _start(gate_cmd)
+        gate_proc = _start(gate_cmd, tmp_path)
         try:
             assert _listens(gate_proc, p_gate), gate_cmd
         finally:
