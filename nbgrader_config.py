@@ -30,6 +30,7 @@ from nbgrader.preprocessors import ClearHiddenTests, GetGrades, LimitOutput, Ove
 from armlab.grading.preprocessors import (  # noqa: E402
     InjectGradingImport, LimitOutputChars, RobustOverwriteCells, ShortenTracebacks,
 )
+from armlab.grading.offline_html import OfflineHTMLExporter, TypesetMath  # noqa: E402
 from armlab.notebooks import StampKernelMetadata  # noqa: E402
 
 # --- layout ----------------------------------------------------------------------------------
@@ -68,8 +69,12 @@ _pre = list(Autograde.class_traits()["autograde_preprocessors"].default())
 _i = _pre.index(LimitOutput) + 1
 c.Autograde.autograde_preprocessors = [InjectGradingImport] + _pre[:_i] + [LimitOutputChars] + _pre[_i:]
 
-# --- feedback HTML: no hidden tests, no tracebacks of test cells (give students only the HTML)
-c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTests, ShortenTracebacks, CSSHTMLHeaderPreprocessor]
+# --- feedback HTML: no hidden tests, no tracebacks of test cells (give students only the HTML); its maths typeset
+# as MathML when written, so it reads offline: no MathJax from a CDN (armlab.grading.offline_html)
+c.GenerateFeedback.preprocessors = [
+    GetGrades, ClearHiddenTests, ShortenTracebacks, TypesetMath, CSSHTMLHeaderPreprocessor,
+]
+c.GenerateFeedback.exporter_class = OfflineHTMLExporter
 
 # --- released notebooks carry the students' kernel metadata (armlab.notebooks), so that opening a fetched homework
 # changes nothing (no unsaved mark, no autosave). Off here: the committed exercises/ name no machine's Python (the

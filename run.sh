@@ -243,6 +243,8 @@ cmd_course() {
     fi
     # kernel messages reach the browser at once, not after a 40 ms delayed ACK (armlab/viz/server.py)
     lab_args+=(--ServerApp.kernel_websocket_connection_class=armlab.viz.server.NoDelayKernelConnection)
+    # a student's Lab: nbgrader's student tools, not the formgrader (deploy/jupyterlab/student/README.md)
+    export JUPYTER_CONFIG_PATH="$ROOT/deploy/jupyterlab/student${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"
     say "starting JupyterLab on $COURSE_COPY (Ctrl-C to stop)"
     cd "$COURSE_COPY" # nbgrader's Validate button looks for its course directory here
     exec "$VENV/bin/jupyter" lab "${lab_args[@]}" "$@"

@@ -123,7 +123,9 @@ def main() -> None:
         shutil.copytree(base, serial)
         shutil.copytree(base, batch)
         t_serial = timed([str(BIN / "nbgrader"), "autograde", A], serial)
-        t_batch = timed([sys.executable, "-m", "armlab.grading.batch", A, "--workers", str(args.workers)], batch)
+        # --no-feedback: the same work as serial autograde (armlab-grade writes the feedback HTML by default)
+        batch_cmd = [sys.executable, "-m", "armlab.grading.batch", A, "--workers", str(args.workers), "--no-feedback"]
+        t_batch = timed(batch_cmd, batch)
         g_serial, g_batch = grades(serial), grades(batch)
         same = g_serial == g_batch and len(g_serial) == args.students
         started = [overhead(False) for _ in range(3)]

@@ -57,8 +57,12 @@ On your own machine (Python 3.11 or newer):
 
 ```bash
 python -m venv .venv && .venv/bin/pip install -r requirements.txt
-.venv/bin/jupyter lab course/00_start_here.ipynb
+.venv/bin/jupyter lab --LabApp.default_url=/lab/tree/course/00_start_here.ipynb
 ```
+
+Run both in this folder: JupyterLab then shows `course/` and `exercises/` and opens the start page. Next time,
+the second line alone. (`pip install -r` finds the wheel beside `requirements.txt` from any folder, with the pip
+that `python -m venv` brings.)
 
 Your own runs and answers stay yours: an update of the course (the hub pulls it when you open the
 course link) never overwrites a file you changed.
@@ -82,6 +86,15 @@ def build_wheel(dest: Path) -> Path:
     return wheel
 
 
+def requirements(wheel: Path) -> str:
+    """The edition's requirements.txt: armlab from the wheel beside it, with the notebooks' extras. pip reads a
+    relative ``--find-links`` in a requirements file relative to that file (every pip since 2015), so
+    ``pip install -r DIR/requirements.txt`` works from any folder; a direct reference (``armlab @ file:./wheels/…``)
+    is relative to the working directory, and pip 23.2 (Python 3.11's) rejects it outright."""
+    version = wheel.name.split("-")[1]
+    return f"--find-links ./wheels\narmlab[{EXTRAS}]=={version}\n"
+
+
 def build(out: Path, git: bool = False) -> Path:
     """Write the student edition into ``out`` (its old content, except .git, is replaced); its notebooks carry
     this interpreter's kernel metadata."""
@@ -100,7 +113,7 @@ def build(out: Path, git: bool = False) -> Path:
     for path in notebooks(out):  # cells untouched: nbgrader's checksums stay valid
         path.write_bytes(stamped(path, metadata))
     wheel = build_wheel(out / "wheels")
-    (out / "requirements.txt").write_text(f"armlab[{EXTRAS}] @ file:./wheels/{wheel.name}\n")
+    (out / "requirements.txt").write_text(requirements(wheel))
     (out / "README.md").write_text(README)
     (out / ".gitignore").write_text(".ipynb_checkpoints/\n__pycache__/\n.venv/\n")
     check_edition(out)

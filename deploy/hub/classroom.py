@@ -52,9 +52,12 @@ import student_edition  # noqa: E402
 
 COURSE_ID = "armlab"  # the formgrader service has the course's name (nbgrader's course list relies on it)
 INSTRUCTOR, TA = "armlab-instructor", "armlab-ta"
-STUDENTS = ("armlab-s1", "armlab-s2", "armlab-s3")
+#: the students and their names, as the formgrader lists them (nbgrader's gradebook: first name, last name)
+ROSTER = {"armlab-s1": ("Ada", "Lovelace"), "armlab-s2": ("Alan", "Turing"), "armlab-s3": ("Grace", "Hopper")}
+STUDENTS = tuple(ROSTER)
 GRADER = "armlab-grader"  # the OS account of the formgrader service: owns the course directory
 GRADERS = (INSTRUCTOR, TA)
+SHELL = "/bin/bash"  # every person's shell: the Terminal, a notebook's !armlab-grade
 USERS = (*GRADERS, *STUDENTS)
 LOOPBACK = "127.0.0.1"
 
@@ -126,7 +129,8 @@ def proxy_command() -> str:
 
 
 def ensure_user(name: str, home: Path) -> None:
-    """Create the system user ``name`` (no login shell) with ``home``, or point an existing one at it."""
+    """Create the system user ``name`` with ``home`` and a shell, or point an existing one at them. No password: nobody
+    logs in as them but through the hub; the shell is what their Terminal and a notebook's ``!command`` run."""
     try:
         pw = pwd.getpwnam(name)
     except KeyError:
@@ -139,19 +143,20 @@ def ensure_user(name: str, home: Path) -> None:
                 "--home-dir",
                 str(home),
                 "--shell",
-                "/usr/sbin/nologin",
+                SHELL,
                 name,
             ],
             check=True,
         )
     else:
-        if pw.pw_dir != str(home):
-            r = subprocess.run(["usermod", "--home", str(home), name], capture_output=True, text=True)
-            if r.returncode:
-                raise SystemExit(
-                    f"usermod --home {home} {name} failed ({r.stderr.strip()}): is another class "
-                    f"still running? (ps -u {name})"
-                )
+        for flag, now, want in (("--home", pw.pw_dir, str(home)), ("--shell", pw.pw_shell, SHELL)):
+            if now != want:  # an account of an earlier class (its shell was /usr/sbin/nologin)
+                r = subprocess.run(["usermod", flag, want, name], capture_output=True, text=True)
+                if r.returncode:
+                    raise SystemExit(
+                        f"usermod {flag} {want} {name} failed ({r.stderr.strip()}): is another class "
+                        f"still running? (ps -u {name})"
+                    )
 
 
 def chown_tree(path: Path, user: str) -> None:
@@ -274,13 +279,16 @@ def write_role_config(root: Path, exchange: Path, real_users: bool) -> None:
             json.dumps(
                 {
                     "ServerApp": {
+                        # a Terminal runs the person's shell as it is, not as a login shell: /etc/profile would
+                        # replace PATH and lose the class's environment (armlab-grade, nbgrader, jupyter)
+                        "terminado_settings": {"shell_command": [SHELL]},
                         "jpserver_extensions": {
                             "nbgrader.server_extensions.formgrader": not student,
                             "nbgrader.server_extensions.assignment_list": True,
                             "nbgrader.server_extensions.course_list": True,
                             "nbgrader.server_extensions.validate_assignment": True,
                             "jupyter_lsp": False,  # no language server is installed: its start-up scan only costs time
-                        }
+                        },
                     }
                 },
                 indent=1,
@@ -292,6 +300,15 @@ def write_role_config(root: Path, exchange: Path, real_users: bool) -> None:
         (d / "labconfig" / "page_config.json").write_text(json.dumps({"disabledExtensions": disabled}, indent=1))
     for p in [root / "config", *(root / "config").rglob("*")]:
         p.chmod(0o755 if p.is_dir() else 0o644)
+
+
+def write_roster(course: Path) -> None:
+    """The students, with their names, in the course's gradebook (``nbgrader db student add`` does the same)."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", COURSE_ID) as gb:
+        for student, (first, last) in ROSTER.items():
+            gb.update_or_create_student(student, first_name=first, last_name=last)
 
 
 def setup(root: Path, port: int, *, real_users: bool, edition: Path | None = None) -> Classroom:
@@ -351,6 +368,7 @@ def setup(root: Path, port: int, *, real_users: bool, edition: Path | None = Non
         course.mkdir()
         shutil.copytree(REPO / "solutions", course / "solutions")
         shutil.copy(REPO / "nbgrader_config.py", course / "nbgrader_config.py")
+    write_roster(course)
     if real_users:
         chown_tree(grader_home, GRADER)
     grader_home.chmod(0o700)

@@ -178,6 +178,20 @@ def test_student_function_checkers_use_armlab_vocabulary():
     fails(check_link_function, lambda al, a, th, d: link_transform_standard(th, d, a, al), match="STANDARD-convention")
 
 
+def test_check_point_function_is_eq_3_16_on_its_own_transforms_and_names_the_mistakes():
+    """hw01 part 4: ``fn(T, p)`` = T·[p, 1] as a 3-vector, checked on transforms the checker builds (not on the
+    student's part 3 answer); the 4-vector, the inverse and the forgotten translation are named."""
+    from armlab.grading import check_point_function
+
+    cases = (((("Rot", "z", 40, "deg"), ("Trans", 6, -3, 0)), (3, -5, 2)), ((("Trans", 1, 2, 3),), (0, 0, 0)))
+    check_point_function(lambda T, p: (T @ np.append(p, 1.0))[:3], cases=cases)
+    check_point_function(lambda T, p: T[:3, :3] @ p + T[:3, 3], cases=cases)
+    fails(check_point_function, lambda T, p: T @ np.append(p, 1.0), cases=cases, match="homogeneous 4-vector")
+    fails(check_point_function, lambda T, p: (np.linalg.inv(T) @ np.append(p, 1.0))[:3], cases=cases, match="inverse")
+    fails(check_point_function, lambda T, p: T[:3, :3] @ p, cases=cases, match="translation is missing")
+    fails(check_point_function, lambda T, p: (_ for _ in ()).throw(NotImplementedError()), match="not implemented")
+
+
 # --- symbolic -------------------------------------------------------------------------------------
 def test_check_expr_equal_passes_equivalent_forms():
     q2, q3, a2, a3, d4 = sp.symbols("q2 q3 a2 a3 d4", real=True)
@@ -326,7 +340,14 @@ GRADING_MODULES = ["armlab.grading"] + sorted(m.name for m in pkgutil.walk_packa
 KERNEL_MODULES = [
     m
     for m in GRADING_MODULES
-    if m not in ("armlab.grading.preprocessors", "armlab.grading.batch", "armlab.grading.forked_kernels")
+    if m
+    not in (
+        "armlab.grading.preprocessors",
+        "armlab.grading.offline_html",
+        "armlab.grading.batch",
+        "armlab.grading.batch_report",
+        "armlab.grading.forked_kernels",
+    )
 ]
 
 
@@ -612,7 +633,7 @@ def hw01_runs():
 def test_blank_answer_says_fill_in_the_cell_above(hw01_runs):
     blank, _ = hw01_runs
     assert "NameError: T_AB is not defined yet — fill in the cell above and run it" in _errors(blank["p3_visible"])
-    assert "NameError: AP is not defined yet — fill in the cell above" in _errors(blank["p4_visible"])
+    assert "to_frame_A: is not implemented yet\n(it still raises NotImplementedError)" in _errors(blank["p4_visible"])
     assert (
         "NotImplementedError: my_Rot is not written yet — fill in the cell above (replace "
         "`raise NotImplementedError()` with your code)"
@@ -639,12 +660,13 @@ def test_passing_visible_tests_say_so(hw01_runs):
     blank, wrong = hw01_runs
     for gid in ("p2_visible", "p6_visible"):
         assert wrong[gid] == [("stream", "✓ visible tests passed\n")], gid
-    assert "AP: looks like degrees were used" in _errors(wrong["p4_visible"])  # AP = T_AB·P inherits the mistake
+    # part 4 is graded on its own transforms: right, it passes although part 3 is wrong (it once inherited the mistake)
+    assert wrong["p4_visible"] == [("stream", "✓ visible tests passed\n")]
 
     def printed(run):
         return {gid for gid, outs in run.items() for kind, text in outs if kind == "stream" and "✓" in text}
 
-    assert printed(blank) == set() and printed(wrong) == {"p2_visible", "p6_visible"}  # failing cells stay silent
+    assert printed(blank) == set() and printed(wrong) == {"p2_visible", "p4_visible", "p6_visible"}  # failing: silent
 
 
 def test_feedback_handler_never_loses_the_error():

@@ -5,6 +5,7 @@ on a real Dask LocalCluster with a worker killed mid-batch, and the failures a c
 from __future__ import annotations
 
 import copy
+import json
 import os
 import shutil
 import signal
@@ -63,7 +64,7 @@ def course(tmp_path_factory):
     killer = copy.deepcopy(solution)
     prepend(killer, "p2_my_Trans", KILLER)
     slow = copy.deepcopy(solution)
-    for grade_id in ("p1_my_Rot", "p2_my_Trans", "p3_T_AB", "p4_AP", "p5_fixed_current"):
+    for grade_id in ("p1_my_Rot", "p2_my_Trans", "p3_T_AB", "p4_to_frame_A", "p5_fixed_current"):
         prepend(slow, grade_id, "import time\ntime.sleep(3)")  # each cell within its 5 s, 15 s in all
     return root, {"kills_worker": killer, "slow": slow}
 
@@ -175,25 +176,50 @@ def test_batch_on_a_local_cluster_gives_serial_nbgraders_scores_through_a_killed
     assert _grades(root) == (cells, scores)
 
 
-def test_batch_times_out_a_slow_submission_and_resumes(course, tmp_path):
+def test_armlab_grade_times_out_a_slow_submission_ends_with_a_summary_and_resumes(course, tmp_path):
+    """``armlab-grade`` as an instructor runs it: a slow submission gets zero with the reason, the run ends with a
+    summary (graded, mean score, failures, timeouts, where the feedback is) and prints no library warning."""
     from armlab.grading.batch import grade_assignment
 
     root = _copy(course, tmp_path, "slow", extra=("slow",))
     for student in STUDENTS:
-        if student != "solution":
+        if student not in ("solution", "os_exit"):
             shutil.rmtree(root / "submitted" / student)
-    results = grade_assignment(A, root, workers=1, timeout=10)
-    by_student = {r.student: r for r in results}
-    assert not by_student["slow"].ok and by_student["slow"].reason == "timed out after 10 s"
-    assert by_student["solution"].ok
+    cli = [str(Path(BIN) / "armlab-grade"), A, "--workers", "1", "--timeout", "12"]
+    out = subprocess.run(cli, cwd=root, env=_env(), capture_output=True, text=True, timeout=600)
+    assert out.returncode == 1, out.stderr  # some submissions failed
+    text = out.stdout + out.stderr
+    summary = out.stdout.splitlines()  # stdout: the summary; stderr: the progress
+    assert summary == [
+        f"{A}: 3 students graded, mean score 6.0 / 18",
+        "  failures: 1 (zero, flagged for manual grading)",
+        "    os_exit: its kernel died (the notebook ended or crashed its Python process)",
+        "  timeouts: 1 (zero, flagged for manual grading)",
+        "    slow: timed out after 12 s",
+        f"  feedback of 1 student: {root / 'feedback'}/<student>/{A}/ (give students only these HTML files; after"
+        f" manual grading: nbgrader generate_feedback {A} --force)",
+    ], text
+    for noise in ("Warning", "SAWarning", "still alive", "killing", "Traceback"):
+        assert noise not in text, text
+    html = (root / "feedback" / "solution" / A / f"{A}.html").read_text()
+    assert "Score: 18.0 / 18.0" in html or "18.0 / 18.0" in html
+    # its maths typeset as MathML, and no script from anywhere (MathJax from a CDN showed raw $\theta$ offline)
+    assert html.count("<math") >= 5 and "<script src=" not in html and "x-mathjax-config" not in html
+    assert not (root / "feedback" / "slow").exists() and not (root / "feedback" / "os_exit").exists()
     cells, scores = _grades(root)
-    assert scores == {"slow": 0.0, "solution": 18.0}
+    assert scores == {"slow": 0.0, "solution": 18.0, "os_exit": 0.0}
     assert all(flag for _, flag in cells["slow"].values())
+    shutil.rmtree(root / "submitted" / "os_exit")
     rerun = grade_assignment(A, root, workers=1, timeout=10)
     assert [r.student for r in rerun] == ["slow"]  # graded ones are skipped; the failure is tried again
+    assert rerun.timeouts == [("slow", "timed out after 10 s")] and rerun.failures == [] and rerun.skipped == 1
+    assert rerun.scores == {"slow": 0.0} and rerun.max_score == 18.0
+    # the API's return value, the last line of a notebook cell: a few lines, no notebook, no hidden test
+    for shown in (repr(rerun), str(rerun), repr(list(rerun))):
+        assert len(shown) < 800 and "HIDDEN" not in shown and "cells" not in shown, shown
     forced = grade_assignment(A, root, workers=1, timeout=120, force=True)
     assert sorted(r.student for r in forced) == ["slow", "solution"] and all(r.ok for r in forced)
-    assert _grades(root)[1] == {"slow": 18.0, "solution": 18.0}
+    assert _grades(root)[1] == {"slow": 18.0, "solution": 18.0, "os_exit": 0.0}
 
 
 def test_batch_into_a_postgresql_gradebook_gives_serial_nbgraders_scores(course, serial, tmp_path):
@@ -242,3 +268,31 @@ def test_grading_package_does_not_import_dask_or_nbgrader():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.timeout(300)
+def test_grading_from_a_notebook_cell_shows_progress_and_a_short_summary_and_no_warning(course, tmp_path):
+    """``grade_assignment(...)`` as the last line of a notebook cell, as the guide shows it: the cell's outputs are the
+    progress line and the summary, no red warning block (the workers' SQLAlchemy noise went to the kernel's stderr),
+    and nothing of the graded notebook (hidden tests)."""
+    import nbclient
+
+    root = _copy(course, tmp_path, "nb")
+    for student in STUDENTS:
+        if student != "solution":
+            shutil.rmtree(root / "submitted" / student)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(f"from armlab.grading.batch import grade_assignment\ngrade_assignment({A!r})")
+    ]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    os.environ["PATH"] = _env()["PATH"]
+    nbclient.NotebookClient(nb, timeout=240, resources={"metadata": {"path": str(root)}}).execute()
+    outputs = nb.cells[0].outputs
+    stderr = [o.text for o in outputs if o.output_type == "stream" and o.name == "stderr"]
+    assert stderr == [], stderr
+    (result,) = [o for o in outputs if o.output_type == "execute_result"]
+    summary = result.data["text/plain"]
+    assert summary.startswith(f"{A}: 1 student graded, mean score 18.0 / 18") and len(summary) < 600, summary
+    shown = json.dumps([o for o in outputs])
+    assert "HIDDEN" not in shown and "check_" not in shown

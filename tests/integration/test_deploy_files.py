@@ -44,7 +44,7 @@ def test_single_user_image_installs_the_student_edition_with_the_notebooks_extra
     assert extras == {"course", "lab"} and extras <= set(_extras())
     # the lab notebooks need websockets (lab), the chapters widgets and nbgrader's Assignments tab (course)
     names = {r.name for e in extras for r in _extras()[e]}
-    assert {"websockets", "anywidget", "nbgrader", "jupyterlab"} <= names
+    assert {"websockets", "anywidget", "nbgrader", "jupyterlab", "mujoco"} <= names  # mujoco: chapters 06 and 08
 
 
 def test_single_user_image_runs_the_editions_python_and_checks_its_notebooks_against_its_kernel():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import pwd
 import shutil
 import signal
@@ -176,6 +177,34 @@ def run_in_kernel(st: "Client", code: str) -> str:
         st.req("DELETE", st.user(f"/api/kernels/{kid}"), expect=204)
 
 
+def run_in_terminal(person: "Client", command: str, until: str, timeout: float = 240) -> str:
+    """Open a Terminal on the formgrader service (POST /api/terminals, as JupyterLab's launcher does), type
+    ``command``, return what it printed once the regular expression ``until`` matches; the terminal is closed."""
+    import websocket
+
+    base = f"/services/{cr.COURSE_ID}"
+    name = person.req("POST", f"{base}/api/terminals").json()["name"]
+    url = person.base.replace("http://", "ws://") + f"{base}/terminals/websocket/{name}"
+    ws = websocket.create_connection(url, header=[f"Authorization: {person.s.headers['Authorization']}"], timeout=30)
+    out: list[str] = []
+    try:
+        ws.send(json.dumps(["stdin", command + "\r"]))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not re.search(until, "".join(out)):
+            try:
+                kind, *data = json.loads(ws.recv())
+            except websocket.WebSocketTimeoutException:
+                continue
+            if kind == "stdout":
+                out.append(data[0])
+        text = "".join(out)
+        assert re.search(until, text), text[-3000:]
+        return text
+    finally:
+        ws.close()
+        person.req("DELETE", f"{base}/api/terminals/{name}", expect=(204, 404))
+
+
 def listening_addresses(pids: set[int]) -> set[str]:
     """``ip:port`` of every TCP socket the processes ``pids`` listen on (/proc/net/tcp and tcp6)."""
     inodes = set()
@@ -333,6 +362,9 @@ def test_a_homework_cycle_through_the_hub(hub):
         r = right_st.req("GET", right_st.user(escape), expect=None)
         assert r.status_code in (400, 403, 404), (escape, r.status_code, r.text[:300])
     if cls.real_users:
+        assert {u: pwd.getpwnam(u).pw_shell for u in (*cr.USERS, cr.GRADER)} == dict.fromkeys(
+            (*cr.USERS, cr.GRADER), "/bin/bash"
+        )
         uid = pwd.getpwnam(RIGHT).pw_uid
         pid = server(RIGHT)["state"]["pid"]
         status = Path(f"/proc/{pid}/status").read_text()
@@ -388,12 +420,18 @@ def test_a_homework_cycle_through_the_hub(hub):
     assert submitted and submitted[0]["submissions"], "the submission record survived the restart"
 
     mark("killed server restarted")
-    # --- 3. the instructor collects, autogrades, generates and releases feedback -------------------------------------
+    # --- 3. the instructor collects, autogrades one student in the formgrader and the others in the formgrader's
+    # Terminal with armlab-grade (the guide's "in a terminal of the service"); generates and releases feedback --------
     r = instructor.formgrader("POST", f"/assignment/{HW}/collect", timeout=TIMEOUT).json()
     assert r["success"], r
-    for name in cr.STUDENTS:
-        r = instructor.formgrader("POST", f"/submission/{HW}/{name}/autograde", timeout=2 * TIMEOUT).json()
-        assert r["success"], r
+    r = instructor.formgrader("POST", f"/submission/{HW}/{RIGHT}/autograde", timeout=2 * TIMEOUT).json()
+    assert r["success"], r
+    out = run_in_terminal(instructor, f"armlab-grade {HW} --workers 1; echo EXIT=$?", until=r"EXIT=\d")
+    assert f"{HW}: 2 students graded, mean score {wrong_score / 2:.1f} / 18 (1 graded before, not again)" in out, out
+    assert "EXIT=0" in out and "Warning" not in out and "not available" not in out, out
+    # the students by name, as the formgrader lists them (the demo's roster; "None, None" without it)
+    listed = {r["id"]: (r["first_name"], r["last_name"]) for r in instructor.formgrader("GET", "/students").json()}
+    assert {s: listed[s] for s in cr.STUDENTS} == cr.ROSTER
     r = ta.formgrader("POST", f"/assignment/{HW}/generate_feedback", timeout=2 * TIMEOUT).json()
     assert r["success"], r
     r = instructor.formgrader("POST", f"/assignment/{HW}/release_feedback").json()

@@ -8,10 +8,15 @@ metadata, so a student opens them without an unsaved mark.
 
 from __future__ import annotations
 
+import ensurepip
 import json
+import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -25,12 +30,32 @@ from armlab.notebooks import main as notebooks_main
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
 import student_edition as se  # noqa: E402
-from support.jupyterlab import dirty_on_opening  # noqa: E402
+from support.jupyterlab import dirty_on_opening, student_tools  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+#: docs/instructor.md's command; the test builds into a folder of its own instead of build/student
+GUIDE_BUILD = "./run.sh student-edition build/student --git"
 
 
 @pytest.fixture(scope="module")
 def edition(tmp_path_factory):
-    return se.build(tmp_path_factory.mktemp("edition") / "armlab-student", git=True)
+    """The edition, built by the guide's command (this interpreter's environment standing in for .venv)."""
+    assert f"\n{GUIDE_BUILD}     #" in (REPO / "docs" / "instructor.md").read_text()
+    out = tmp_path_factory.mktemp("edition") / "armlab-student"
+    driver = (
+        'source run.sh; VENV="$FAKE_VENV"; ensure_venv() { :; }; ensure_installed() { :; }; activate_venv() { :; }; '
+    )
+    command = GUIDE_BUILD.replace("./run.sh ", "main ").replace("build/student", str(out))
+    env = {**os.environ, "FAKE_VENV": sys.prefix}
+    r = subprocess.run(["bash", "-c", driver + command], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and f"student edition in {out}" in r.stdout, r.stdout + r.stderr
+    return out
 
 
 def test_student_edition_holds_the_course_and_a_built_wheel_only(edition):
@@ -47,7 +72,15 @@ def test_student_edition_holds_the_course_and_a_built_wheel_only(edition):
     assert "armlab/grading/checks.py" in members and not any(m.startswith(("tests/", "solutions/")) for m in members)
     # the course's JupyterLab settings, installed where JupyterLab reads them
     assert any(m.endswith(".data/data/share/jupyter/lab/settings/overrides.d/armlab.json") for m in members)
-    assert (edition / "requirements.txt").read_text().startswith(f"armlab[{se.EXTRAS}] @ file:./wheels/{wheel.name}")
+    # ... and a student's Lab: nbgrader's student tools, not the formgrader (deploy/jupyterlab/student/)
+    for config in (
+        "etc/jupyter/nbgrader_config.py",
+        "etc/jupyter/labconfig/page_config.d/zz-armlab-student.json",
+        "etc/jupyter/jupyter_server_config.d/zz-armlab-student.json",
+    ):
+        assert any(m.endswith(f".data/data/{config}") for m in members), config
+    version = wheel.name.split("-")[1]
+    assert (edition / "requirements.txt").read_text() == f"--find-links ./wheels\narmlab[{se.EXTRAS}]=={version}\n"
 
 
 def test_student_edition_has_no_solution_hidden_test_or_grader_harness(edition):
@@ -238,3 +271,104 @@ def test_opening_a_notebook_of_the_edition_changes_nothing(edition, tmp_path):
     dirty = dirty_on_opening(tmp_path / "lab", place)
     assert dirty.pop("00_start_here.ipynb") is True, "the check no longer sees what JupyterLab changes on opening"
     assert dirty == {f"edition/{n}": False for n in names}
+
+
+# --- installing the edition as its README and the instructor's guide say, with the pip `python -m venv` bundles ------
+
+
+def _bash_lines(markdown: str) -> list[str]:
+    """The commands of a markdown text's ```bash blocks, one per line (comments dropped)."""
+    blocks = re.findall(r"```bash\n(.*?)```", markdown, re.S)
+    return [line.split("  #")[0].strip() for b in blocks for line in b.splitlines() if line.strip()]
+
+
+def _plain_env(tmp_path: Path) -> dict[str, str]:
+    """A shell as a student's: `python` is this Python (its `-m venv` bundles its own pip), nothing of this
+    checkout on the path, Jupyter's files in the test's folder (as root: a Lab that may run as root)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "JUPYTER_CONFIG_PATH")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    config = tmp_path / "jupyter-config"
+    config.mkdir(exist_ok=True)
+    (config / "jupyter_server_config.json").write_text(json.dumps({"ServerApp": {"allow_root": True}}))
+    env.update(JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(tmp_path / "jupyter-runtime"))
+    return env
+
+
+def _run(command: str, cwd: Path, env: dict[str, str], timeout: float = 1200) -> str:
+    r = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, f"{command}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    return r.stdout + r.stderr
+
+
+def _bundled_pip(venv: Path) -> str:
+    version = subprocess.run([str(venv / "bin" / "pip"), "--version"], capture_output=True, text=True).stdout
+    assert version.startswith(f"pip {ensurepip.version()} "), version  # as bundled: never upgraded
+    return version
+
+
+@pytest.mark.timeout(1500)
+def test_the_readme_recipe_installs_the_edition_in_its_folder_and_opens_a_students_lab(edition, tmp_path):
+    """The student edition's README, run as written in the edition's folder with the pip of `python -m venv`
+    (Python 3.11's is pip 23.2, which rejected the old `armlab @ file:./wheels/…` line): armlab from the wheel with
+    the notebooks' extras; then its JupyterLab line, on a free port: a student's Lab, no instructor tools."""
+    folder = tmp_path / "armlab-student"
+    shutil.copytree(edition, folder, ignore=shutil.ignore_patterns(".git"))
+    install, lab = _bash_lines((folder / "README.md").read_text())
+    assert install == "python -m venv .venv && .venv/bin/pip install -r requirements.txt"
+    env = _plain_env(tmp_path)
+    _run(install, folder, env)
+    _bundled_pip(folder / ".venv")
+    where = _run(
+        ".venv/bin/python -c 'import armlab, armlab.lab, nbgrader, ipywidgets, mujoco; print(armlab.__file__)'",
+        folder,
+        env,
+    )
+    assert where.strip().startswith(str(folder / ".venv" / "lib")), where  # the wheel's armlab, not this checkout
+
+    port = _free_port()
+    proc = subprocess.Popen(
+        ["bash", "-c", f"{lab} --no-browser --port={port} --ServerApp.ip=127.0.0.1"],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: list[str] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any("?token=" in line for line in lines):
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+        log = "".join(lines)
+        assert f"http://127.0.0.1:{port}/lab/tree/course/00_start_here.ipynb?token=" in log, log[-3000:]
+        tools = student_tools(f"http://127.0.0.1:{port}", log.split("?token=")[1].split()[0])
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert tools == {
+        "formgrader page": 404,
+        "disabled": {"@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment"},
+    }
+    assert "No nbgrader_config.py file found" not in log, log
+
+
+@pytest.mark.timeout(1500)
+def test_the_guides_hub_install_works_from_another_folder(edition, tmp_path):
+    """docs/instructor.md's hub step, as written, with its two paths filled in (the environment's and the edition's)
+    and run from another folder: `pip install -r` finds the wheel beside requirements.txt, not in the working
+    directory ("No such file or directory: './wheels/…'" before)."""
+    guide = (REPO / "docs" / "instructor.md").read_text()
+    (step,) = re.findall(r"`(python -m venv /opt/armlab && [^`]*)`", guide)
+    assert "/opt/armlab/bin/pip install -r /srv/armlab-student/requirements.txt" in step
+    env_dir, elsewhere = tmp_path / "opt-armlab", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    command = step.replace("/opt/armlab", str(env_dir)).replace("/srv/armlab-student", str(edition))
+    _run(command, elsewhere, _plain_env(tmp_path))
+    _bundled_pip(env_dir)
+    code = "import armlab, armlab.lab, nbgrader, jupyterhub, nbgitpuller; print(armlab.__file__)"
+    where = _run(f"{env_dir}/bin/python -c '{code}'", elsewhere, _plain_env(tmp_path))
+    assert where.strip().startswith(str(env_dir / "lib")), where
+    assert (env_dir / "bin" / "jupyterhub-singleuser").exists()

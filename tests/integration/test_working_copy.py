@@ -25,7 +25,7 @@ from armlab.notebooks import kernel_metadata
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
 import working_copy as wc  # noqa: E402
-from support.jupyterlab import dirty_on_opening  # noqa: E402
+from support.jupyterlab import dirty_on_opening, student_tools  # noqa: E402
 
 META = {
     "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
@@ -201,13 +201,21 @@ def test_run_sh_course_prints_the_url_of_the_start_page(tmp_path):
             lines.append(line)
             if f"127.0.0.1:{port}/" in line:
                 break
+        log = "".join(lines)
+        assert f"http://127.0.0.1:{port}/lab/tree/course/00_start_here.ipynb?token=" in log, log[-3000:]
+        token = log.split("?token=")[1].split()[0]
+        tools = student_tools(f"http://127.0.0.1:{port}", token)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    log = "".join(lines)
-    assert f"http://127.0.0.1:{port}/lab/tree/course/00_start_here.ipynb?token=" in log, log[-3000:]
     assert (work / "course" / "00_start_here.ipynb").exists() and (work / "exercises").is_dir()
     assert "your working copy of the course" in log
+    # a student's Lab: nbgrader's student tools, not the instructor's, and no warning about a missing config
+    assert tools == {
+        "formgrader page": 404,
+        "disabled": {"@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment"},
+    }
+    assert "No nbgrader_config.py file found" not in log and "formgrader" not in log, log
 
 
 @pytest.mark.timeout(300)

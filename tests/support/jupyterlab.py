@@ -6,9 +6,13 @@ The working copy's and the student edition's tests share it: their notebooks mus
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import os
+import re
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,3 +72,25 @@ def dirty_on_opening(workdir: Path, place: Callable[[Path], list[str]]) -> dict[
     # a thread of its own: the browser tests' session-wide Playwright runs its loop in this one
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(open_each).result(timeout=600)
+
+
+def student_tools(url: str, token: str) -> dict:
+    """What a Lab at ``url`` offers of nbgrader's instructor tools: the formgrader page's HTTP status, and which of
+    nbgrader's Lab plugins (formgrader, create-assignment, assignment-list, ...) its page config disables."""
+    deadline = time.monotonic() + 30  # the URL is printed a moment before the server accepts connections
+    while True:
+        try:
+            page = urllib.request.urlopen(f"{url}/lab?token={token}", timeout=30).read().decode()
+            break
+        except urllib.error.URLError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    try:
+        status = urllib.request.urlopen(f"{url}/formgrader?token={token}", timeout=30).status
+    except urllib.error.HTTPError as e:
+        status = e.code
+    config = json.loads(
+        re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S)[1]
+    )
+    return {"formgrader page": status, "disabled": {e for e in config["disabledExtensions"] if "nbgrader" in e}}

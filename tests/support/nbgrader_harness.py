@@ -78,11 +78,7 @@ def hw01_submissions(solution, blank):
     nb = copy.deepcopy(solution)  # subtly wrong: Rot(z, −θ) (transpose), degrees, reversed order
     set_source(nb, "p1_my_Rot", "def my_Rot(axis, theta):\n    return armlab.Rot(axis, -theta)")
     set_source(nb, "p3_T_AB", "T_AB = Rot('x', 25) @ Trans(6, -3, 0) @ Rot('z', 40)")
-    set_source(
-        nb,
-        "p4_AP",
-        "AP = (Rot('x', np.radians(25)) @ Trans(6, -3, 0) @ Rot('z', np.radians(40)) @ point(3, -5, 2))[:3]",
-    )
+    set_source(nb, "p4_to_frame_A", "def to_frame_A(T_AB, BP):\n    return T_AB[:3, :3] @ BP + T_AB[:3, 3]")  # right
     set_source(
         nb,
         "p5_fixed_current",
@@ -90,6 +86,10 @@ def hw01_submissions(solution, blank):
         "T_fixed = Rz @ Rx @ Ry\nT_current = Rz @ Rx @ Ry",
     )
     subs["wrong"] = nb
+
+    nb = copy.deepcopy(solution)  # one mistake in part 3 (degrees): part 4, right, is graded on its own inputs
+    set_source(nb, "p3_T_AB", "T_AB = Rot('x', 25) @ Trans(6, -3, 0) @ Rot('z', 40)")
+    subs["part3_wrong_only"] = nb
 
     nb = copy.deepcopy(solution)
     prepend(nb, "p6_p_inv", "while True:\n    pass")
@@ -121,13 +121,13 @@ def hw01_submissions(solution, blank):
     prepend(nb, "p2_my_Trans", "print('x' * 100_000_000)")
     subs["huge_line"] = nb
 
-    nb = copy.deepcopy(blank)  # monkeypatching + wrong (well-shaped) answers: only the honest 4 visible points;
+    nb = copy.deepcopy(blank)  # monkeypatching + wrong (well-shaped) answers: only the honest 3 visible points;
     (setup,) = cells_by_id(nb, "setup")  # ... and the locked setup cell deleted, so only the injected import
     nb.cells = [c for c in nb.cells if c is not setup]  # freezes the checkers before the patches run
     set_source(nb, "p1_my_Rot", PATCH_EVERYTHING + "def my_Rot(axis, theta):\n    return numpy.zeros((4, 4))")
     set_source(nb, "p2_my_Trans", "def my_Trans(dx, dy, dz):\n    return numpy.zeros((4, 4))")
     set_source(nb, "p3_T_AB", "T_AB = numpy.eye(4)")
-    set_source(nb, "p4_AP", "AP = numpy.zeros(3)")
+    set_source(nb, "p4_to_frame_A", "def to_frame_A(T_AB, BP):\n    return numpy.zeros(3)")
     set_source(nb, "p5_fixed_current", "T_fixed = T_current = numpy.eye(4)")
     set_source(nb, "p6_p_inv", "a, b, theta = sp.symbols('a b theta', real=True)\np_inv = sp.Matrix([a, b, 0])")
     subs["monkeypatch"] = nb
@@ -711,6 +711,8 @@ OUTCOMES = [
             "degrees were used where radians were expected",
         ),
     ),
+    # part 4 is graded on its own transforms: the part 3 mistake costs part 3's points only
+    Outcome("hw01_transforms", "part3_wrong_only", 15.0, ("degrees were used where radians were expected",)),
     Outcome("hw01_transforms", "infinite_loop", 15.0),
     Outcome("hw01_transforms", "edited_tests", 0.0),
     Outcome("hw01_transforms", "deleted_tests", 18.0),
@@ -718,7 +720,7 @@ OUTCOMES = [
     Outcome("hw01_transforms", "stripped_solution", 18.0),
     Outcome("hw01_transforms", "million_lines", 18.0),
     Outcome("hw01_transforms", "huge_line", 18.0),
-    Outcome("hw01_transforms", "monkeypatch", 4.0),
+    Outcome("hw01_transforms", "monkeypatch", 3.0),
     Outcome("hw01_transforms", "os_exit", 0.0),
     Outcome("hw01_transforms", "ignores_sigint", 0.0),
     Outcome("hw02_forward_kinematics", "solution", 15.0),
@@ -943,7 +945,9 @@ def _grade_in_parallel(root, api, assignments, workers, result):
         ) as cluster,
     ):
         for a in assignments:
-            for r in grade_assignment(a, root, scheduler=cluster.scheduler_address, stream=io.StringIO()):
+            for r in grade_assignment(
+                a, root, scheduler=cluster.scheduler_address, feedback=False, stream=io.StringIO()
+            ):
                 result["times"][(a, r.student)] = r.seconds
                 res = {"success": r.ok, "error": r.reason, "log": r.log}
                 result["graded"][(a, r.student)] = (res, scores(api, a, r.student))

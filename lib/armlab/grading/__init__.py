@@ -61,6 +61,7 @@ from .transforms import (
     check_rot_function,
     check_rotation,
     check_trans_function,
+    check_point_function,
     check_transform,
     reference_transform,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "check_dh_position",
     "check_rot_function",
     "check_trans_function",
+    "check_point_function",
     "check_link_function",
     "check_expr_equal",
     "check_dh_robot",

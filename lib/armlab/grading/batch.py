@@ -19,7 +19,10 @@ never contend for it and no grade is lost or written twice. The scores are those
 A submission that hangs past ``--timeout``, kills its kernel or kills its worker process gets zero
 on every cell, is flagged for manual grading, and the reason goes into the log and into
 ``autograded/<student>/<assignment>/BATCH_FAILURE.txt``; the batch goes on. A re-run skips what is
-graded already (``--force`` grades again).
+graded already (``--force`` grades again). The worker also writes each graded submission's feedback HTML
+(``nbgrader generate_feedback``, the course's config) into ``feedback/<student>/<assignment>/``.
+:func:`grade_assignment` returns a :class:`~armlab.grading.batch_report.Summary` (graded, mean score, failures,
+timeouts, where the feedback is), which ``armlab-grade`` prints at the end.
 
 Dask (``pip install 'armlab[scale]'``) runs the tasks: ``--workers N`` starts a ``LocalCluster`` of N
 single-threaded process workers (also for N = 1, so that no submission can take this process down);
@@ -40,17 +43,32 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ._frozen import freeze
+from .batch_report import Progress, Summary
 
-__all__ = ["Task", "Result", "Progress", "grade_assignment", "grade_one", "sweep_private_copies", "versions", "main"]
+__all__ = [
+    "Task",
+    "Result",
+    "Progress",
+    "Summary",
+    "grade_assignment",
+    "grade_one",
+    "sweep_private_copies",
+    "versions",
+    "main",
+]
 
 #: A submission that runs longer than this (seconds, all its cells) gets zero.
 DEFAULT_TIMEOUT = 300.0
 FAILURE_FILE = "BATCH_FAILURE.txt"
+TIMED_OUT = "timed out after"
+#: nbgrader 0.9.6 trips over its own SQLAlchemy session while autograding: a harmless warning per submission
+NOISE = r"Object of type .* not in session"
 #: A worker's private copy of the course: ``<tmp>/armlab-grade-<worker pid>-<random>``.
 PRIVATE_PREFIX = "armlab-grade-"
 
@@ -69,6 +87,7 @@ class Task:
     timeout: float = DEFAULT_TIMEOUT
     versions: dict[str, str] = field(default_factory=dict)
     fork: bool = True  # kernels forked from a warm template (forked_kernels), or started as nbgrader does
+    feedback: bool = True  # also write the feedback HTML (nbgrader generate_feedback), for a graded submission
 
 
 @dataclass
@@ -79,10 +98,16 @@ class Result:
     ok: bool
     reason: str = ""
     seconds: float = 0.0
-    files: dict[str, bytes] = field(default_factory=dict)
+    # the autograded notebooks (hidden tests included), the grades and the log: never in a repr
+    files: dict[str, bytes] = field(default_factory=dict, repr=False)
     timestamp: datetime.datetime | None = None
-    notebooks: dict[str, dict[str, Any]] = field(default_factory=dict)
-    log: str = ""
+    notebooks: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    log: str = field(default="", repr=False)
+    feedback: dict[str, bytes] = field(default_factory=dict, repr=False)  # the feedback HTML, for the student
+
+    @property
+    def timed_out(self) -> bool:
+        return self.reason.startswith(TIMED_OUT)
 
 
 # --- the worker side --------------------------------------------------------------------------------
@@ -179,22 +204,23 @@ def grade_one(task: Task) -> Result:
         cfg.CourseDirectory.source_directory = "source"
         cfg.CourseDirectory.submitted_directory = "submitted"
         cfg.CourseDirectory.autograded_directory = "autograded"
+        cfg.CourseDirectory.feedback_directory = "feedback"
         cfg.CourseDirectory.db_url = f"sqlite:///{root / 'gradebook.db'}"
         cfg.CourseDirectory.course_id = task.course_id
         if task.fork:
             fork_kernels(cfg)
         api = NbGraderAPI(config=cfg)
         hit: list[bool] = []
-        with _deadline(task.timeout, hit), watch_template() as killed:
+        with _deadline(task.timeout, hit), watch_template() as killed, warnings.catch_warnings():
+            warnings.filterwarnings("ignore", NOISE)
             out = api.autograde(task.assignment, task.student, force=True, create=True)
-        seconds = time.perf_counter() - t0
         ok, reason = out["success"] and not hit and not killed, ""
         if hit:
-            reason = f"timed out after {task.timeout:g} s"
+            reason = f"{TIMED_OUT} {task.timeout:g} s"
         elif killed:  # its kernel died with it; a started kernel's parent would have been this worker
             reason = "the submission killed its kernel's parent process"
         elif not out["success"]:
-            reason = "nbgrader autograde failed: " + _last_line(out.get("error", ""))
+            reason = _failure(out)
         timestamp: Any = None
         notebooks: dict[str, dict[str, Any]] = {}
         if not hit:  # nbgrader's own rows, also for a notebook it failed (a dead kernel): as serial grading
@@ -203,7 +229,16 @@ def grade_one(task: Task) -> Result:
                     timestamp, notebooks = _rows(gb, task.assignment, task.student)
         out_dir = root / "autograded" / task.student / task.assignment
         files = _read_tree(out_dir) if out_dir.is_dir() else {}
-        return Result(task.student, ok, reason, seconds, files, timestamp, notebooks, out.get("log", ""))
+        feedback: dict[str, bytes] = {}
+        if ok and task.feedback:  # the feedback HTML as nbgrader generate_feedback writes it (the course's config)
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", NOISE)
+                fb = api.generate_feedback(task.assignment, task.student, force=True)
+            fb_dir = root / "feedback" / task.student / task.assignment
+            if fb["success"] and fb_dir.is_dir():
+                feedback = _read_tree(fb_dir)
+        seconds = time.perf_counter() - t0
+        return Result(task.student, ok, reason, seconds, files, timestamp, notebooks, out.get("log", ""), feedback)
 
 
 def sweep_private_copies(tmpdir: str | None = None) -> list[Path]:
@@ -226,6 +261,13 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # another user's process
         return True
     return True
+
+
+def _failure(out: dict[str, Any]) -> str:
+    """Why nbgrader's autograde failed, in the words an instructor needs (its own last line only says "see above")."""
+    if "DeadKernelError" in out.get("log", "") + out.get("error", ""):
+        return "its kernel died (the notebook ended or crashed its Python process)"
+    return "nbgrader autograde failed: " + _last_line(out.get("error", ""))
 
 
 def _last_line(text: str) -> str:
@@ -265,13 +307,20 @@ def gradebook_template(db_url: str, course_id: str, assignment: str) -> bytes:
         return path.read_bytes()
 
 
-def merge(gb: Any, assignment: str, result: Result, course: Path, autograded: str) -> None:
-    """Write one result into the course: the autograded files, then the gradebook rows."""
+def merge(gb: Any, assignment: str, result: Result, course: Path, autograded: str, feedback: str | None = None) -> None:
+    """Write one result into the course: the autograded files, the feedback (into ``feedback``, the course's
+    feedback folder, when given: a failed submission's old feedback goes), then the gradebook rows."""
     dest = course / autograded / result.student / assignment
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     _write_tree(dest, result.files)
+    if feedback is not None:
+        html = course / feedback / result.student / assignment
+        shutil.rmtree(html, ignore_errors=True)
+        if result.feedback:
+            html.mkdir(parents=True)
+            _write_tree(html, result.feedback)
     gb.update_or_create_student(result.student)
     if result.timestamp is not None:
         gb.update_or_create_submission(assignment, result.student, timestamp=result.timestamp)
@@ -296,58 +345,6 @@ def merge(gb: Any, assignment: str, result: Result, course: Path, autograded: st
     gb.db.commit()
 
 
-class Progress:
-    """done/total, rate, ETA and the slowest submissions so far, in a terminal or a notebook cell."""
-
-    def __init__(self, total: int, stream: Any = None, every: float = 1.0) -> None:
-        self.total, self.done, self.failed = total, 0, 0
-        self.t0 = time.perf_counter()
-        self.slowest: list[tuple[float, str]] = []
-        self.stream = sys.stderr if stream is None else stream
-        self.every, self._last = every, 0.0
-        self._handle = _notebook_handle()
-        self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-
-    def update(self, result: Result) -> None:
-        self.done += 1
-        self.failed += not result.ok
-        self.slowest = sorted(self.slowest + [(result.seconds, result.student)], reverse=True)[:3]
-        now = time.perf_counter()
-        if now - self._last >= self.every or self.done == self.total:
-            self._last = now
-            self.show()
-
-    def line(self) -> str:
-        elapsed = time.perf_counter() - self.t0
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate > 0 else float("nan")
-        slow = ", ".join(f"{s} {t:.1f} s" for t, s in self.slowest)
-        return (
-            f"{self.done}/{self.total} graded ({self.failed} failed), {rate * 60:.1f} per minute, "
-            f"ETA {eta:.0f} s; slowest: {slow or '-'}"
-        )
-
-    def show(self) -> None:
-        text = self.line()
-        if self._handle is not None:
-            self._handle.update({"text/plain": text}, raw=True)
-        elif self._tty:
-            print("\r" + text, end="\n" if self.done == self.total else "", file=self.stream, flush=True)
-        else:
-            print(text, file=self.stream, flush=True)
-
-
-def _notebook_handle() -> Any:
-    """A display handle when running in a Jupyter kernel, else None."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
-    if shell is None or type(shell).__name__ != "ZMQInteractiveShell":
-        return None
-    from IPython.display import display
-
-    return display({"text/plain": "starting…"}, raw=True, display_id=True)
-
-
 def _course_config(course: Path) -> Any:
     from traitlets.config.loader import PyFileConfigLoader
 
@@ -358,11 +355,14 @@ def _course_config(course: Path) -> Any:
     return CourseDirectory(config=cfg)
 
 
-def _tasks(coursedir: Any, course: Path, assignment: str, force: bool, timeout: float, fork: bool) -> list[Task]:
+def _tasks(
+    coursedir: Any, course: Path, assignment: str, force: bool, timeout: float, fork: bool, feedback: bool
+) -> tuple[list[Task], int]:
+    """The submissions to grade, and how many are graded already (skipped without ``force``)."""
     from nbgrader.api import Gradebook
 
     sub_root = course / coursedir.submitted_directory
-    students = sorted(p.parent.name for p in sub_root.glob(f"*/{assignment}") if p.is_dir())
+    collected = students = sorted(p.parent.name for p in sub_root.glob(f"*/{assignment}") if p.is_dir())
     done_dir = course / coursedir.autograded_directory
     if not force:
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
@@ -397,9 +397,10 @@ def _tasks(coursedir: Any, course: Path, assignment: str, force: bool, timeout: 
             timeout,
             here,
             fork,
+            feedback,
         )
         for s in students
-    ]
+    ], len(collected) - len(students)
 
 
 def _run_serial(tasks: list[Task], on_result: Callable[[Result], None]) -> None:
@@ -424,10 +425,18 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
             )
             cluster = stack.enter_context(
                 LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,  # no dashboard; the scheduler's HTTP server on a free loopback port
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # (its default, 8787, may be taken)
                 )
             )
             client = stack.enter_context(Client(cluster))
+            # the workers stop before the cluster closes, their kernel templates first: the cluster's own close gives
+            # a worker 4 s to exit, then kills it and logs "Worker process still alive ..., killing" (a loaded machine)
+            stack.callback(_stop_workers, cluster, client)
         here = versions()
         for addr, theirs in client.run(versions).items():
             if theirs != here:
@@ -452,6 +461,21 @@ def _run_dask(tasks: list[Task], on_result: Callable[[Result], None], workers: i
             on_result(result)
 
 
+def _stop_workers(cluster: Any, client: Any, timeout: float = 60.0) -> None:
+    """End the workers' kernel templates, then stop the workers of a local cluster, each given ``timeout`` s."""
+    import asyncio
+
+    from .forked_kernels import close_template
+
+    if client.status == "running":
+        client.run(close_template)
+
+    async def stop() -> None:
+        await asyncio.gather(*(nanny.close(timeout=timeout) for nanny in list(cluster.workers.values())))
+
+    cluster.sync(stop)
+
+
 def grade_assignment(
     assignment: str,
     course: str | Path = ".",
@@ -461,25 +485,29 @@ def grade_assignment(
     force: bool = False,
     timeout: float = DEFAULT_TIMEOUT,
     fork: bool = True,
+    feedback: bool = True,
     stream: Any = None,
-) -> list[Result]:
-    """Autograde every collected submission of ``assignment``; returns one Result per graded student."""
+) -> Summary:
+    """Autograde every collected submission of ``assignment`` and write its feedback HTML (``feedback``); returns
+    the run's :class:`Summary` (iterate over it for one Result per graded student)."""
     from nbgrader.api import Gradebook
 
     course = Path(course).resolve()
     coursedir = _course_config(course)
-    tasks = _tasks(coursedir, course, assignment, force, timeout, fork)
+    tasks, skipped = _tasks(coursedir, course, assignment, force, timeout, fork, feedback)
     progress = Progress(len(tasks), stream)
     results: list[Result] = []
-    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb, warnings.catch_warnings():
+        warnings.filterwarnings("ignore", NOISE)
+        fb_dir = coursedir.feedback_directory if feedback else None
 
         def on_result(result: Result) -> None:
-            merge(gb, assignment, result, course, coursedir.autograded_directory)
+            merge(gb, assignment, result, course, coursedir.autograded_directory, fb_dir)
             results.append(result)
             progress.update(result)
 
         if not tasks:
-            print(f"nothing to grade for {assignment} (graded already; --force grades again)", file=progress.stream)
+            pass
         elif scheduler is None and importlib.util.find_spec("distributed") is None:
             if workers > 1:
                 raise SystemExit("parallel grading needs Dask: pip install 'armlab[scale]' (or use --workers 1)")
@@ -488,10 +516,11 @@ def grade_assignment(
             _run_dask(tasks, on_result, workers, scheduler)
             if scheduler is None:  # this machine's workers are gone: the copies of any that were killed
                 sweep_private_copies()
-    for r in results:
-        if not r.ok:
-            print(f"{r.student}: zero, flagged for manual grading: {r.reason}", file=progress.stream)
-    return results
+        scores = {r.student: gb.find_submission(assignment, r.student).score for r in results}
+        max_score = gb.find_assignment(assignment).max_score
+    feedback_of = sorted((course / coursedir.feedback_directory).glob(f"*/{assignment}"))
+    where = {p.parent.name: p for p in feedback_of if any(p.glob("*.html"))}
+    return Summary(assignment, results, scores, max_score, where, skipped)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -505,6 +534,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per submission")
     parser.add_argument("--course", default=".", help="the course directory (default: here)")
     parser.add_argument(
+        "--no-feedback",
+        dest="feedback",
+        action="store_false",
+        help="do not write the feedback HTML (nbgrader generate_feedback writes it later)",
+    )
+    parser.add_argument(
         "--no-fork",
         dest="fork",
         action="store_false",
@@ -513,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
-    results = grade_assignment(
+    summary = grade_assignment(
         args.assignment,
         args.course,
         workers=args.workers,
@@ -521,8 +556,10 @@ def main(argv: list[str] | None = None) -> int:
         force=args.force,
         timeout=args.timeout,
         fork=args.fork,
+        feedback=args.feedback,
     )
-    return 1 if any(not r.ok for r in results) else 0
+    print(summary, flush=True)
+    return 1 if summary.failures or summary.timeouts else 0
 
 
 freeze(__name__)  # like every grading module: armlab.grading.batch.grade_one = ... raises

@@ -36,7 +36,15 @@ from jupyter_client.manager import AsyncKernelManager
 
 from ._frozen import freeze
 
-__all__ = ["PRELOAD", "ForkedKernelManager", "available", "fork_kernels", "template", "watch_template"]
+__all__ = [
+    "PRELOAD",
+    "ForkedKernelManager",
+    "available",
+    "close_template",
+    "fork_kernels",
+    "template",
+    "watch_template",
+]
 
 #: What the template imports before forking: the kernel itself and what every homework's first cell imports.
 PRELOAD = ("ipykernel.kernelapp", "numpy", "sympy", "armlab")
@@ -199,9 +207,13 @@ def template(env: dict[str, str], preload: tuple[str, ...] = PRELOAD) -> _Templa
 
 
 @atexit.register  # closed when this process exits, not left to the garbage collector
-def _close_template() -> None:
-    if _template is not None:
-        _template.close()
+def close_template() -> None:
+    """End this process's kernel template, if it has one (the next kernel starts a new one)."""
+    global _template
+    with _template_lock:
+        if _template is not None:
+            _template.close()
+            _template = None
 
 
 @contextlib.contextmanager

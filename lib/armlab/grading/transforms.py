@@ -10,7 +10,7 @@ References are re-derived with plain math from a description: a factor is ``("Ro
 
 from __future__ import annotations
 
-from ._base import call, check_finite, close, fail, fmt_shape, read, shape_message
+from ._base import arrays, call, check_finite, close, fail, fmt_shape, read, shape_message
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
 from ._frozen import degrees, freeze, permutations, radians
 from ._plain import apply, as_nested, product, rot, rot_block, trans, translation, transpose
@@ -241,6 +241,20 @@ def check_trans_function(
                 ),
             },
         )
+
+
+def check_point_function(
+    fn: Callable[..., Any],
+    name: str = "to_frame_A",
+    cases: Any = (((("Rot", "z", 30, "deg"), ("Trans", 1, 2, 3)), (1, 0, 0)),),
+    atol: float = 1e-9,
+) -> None:
+    """Assert ``fn(T, p)`` = T·[p, 1] as a 3-vector (textbook eq. (3.16)) for each case ``(factors, p)``: ``T`` is the
+    product of ``factors``, given to ``fn`` as a 4×4 array and ``p`` as a 3-vector; the mistakes of
+    :func:`check_point` are named."""
+    for factors, p in cases:
+        T = as_nested(product([factor(f, k) for k, f in enumerate(factors)]), (4, 4))
+        check_point(call(fn, arrays(T, p), name), factors, p, name=f"{name}(T, {tuple(p)})", atol=atol)
 
 
 freeze(__name__)
