@@ -29,7 +29,7 @@ from ..models import PAPER_3R, PAPER_GRAVITY, YOUBOT_ACTUATORS, paper_3r, youbot
 from .scene import ArmView, figure3d, strided_path, trace_stride
 from .browser import Artist, Widget
 from .plots import TimePlots, time_plot
-from .widgets import Panel, load_widgets, panel_layout, side_column, slider
+from .widgets import Panel, load_widgets, panel_layout, player, side_column, slider
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -87,7 +87,7 @@ class TaskPlayer(_Animated):
         self.result = result
         last = len(result.t) - 1
         self.step = slider(0, 0, last, 1, "step", ".0f")
-        self.play = w.Play(min=0, max=last, step=int(every), interval=40)
+        self.play = player(0, last, int(every), 40, "the task")
         self.play.observe(lambda ch: setattr(self.step, "value", float(ch["new"])), names="value")
         self.step.observe(lambda ch: self.show(int(round(ch["new"]))), names="value")
         self.frame = w.HTML()
@@ -151,7 +151,7 @@ class ControlLab(_Animated):
         # the outcome and its two plots in one widget: an update is one message to the browser, not three
         self.plots, self.frame = TimePlots(width=380), w.HTML()
         steps = self.plan.step_of(self.plan.t_end, self.dt)
-        self.play = w.Play(min=0, max=steps, step=10, interval=40)
+        self.play = player(0, steps, 10, 40, "the run")
         self.play.observe(lambda ch: self.show(ch["new"]), names="value")
         for s in self.sliders:
             s.observe(lambda _: self.update(), names="value")

@@ -31,7 +31,7 @@ from ..models import planar2r
 from .browser import set_arrows
 from .ik import GhostArm
 from .scene import TRACE_POINTS, ArmView, figure3d, fit_points, reach, strided_path, trace_stride
-from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+from .widgets import JointSliders, Panel, load_widgets, panel_layout, player, side_column, slider
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -271,7 +271,7 @@ class TrajectoryPlayer(Panel):
         self.time = slider(
             0.0, 0.0, float(self.t[-1]), float(self.t[1] - self.t[0]) if steps > 1 else 1.0, "t (s)", ".3f"
         )
-        self.play = w.Play(min=0, max=steps - 1, step=max(1, steps // 200), interval=interval)
+        self.play = player(0, steps - 1, max(1, steps // 200), interval, "the motions")
         self.play.observe(lambda ch: setattr(self.time, "value", float(self.t[ch["new"]])), names="value")
         self.time.observe(lambda ch: self.show(int(np.searchsorted(self.t, ch["new"] - 1e-12))), names="value")
         self.readout = w.HTML()

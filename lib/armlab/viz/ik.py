@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike
 
 from ..ik import PUMA_LABELS, solver_for
 from ..kinematics import joint_axis_frames
-from .browser import Artist, Axes3D, set_screen_offset
+from .browser import Artist, Axes3D, add_description, set_screen_offset
 from .scene import VIEW, ArmView, Triads, figure3d, fit_points, reach
 from .widgets import Panel, load_widgets
 
@@ -154,6 +154,9 @@ class GhostArm(ArmView):
     def set_visible(self, visible: bool) -> None:
         self.line.set_visible(visible)
 
+    def describe(self) -> str:
+        return ""  # the solutions are described together (SolutionArms.describe)
+
 
 class SolutionArms:
     """One :class:`GhostArm` per solution slot on one axes, moved in place by :meth:`update`.
@@ -207,6 +210,16 @@ class SolutionArms:
         self.q = np.full((self.count, robot.n), np.nan)
         self.labels = [""] * self.count
         self.hide()
+        add_description(ax, self.describe)
+
+    def describe(self) -> str:
+        """The solutions drawn, for the scene's text alternative: how many, their branches, which lie outside
+        the joint limits."""
+        shown = np.flatnonzero(self.shown)
+        if not len(shown):
+            return "no solution drawn"
+        names = ", ".join(self.labels[s] + ("" if self.highlighted[s] else " (outside the limits)") for s in shown)
+        return f"{len(shown)} solution{'s' if len(shown) != 1 else ''} drawn: {names}"
 
     def hide(self) -> None:
         for g in self.ghosts:

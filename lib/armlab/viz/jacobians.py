@@ -35,7 +35,7 @@ from ..jacobians import differential as dm
 from ..kinematics.frames import joint_axis_frames
 from .browser import Figure, set_arrows
 from .scene import ArmView, Triads, figure3d, fit_points, frame_content, reach
-from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+from .widgets import JointSliders, Panel, load_widgets, panel_layout, player, side_column, slider
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -297,7 +297,7 @@ class RatePlayer(Panel):
             self.traces.append(ax.plot([], [], [], color="tab:purple", lw=2)[0])
         dt = float(self.runs[names[0]].t[1] - self.runs[names[0]].t[0]) if self.steps > 1 else 1.0
         self.time = slider(0.0, 0.0, (self.steps - 1) * dt, dt, "t (s)", ".3f")
-        self.play = w.Play(min=0, max=self.steps - 1, step=1, interval=40)
+        self.play = player(0, self.steps - 1, 1, 40, "the runs")
         self.play.observe(lambda ch: setattr(self.time, "value", ch["new"] * dt), names="value")
         self.dt = dt
         self.readout = w.HTML()

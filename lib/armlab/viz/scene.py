@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .browser import Artist, Axes3D, Figure, set_arrows, set_fit, set_screen_offset
+from .browser import Artist, Axes3D, Figure, add_description, set_arrows, set_fit, set_screen_offset
 from .widgets import Panel, load_widgets
 
 if TYPE_CHECKING:
@@ -45,12 +45,39 @@ __all__ = [
     "reach",
     "arm_region",
     "ArmView",
+    "spoken_number",
+    "spoken_vector",
+    "joint_text",
 ]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
 # The starting view (elevation, azimuth in degrees): no multiple of 15° of azimuth points at the eye, so an
 # axis turned by a "round" angle is never seen end-on and hidden behind another.
 VIEW = (24.0, -37.5)
+
+
+def spoken_number(v: float, decimals: int = 1) -> str:
+    """``v`` rounded for a text alternative: no trailing zeros, a true minus sign (read as "minus")."""
+    text = f"{v:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{v:.0f}"
+    return "0" if text in ("-0", "") else text.replace("-", "−")
+
+
+def spoken_vector(v: ArrayLike, decimals: int = 2) -> str:
+    """A vector for a text alternative: "(0.41, 0.15, −0.32)"."""
+    return f"({', '.join(spoken_number(float(c), decimals) for c in np.asarray(v, dtype=float))})"
+
+
+def joint_text(robot: DHRobot, q: ArrayLike) -> str:
+    """The joint values as read aloud: "θ = (20, −30, 40, 0, 0, 0)°" for revolute joints (degrees),
+    "θ1 = 20°, d2 = 0.3 m, …" when some are prismatic (metres)."""
+    q = np.asarray(q, dtype=float)
+    revolute = [link.revolute for link in robot.links]
+    if all(revolute):
+        return f"θ = ({', '.join(spoken_number(math.degrees(v)) for v in q)})°"
+    return ", ".join(
+        f"θ{i} = {spoken_number(math.degrees(v))}°" if r else f"d{i} = {spoken_number(v, 3)} m"
+        for i, (v, r) in enumerate(zip(q, revolute), start=1)
+    )
 
 
 def figure3d(
@@ -243,7 +270,17 @@ def frames_figure(
             fontsize=9,
         )
     fit_points(ax, frame_content(Ts, length))
+    add_description(ax, lambda: frames_text(Ts, names))
     return fig
+
+
+def frames_text(Ts: ArrayLike, names: Sequence[str | None]) -> str:
+    """Frames read aloud: "frame {A} at (0, 0, 0) m, x axis along (1, 0, 0), …" for each frame."""
+    out = []
+    for k, (T, name) in enumerate(zip(np.asarray(Ts, dtype=float).reshape(-1, 4, 4), names)):
+        axes = ", ".join(f"{a} axis along {spoken_vector(T[:3, i])}" for i, a in enumerate("xyz"))
+        out.append(f"frame {{{name if name is not None else k + 1}}} at {spoken_vector(T[:3, 3])} m, {axes}")
+    return "; ".join(out)
 
 
 class FigureView(Panel):
@@ -343,6 +380,7 @@ class ArmView:
         title: str | None = None,
         floor: bool | None = None,
         floor_z: float = 0.0,
+        name: str | None = None,
     ) -> None:
         if ax is None:
             _, (ax,) = figure3d(titles=[title] if title else None, show_axes=False)
@@ -368,7 +406,16 @@ class ArmView:
         )
         if q is None:
             q = np.clip(np.zeros(robot.n), robot.qlim[:, 0], robot.qlim[:, 1])
+        self.name = robot.name if name is None else name
         self.update(q)
+        add_description(ax, self.describe)
+
+    def describe(self) -> str:
+        """What the scene's text alternative says of this arm: its joint values and tool position ("" when
+        hidden)."""
+        if not self.line.get_visible():
+            return ""
+        return f"{self.name} at {joint_text(self.robot, self.q)}, tool at {spoken_vector(self.T[:3, 3])} m"
 
     def _floor(self, size, z=0.0):
         """A light square grid at height z with 0.1 m spacing (one artist), and its scale."""

@@ -1,6 +1,9 @@
 // armlab.viz scene canvas: draws the 3-D scene sent by the kernel on a 2-D <canvas>.
-// Orthographic projection; drag to orbit, wheel to zoom, double-click to go back to the kernel's view.
-// The kernel sends only what moves (points, colours, texts); everything is drawn here.
+// Orthographic projection; drag to orbit, wheel to zoom, double-click to go back to the kernel's view; with
+// the keyboard (while the canvas has the focus): arrow keys turn, + and − zoom, Home or 0 go back.
+// The kernel sends only what moves (points, colours, texts); everything is drawn here. It also sends the
+// scene's text alternative (``label``, the canvas is role="img") and what to announce after a move
+// (``status``, read out by a visually hidden aria-live region).
 
 const DEG = Math.PI / 180;
 const HALO = 1.5;  // half the white halo around a text
@@ -250,21 +253,38 @@ function drawTitle(ctx, title, w, ext) {
           4 + m.actualBoundingBoxDescent);
 }
 
+const HELP = "3-D view. Drag or arrow keys: turn the view; wheel or + and −: zoom; double-click, Home or 0: reset";
+let serial = 0;
+
 function render({ model, el }) {
   const wrap = document.createElement("div");
   wrap.className = "armlab-scene";
   const canvas = document.createElement("canvas");
   canvas.className = "armlab-scene-canvas";
   canvas.tabIndex = 0;
-  canvas.title = "drag: turn the view · wheel: zoom · double-click: reset";
-  wrap.appendChild(canvas);
+  canvas.setAttribute("role", "img");
+  canvas.title = HELP;
+  const help = document.createElement("span");
+  help.className = "armlab-sr-only";
+  help.id = `armlab-scene-help-${++serial}-${Math.random().toString(36).slice(2, 8)}`;
+  help.textContent = HELP;
+  canvas.setAttribute("aria-describedby", help.id);
+  const live = document.createElement("div");
+  live.className = "armlab-sr-only";
+  live.setAttribute("aria-live", "polite");
+  wrap.append(canvas, help, live);
   el.appendChild(wrap);
+  const named = () => {
+    canvas.setAttribute("aria-label", model.get("label") || "3-D view");
+    if (live.textContent !== model.get("status")) live.textContent = model.get("status");
+  };
   const ctx = canvas.getContext("2d");
   let view = Object.assign({}, model.get("view"));
 
   function size() {
     const w = model.get("width"), h = model.get("height"), dpr = window.devicePixelRatio || 1;
-    canvas.style.width = w + "px"; canvas.style.height = h + "px";
+    // at most the container's width (reflow at 200 % zoom): the height follows the canvas's own aspect
+    canvas.style.width = w + "px"; canvas.style.height = "auto";
     if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
       canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
     }
@@ -326,11 +346,30 @@ function render({ model, el }) {
     draw();
   }, {passive: false});
   canvas.addEventListener("dblclick", () => { view = Object.assign({}, model.get("view")); draw(); });
+  // keys only while the canvas has the focus; the ones used are kept from JupyterLab (its "0 0" restarts
+  // the kernel, its arrows move between cells)
+  canvas.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const k = e.key, turn = e.shiftKey ? 1 : 5;
+    if (k === "ArrowLeft") view.azim += turn;
+    else if (k === "ArrowRight") view.azim -= turn;
+    else if (k === "ArrowUp") view.elev = Math.min(90, view.elev + turn);
+    else if (k === "ArrowDown") view.elev = Math.max(-90, view.elev - turn);
+    else if (k === "+" || k === "=") view.zoom = Math.min(8, view.zoom * 1.15);
+    else if (k === "-" || k === "_" || k === "−") view.zoom = Math.max(0.2, view.zoom / 1.15);
+    else if (k === "Home" || k === "0") view = Object.assign({}, model.get("view"));
+    else return;
+    e.preventDefault(); e.stopPropagation();
+    draw();
+  });
 
   model.on("change:scene", draw);
   model.on("change:view", () => { view = Object.assign({}, model.get("view")); draw(); });
   model.on("change:width", draw);
   model.on("change:height", draw);
+  model.on("change:label", named);
+  model.on("change:status", named);
+  named();
   draw();
   return () => model.off(null, null, null);
 }
