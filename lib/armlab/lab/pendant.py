@@ -53,13 +53,14 @@ class TeachPendant(Panel):
         self.band_deg = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
         self.gripper = slider(0.0, 0.0, 1000 * GRIPPER_MAX, 0.5, "finger mm")
         self.gripper.observe(lambda ch: self._safely(lambda: arm.gripper(ch["new"] / 1000.0)), "value")
-        self.hold_button = w.Button(description="hold", button_style="warning", tooltip="latched stop")
+        self.hold_button = w.Button(description="hold", tooltip="latched stop")
+        self.hold_button.add_class("armlab-hold")  # dark red, white text 5.6:1 (armlab.css)
         self.hold_button.on_click(lambda _: self.hold())
         self.resume_button = w.Button(
             description="resume",
-            button_style="success",
             tooltip="release the hold; the sliders go to the measured pose",
         )
+        self.resume_button.add_class("armlab-resume")
         self.resume_button.on_click(lambda _: self.resume())
         self.status = w.HTML()
         self.refused = 0
@@ -93,8 +94,13 @@ class TeachPendant(Panel):
         return plain_text(self.status.value)
 
     def _say(self, text: str, error: bool = False) -> None:
-        color = "#b00" if error else "inherit"
-        self.status.value = f"<span style='color:{color}'>{html.escape(text)}</span>"
+        """The status line; a refusal or fault is an alert (read out at once), other news is announced."""
+        if error:
+            self.status.value = f"<div role='alert' style='color:#b00'>{html.escape(text)}</div>"
+        else:
+            self.status.value = f"<span>{html.escape(text)}</span>"
+            if text != "sent":  # not every slider move
+                self.announce(text)
 
     def _refuse(self, why: str) -> None:
         self.refused += 1

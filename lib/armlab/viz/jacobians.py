@@ -35,6 +35,7 @@ from ..jacobians import differential as dm
 from ..kinematics.frames import joint_axis_frames
 from .browser import Figure, set_arrows
 from .scene import ArmView, Triads, figure3d, fit_points, frame_content, reach
+from .text import plain_text
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, player, side_column, slider
 
 if TYPE_CHECKING:
@@ -52,7 +53,8 @@ __all__ = [
 ]
 
 NEAR = 0.04  # σ_min below which jacobians.resolved_rate starts damping (its default ε): "near a singularity"
-STATUS_COLORS = {"regular": "#2ca02c", "close": "#e6a100", "near": "#d62728", "singular": "#7f0000"}
+# badge backgrounds under white text: each at least 4.5:1 (green 5.1, ochre 4.9, red 5.6, dark red 11)
+STATUS_COLORS = {"regular": "#2e7d32", "close": "#8a6d00", "near": "#c62828", "singular": "#7f0000"}
 STATUS_TEXT = {
     "regular": "regular",
     "close": f"close to a singularity (σ<sub>min</sub> &lt; {2 * NEAR:g})",
@@ -214,6 +216,7 @@ class JacobianExplorer(Panel):
         color = STATUS_COLORS[self.readings["status"]]
         self.velocity_line.set_color("tab:blue" if self.readings["status"] in ("regular", "close") else color)
         self.readout.value = self._readout_html(color)
+        self.announce(plain_text(STATUS_TEXT[self.readings["status"]]))
         if draw:
             self.redraw()
 
