@@ -42,8 +42,8 @@ class TeachPendant(Panel):
         q = arm.state().q
         self.fig, (ax,) = figure3d(figsize=(4.6, 4.4), show_axes=False)
         self.redraws = 0
-        self.measured = ArmView(arm.robot, ax, q, labels=False)
-        self.commanded = ArmView(arm.robot, ax, q, frames=False, color="tab:orange", floor=False)
+        self.measured = ArmView(arm.robot, ax, q, labels=False, name="measured arm")
+        self.commanded = ArmView(arm.robot, ax, q, frames=False, color="#d55e00", floor=False, name="commanded arm")
         self.joints = JointSliders(arm.robot, q)
         self.joints.observe(self._command)
         self._shown = self.joints.values  # what the sliders showed after our last update

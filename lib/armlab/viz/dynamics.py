@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["TERM_COLORS", "split_bars", "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer", "trajectory_player"]
 
 #: One colour per term of :data:`armlab.dynamics.TERMS` (inertia blues, velocity terms warm, gravity grey).
-TERM_COLORS = ("#1f77b4", "#9ecae1", "#ff7f0e", "#d62728", "#7f7f7f")
+TERM_COLORS = ("#0072b2", "#009e73", "#c44e00", "#b0589a", "#595959")  # each 3:1 or more on white
 BAR_PX = 240  # width of one joint's bar; zero torque in the middle
 #: Gravity for the planar arms drawn here: they move in the x–y plane of frame {0}, held vertical, so standard
 #: gravity (:data:`armlab._core.constants.GRAVITY`, along −z of the world) points along −y0.
@@ -236,7 +236,7 @@ class TrajectoryPlayer(Panel):
     ``energy`` optionally maps a title to (N,) energies shown in the readout. ``view`` = (elevation, azimuth).
     """
 
-    COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
+    COLORS = ("#0072b2", "#d55e00", "#009e73", "#b0589a")
     TRACE_POINTS = TRACE_POINTS
 
     def __init__(

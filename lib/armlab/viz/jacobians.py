@@ -153,7 +153,7 @@ class JacobianExplorer(Panel):
         self.redraws = 0
         self.view = ArmView(robot, ax, q, labels=False)
         (self.velocity_line,) = ax.plot([], [], [], color="tab:blue", lw=1.4)
-        (self.force_line,) = ax.plot([], [], [], color="tab:orange", lw=1.4)
+        (self.force_line,) = ax.plot([], [], [], color="#c44e00", lw=1.4)
         try:
             kinds = list(jb.singularity_conditions(robot, q))
         except NotImplementedError:
@@ -169,7 +169,7 @@ class JacobianExplorer(Panel):
         self.message = w.HTML()
         legend = (
             f"<small><span style='color:#1f77b4'>■</span> velocity ellipsoid of the tool point for ‖q̇‖ ≤ 1 "
-            f"(×{self.velocity_scale:g} s)<br><span style='color:#ff7f0e'>■</span> force ellipsoid for ‖τ‖ ≤ 1 "
+            f"(×{self.velocity_scale:g} s)<br><span style='color:#c44e00'>■</span> force ellipsoid for ‖τ‖ ≤ 1 "
             f"(×{self.force_scale:.3g} m/N)</small>"
         )
         side = side_column(
@@ -332,7 +332,7 @@ def rate_player(robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None 
     return RatePlayer(robot, runs, path, **kwargs)
 
 
-MOTION_COLOR, ROTATION_COLOR = "#ff7f0e", "#9467bd"
+MOTION_COLOR, ROTATION_COLOR = "#c44e00", "#9467bd"
 _SUP, _SUB = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"), str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 

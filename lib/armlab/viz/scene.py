@@ -50,7 +50,9 @@ __all__ = [
     "joint_text",
 ]
 
-AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
+# x, y, z (n, o, a of a hand frame): red, green, blue dark enough for their axis names (text, 4.5:1 on white)
+AXIS_COLORS = ("#c62828", "#2e7d32", "#1565c0")
+FAINT_ALPHA = 0.75  # a faint triad (a start or earlier frame) is dashed at this opacity: still 3:1 on white
 # The starting view (elevation, azimuth in degrees): no multiple of 15° of azimuth points at the eye, so an
 # axis turned by a "round" angle is never seen end-on and hidden behind another.
 VIEW = (24.0, -37.5)
@@ -189,9 +191,12 @@ class Triads:
             Ts = np.broadcast_to(np.eye(4), (count or 1, 4, 4))
         Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
         self.count = len(Ts)
+        # a faint frame is told apart by its dashes, not by a pale colour (which would fall below 3:1)
+        faint = alpha < 1
+        style = dict(alpha=max(alpha, FAINT_ALPHA), ls="--") if faint else dict(alpha=alpha)
         self.lines = [
             set_arrows(
-                ax.plot([], [], [], color=c, lw=linewidth, alpha=alpha, solid_capstyle="round")[0],
+                ax.plot([], [], [], color=c, lw=linewidth, solid_capstyle="round", **style)[0],
                 head=5.0 + 2.0 * linewidth,
             )
             for c in AXIS_COLORS
@@ -398,7 +403,7 @@ class ArmView:
         (self.line,) = ax.plot(
             [], [], [], color=color, lw=4, marker="o", ms=4, mfc="white", mec=color, solid_capstyle="round"
         )
-        (self.tip,) = ax.plot([], [], [], ls="", marker="*", ms=11, color="tab:orange")
+        (self.tip,) = ax.plot([], [], [], ls="", marker="*", ms=11, color="#d55e00")
         nframes = robot.n + 1 + (robot.tool is not None)
         names = [str(i) for i in range(robot.n + 1)] + (["E"] if robot.tool is not None else [])
         self.triads = (
@@ -424,7 +429,7 @@ class ArmView:
         starts = [(t, -half, z) for t in ticks] + [(-half, t, z) for t in ticks]
         ends = [(t, half, z) for t in ticks] + [(half, t, z) for t in ticks]
         self.ax.plot(*_nan_segments(np.array(starts), np.array(ends)), color="0.85", lw=0.6)
-        self.ax.text(half, -half, z, "grid 0.1 m", fontsize=7, color="0.5")
+        self.ax.text(half, -half, z, "grid 0.1 m", fontsize=8, color="0.35")
 
     def skeleton(self, frames: np.ndarray) -> np.ndarray:
         """(m, 3) points of the skeleton for link frames ``frames`` (n+1, 4, 4)."""
