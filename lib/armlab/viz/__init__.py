@@ -89,16 +89,22 @@ from .identification import ExcitationExplorer, excitation_explorer
 from .dynamics import TorqueSplit, TrajectoryPlayer, torque_split_explorer, trajectory_player
 from . import statics
 from .statics import *  # noqa: F403  (the names in statics.__all__)
-from .text import MatrixDisplay, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
+from .text import MatrixDisplay, Table, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
 from . import widgets
 from .widgets import *  # noqa: F403  (the names in widgets.__all__)
+from .still import describe_figure, figure_alt, install as _install_still_figures
+
+_install_still_figures()  # in a notebook: every 2-D figure is an <img> with alt text
 
 __all__ = [
     "format_matrix",
     "parse_matrix",
     "MatrixDisplay",
     "dh_table",
+    "Table",
     "trig_shorthand",
+    "describe_figure",
+    "figure_alt",
     "latex",
     "show_math",
     *scene.__all__,

@@ -93,10 +93,14 @@ def set_fit(ax: Axes3D, points: ArrayLike) -> None:
     ax._armlab_fit = np.round(pts, 6)
 
 
-def add_description(ax: Axes3D, describe: Callable[[], str]) -> None:
-    """Add a part to the text alternative of ``ax``'s scene: ``describe()`` says what the part shows now
-    ("" while it shows nothing). Called at every send, so it must be cheap (a few formatted numbers)."""
-    ax.__dict__.setdefault("_armlab_describe", []).append(describe)
+def add_description(ax: Axes3D, describe: Callable[[], str], replace: bool = False) -> None:
+    """Add a part to the text alternative of ``ax``'s scene (``replace``: instead of the parts so far):
+    ``describe()`` says what the part shows now ("" while it shows nothing). Called at every send, so it
+    must be cheap (a few formatted numbers)."""
+    parts = ax.__dict__.setdefault("_armlab_describe", [])
+    if replace:
+        parts.clear()
+    parts.append(describe)
 
 
 def describe_axes(ax: Axes3D) -> str:

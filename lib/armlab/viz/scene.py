@@ -27,7 +27,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .browser import Artist, Axes3D, Figure, add_description, set_arrows, set_fit, set_screen_offset
-from .widgets import Panel, load_widgets
+from .still import StillFigure, describe_figure
+from .widgets import Panel
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -297,22 +298,24 @@ class FigureView(Panel):
         self.widget = self._figure_widget()
 
 
-def shown(fig: Figure) -> Any:
+def shown(fig: Figure, alt: str | None = None) -> Any:
     """What to leave as a cell's last value to show ``fig``.
 
     A figure with 3-D axes is drawn in the browser (:class:`FigureView`, with a still image for exported
-    HTML); a 2-D figure is its ipympl canvas widget, or the figure itself under another backend.
+    HTML; its text alternative is written from what it shows); a 2-D figure is a still image with alt text
+    (:class:`~armlab.viz.still.StillFigure`: ``alt``, or one written from its titles, labels and ranges), never
+    an interactive canvas that would keep the keyboard's focus.
     """
     if any(ax.name == "3d" for ax in fig.axes):
+        if alt is not None:
+            describe_figure(fig, alt)
+            for ax in fig.axes:
+                add_description(ax, lambda: alt, replace=True)
         try:
             return FigureView(fig)
         except ImportError:  # no widgets installed: the figure shows itself as an image
             return fig
-    try:
-        w = load_widgets()
-    except ImportError:
-        return fig
-    return fig.canvas if isinstance(fig.canvas, w.DOMWidget) else fig
+    return StillFigure(fig, alt)
 
 
 def reach(robot: DHRobot) -> float:

@@ -218,6 +218,29 @@ function drawPrims(ctx, prims, ext) {
   }
 }
 
+// Labels that would cover one another (a wrist's "noflip" and "flip", frames {4}, {5}, {6} in a small view) are
+// moved apart: each in turn, in order, goes to the first of a few nearby rows where it overlaps no label placed
+// before it and stays inside the canvas. Returns how many still overlap (the page's tests read it).
+function declutter(list, fixed, w, h, top) {
+  const rect = (t, dy) => [t.p[0] + t.dx + t.box[0], t.p[1] + t.dy + dy + t.box[1], t.p[0] + t.dx + t.box[2],
+                           t.p[1] + t.dy + dy + t.box[3]];
+  const hits = (r, placed) => placed.some(q => r[0] < q[2] && q[0] < r[2] && r[1] < q[3] && q[1] < r[3]);
+  const inside = (r) => r[0] >= 0 && r[2] <= w && r[1] >= top && r[3] <= h;
+  const placed = fixed.map(t => rect(t, 0));
+  let left = 0;
+  for (const t of list) {
+    const step = t.box[3] - t.box[1] + 1;
+    let best = null;
+    for (const k of [0, 1, -1, 2, -2, 3, -3]) {
+      const r = rect(t, k * step);
+      if (inside(r) && !hits(r, placed)) { best = k * step; break; }
+    }
+    if (best === null) { left++; best = 0; } else t.dy += best;
+    placed.push(rect(t, 0));
+  }
+  return left;
+}
+
 function drawTexts(ctx, list, ext, halo) {
   ctx.setLineDash([]); ctx.textBaseline = "middle";
   for (const t of list) {
@@ -314,13 +337,15 @@ function render({ model, el }) {
     const key = JSON.stringify([model.get("view"), w, h]);
     if (!fit || fitFor !== key) { fit = scaled(scene, w, h); fitFor = key; }
     const P = projector(scene, view, fit), ext = extent();
+    const box = scene.box ? boxParts(ctx, scene, P) : {edges: [], labels: []};
     if (scene.box) {
-      const box = boxParts(ctx, scene, P);
       drawEdges(ctx, box.edges, ext);
       drawTexts(ctx, box.labels, ext, false);
     }
     drawPrims(ctx, collect(scene, P), ext);
-    drawTexts(ctx, texts(ctx, scene, P), ext, true);
+    const labels = texts(ctx, scene, P);
+    canvas.dataset.overlaps = String(declutter(labels, box.labels, w, h, fit.top));
+    drawTexts(ctx, labels, ext, true);
     if (scene.title) drawTitle(ctx, scene.title, w, ext);
     canvas.dataset.extent = ext.e.map(v => (Number.isFinite(v) ? v.toFixed(1) : "0")).join(",");
   }
