@@ -171,7 +171,7 @@ class IKExplorer(Panel):
         )  # also draws the floor and pedestal
         self.chosen_view.line.set_linewidth(5.5)
         self.chosen_view.line.set_markersize(5)
-        self.target = Triads(ax, np.eye(4)[None], length=0.15 * size, linewidth=2.5, labels=["target"])
+        self.target = Triads(ax, np.eye(4)[None], length=0.15 * size, linewidth=2.5, labels=["target"], describe=False)
         add_description(ax, self._describe_target)
         self.inset = None
         if self.arms.wrist is not None:

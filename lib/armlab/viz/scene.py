@@ -184,6 +184,7 @@ class Triads:
         label_offset: ArrayLike = (0.0, 0.0, 0.0),
         axis_labels: Sequence[str] | None = None,
         fontsize: float = 8,
+        describe: bool = True,
     ) -> None:
         self.ax = ax
         self.length = float(length)
@@ -216,6 +217,15 @@ class Triads:
                 for _ in range(self.count)
             ]
         self.update(Ts)
+        if self.names and describe:  # labelled frames say where they are in the scene's text alternative
+            add_description(ax, self.describe)
+
+    def describe(self) -> str:
+        """The labelled frames where they are now ("" while hidden): origins, and axis directions for up to
+        three frames."""
+        if not self.lines[0].get_visible():
+            return ""
+        return frames_text(self.Ts[: len(self.names)], self.names, axes=len(self.names) <= 3)
 
     def update(self, Ts: ArrayLike) -> None:
         """Move the triads to the frames ``Ts`` (k, 4, 4)."""
@@ -276,16 +286,19 @@ def frames_figure(
             fontsize=9,
         )
     fit_points(ax, frame_content(Ts, length))
-    add_description(ax, lambda: frames_text(Ts, names))
     return fig
 
 
-def frames_text(Ts: ArrayLike, names: Sequence[str | None]) -> str:
-    """Frames read aloud: "frame {A} at (0, 0, 0) m, x axis along (1, 0, 0), …" for each frame."""
+def frames_text(Ts: ArrayLike, names: Sequence[str | None], axes: bool = True) -> str:
+    """Frames read aloud: "frame {A} at (0, 0, 0) m, x axis along (1, 0, 0), …" for each frame (without the
+    axis directions when ``axes`` is False)."""
     out = []
     for k, (T, name) in enumerate(zip(np.asarray(Ts, dtype=float).reshape(-1, 4, 4), names)):
-        axes = ", ".join(f"{a} axis along {spoken_vector(T[:3, i])}" for i, a in enumerate("xyz"))
-        out.append(f"frame {{{name if name is not None else k + 1}}} at {spoken_vector(T[:3, 3])} m, {axes}")
+        label = str(name if name is not None else k + 1).strip("{}")
+        text = f"frame {{{label}}} at {spoken_vector(T[:3, 3])} m"
+        if axes:
+            text += ", " + ", ".join(f"{a} axis along {spoken_vector(T[:3, i])}" for i, a in enumerate("xyz"))
+        out.append(text)
     return "; ".join(out)
 
 
@@ -410,7 +423,9 @@ class ArmView:
         nframes = robot.n + 1 + (robot.tool is not None)
         names = [str(i) for i in range(robot.n + 1)] + (["E"] if robot.tool is not None else [])
         self.triads = (
-            Triads(ax, length=self.triad_length, count=nframes, labels=names if labels else None) if frames else None
+            Triads(ax, length=self.triad_length, count=nframes, labels=names if labels else None, describe=False)
+            if frames
+            else None
         )
         if q is None:
             q = np.clip(np.zeros(robot.n), robot.qlim[:, 0], robot.qlim[:, 1])
