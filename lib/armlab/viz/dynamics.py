@@ -32,6 +32,7 @@ from .browser import set_arrows
 from .ik import GhostArm
 from .scene import TRACE_POINTS, ArmView, figure3d, fit_points, reach, strided_path, trace_stride
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, player, side_column, slider
+from .plots import JOINT_COLORS
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -236,7 +237,7 @@ class TrajectoryPlayer(Panel):
     ``energy`` optionally maps a title to (N,) energies shown in the readout. ``view`` = (elevation, azimuth).
     """
 
-    COLORS = ("#0072b2", "#d55e00", "#009e73", "#b0589a")
+    COLORS = JOINT_COLORS[:4]
     TRACE_POINTS = TRACE_POINTS
 
     def __init__(

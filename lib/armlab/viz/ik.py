@@ -157,7 +157,7 @@ class SolutionArms:
     """
 
     IN_ALPHA = 0.85
-    OUT_ALPHA = 0.75  # outside the limits: grey and dashed, still 3:1 on white
+    OUT_ALPHA = 0.8  # outside the limits: grey and dashed, still 3:1 on white
 
     def __init__(
         self,

@@ -25,9 +25,9 @@ from .browser import STATIC, Widget
 
 __all__ = ["JOINT_COLORS", "Plot", "time_plot", "svg_plot", "TimePlots"]
 
-#: joint colours: Okabe–Ito's blue, vermillion, bluish green, reddish purple, black and a dark ochre, each at
+#: joint colours: Okabe–Ito's blue, vermillion and bluish green, Tol's purple, black and Tol's indigo, each at
 #: least 3:1 against white and apart under deuteranopia, protanopia and tritanopia (tests/viz/test_accessibility.py)
-JOINT_COLORS = ("#0072b2", "#d55e00", "#009e73", "#b0589a", "#000000", "#8a6d00")
+JOINT_COLORS = ("#0072b2", "#d55e00", "#009e73", "#aa3377", "#000000", "#332288")
 #: each series also has its own dash (colour is never the only difference): solid, dashed, dotted, dash-dot, …
 SERIES_DASHES = ("", "dashed", "dotted", "dashdot", "longdash", "dashdotdot")
 GAP = -32768  #: a left-out point (NaN) in :attr:`Plot.points`
@@ -208,7 +208,7 @@ def _summary(x, Y, names, title, ylabel, xlabel, hlines) -> str:
         parts[0] += f" against {xlabel} from {x[0]:.4g} to {x[-1]:.4g}"
         for k, y in enumerate(Y):
             name = names[k] if k < len(names) else f"series {k + 1}"
-            ok = y[np.isfinite(y)]
+            ok = np.round(y[np.isfinite(y)], 12) + 0.0  # no "−0" or "2e−16" read out
             if len(ok):
                 parts.append(f"{name} from {ok.min():.3g} to {ok.max():.3g}, last {ok[-1]:.3g}")
     if len(hlines):
