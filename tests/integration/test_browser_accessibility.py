@@ -58,31 +58,28 @@ def browser(tmp_path_factory):
             chrome.close()
 
 
-@pytest.fixture(scope="module")
-def pages(browser):
-    """The page of a notebook after Run All (opened once; one kernel computing at a time)."""
-    opened = {}
-
-    def page_of(name):
-        if name not in opened:
-            for other in list(opened):
-                opened.pop(other).close()
-            bb.shutdown_kernels(browser["lab"])
-            page = browser["chrome"].new_page(viewport={"width": 1366, "height": 768})
-            page.set_default_timeout(120_000)
-            bb.open_notebook(page, browser["lab"], name)
-            bb.run_all(page)
-            errors = bb.tracebacks(page)
-            assert not errors, f"{name}: {errors[0][:2000]}"
-            time.sleep(1.0)  # late widget messages
-            page.add_style_tag(
-                content="body { height: 100vh !important; } .jp-Cell, .jp-Cell * { content-visibility: visible !important; }"
-            )
-            page.add_script_tag(path=str(AXE))
-            opened[name] = page
-        return opened[name]
-
-    return page_of
+@pytest.fixture(scope="module", params=NOTEBOOKS)
+def page(request, browser):
+    """The page of a notebook after Run All: opened once for all the tests here (pytest groups them by notebook),
+    one kernel computing at a time."""
+    name = request.param
+    bb.shutdown_kernels(browser["lab"])
+    page = browser["chrome"].new_page(viewport={"width": 1366, "height": 768})
+    page.set_default_timeout(120_000)
+    try:
+        bb.open_notebook(page, browser["lab"], name)
+        bb.run_all(page)
+        errors = bb.tracebacks(page)
+        assert not errors, f"{name}: {errors[0][:2000]}"
+        time.sleep(1.0)  # late widget messages
+        page.add_style_tag(
+            content="body { height: 100vh !important; } .jp-Cell, .jp-Cell * { content-visibility: visible !important; }"
+        )
+        page.add_script_tag(path=str(AXE))
+        page.notebook = name
+        yield page
+    finally:
+        page.close()
 
 
 # The course's own content: outputs and rendered markdown (axe checks their contrast against what is behind).
@@ -97,9 +94,8 @@ AXE_JS = """async ([include, tags]) => {
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_axe_finds_no_wcag_violation_in_the_course_content(pages, name):
-    page = pages(name)
+def test_axe_finds_no_wcag_violation_in_the_course_content(page):
+    name = page.notebook
     violations = page.evaluate(AXE_JS, [CONTENT, WCAG_TAGS])
     report = [
         f"{v['id']} ({v['impact']}, {v['count']}×): {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in violations
@@ -134,9 +130,8 @@ NAMES_JS = """() => {
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_controls_views_plots_and_images_are_named(pages, name):
-    page = pages(name)
+def test_controls_views_plots_and_images_are_named(page):
+    name = page.notebook
     problems = page.evaluate(NAMES_JS)
     assert not problems, f"{name}:\n" + "\n".join(problems)
 
@@ -153,11 +148,10 @@ ENDS_JS = """(sel) => [...document.querySelectorAll('.jp-OutputArea-output')].ma
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_keyboard_walk_finds_no_trap(pages, name):
+def test_keyboard_walk_finds_no_trap(page):
     """From the first control of each output, Tab (at most one press per control and two more) leaves the output;
     from its last, Shift+Tab does too."""
-    page = pages(name)
+    name = page.notebook
     ends = page.evaluate_handle(ENDS_JS, FOCUSABLE)
     count = page.evaluate("(e) => e.length", ends)
     traps = []
@@ -178,9 +172,8 @@ def test_keyboard_walk_finds_no_trap(pages, name):
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_a_slider_move_renames_the_view_and_arrow_keys_turn_it(pages, name):
-    page = pages(name)
+def test_a_slider_move_renames_the_view_and_arrow_keys_turn_it(page):
+    name = page.notebook
     panel = page.locator(".jp-OutputArea-output", has=page.locator("canvas.armlab-scene-canvas")).filter(
         has=page.locator(".armlab-slider-track")
     )
@@ -224,9 +217,8 @@ REFLOW_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_widgets_and_figures_reflow_at_683_px(pages, name):
-    page = pages(name)
+def test_widgets_and_figures_reflow_at_683_px(page):
+    name = page.notebook
     page.set_viewport_size({"width": 683, "height": 384})
     try:
         time.sleep(1.0)  # JupyterLab lays the panels out again
