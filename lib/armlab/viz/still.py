@@ -105,9 +105,32 @@ def _figure_html(fig: Figure) -> str | None:
 
 def install() -> None:
     """In IPython, show every matplotlib figure as an ``<img>`` with its alt text (the PNG stays in the output
-    for other frontends). Does nothing outside IPython."""
+    for other frontends). Does nothing outside IPython.
+
+    Setting up the inline backend (``%matplotlib inline``, or pyplot's first import in a kernel) drops every
+    display formatter of Figure, ours too: so pyplot is imported here first, and the formatter is put back
+    before each cell runs if a ``%matplotlib`` line dropped it."""
     IPython = sys.modules.get("IPython")  # a kernel has imported it already; plain Python need not
     ip = IPython.get_ipython() if IPython is not None else None
     if ip is None:
         return
-    ip.display_formatter.formatters["text/html"].for_type_by_name("matplotlib.figure", "Figure", _figure_html)
+    import matplotlib.pyplot  # noqa: F401  (sets the kernel's backend up now, not after the formatter is in)
+
+    _ensure(ip)
+    if _before_cell not in ip.events.callbacks["pre_run_cell"]:
+        ip.events.register("pre_run_cell", _before_cell)
+
+
+def _ensure(ip: Any) -> None:
+    """Put the <img alt> formatter of Figure (back) in place."""
+    from matplotlib.figure import Figure as MplFigure
+
+    formatter = ip.display_formatter.formatters["text/html"]
+    if formatter.type_printers.get(MplFigure) is not _figure_html:
+        formatter.for_type(MplFigure, _figure_html)
+
+
+def _before_cell(info: Any = None) -> None:
+    ip = sys.modules["IPython"].get_ipython()
+    if ip is not None:
+        _ensure(ip)
