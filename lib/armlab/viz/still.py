@@ -108,14 +108,17 @@ def install() -> None:
     for other frontends). Does nothing outside IPython.
 
     Setting up the inline backend (``%matplotlib inline``, or pyplot's first import in a kernel) drops every
-    display formatter of Figure, ours too: so pyplot is imported here first, and the formatter is put back
+    display formatter of Figure, ours too: so the backend is loaded here first, and the formatter is put back
     before each cell runs if a ``%matplotlib`` line dropped it."""
     IPython = sys.modules.get("IPython")  # a kernel has imported it already; plain Python need not
     ip = IPython.get_ipython() if IPython is not None else None
     if ip is None:
         return
-    import matplotlib.pyplot  # noqa: F401  (sets the kernel's backend up now, not after the formatter is in)
+    import matplotlib
+    import matplotlib.pyplot as plt
 
+    if not plt.get_fignums():  # load the kernel's backend now (with a figure open it is loaded already)
+        plt.switch_backend(matplotlib.get_backend())
     _ensure(ip)
     if _before_cell not in ip.events.callbacks["pre_run_cell"]:
         ip.events.register("pre_run_cell", _before_cell)
