@@ -8,7 +8,8 @@ own content (outputs, widgets, rendered markdown; JupyterLab's chrome left aside
 * axe-core's WCAG 2.1 A and AA rules find no violation (with ``body { height: 100vh }``: JupyterLab's body is
   0 px high, which makes axe skip its contrast rules);
 * every armlab slider reads its value with its unit (aria-valuetext "θ2 = 35.0°"), every scene and plot
-  canvas is role="img" with a name that says what it shows, every image has alt text;
+  canvas is role="img" with a name that says what it shows, every image has alt text, and no label of a 3-D
+  view is drawn over another (issue #33: "noflip / flip / noflip");
 * a keyboard walk finds no trap: from the first control of each output, Tab leaves the output, and so does
   Shift+Tab from its last;
 * the first widget with a slider and a 3-D view: → on the slider changes the view's accessible name or its live
@@ -86,6 +87,8 @@ NAMES_JS = """() => {
     if (c.getAttribute('role') !== 'img' || n.length < 12 || n === '3-D view')
       problems.push(`scene canvas: role ${c.getAttribute('role')}, name ${JSON.stringify(n)}`);
     if (!c.parentElement.querySelector('[aria-live]')) problems.push('scene canvas without a live region');
+    if (c.dataset.overlaps && c.dataset.overlaps !== '0')  // scene.js moves labels apart; these it could not
+      problems.push(`${c.dataset.overlaps} labels drawn over others in ${JSON.stringify(n.slice(0, 60))}`);
   }
   for (const c of document.querySelectorAll(`${outs} canvas.armlab-plots-canvas`)) {
     const n = c.getAttribute('aria-label') || '';
