@@ -51,7 +51,7 @@ class TeachPendant(Panel):
         a = np.degrees(youbot_driver_to_q(arm.limits.safe_lower))
         b = np.degrees(youbot_driver_to_q(arm.limits.safe_upper))
         self.band_deg = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
-        self.gripper = slider(0.0, 0.0, 1000 * GRIPPER_MAX, 0.5, "finger mm")
+        self.gripper = slider(0.0, 0.0, 1000 * GRIPPER_MAX, 0.5, "finger (mm)")
         self.gripper.observe(lambda ch: self._safely(lambda: arm.gripper(ch["new"] / 1000.0)), "value")
         self.hold_button = w.Button(description="hold", tooltip="latched stop")
         self.hold_button.add_class("armlab-hold")  # dark red, white text 5.6:1 (armlab.css)

@@ -387,6 +387,9 @@ class ArmView:
 
     ``update(q)`` returns the end-effector T (``robot.fkine(q)``, tool included)
     and stores ``.q``, ``.T``, ``.frames``; it does not redraw (the panels do).
+
+    The arm is part of its scene's text alternative (:meth:`describe`: ``name``, by default the robot's, its
+    joint values and its tool position).
     """
 
     def __init__(

@@ -219,24 +219,27 @@ function drawPrims(ctx, prims, ext) {
 }
 
 // Labels that would cover one another (a wrist's "noflip" and "flip", frames {4}, {5}, {6} in a small view) are
-// moved apart: each in turn, in order, goes to the first of a few nearby rows where it overlaps no label placed
-// before it and stays inside the canvas. Returns how many still overlap (the page's tests read it).
+// moved apart: each in turn, in order, goes to the nearest of the spots a few rows up or down and a label's width
+// aside where it overlaps no label placed before it and stays inside the canvas. Returns how many still overlap
+// (the page's tests read it).
+const SPOTS = (() => {
+  const out = [];
+  for (let i = -2; i <= 2; i++) for (let j = -6; j <= 6; j++) out.push([i, j]);
+  return out.sort((a, b) => Math.hypot(2 * a[0], a[1]) - Math.hypot(2 * b[0], b[1]));
+})();
+
 function declutter(list, fixed, w, h, top) {
-  const rect = (t, dy) => [t.p[0] + t.dx + t.box[0], t.p[1] + t.dy + dy + t.box[1], t.p[0] + t.dx + t.box[2],
-                           t.p[1] + t.dy + dy + t.box[3]];
+  const rect = (t, dx, dy) => [t.p[0] + t.dx + dx + t.box[0], t.p[1] + t.dy + dy + t.box[1],
+                               t.p[0] + t.dx + dx + t.box[2], t.p[1] + t.dy + dy + t.box[3]];
   const hits = (r, placed) => placed.some(q => r[0] < q[2] && q[0] < r[2] && r[1] < q[3] && q[1] < r[3]);
   const inside = (r) => r[0] >= 0 && r[2] <= w && r[1] >= top && r[3] <= h;
-  const placed = fixed.map(t => rect(t, 0));
+  const placed = fixed.map(t => rect(t, 0, 0));
   let left = 0;
   for (const t of list) {
-    const step = t.box[3] - t.box[1] + 1;
-    let best = null;
-    for (const k of [0, 1, -1, 2, -2, 3, -3]) {
-      const r = rect(t, k * step);
-      if (inside(r) && !hits(r, placed)) { best = k * step; break; }
-    }
-    if (best === null) { left++; best = 0; } else t.dy += best;
-    placed.push(rect(t, 0));
+    const across = t.box[2] - t.box[0] + 2, down = t.box[3] - t.box[1] + 1;
+    const spot = SPOTS.find(([i, j]) => { const r = rect(t, i * across, j * down); return inside(r) && !hits(r, placed); });
+    if (spot) { t.dx += spot[0] * across; t.dy += spot[1] * down; } else left++;
+    placed.push(rect(t, 0, 0));
   }
   return left;
 }
