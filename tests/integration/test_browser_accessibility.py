@@ -13,7 +13,8 @@ own content (outputs, widgets, rendered markdown; JupyterLab's chrome left aside
 * a keyboard walk finds no trap: from the first control of each output, Tab leaves the output, and so does
   Shift+Tab from its last;
 * the first widget with a slider and a 3-D view: → on the slider changes the view's accessible name or its live
-  region's text (in chapter 03 both); the view turns with the arrow keys while JupyterLab keeps its cells;
+  region's text (in chapter 03 both); Enter in its number box returns to the slider; the view turns with the
+  arrow keys while JupyterLab keeps its cells;
 * at 683 px wide (200 % zoom) no widget or figure output is wider than the notebook column.
 
 axe-core comes from npm: tests/browser/package.json, installed by ``./run.sh test`` (``npm ci``). Skipped when
@@ -177,7 +178,12 @@ def slider_and_view_problems(page, name):
             )
         except Exception:
             problems.append(f"the live region still says {live.text_content()!r}")
-    # arrow keys turn the view (its pixels change) and do not move JupyterLab's active cell
+    # Enter in the slider's number box takes the value and goes back to the slider
+    panel.locator(".armlab-slider-readout").first.focus()
+    page.keyboard.press("Enter")
+    if not track.evaluate("(t) => document.activeElement === t"):
+        problems.append("Enter in the number box did not return the focus to its slider")
+        # arrow keys turn the view (its pixels change) and do not move JupyterLab's active cell
     active = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex")
     pixels = canvas.evaluate("(c) => c.toDataURL()")
     canvas.focus()

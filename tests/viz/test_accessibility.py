@@ -83,6 +83,8 @@ def test_frame_playground_names_its_frames():
     play = viz.frame_playground([("rot", "z", 90.0)])
     label = play.scenes[0].label
     assert "frame {A} at (0, 0, 0) m" in label and "frame {B} at (0, 0, 0) m, x axis along (0, 1, 0)" in label
+    play.set([30.0])
+    assert play.scenes[0].widget.status == "T = Rot(z, 30°); its rows: 0.866, −0.5, 0, 0; 0.5, 0.866, 0, 0; 0, 0, 1, 0"
 
 
 def test_time_plot_summary_and_table_are_the_data():
