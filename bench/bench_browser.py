@@ -379,7 +379,7 @@ def replay_off_start(page, panel, seconds=1.0):
     motion for a moment; False if the panel has none. The figures then show a moment of the motion, which a
     gain or a payload moves (at the start of a task the arm has not moved yet)."""
     button = page.evaluate_handle(
-        "(k) => { const p = window.__armlabPanels[k].root.querySelector('.widget-play');"
+        "(k) => { const p = window.__armlabPanels[k].root.querySelector('.armlab-player');"
         " return p ? p.querySelector('button') : null; }",
         panel,
     ).as_element()
