@@ -49,8 +49,9 @@ class Plot:
     "dotted"; ``texts``: (x, y, text, anchor, colour, rotated) at the baseline, anchor "start", "middle" or
     "end", rotated a quarter turn anticlockwise about (x + 6, y) when ``rotated``; ``points`` (1 + m, P) int16:
     the samples' x then each series' y, in tenths of a pixel, :data:`GAP` for a left-out point; ``dashes`` the
-    dash of each series. ``alt`` is the plot's text alternative (what is plotted, ranges, last values) and
-    ``legend`` the line samples beside the series' names; ``table`` its data at a few evenly spaced samples, (header, rows of formatted numbers), shown on request."""
+    dash of each series, ``legend`` the line samples beside the series' names. ``alt`` is the plot's text
+    alternative (what is plotted, ranges, last values) and ``table`` its data at a few evenly spaced samples,
+    (header, rows of formatted numbers), shown on request."""
 
     width: int
     height: int
