@@ -43,7 +43,8 @@ Commands:
                      ARGS are passed to `jupyter lab` (e.g. --no-browser).
   test [ARGS...]     Create/refresh .venv, install the course, lab, test, hub and scale extras,
                      make sure Chromium is available for the browser tests and
-                     configurable-http-proxy (npm ci in deploy/hub) for the hub test,
+                     configurable-http-proxy (npm ci in deploy/hub) for the hub test and
+                     axe-core (npm ci in tests/browser) for the accessibility test,
                      then run `python -m pytest ARGS...`.
                      Without ARGS (the full run, and what CI runs through .ci/run) the
                      static checks below run first, and a failing check stops the run
@@ -218,6 +219,22 @@ ensure_proxy() {
     fi
 }
 
+# axe-core for the accessibility test in the browser (tests/browser/package.json, npm ci); without npm the
+# test is skipped locally and fails under CI=true. npm itself comes with ensure_proxy's apt-get step.
+ensure_axe() {
+    local dir="$ROOT/tests/browser"
+    if [[ -f "$dir/node_modules/axe-core/axe.min.js" && "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]]; then
+        return 0
+    fi
+    if ! command -v npm >/dev/null 2>&1; then
+        warn "no 'npm' on PATH: axe-core cannot be installed (the accessibility test is skipped locally and fails under CI=true)"
+        return 0
+    fi
+    say "installing axe-core into tests/browser/node_modules (npm ci)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) ||
+        warn "npm ci in tests/browser failed: the accessibility test is skipped locally and fails under CI=true"
+}
+
 activate_venv() {
     # nbgrader shells out to the venv's `alembic`, so .venv/bin must come first on PATH.
     export VIRTUAL_ENV="$VENV"
@@ -282,6 +299,7 @@ cmd_test() {
     ensure_chromium
     ensure_cjk_font
     ensure_proxy
+    ensure_axe
     activate_venv
     local checks="${ARMLAB_CHECKS:-}"
     if [[ -z "$checks" ]]; then

@@ -375,11 +375,11 @@ def scrub_to_middle(page, panel, slider):
 
 
 def replay_off_start(page, panel, seconds=1.0):
-    """Play the panel's replay (its ipywidgets Play) for ``seconds`` and pause it, as a student who watched the
+    """Play the panel's replay (its play button, viz.player) for ``seconds`` and pause it, as a student who watched the
     motion for a moment; False if the panel has none. The figures then show a moment of the motion, which a
     gain or a payload moves (at the start of a task the arm has not moved yet)."""
     button = page.evaluate_handle(
-        "(k) => { const p = window.__armlabPanels[k].root.querySelector('.widget-play');"
+        "(k) => { const p = window.__armlabPanels[k].root.querySelector('.armlab-player');"
         " return p ? p.querySelector('button') : null; }",
         panel,
     ).as_element()
@@ -388,7 +388,7 @@ def replay_off_start(page, panel, seconds=1.0):
     button.scroll_into_view_if_needed()
     button.click()  # ▶
     time.sleep(seconds)
-    button.click()  # ❚❚ (the same button while playing)
+    button.click()  # ⏸ (the same button while playing)
     time.sleep(0.5)  # the last frame has reached the kernel and come back
     return True
 
@@ -397,7 +397,7 @@ def measure_panels(page, samples, pick=None, shot=None, parts=None):
     """({widget name: [first ms, ...]}, {widget name: [last ms, ...]}) for the panels on the page
     (``pick(labels) -> slider indices`` per panel).
 
-    A panel with a replay (an ipywidgets Play) has it played for a second and paused first
+    A panel with a replay (a play button, viz.player) has it played for a second and paused first
     (:func:`replay_off_start`). A slider whose first press changes no figure (the link animator's α at step 0)
     is passed over for the next one of its panel. If it is the panel's last slider (a replay's time at t = 0, where a released arm
     is still at rest), the bench drags it to the middle of its range once and measures from there; the

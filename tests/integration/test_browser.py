@@ -72,7 +72,7 @@ LAYOUT_JS = """([out, minTrack]) => {
   }
   if (out.querySelector('.widget-slider')) problems.push('an ipywidgets slider (echoes snapped values)');
   const sel = '.armlab-slider, .armlab-scene-canvas, .widget-html, .widget-toggle-buttons, .widget-text, ' +
-              '.widget-checkbox, .widget-button, .widget-dropdown, .widget-play';
+              '.widget-checkbox, .widget-button, .widget-dropdown, .armlab-player';
   const boxes = [...out.querySelectorAll(sel)].filter(e => e.getBoundingClientRect().width > 0 &&
     !e.parentElement.closest(sel));
   const rects = boxes.map(e => e.getBoundingClientRect());
@@ -288,11 +288,11 @@ def test_chapter2_slider_moves_figure_and_matrix(browser):
 @pytest.mark.timeout(300)
 def test_link_motion_animator_figure_stays_put_while_playing(browser):
     page = notebook(browser, "02_dh_forward_kinematics.ipynb")
-    panel = page.locator(".jp-OutputArea-output", has=page.locator(".widget-play")).first
+    panel = page.locator(".jp-OutputArea-output", has=page.locator(".armlab-player")).first
     panel.scroll_into_view_if_needed()
     canvas = panel.locator(".armlab-scene-canvas")
     caption_before = panel.locator(".widget-html").first.inner_text()
-    panel.locator(".widget-play button").first.click()  # ▶ play: 80 frames at 40 ms
+    panel.locator(".armlab-player button").first.click()  # ▶ play: 80 frames at 40 ms
     boxes = []
     for _ in range(30):
         b = canvas.bounding_box()

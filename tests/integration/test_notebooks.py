@@ -124,7 +124,7 @@ def test_chapter_links_to_glossary(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_figures_shown_with_viz_shown(path):
     """A cell ending in a bare ``fig.canvas`` shows "<FigureCanvasAgg …>" as text under the inline
-    fallback; ``viz.shown(fig)`` gives the ipympl canvas or the figure."""
+    fallback; ``viz.shown(fig)`` gives a still image with its alt text."""
     nb = nbformat.read(path, as_version=4)
     bare = [
         i

@@ -13,7 +13,7 @@ from armlab.viz.plots import GAP, time_plot, svg_plot
 def test_svg_plot_scales_series_and_marks():
     svg = svg_plot(np.arange(5), [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0]], labels=["a", "b"], hlines=(5.0,), vlines=(2,))
     assert svg.startswith("<svg") and svg.count("<polyline") == 2
-    assert "stroke-dasharray='1 2'" in svg and "stroke-dasharray='4 3'" in svg and ">a</text>" in svg
+    assert "stroke-dasharray='1.5 2'" in svg and "stroke-dasharray='5 3'" in svg and ">a</text>" in svg
 
 
 @pytest.mark.parametrize("width", [380, 2000])  # numbers under 10 000 are written all at once, others one by one

@@ -131,7 +131,7 @@ def test_payload_at_its_maximum_puts_one_joint_exactly_at_its_limit():
     ex.set_state(mass=m + 0.1)
     assert "over the limit: joint " + str(ex.readings["limiting_joint"]) in ex.readout.value
     assert vs.load_color(1.05) in ex.bars.value  # red
-    assert [vs.load_color(f) for f in (0.1, 0.8, 0.95, 1.2)] == ["#2ca02c", "#e6a100", "#ff7f0e", "#d62728"]
+    assert [vs.load_color(f) for f in (0.1, 0.8, 0.95, 1.2)] == ["#2e7d32", "#8a6d00", "#c44e00", "#c62828"]
 
 
 def test_payload_explorer_sliders_move_the_arm_and_the_weight_arrow():

@@ -90,7 +90,7 @@ def test_youbot_lab_shows_its_effort_limits_and_saturation():
     yb = ControlLab("youbot", payload=1.5, controller="PD + gravity")
     assert yb.readings["saturated"] and "saturated in" in yb.plots.caption
     torque = yb.plots.shown[1]
-    (zero,) = [line[1] for line in torque.lines if line[4] == "#ddd"]
+    (zero,) = [line[1] for line in torque.lines if line[4] == "#cccccc"]
     plus, minus = [line[1] for line in torque.lines if line[5] == "dashed"]  # ± joint 2's limit, about τ = 0
     assert plus < zero < minus and abs((plus + minus) / 2 - zero) <= 0.1 and "joint 2's limit" in torque.note
     assert np.all(np.abs(yb.result.tau) <= models.YOUBOT_ACTUATORS["effort"] * (1 + 1e-12))

@@ -44,8 +44,8 @@ class TeachPendant(Panel):
         q = arm.state().q
         self.fig, (ax,) = figure3d(figsize=(4.6, 4.4), show_axes=False)
         self.redraws = 0
-        self.measured = ArmView(arm.robot, ax, q, labels=False)
-        self.commanded = ArmView(arm.robot, ax, q, frames=False, color="tab:orange", floor=False)
+        self.measured = ArmView(arm.robot, ax, q, labels=False, name="measured arm")
+        self.commanded = ArmView(arm.robot, ax, q, frames=False, color="#d55e00", floor=False, name="commanded arm")
         self.joints = JointSliders(arm.robot, q)
         self.joints.observe(self._command)
         self._shown = self.joints.values  # what the sliders showed after our last update
@@ -53,15 +53,16 @@ class TeachPendant(Panel):
         a = np.degrees(youbot_driver_to_q(arm.limits.safe_lower))
         b = np.degrees(youbot_driver_to_q(arm.limits.safe_upper))
         self.band_deg = np.stack([np.minimum(a, b), np.maximum(a, b)], axis=1)
-        self.gripper = slider(0.0, 0.0, 1000 * GRIPPER_MAX, 0.5, "finger mm")
+        self.gripper = slider(0.0, 0.0, 1000 * GRIPPER_MAX, 0.5, "finger (mm)")
         self.gripper.observe(lambda ch: self._safely(lambda: arm.gripper(ch["new"] / 1000.0)), "value")
-        self.hold_button = w.Button(description="hold", button_style="warning", tooltip="latched stop")
+        self.hold_button = w.Button(description="hold", tooltip="latched stop")
+        self.hold_button.add_class("armlab-hold")  # dark red, white text 5.6:1 (armlab.css)
         self.hold_button.on_click(lambda _: self.hold())
         self.resume_button = w.Button(
             description="resume",
-            button_style="success",
             tooltip="release the hold; the sliders go to the measured pose",
         )
+        self.resume_button.add_class("armlab-resume")
         self.resume_button.on_click(lambda _: self.resume())
         self.status = w.HTML()
         self.refused = 0
@@ -95,8 +96,13 @@ class TeachPendant(Panel):
         return plain_text(self.status.value)
 
     def _say(self, text: str, error: bool = False) -> None:
-        color = "#b00" if error else "inherit"
-        self.status.value = f"<span style='color:{color}'>{html.escape(text)}</span>"
+        """The status line; a refusal or fault is an alert (read out at once), other news is announced."""
+        if error:
+            self.status.value = f"<div role='alert' style='color:#b00'>{html.escape(text)}</div>"
+        else:
+            self.status.value = f"<span>{html.escape(text)}</span>"
+            if text != "sent":  # not every slider move
+                self.announce(text)
 
     def _refuse(self, why: str) -> None:
         self.refused += 1

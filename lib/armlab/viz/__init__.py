@@ -4,10 +4,15 @@ Everything interactive in ``course/`` is built from these pieces, so no notebook
 plotting code. The package is layered; each module imports only the ones above it in this list:
 
 * :mod:`~armlab.viz.browser` — the renderer: a 3-D axes sent as data to our own JavaScript canvas
-  (``static/scene.js``; orthographic, drag to orbit, wheel to zoom, double-click to reset) and the
-  browser slider (``static/slider.js``; no echo of values set from code, Shift for fine steps);
-* :mod:`~armlab.viz.widgets` — the lazy ipywidgets import, :func:`slider`, :class:`Panel` (figure +
-  controls, laid out to wrap on narrow screens), :class:`JointSliders`;
+  (``static/scene.js``; orthographic, drag or arrow keys to orbit, wheel or +/− to zoom, double-click, Home or 0
+  to reset; ``role="img"`` named from the state, :func:`~armlab.viz.browser.add_description`), the browser
+  slider (``static/slider.js``; no echo of values set from code, Shift for fine steps, named by its label, its
+  value read with its unit) and a named play button (``static/player.js``);
+* :mod:`~armlab.viz.widgets` — the lazy ipywidgets import, :func:`slider`, :func:`player`, :class:`Panel`
+  (figure + controls, laid out to wrap on narrow screens; :meth:`Panel.announce` for its live region),
+  :class:`JointSliders`;
+* :mod:`~armlab.viz.still` — 2-D matplotlib figures as ``<img>`` with alt text (:func:`describe_figure`,
+  :func:`figure_alt`); docs/accessibility.md says what the course does for WCAG 2.1 AA;
 * :mod:`~armlab.viz.text` — :func:`format_matrix` / :func:`parse_matrix`, :class:`MatrixDisplay`,
   :func:`dh_table`, :func:`trig_shorthand`, :func:`latex` / :func:`show_math` (sympy matrices, equations,
   lists and tuples of them typeset as LaTeX);
@@ -39,8 +44,8 @@ plotting code. The package is layered; each module imports only the ones above i
 
 A :class:`Panel` subclass moves its artists in place and calls :meth:`Panel.redraw`, which sends the
 scene (a few kB) to the canvas; nothing is rendered in the kernel. To animate from the kernel, change the
-artists and call ``redraw()`` in a loop (a ``time.sleep`` between frames), or drive a slider with an
-``ipywidgets.Play``. :func:`fit_points` fixes the region the view must hold, so a moving scene neither
+artists and call ``redraw()`` in a loop (a ``time.sleep`` between frames), or drive a slider with a
+:func:`player`. :func:`fit_points` fixes the region the view must hold, so a moving scene neither
 rescales nor leaves the picture. The same figure drawn by Agg is the still image of headless runs and
 exported HTML.
 
@@ -89,16 +94,22 @@ from .identification import ExcitationExplorer, excitation_explorer
 from .dynamics import TorqueSplit, TrajectoryPlayer, torque_split_explorer, trajectory_player
 from . import statics
 from .statics import *  # noqa: F403  (the names in statics.__all__)
-from .text import MatrixDisplay, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
+from .text import MatrixDisplay, Table, dh_table, format_matrix, latex, parse_matrix, show_math, trig_shorthand
 from . import widgets
 from .widgets import *  # noqa: F403  (the names in widgets.__all__)
+from .still import describe_figure, figure_alt, install as _install_still_figures
+
+_install_still_figures()  # in a notebook: every 2-D figure is an <img> with alt text
 
 __all__ = [
     "format_matrix",
     "parse_matrix",
     "MatrixDisplay",
     "dh_table",
+    "Table",
     "trig_shorthand",
+    "describe_figure",
+    "figure_alt",
     "latex",
     "show_math",
     *scene.__all__,

@@ -23,7 +23,17 @@ from ..kinematics import link_transform_modified, link_transform_standard
 from .frames import elementary_motion
 from .scene import ArmView, Triads, frame_content, figure3d, fit_points
 from .text import MatrixDisplay
-from .widgets import JointSliders, Panel, SliderSpec, SliderTable, load_widgets, panel_layout, side_column, slider
+from .widgets import (
+    JointSliders,
+    Panel,
+    SliderSpec,
+    SliderTable,
+    load_widgets,
+    panel_layout,
+    player,
+    side_column,
+    slider,
+)
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -166,7 +176,7 @@ class LinkMotionAnimator(Panel):
         table = self.slider_table(convention)
         self.param_sliders = table.build(table.starts(start, type(self).__name__))
         self.step_slider = slider(0.0, 0.0, 4.0, 1 / self.STEPS_PER_MOTION, "step", ".2f")
-        self.play = w.Play(value=0, min=0, max=4 * self.STEPS_PER_MOTION, step=1, interval=40, description="play")
+        self.play = player(0, 4 * self.STEPS_PER_MOTION, 1, 40, "the four motions")
         self.fig, (ax,) = figure3d(1, figsize)
         self.ax = ax
         self.L = L = 0.18

@@ -8,6 +8,11 @@ rendered in the kernel, which is what brings a slider move to the screen within 
 figure drawn by Agg is the static image for headless runs and exported HTML (:meth:`Panel.static_png`
 in :mod:`armlab.viz.widgets`).
 
+Each scene has a text alternative written here from the current state (:func:`describe_axes`: the
+axes' title and what every part registered with :func:`add_description` says, e.g. an arm's joint angles and
+tool position); the canvas is ``role="img"`` with that name, and a panel's :meth:`announce` text goes to a
+visually hidden live region.
+
 Artists can carry three browser-only hints: :func:`set_arrows` (an arrowhead at the end of each
 segment of a line), :func:`set_screen_offset` (a text moved by a few pixels, e.g. labels of frames that
 share an origin) and :func:`set_fit` (the sphere that must stay in view, so a moving arm is never
@@ -22,12 +27,14 @@ import functools
 import json
 import math
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, Callable, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = [
+    "add_description",
+    "describe_axes",
     "set_arrows",
     "set_screen_offset",
     "set_fit",
@@ -84,6 +91,22 @@ def set_fit(ax: Axes3D, points: ArrayLike) -> None:
     if not np.isfinite(pts).all() or len(pts) == 0:
         raise ValueError("fit points must be finite (m, 3) coordinates")
     ax._armlab_fit = np.round(pts, 6)
+
+
+def add_description(ax: Axes3D, describe: Callable[[], str], replace: bool = False) -> None:
+    """Add a part to the text alternative of ``ax``'s scene (``replace``: instead of the parts so far):
+    ``describe()`` says what the part shows now ("" while it shows nothing). Called at every send, so it
+    must be cheap (a few formatted numbers)."""
+    parts = ax.__dict__.setdefault("_armlab_describe", [])
+    if replace:
+        parts.clear()
+    parts.append(describe)
+
+
+def describe_axes(ax: Axes3D) -> str:
+    """The text alternative of a 3-D axes: its title, then what each registered part says, in order."""
+    parts = [ax.get_title(), *(describe() for describe in ax.__dict__.get("_armlab_describe", ()))]
+    return ". ".join(p for p in parts if p) or "3-D view"
 
 
 _HEX: dict[Any, tuple[str, float]] = {}
@@ -260,6 +283,8 @@ def widget_classes() -> tuple[type, type]:
         view = t.Dict({"elev": 25.0, "azim": -38.0, "zoom": 1.0}).tag(sync=True)
         width = t.Int(440).tag(sync=True)
         height = t.Int(420).tag(sync=True)
+        label = t.Unicode("3-D view").tag(sync=True)  # the text alternative: what the scene shows now
+        status = t.Unicode("").tag(sync=True)  # what changed, for the aria-live region
 
     class Slider(anywidget.AnyWidget):
         """A float slider (label, track, editable readout) whose frontend never echoes a value set from code.
@@ -303,9 +328,33 @@ def widget_classes() -> tuple[type, type]:
     return SceneCanvas, Slider
 
 
+@functools.cache
+def player_class() -> type:
+    """Player: the anywidget that animates an int ``value`` (imports ipywidgets)."""
+    import anywidget
+    import traitlets as t
+
+    class Player(anywidget.AnyWidget):
+        """A named Play/Pause button and a back-to-start button that step ``value`` from ``min`` to ``max``
+        by ``step`` every ``interval`` ms, in the browser (the interface of ``ipywidgets.Play`` the panels
+        use); ``description`` says what it plays."""
+
+        _esm = (STATIC / "player.js").read_text(encoding="utf-8")
+        _css = (STATIC / "armlab.css").read_text(encoding="utf-8")
+        value = t.Int(0).tag(sync=True)
+        min = t.Int(0).tag(sync=True)
+        max = t.Int(100).tag(sync=True)
+        step = t.Int(1).tag(sync=True)
+        interval = t.Int(100).tag(sync=True)
+        description = t.Unicode("the animation").tag(sync=True)
+        disabled = t.Bool(False).tag(sync=True)
+
+    return Player
+
+
 class SceneView:
     """One 3-D axes shown by a :class:`SceneCanvas`; :meth:`sync` sends the axes' artists as they are now
-    (``.payload``: the scene last sent, as a dict)."""
+    and the scene's text alternative (``.payload``: the scene last sent, as a dict; ``.label``: its name)."""
 
     def __init__(self, ax: Axes3D, width: int = 440, height: int = 420) -> None:
         self.ax = ax
@@ -320,8 +369,11 @@ class SceneView:
     def sync(self) -> dict[str, Any]:
         payload = axes_payload(self.ax)
         view = {"elev": float(self.ax.elev), "azim": float(self.ax.azim), "zoom": 1.0}
-        if view != self.widget.view:
-            self.widget.view = view
-        self.payload = payload
-        self.widget.scene = json.dumps(payload, separators=(",", ":"), allow_nan=False)
+        self.label = describe_axes(self.ax)
+        with self.widget.hold_sync():  # the picture and its name in one message
+            if view != self.widget.view:
+                self.widget.view = view
+            self.payload = payload
+            self.widget.scene = json.dumps(payload, separators=(",", ":"), allow_nan=False)
+            self.widget.label = self.label
         return payload

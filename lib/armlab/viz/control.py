@@ -25,10 +25,10 @@ from numpy.typing import ArrayLike
 from .. import control, ik, sim
 from .._core.constants import GRAVITY
 from ..models import PAPER_3R, PAPER_GRAVITY, YOUBOT_ACTUATORS, paper_3r, youbot
-from .scene import ArmView, figure3d, strided_path, trace_stride
-from .browser import Artist, Widget
+from .scene import ArmView, figure3d, spoken_vector, strided_path, trace_stride
+from .browser import Artist, Widget, add_description
 from .plots import TimePlots, time_plot
-from .widgets import Panel, load_widgets, panel_layout, side_column, slider
+from .widgets import Panel, load_widgets, panel_layout, player, side_column, slider
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -52,7 +52,15 @@ class _Animated(Panel):
         self.view = ArmView(robot, ax, q0, frames=False)
         (self.trace,) = ax.plot([], [], [], color="tab:purple", lw=1.5)
         (self.ball,) = ax.plot([], [], [], ls="", marker="o", ms=9, color=BALL_COLOR)
+        add_description(ax, self._describe_step)
         return ax
+
+    def _describe_step(self) -> str:
+        """The step shown and where the ball is, for the scene's text alternative."""
+        if getattr(self, "result", None) is None:
+            return ""
+        r, k = self.result, self.k
+        return f"step {k}, t = {r.t[k]:.3f} s, ball at {spoken_vector(r.ball[k])} m"
 
     def show(self, k: int, draw: bool = True) -> None:
         """Show step ``k``: the arm, the tool's path so far, the ball."""
@@ -86,7 +94,7 @@ class TaskPlayer(_Animated):
         self.result = result
         last = len(result.t) - 1
         self.step = slider(0, 0, last, 1, "step", ".0f")
-        self.play = w.Play(min=0, max=last, step=int(every), interval=40)
+        self.play = player(0, last, int(every), 40, "the task")
         self.play.observe(lambda ch: setattr(self.step, "value", float(ch["new"])), names="value")
         self.step.observe(lambda ch: self.show(int(round(ch["new"]))), names="value")
         self.frame = w.HTML()
@@ -150,7 +158,7 @@ class ControlLab(_Animated):
         # the outcome and its two plots in one widget: an update is one message to the browser, not three
         self.plots, self.frame = TimePlots(width=380), w.HTML()
         steps = self.plan.step_of(self.plan.t_end, self.dt)
-        self.play = w.Play(min=0, max=steps, step=10, interval=40)
+        self.play = player(0, steps, 10, 40, "the run")
         self.play.observe(lambda ch: self.show(ch["new"]), names="value")
         for s in self.sliders:
             s.observe(lambda _: self.update(), names="value")
@@ -210,7 +218,7 @@ class ControlLab(_Animated):
         }
         worst = np.degrees(r.max_error)
         caption = (
-            (f"<b style='color:#d62728'>unstable: {html.escape(failed)}</b><br>" if failed else "")
+            (f"<b role='alert' style='color:#c62828'>unstable: {html.escape(failed)}</b><br>" if failed else "")
             + f"{html.escape(r.controller)}<br>max |error| (°): {worst.round(3).tolist()}<br>"
             + f"{html.escape(r.saturation)}<br>pick at step {r.pick_step}, place at step {r.place_step}"
         )
@@ -228,6 +236,10 @@ class ControlLab(_Animated):
             note="dashed: joint 2's limit" if hl else "",
         )
         self.plots.show(caption, [error, torque])
+        self.announce(
+            (f"unstable: {failed}. " if failed else "")
+            + f"max tracking error {', '.join(f'{v:.2f}' for v in worst)} degrees. {r.saturation}"
+        )
         self.play.max = len(r.t) - 1
         self.show(self.play.value, draw=draw)
         self.update_ms = 1e3 * (time.perf_counter() - t0)

@@ -31,7 +31,8 @@ from ..models import planar2r
 from .browser import set_arrows
 from .ik import GhostArm
 from .scene import TRACE_POINTS, ArmView, figure3d, fit_points, reach, strided_path, trace_stride
-from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+from .widgets import JointSliders, Panel, load_widgets, panel_layout, player, side_column, slider
+from .plots import JOINT_COLORS
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["TERM_COLORS", "split_bars", "TorqueSplit", "torque_split_explorer", "TrajectoryPlayer", "trajectory_player"]
 
 #: One colour per term of :data:`armlab.dynamics.TERMS` (inertia blues, velocity terms warm, gravity grey).
-TERM_COLORS = ("#1f77b4", "#9ecae1", "#ff7f0e", "#d62728", "#7f7f7f")
+TERM_COLORS = ("#0072b2", "#009e73", "#c44e00", "#b0589a", "#595959")  # each 3:1 or more on white
 BAR_PX = 240  # width of one joint's bar; zero torque in the middle
 #: Gravity for the planar arms drawn here: they move in the x–y plane of frame {0}, held vertical, so standard
 #: gravity (:data:`armlab._core.constants.GRAVITY`, along −z of the world) points along −y0.
@@ -236,7 +237,7 @@ class TrajectoryPlayer(Panel):
     ``energy`` optionally maps a title to (N,) energies shown in the readout. ``view`` = (elevation, azimuth).
     """
 
-    COLORS = ("tab:blue", "tab:red", "tab:green", "tab:purple")
+    COLORS = JOINT_COLORS[:4]
     TRACE_POINTS = TRACE_POINTS
 
     def __init__(
@@ -271,7 +272,7 @@ class TrajectoryPlayer(Panel):
         self.time = slider(
             0.0, 0.0, float(self.t[-1]), float(self.t[1] - self.t[0]) if steps > 1 else 1.0, "t (s)", ".3f"
         )
-        self.play = w.Play(min=0, max=steps - 1, step=max(1, steps // 200), interval=interval)
+        self.play = player(0, steps - 1, max(1, steps // 200), interval, "the motions")
         self.play.observe(lambda ch: setattr(self.time, "value", float(self.t[ch["new"]])), names="value")
         self.time.observe(lambda ch: self.show(int(np.searchsorted(self.t, ch["new"] - 1e-12))), names="value")
         self.readout = w.HTML()

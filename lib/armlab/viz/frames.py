@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..transforms import Rot, Trans, compose
-from .scene import Triads, frame_content, figure3d, fit_points
+from .scene import Triads, frame_content, figure3d, fit_points, spoken_number
 from .text import MatrixDisplay
 from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 
@@ -161,6 +161,8 @@ class FramePlayground(Panel):
         self.path.set_data_3d(o[:, 0], o[:, 1], o[:, 2])
         self.formula_widget.value = f"<code>{html.escape(self.formula())}</code>"
         self.matrix.update(T, title=f"T (about the {self.frame} frame)")
+        rows = "; ".join(", ".join(spoken_number(v, 3) for v in row) for row in T[:3])
+        self.announce(f"{self.formula()}; its rows: {rows}")
         if self.point is not None:
             AP = T @ self.point
             self.point_artist.set_data_3d([AP[0]], [AP[1]], [AP[2]])

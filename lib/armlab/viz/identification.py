@@ -46,16 +46,16 @@ TRUE_FRICTION = np.array(
 
 def error_bars(errors: np.ndarray, names: Sequence[str], width: int = 400, cap: float = 1.0) -> str:
     """HTML bars of |relative error| per parameter in two columns, on a log scale from 1e-6 to ``cap`` (green
-    < 1 %, amber < 10 %, red beyond)."""
-    track = width // 2 - 100
+    < 1 %, ochre < 10 %, red beyond; each 3:1 or more on white), the value written beside each bar in 12 px."""
+    track = width // 2 - 118
     rows = []
     for e, name in zip(errors, names):
         frac = (np.log10(max(min(e, cap), 1e-6)) + 6) / (6 + np.log10(cap))
-        color = "#2ca02c" if e < 0.01 else "#e6a100" if e < 0.1 else "#d62728"
+        color = "#2e7d32" if e < 0.01 else "#8a6d00" if e < 0.1 else "#c62828"
         rows.append(
-            f"<div style='display:flex;align-items:center;height:9px;font-size:8px;line-height:9px'>"
-            f"<span style='width:36px'>{html.escape(name)}</span>"
-            f"<span style='width:{track}px'><span style='display:inline-block;background:{color};height:7px;"
+            f"<div style='display:flex;align-items:center;min-height:16px;font-size:12px;line-height:16px'>"
+            f"<span style='width:46px;overflow-wrap:anywhere'>{html.escape(name)}</span>"
+            f"<span style='width:{track}px'><span style='display:inline-block;background:{color};height:9px;"
             f"width:{frac * track:.0f}px'></span></span>"
             f"<span style='margin-left:3px'>{e:.0e}</span></div>"
         )

@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike
 
 from ..ik import PUMA_LABELS, solver_for
 from ..kinematics import joint_axis_frames
-from .browser import Artist, Axes3D, set_screen_offset
+from .browser import Artist, Axes3D, add_description, set_screen_offset
 from .scene import VIEW, ArmView, Triads, figure3d, fit_points, reach
 from .widgets import Panel, load_widgets
 
@@ -51,28 +51,11 @@ __all__ = [
     "show_solutions",
 ]
 
-# tab20 comes in (dark, light) pairs: one pair per arm, dark for the first wrist, light for the flipped one;
-# robots without a wrist flip take one tab10 colour per solution
-_TAB20 = [
-    "#1f77b4",
-    "#aec7e8",
-    "#ff7f0e",
-    "#ffbb78",
-    "#2ca02c",
-    "#98df8a",
-    "#d62728",
-    "#ff9896",
-    "#9467bd",
-    "#c5b0d5",
-    "#8c564b",
-    "#c49c94",
-    "#e377c2",
-    "#f7b6d2",
-    "#7f7f7f",
-    "#c7c7c7",
-]
-_TAB10 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
-OUTSIDE_COLOR = "0.55"
+# one pair per arm, (dark, darker): the first wrist and the flipped one; robots without a wrist flip take one
+# colour per solution. Okabe–Ito hues, darkened until labels in them read at 4.5:1 on white
+_TAB20 = ["#0072b2", "#004a75", "#c44e00", "#7f3300", "#007a5a", "#004d39", "#a04a8c", "#66295a"]
+_TAB10 = ("#0072b2", "#c44e00", "#007a5a", "#a04a8c", "#000000", "#8a6d00", "#c62828", "#595959")
+OUTSIDE_COLOR = "0.45"  # grey #737373: 4.7:1
 _ROMAN = ("I", "II", "III", "IV")
 _SLOTS = {"puma560": 8, "youbot": 4, "planar2r": 2, "planar3r": 2}  # solutions each closed form can give
 _PUMA_WRIST_JOINT = 4  # joint 5 (0-based 4): its axis reverses when the wrist flips
@@ -154,6 +137,9 @@ class GhostArm(ArmView):
     def set_visible(self, visible: bool) -> None:
         self.line.set_visible(visible)
 
+    def describe(self) -> str:
+        return ""  # the solutions are described together (SolutionArms.describe)
+
 
 class SolutionArms:
     """One :class:`GhostArm` per solution slot on one axes, moved in place by :meth:`update`.
@@ -170,8 +156,8 @@ class SolutionArms:
     ``"auto"`` (joint 5 of a PUMA, else none) or None.
     """
 
-    IN_ALPHA = 0.6
-    OUT_ALPHA = 0.3
+    IN_ALPHA = 0.85
+    OUT_ALPHA = 0.8  # outside the limits: grey and dashed, still 3:1 on white
 
     def __init__(
         self,
@@ -207,6 +193,16 @@ class SolutionArms:
         self.q = np.full((self.count, robot.n), np.nan)
         self.labels = [""] * self.count
         self.hide()
+        add_description(ax, self.describe)
+
+    def describe(self) -> str:
+        """The solutions drawn, for the scene's text alternative: how many, their branches, which lie outside
+        the joint limits."""
+        shown = np.flatnonzero(self.shown)
+        if not len(shown):
+            return "no solution drawn"
+        names = ", ".join(self.labels[s] + ("" if self.highlighted[s] else " (outside the limits)") for s in shown)
+        return f"{len(shown)} solution{'s' if len(shown) != 1 else ''} drawn: {names}"
 
     def hide(self) -> None:
         for g in self.ghosts:

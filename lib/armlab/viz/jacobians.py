@@ -35,7 +35,8 @@ from ..jacobians import differential as dm
 from ..kinematics.frames import joint_axis_frames
 from .browser import Figure, set_arrows
 from .scene import ArmView, Triads, figure3d, fit_points, frame_content, reach
-from .widgets import JointSliders, Panel, load_widgets, panel_layout, side_column, slider
+from .text import plain_text
+from .widgets import JointSliders, Panel, load_widgets, panel_layout, player, side_column, slider
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -52,7 +53,8 @@ __all__ = [
 ]
 
 NEAR = 0.04  # σ_min below which jacobians.resolved_rate starts damping (its default ε): "near a singularity"
-STATUS_COLORS = {"regular": "#2ca02c", "close": "#e6a100", "near": "#d62728", "singular": "#7f0000"}
+# badge backgrounds under white text: each at least 4.5:1 (green 5.1, ochre 4.9, red 5.6, dark red 11)
+STATUS_COLORS = {"regular": "#2e7d32", "close": "#8a6d00", "near": "#c62828", "singular": "#7f0000"}
 STATUS_TEXT = {
     "regular": "regular",
     "close": f"close to a singularity (σ<sub>min</sub> &lt; {2 * NEAR:g})",
@@ -151,7 +153,7 @@ class JacobianExplorer(Panel):
         self.redraws = 0
         self.view = ArmView(robot, ax, q, labels=False)
         (self.velocity_line,) = ax.plot([], [], [], color="tab:blue", lw=1.4)
-        (self.force_line,) = ax.plot([], [], [], color="tab:orange", lw=1.4)
+        (self.force_line,) = ax.plot([], [], [], color="#c44e00", lw=1.4)
         try:
             kinds = list(jb.singularity_conditions(robot, q))
         except NotImplementedError:
@@ -167,7 +169,7 @@ class JacobianExplorer(Panel):
         self.message = w.HTML()
         legend = (
             f"<small><span style='color:#1f77b4'>■</span> velocity ellipsoid of the tool point for ‖q̇‖ ≤ 1 "
-            f"(×{self.velocity_scale:g} s)<br><span style='color:#ff7f0e'>■</span> force ellipsoid for ‖τ‖ ≤ 1 "
+            f"(×{self.velocity_scale:g} s)<br><span style='color:#c44e00'>■</span> force ellipsoid for ‖τ‖ ≤ 1 "
             f"(×{self.force_scale:.3g} m/N)</small>"
         )
         side = side_column(
@@ -214,6 +216,7 @@ class JacobianExplorer(Panel):
         color = STATUS_COLORS[self.readings["status"]]
         self.velocity_line.set_color("tab:blue" if self.readings["status"] in ("regular", "close") else color)
         self.readout.value = self._readout_html(color)
+        self.announce(plain_text(STATUS_TEXT[self.readings["status"]]))
         if draw:
             self.redraw()
 
@@ -297,7 +300,7 @@ class RatePlayer(Panel):
             self.traces.append(ax.plot([], [], [], color="tab:purple", lw=2)[0])
         dt = float(self.runs[names[0]].t[1] - self.runs[names[0]].t[0]) if self.steps > 1 else 1.0
         self.time = slider(0.0, 0.0, (self.steps - 1) * dt, dt, "t (s)", ".3f")
-        self.play = w.Play(min=0, max=self.steps - 1, step=1, interval=40)
+        self.play = player(0, self.steps - 1, 1, 40, "the runs")
         self.play.observe(lambda ch: setattr(self.time, "value", ch["new"] * dt), names="value")
         self.dt = dt
         self.readout = w.HTML()
@@ -329,7 +332,7 @@ def rate_player(robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None 
     return RatePlayer(robot, runs, path, **kwargs)
 
 
-MOTION_COLOR, ROTATION_COLOR = "#ff7f0e", "#9467bd"
+MOTION_COLOR, ROTATION_COLOR = "#c44e00", "#9467bd"
 _SUP, _SUB = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"), str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 

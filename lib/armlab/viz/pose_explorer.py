@@ -28,7 +28,8 @@ from ..ik import joint_motion, select, solver_for
 from ..models import puma560
 from ..transforms import R_to_rpy, Trans, rpy_to_R
 from .ik import SolutionArms, WristInset, closed_form, floor_height, slot_of, solutions_table
-from .scene import ArmView, Triads, figure3d, reach
+from .browser import add_description
+from .scene import ArmView, Triads, figure3d, reach, spoken_vector
 from .text import plain_text
 from .widgets import Panel, load_widgets, panel_layout, side_column, slider
 
@@ -151,6 +152,9 @@ class IKExplorer(Panel):
         self.preset = w.Dropdown(
             options=[("preset…", "")] + [(p, p) for p in presets],
             value="",
+            description="preset",
+            tooltip="a target and a current configuration in one choice",
+            style={"description_width": "auto"},
             layout=w.Layout(width="220px", display="" if presets else "none"),
         )
         self.message = w.HTML()
@@ -167,7 +171,8 @@ class IKExplorer(Panel):
         )  # also draws the floor and pedestal
         self.chosen_view.line.set_linewidth(5.5)
         self.chosen_view.line.set_markersize(5)
-        self.target = Triads(ax, np.eye(4)[None], length=0.15 * size, linewidth=2.5, labels=["target"])
+        self.target = Triads(ax, np.eye(4)[None], length=0.15 * size, linewidth=2.5, labels=["target"], describe=False)
+        add_description(ax, self._describe_target)
         self.inset = None
         if self.arms.wrist is not None:
             self.inset_fig, (iax,) = figure3d(1, (2.6, 2.6), show_axes=False)
@@ -331,6 +336,12 @@ class IKExplorer(Panel):
 
     def _write_text(self):
         self.message.value, self.table.value = self._text
+        self.announce(self.message_text.replace("\n", " "))
+
+    def _describe_target(self) -> str:
+        """The target pose, for the scene's text alternative."""
+        x, y, z, *rpy = self.pose
+        return f"target at {spoken_vector((x, y, z))} m, roll, pitch, yaw = {spoken_vector(rpy, 1)}°"
 
     def _redecide(self, change):
         """Rule, weights or tool changed: choose again from the configuration the last choice started at."""
@@ -365,6 +376,7 @@ class IKExplorer(Panel):
             self.chosen = select(sols, self.q_current, weights, solver.qlim, solver.revolute)
             chosen_q = self.chosen.q[0]
             label = self.chosen.labels[0]
+            self.chosen_view.name = f"chosen solution, {label}: {robot.name}"
             self.chosen_view.update(chosen_q)
             self.chosen_view.set_visible(True)
             slot = self.arms.slots(sols.labels)[sols.labels.index(label)] if label in sols.labels else slot_of(label, 0)

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .browser import Artist, Axes3D, Figure, set_arrows, set_fit, set_screen_offset
-from .widgets import Panel, load_widgets
+from .browser import Artist, Axes3D, Figure, add_description, set_arrows, set_fit, set_screen_offset
+from .still import StillFigure, describe_figure
+from .widgets import Panel
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -45,12 +46,41 @@ __all__ = [
     "reach",
     "arm_region",
     "ArmView",
+    "spoken_number",
+    "spoken_vector",
+    "joint_text",
 ]
 
-AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")  # x, y, z  (n, o, a of a hand frame)
+# x, y, z (n, o, a of a hand frame): red, green, blue dark enough for their axis names (text, 4.5:1 on white)
+AXIS_COLORS = ("#c62828", "#2e7d32", "#1565c0")
+FAINT_ALPHA = 0.75  # a faint triad (a start or earlier frame) is dashed at this opacity: still 3:1 on white
 # The starting view (elevation, azimuth in degrees): no multiple of 15° of azimuth points at the eye, so an
 # axis turned by a "round" angle is never seen end-on and hidden behind another.
 VIEW = (24.0, -37.5)
+
+
+def spoken_number(v: float, decimals: int = 1) -> str:
+    """``v`` rounded for a text alternative: no trailing zeros, a true minus sign (read as "minus")."""
+    text = f"{v:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{v:.0f}"
+    return "0" if text in ("-0", "") else text.replace("-", "−")
+
+
+def spoken_vector(v: ArrayLike, decimals: int = 2) -> str:
+    """A vector for a text alternative: "(0.41, 0.15, −0.32)"."""
+    return f"({', '.join(spoken_number(float(c), decimals) for c in np.asarray(v, dtype=float))})"
+
+
+def joint_text(robot: DHRobot, q: ArrayLike) -> str:
+    """The joint values as read aloud: "θ = (20, −30, 40, 0, 0, 0)°" for revolute joints (degrees),
+    "θ1 = 20°, d2 = 0.3 m, …" when some are prismatic (metres)."""
+    q = np.asarray(q, dtype=float)
+    revolute = [link.revolute for link in robot.links]
+    if all(revolute):
+        return f"θ = ({', '.join(spoken_number(math.degrees(v)) for v in q)})°"
+    return ", ".join(
+        f"θ{i} = {spoken_number(math.degrees(v))}°" if r else f"d{i} = {spoken_number(v, 3)} m"
+        for i, (v, r) in enumerate(zip(q, revolute), start=1)
+    )
 
 
 def figure3d(
@@ -154,6 +184,7 @@ class Triads:
         label_offset: ArrayLike = (0.0, 0.0, 0.0),
         axis_labels: Sequence[str] | None = None,
         fontsize: float = 8,
+        describe: bool = True,
     ) -> None:
         self.ax = ax
         self.length = float(length)
@@ -162,9 +193,12 @@ class Triads:
             Ts = np.broadcast_to(np.eye(4), (count or 1, 4, 4))
         Ts = np.asarray(Ts, dtype=float).reshape(-1, 4, 4)
         self.count = len(Ts)
+        # a faint frame is told apart by its dashes, not by a pale colour (which would fall below 3:1)
+        faint = alpha < 1
+        style = dict(alpha=max(alpha, FAINT_ALPHA), ls="--") if faint else dict(alpha=alpha)
         self.lines = [
             set_arrows(
-                ax.plot([], [], [], color=c, lw=linewidth, alpha=alpha, solid_capstyle="round")[0],
+                ax.plot([], [], [], color=c, lw=linewidth, solid_capstyle="round", **style)[0],
                 head=5.0 + 2.0 * linewidth,
             )
             for c in AXIS_COLORS
@@ -183,6 +217,15 @@ class Triads:
                 for _ in range(self.count)
             ]
         self.update(Ts)
+        if self.names and describe:  # labelled frames say where they are in the scene's text alternative
+            add_description(ax, self.describe)
+
+    def describe(self) -> str:
+        """The labelled frames where they are now ("" while hidden): origins, and axis directions for up to
+        three frames."""
+        if not self.lines[0].get_visible():
+            return ""
+        return frames_text(self.Ts[: len(self.names)], self.names, axes=len(self.names) <= 3)
 
     def update(self, Ts: ArrayLike) -> None:
         """Move the triads to the frames ``Ts`` (k, 4, 4)."""
@@ -246,6 +289,19 @@ def frames_figure(
     return fig
 
 
+def frames_text(Ts: ArrayLike, names: Sequence[str | None], axes: bool = True) -> str:
+    """Frames read aloud: "frame {A} at (0, 0, 0) m, x axis along (1, 0, 0), …" for each frame (without the
+    axis directions when ``axes`` is False)."""
+    out = []
+    for k, (T, name) in enumerate(zip(np.asarray(Ts, dtype=float).reshape(-1, 4, 4), names)):
+        label = str(name if name is not None else k + 1).strip("{}")
+        text = f"frame {{{label}}} at {spoken_vector(T[:3, 3])} m"
+        if axes:
+            text += ", " + ", ".join(f"{a} axis along {spoken_vector(T[:3, i])}" for i, a in enumerate("xyz"))
+        out.append(text)
+    return "; ".join(out)
+
+
 class FigureView(Panel):
     """A figure's 3-D axes drawn in the browser (no controls): what :func:`shown` returns for a 3-D figure."""
 
@@ -255,22 +311,24 @@ class FigureView(Panel):
         self.widget = self._figure_widget()
 
 
-def shown(fig: Figure) -> Any:
+def shown(fig: Figure, alt: str | None = None) -> Any:
     """What to leave as a cell's last value to show ``fig``.
 
     A figure with 3-D axes is drawn in the browser (:class:`FigureView`, with a still image for exported
-    HTML); a 2-D figure is its ipympl canvas widget, or the figure itself under another backend.
+    HTML; its text alternative is written from what it shows); a 2-D figure is a still image with alt text
+    (:class:`~armlab.viz.still.StillFigure`: ``alt``, or one written from its titles, labels and ranges), never
+    an interactive canvas that would keep the keyboard's focus.
     """
     if any(ax.name == "3d" for ax in fig.axes):
+        if alt is not None:
+            describe_figure(fig, alt)
+            for ax in fig.axes:
+                add_description(ax, lambda: alt, replace=True)
         try:
             return FigureView(fig)
         except ImportError:  # no widgets installed: the figure shows itself as an image
             return fig
-    try:
-        w = load_widgets()
-    except ImportError:
-        return fig
-    return fig.canvas if isinstance(fig.canvas, w.DOMWidget) else fig
+    return StillFigure(fig, alt)
 
 
 def reach(robot: DHRobot) -> float:
@@ -329,6 +387,9 @@ class ArmView:
 
     ``update(q)`` returns the end-effector T (``robot.fkine(q)``, tool included)
     and stores ``.q``, ``.T``, ``.frames``; it does not redraw (the panels do).
+
+    The arm is part of its scene's text alternative (:meth:`describe`: ``name``, by default the robot's, its
+    joint values and its tool position).
     """
 
     def __init__(
@@ -343,6 +404,7 @@ class ArmView:
         title: str | None = None,
         floor: bool | None = None,
         floor_z: float = 0.0,
+        name: str | None = None,
     ) -> None:
         if ax is None:
             _, (ax,) = figure3d(titles=[title] if title else None, show_axes=False)
@@ -360,15 +422,26 @@ class ArmView:
         (self.line,) = ax.plot(
             [], [], [], color=color, lw=4, marker="o", ms=4, mfc="white", mec=color, solid_capstyle="round"
         )
-        (self.tip,) = ax.plot([], [], [], ls="", marker="*", ms=11, color="tab:orange")
+        (self.tip,) = ax.plot([], [], [], ls="", marker="*", ms=11, color="#d55e00")
         nframes = robot.n + 1 + (robot.tool is not None)
         names = [str(i) for i in range(robot.n + 1)] + (["E"] if robot.tool is not None else [])
         self.triads = (
-            Triads(ax, length=self.triad_length, count=nframes, labels=names if labels else None) if frames else None
+            Triads(ax, length=self.triad_length, count=nframes, labels=names if labels else None, describe=False)
+            if frames
+            else None
         )
         if q is None:
             q = np.clip(np.zeros(robot.n), robot.qlim[:, 0], robot.qlim[:, 1])
+        self.name = robot.name if name is None else name
         self.update(q)
+        add_description(ax, self.describe)
+
+    def describe(self) -> str:
+        """What the scene's text alternative says of this arm: its joint values and tool position ("" when
+        hidden)."""
+        if not self.line.get_visible():
+            return ""
+        return f"{self.name} at {joint_text(self.robot, self.q)}, tool at {spoken_vector(self.T[:3, 3])} m"
 
     def _floor(self, size, z=0.0):
         """A light square grid at height z with 0.1 m spacing (one artist), and its scale."""
@@ -377,7 +450,7 @@ class ArmView:
         starts = [(t, -half, z) for t in ticks] + [(-half, t, z) for t in ticks]
         ends = [(t, half, z) for t in ticks] + [(half, t, z) for t in ticks]
         self.ax.plot(*_nan_segments(np.array(starts), np.array(ends)), color="0.85", lw=0.6)
-        self.ax.text(half, -half, z, "grid 0.1 m", fontsize=7, color="0.5")
+        self.ax.text(half, -half, z, "grid 0.1 m", fontsize=8, color="0.35")
 
     def skeleton(self, frames: np.ndarray) -> np.ndarray:
         """(m, 3) points of the skeleton for link frames ``frames`` (n+1, 4, 4)."""

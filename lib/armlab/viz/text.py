@@ -29,6 +29,7 @@ __all__ = [
     "plain_text",
     "MatrixDisplay",
     "dh_table",
+    "Table",
     "trig_shorthand",
     "latex",
     "show_math",
@@ -119,6 +120,40 @@ def _fmt_len(v, unit):
 
 def _fmt_angle(v):
     return f"{math.degrees(v):g}°" if isinstance(v, (int, float)) else str(v)
+
+
+class Table:
+    """Results as a table, the last value of a cell: HTML in a notebook (it reflows and a screen reader reads it
+    by rows and columns, where a long printed line wraps in the middle of words), aligned text when printed.
+
+    >>> print(Table(["case", "error"], [["exact", "0.1°"], ["unknown payload", "2.3°"]]))
+    case             error
+    exact             0.1°
+    unknown payload   2.3°
+    """
+
+    def __init__(self, header: Sequence[str], rows: Sequence[Sequence[object]], caption: str = "") -> None:
+        self.header = [str(h) for h in header]
+        self.rows = [[str(c) for c in row] for row in rows]
+        if any(len(row) != len(self.header) for row in self.rows):
+            raise ValueError(f"rows must have {len(self.header)} cells each (one per header), got {self.rows!r}")
+        self.caption = caption
+
+    def _repr_html_(self) -> str:
+        cap = f"<caption style='text-align:left'>{html.escape(self.caption)}</caption>" if self.caption else ""
+        head = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in self.header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in self.rows)
+        return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    def __str__(self) -> str:
+        widths = [max(len(r[k]) for r in [self.header, *self.rows]) for k in range(len(self.header))]
+        lines = [self.caption] if self.caption else []
+        for row in [self.header, *self.rows]:
+            cells = [c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths))]
+            lines.append("  ".join(cells).rstrip())
+        return "\n".join(lines)
+
+    __repr__ = __str__
 
 
 def dh_table(robot: DHRobot, unit: str = "mm") -> Any:

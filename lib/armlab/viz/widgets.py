@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .browser import Axes3D, Figure, SceneView, Widget, widget_classes
+from .browser import Axes3D, Figure, SceneView, Widget, player_class, widget_classes
 
 if TYPE_CHECKING:
     from ..robot import DHRobot
@@ -25,6 +25,7 @@ __all__ = [
     "load_widgets",
     "in_ipython",
     "slider",
+    "player",
     "SliderSpec",
     "SliderTable",
     "side_column",
@@ -75,6 +76,12 @@ def slider(
     s.value = float(value)
     s.layout.width = "100%"
     return s
+
+
+def player(lo: int, hi: int, step: int = 1, interval: int = 40, description: str = "the animation") -> Widget:
+    """Play/Pause and back-to-start buttons stepping an int ``value`` from ``lo`` to ``hi`` in the browser,
+    named after ``description`` (what they play, e.g. "the motion"); observe its ``value``."""
+    return player_class()(min=int(lo), max=int(hi), step=int(step), interval=int(interval), description=description)
 
 
 class SliderSpec(NamedTuple):
@@ -175,6 +182,12 @@ class Panel:
         self.redraws += 1
         for scene in self.scenes:
             scene.sync()
+
+    def announce(self, text: str) -> None:
+        """Say ``text`` through the panel's live region (what changed: a solution count, "singular", a
+        refusal); screen readers read it when it changes."""
+        if self.scenes:
+            self.scenes[0].widget.status = text
 
     def static_png(self, dpi: float = 80) -> bytes:
         """The figure drawn by Agg: the still image of the panel."""

@@ -1,16 +1,38 @@
 // armlab.viz plot column: a caption and small line plots, laid out by the kernel (armlab/viz/plots.py) and
 // drawn here on canvases. The points arrive as one int16 buffer, tenths of a pixel: nothing to parse.
+// Each canvas is role="img" named by the plot's summary (written by the kernel), and a "data as a table"
+// disclosure under it shows the plot's numbers when opened.
 
 const GAP = -32768;  // a left-out point
-const DASH = { "": [], dashed: [4, 3], dotted: [1, 2] };
+const DASH = { "": [], dashed: [5, 3], dotted: [1.5, 2], dashdot: [6, 2, 1.5, 2], longdash: [10, 3],
+               dashdotdot: [6, 2, 1.5, 2, 1.5, 2] };
+
+function fillTable(details, spec) {
+  const [head, rows] = spec.table || [[], []];
+  const table = document.createElement("table");
+  const caption = document.createElement("caption");
+  caption.className = "armlab-sr-only";
+  caption.textContent = spec.title || "plot data";
+  const tr = document.createElement("tr");
+  for (const h of head) { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; tr.appendChild(th); }
+  table.append(caption, tr);
+  for (const row of rows) {
+    const r = document.createElement("tr");
+    for (const v of row) { const td = document.createElement("td"); td.textContent = v.replace("-", "−"); r.appendChild(td); }
+    table.appendChild(r);
+  }
+  details.querySelector("table")?.remove();
+  details.appendChild(table);
+}
 
 function drawPlot(canvas, spec, pts) {
   const dpr = window.devicePixelRatio || 1;
   const w = spec.width, h = spec.height;
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
     canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
-    canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
+    canvas.style.width = `${w}px`; canvas.style.height = "auto";  // narrower in a narrow column: same aspect
   }
+  canvas.setAttribute("aria-label", spec.alt || spec.title || "plot");
   const ctx = canvas.getContext("2d");
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, h);
@@ -24,12 +46,18 @@ function drawPlot(canvas, spec, pts) {
   }
   // 1 px: a line no wider than a device pixel takes the browser's fast path, 10x faster than 1.5 px
   // (5 ms against 0.5 ms for three lines of 1001 points, drawn without a GPU)
-  ctx.setLineDash([]); ctx.lineWidth = 1; ctx.lineJoin = "round";
+  ctx.lineWidth = 1.5;
+  for (const [x, y, color, dash] of spec.legend || []) {  // the legend's samples: colour and dash of a series
+    ctx.strokeStyle = color; ctx.setLineDash(DASH[dash] || []);
+    ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x + 16, y); ctx.stroke();
+  }
+  ctx.lineWidth = 1; ctx.lineJoin = "round";
   const n = spec.count;
   let drawn = 0, outside = 0;
   for (let k = 0; k < spec.colors.length; k++) {
     const row = (k + 1) * n;
     ctx.strokeStyle = spec.colors[k];
+    ctx.setLineDash(DASH[(spec.dashes || [])[k]] || []);
     ctx.beginPath();
     let pen = false;
     for (let j = 0; j < n; j++) {
@@ -44,7 +72,8 @@ function drawPlot(canvas, spec, pts) {
   }
   // what was drawn, for the page's tests: points drawn, and those outside the frame
   canvas.dataset.points = `${drawn},${outside}`;
-  ctx.font = "10px sans-serif";
+  ctx.setLineDash([]);
+  ctx.font = "11px sans-serif";
   const align = { start: "left", middle: "center", end: "right" };
   for (const [x, y, text, anchor, color, rotated] of spec.texts) {
     if (!text) continue;
@@ -82,12 +111,20 @@ function render({ model, el }) {
       title.className = "armlab-plots-title";
       const canvas = document.createElement("canvas");
       canvas.className = "armlab-plots-canvas";
-      root.append(title, canvas);
-      figures.push({ title, canvas });
+      canvas.setAttribute("role", "img");
+      const details = document.createElement("details");
+      details.className = "armlab-plots-data";
+      const summary = document.createElement("summary");
+      summary.textContent = "data as a table";
+      details.appendChild(summary);
+      const f = { title, canvas, details, spec: null };
+      details.addEventListener("toggle", () => { if (details.open && f.spec) fillTable(details, f.spec); });
+      root.append(title, canvas, details);
+      figures.push(f);
     }
     while (figures.length > specs.length) {
       const f = figures.pop();
-      f.title.remove(); f.canvas.remove();
+      f.title.remove(); f.canvas.remove(); f.details.remove();
     }
     let offset = 0;
     specs.forEach((spec, i) => {
@@ -101,6 +138,9 @@ function render({ model, el }) {
         f.shown = head;
       }
       drawPlot(f.canvas, spec, data.subarray(offset, offset + size));
+      f.spec = spec;
+      f.details.querySelector("summary").textContent = `data of “${spec.title || "the plot"}” as a table`;
+      if (f.details.open) fillTable(f.details, spec);  // only an open table follows every move
       offset += size;
     });
   };

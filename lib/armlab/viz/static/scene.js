@@ -1,6 +1,9 @@
 // armlab.viz scene canvas: draws the 3-D scene sent by the kernel on a 2-D <canvas>.
-// Orthographic projection; drag to orbit, wheel to zoom, double-click to go back to the kernel's view.
-// The kernel sends only what moves (points, colours, texts); everything is drawn here.
+// Orthographic projection; drag to orbit, wheel to zoom, double-click to go back to the kernel's view; with
+// the keyboard (while the canvas has the focus): arrow keys turn, + and − zoom, Home or 0 go back.
+// The kernel sends only what moves (points, colours, texts); everything is drawn here. It also sends the
+// scene's text alternative (``label``, the canvas is role="img") and what to announce after a move
+// (``status``, read out by a visually hidden aria-live region).
 
 const DEG = Math.PI / 180;
 const HALO = 1.5;  // half the white halo around a text
@@ -215,6 +218,32 @@ function drawPrims(ctx, prims, ext) {
   }
 }
 
+// Labels that would cover one another (a wrist's "noflip" and "flip", frames {4}, {5}, {6} in a small view) are
+// moved apart: each in turn, in order, goes to the nearest of the spots a few rows up or down and a label's width
+// aside where it overlaps no label placed before it and stays inside the canvas. Returns how many still overlap
+// (the page's tests read it).
+const SPOTS = (() => {
+  const out = [];
+  for (let i = -2; i <= 2; i++) for (let j = -6; j <= 6; j++) out.push([i, j]);
+  return out.sort((a, b) => Math.hypot(2 * a[0], a[1]) - Math.hypot(2 * b[0], b[1]));
+})();
+
+function declutter(list, fixed, w, h, top) {
+  const rect = (t, dx, dy) => [t.p[0] + t.dx + dx + t.box[0], t.p[1] + t.dy + dy + t.box[1],
+                               t.p[0] + t.dx + dx + t.box[2], t.p[1] + t.dy + dy + t.box[3]];
+  const hits = (r, placed) => placed.some(q => r[0] < q[2] && q[0] < r[2] && r[1] < q[3] && q[1] < r[3]);
+  const inside = (r) => r[0] >= 0 && r[2] <= w && r[1] >= top && r[3] <= h;
+  const placed = fixed.map(t => rect(t, 0, 0));
+  let left = 0;
+  for (const t of list) {
+    const across = t.box[2] - t.box[0] + 2, down = t.box[3] - t.box[1] + 1;
+    const spot = SPOTS.find(([i, j]) => { const r = rect(t, i * across, j * down); return inside(r) && !hits(r, placed); });
+    if (spot) { t.dx += spot[0] * across; t.dy += spot[1] * down; } else left++;
+    placed.push(rect(t, 0, 0));
+  }
+  return left;
+}
+
 function drawTexts(ctx, list, ext, halo) {
   ctx.setLineDash([]); ctx.textBaseline = "middle";
   for (const t of list) {
@@ -250,21 +279,38 @@ function drawTitle(ctx, title, w, ext) {
           4 + m.actualBoundingBoxDescent);
 }
 
+const HELP = "3-D view. Drag or arrow keys: turn the view; wheel or + and −: zoom; double-click, Home or 0: reset";
+let serial = 0;
+
 function render({ model, el }) {
   const wrap = document.createElement("div");
   wrap.className = "armlab-scene";
   const canvas = document.createElement("canvas");
   canvas.className = "armlab-scene-canvas";
   canvas.tabIndex = 0;
-  canvas.title = "drag: turn the view · wheel: zoom · double-click: reset";
-  wrap.appendChild(canvas);
+  canvas.setAttribute("role", "img");
+  canvas.title = HELP;
+  const help = document.createElement("span");
+  help.className = "armlab-sr-only";
+  help.id = `armlab-scene-help-${++serial}-${Math.random().toString(36).slice(2, 8)}`;
+  help.textContent = HELP;
+  canvas.setAttribute("aria-describedby", help.id);
+  const live = document.createElement("div");
+  live.className = "armlab-sr-only";
+  live.setAttribute("aria-live", "polite");
+  wrap.append(canvas, help, live);
   el.appendChild(wrap);
+  const named = () => {
+    canvas.setAttribute("aria-label", model.get("label") || "3-D view");
+    if (live.textContent !== model.get("status")) live.textContent = model.get("status");
+  };
   const ctx = canvas.getContext("2d");
   let view = Object.assign({}, model.get("view"));
 
   function size() {
     const w = model.get("width"), h = model.get("height"), dpr = window.devicePixelRatio || 1;
-    canvas.style.width = w + "px"; canvas.style.height = h + "px";
+    // at most the container's width (reflow at 200 % zoom): the height follows the canvas's own aspect
+    canvas.style.width = w + "px"; canvas.style.height = "auto";
     if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
       canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
     }
@@ -294,13 +340,15 @@ function render({ model, el }) {
     const key = JSON.stringify([model.get("view"), w, h]);
     if (!fit || fitFor !== key) { fit = scaled(scene, w, h); fitFor = key; }
     const P = projector(scene, view, fit), ext = extent();
+    const box = scene.box ? boxParts(ctx, scene, P) : {edges: [], labels: []};
     if (scene.box) {
-      const box = boxParts(ctx, scene, P);
       drawEdges(ctx, box.edges, ext);
       drawTexts(ctx, box.labels, ext, false);
     }
     drawPrims(ctx, collect(scene, P), ext);
-    drawTexts(ctx, texts(ctx, scene, P), ext, true);
+    const labels = texts(ctx, scene, P);
+    canvas.dataset.overlaps = String(declutter(labels, box.labels, w, h, fit.top));
+    drawTexts(ctx, labels, ext, true);
     if (scene.title) drawTitle(ctx, scene.title, w, ext);
     canvas.dataset.extent = ext.e.map(v => (Number.isFinite(v) ? v.toFixed(1) : "0")).join(",");
   }
@@ -326,11 +374,30 @@ function render({ model, el }) {
     draw();
   }, {passive: false});
   canvas.addEventListener("dblclick", () => { view = Object.assign({}, model.get("view")); draw(); });
+  // keys only while the canvas has the focus; the ones used are kept from JupyterLab (its "0 0" restarts
+  // the kernel, its arrows move between cells)
+  canvas.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const k = e.key, turn = e.shiftKey ? 1 : 5;
+    if (k === "ArrowLeft") view.azim += turn;
+    else if (k === "ArrowRight") view.azim -= turn;
+    else if (k === "ArrowUp") view.elev = Math.min(90, view.elev + turn);
+    else if (k === "ArrowDown") view.elev = Math.max(-90, view.elev - turn);
+    else if (k === "+" || k === "=") view.zoom = Math.min(8, view.zoom * 1.15);
+    else if (k === "-" || k === "_" || k === "−") view.zoom = Math.max(0.2, view.zoom / 1.15);
+    else if (k === "Home" || k === "0") view = Object.assign({}, model.get("view"));
+    else return;
+    e.preventDefault(); e.stopPropagation();
+    draw();
+  });
 
   model.on("change:scene", draw);
   model.on("change:view", () => { view = Object.assign({}, model.get("view")); draw(); });
   model.on("change:width", draw);
   model.on("change:height", draw);
+  model.on("change:label", named);
+  model.on("change:status", named);
+  named();
   draw();
   return () => model.off(null, null, null);
 }

@@ -2,6 +2,23 @@
 // The browser never sends back a value it was given: only what the person does travels to the kernel,
 // so a value set from code (exact, off the step grid) is never overwritten by a snapped echo.
 // Arrow keys move one step, Shift+arrow a tenth of a step; Shift+drag moves ten times finer.
+// Accessible: the visible label names the track (<label for>) and the number box; the track's aria-valuetext
+// reads "θ2 = 35.0°", "x = 0.578 m" (the unit from the description's "(unit)"); Enter in the number box
+// takes the value and returns to the track, Escape drops the typing and returns to it.
+
+let serial = 0;
+
+// "θ2 (°)" → ["θ2", "°"]; "payload (kg)" → ["payload", "kg"]; "model error %" → ["model error", "%"]
+function nameAndUnit(description) {
+  const m = /^(.*?)\s*\(([^()]*)\)\s*$/.exec(description) || /^(.*?)\s*(%)$/.exec(description);
+  return m ? [m[1], m[2]] : [description, ""];
+}
+
+function spoken(description, text) {
+  const [name, unit] = nameAndUnit(description);
+  const tight = unit === "°" || unit === "%" || unit === "";
+  return `${name} = ${text.replace("-", "−")}${tight ? unit : " " + unit}`;
+}
 
 function decimals(format) {
   const m = /\.(\d+)f/.exec(format || "");
@@ -11,15 +28,20 @@ function decimals(format) {
 function render({ model, el }) {
   const row = document.createElement("div");
   row.className = "armlab-slider";
+  const id = `armlab-slider-${++serial}-${Math.random().toString(36).slice(2, 8)}`;
   const label = document.createElement("label");
   label.className = "armlab-slider-label";
+  label.id = `${id}-label`;
   const track = document.createElement("input");
   track.type = "range";
   track.className = "armlab-slider-track";
+  track.id = `${id}-track`;
+  label.htmlFor = track.id;
   const readout = document.createElement("input");
   readout.type = "text";
   readout.className = "armlab-slider-readout";
   readout.spellcheck = false;
+  readout.inputMode = "decimal";
   row.append(label, track, readout);
   el.appendChild(row);
 
@@ -33,7 +55,10 @@ function render({ model, el }) {
     track.step = "any";                      // the track holds any value; keys and drags use our steps
     track.value = v;
     track.disabled = readout.disabled = model.get("disabled");
-    if (document.activeElement !== readout) readout.value = v.toFixed(decimals(model.get("readout_format")));
+    const text = v.toFixed(decimals(model.get("readout_format")));
+    track.setAttribute("aria-valuetext", spoken(model.get("description"), text));
+    readout.setAttribute("aria-label", `${model.get("description")}: type a value, Enter to set`);
+    if (document.activeElement !== readout) readout.value = text;
   };
   const send = (v) => {
     v = clamp(v);
@@ -92,10 +117,16 @@ function render({ model, el }) {
   track.addEventListener("input", (e) => { e.stopPropagation(); show(); });  // the track never moves by itself
 
   readout.addEventListener("keydown", (e) => {
-    if (e.key === "Enter") { e.preventDefault(); readout.blur(); }
+    if (e.key === "Enter") {  // take the value (change fires on blur) and go back to the track
+      e.preventDefault(); readout.blur(); track.focus();
+    } else if (e.key === "Escape") {
+      e.preventDefault(); dropped = true; track.focus(); dropped = false;
+    }
     e.stopPropagation();  // typing a number is not a notebook shortcut
   });
+  let dropped = false;  // Escape: the typing is not taken
   readout.addEventListener("change", () => {
+    if (dropped) return;
     const v = parseFloat(readout.value.replace(",", "."));
     if (Number.isFinite(v)) send(v); else show();
   });

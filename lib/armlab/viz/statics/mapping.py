@@ -17,9 +17,9 @@ from ... import jacobians as jb
 from ... import statics
 from ...models import planar2r
 from ...robot import DHRobot
-from ..browser import set_arrows
+from ..browser import add_description, set_arrows
 from ..jacobians import ellipsoid_rings
-from ..scene import ArmView, figure3d, fit_points, reach
+from ..scene import ArmView, figure3d, fit_points, reach, spoken_vector
 from ..widgets import JointSliders, SliderSpec, SliderTable, load_widgets, side_column, slider
 from .panel import ELLIPSE_COLOR, FORCE_COLOR, NULL_COLOR, RANGE_COLOR, REST_COLOR, JointsPanel, torque_bars
 
@@ -184,6 +184,8 @@ class StaticMapping2R(JointsPanel):
         (self.rest_line,) = self.ax_tau.plot([], [], [], color=REST_COLOR, lw=1.5, ls="--")
         self.f_arrow = set_arrows(self.ax_force.plot([], [], [], color=FORCE_COLOR, lw=2.5)[0], head=10.0)
         self.t_arrow = set_arrows(self.ax_tau.plot([], [], [], color=FORCE_COLOR, lw=2.5)[0], head=10.0)
+        add_description(self.ax_force, self._describe_forces)
+        add_description(self.ax_tau, self._describe_torques)
         self.joints = JointSliders(self.robot, q)
         self.direction = slider(direction, -180.0, 180.0, 0.5, "F dir (°)", ".1f")
         self.sliders = self.joints.sliders + [self.direction]
@@ -242,6 +244,21 @@ class StaticMapping2R(JointsPanel):
         )
         if draw:
             self.redraw()
+
+    def _describe_forces(self) -> str:
+        """The force plane in words, for its scene's text alternative."""
+        m, text = self.mapping, f"force plane: the unit force F = {spoken_vector(self.force)} N on the unit circle"
+        if m.rank < 2:
+            text += f"; forces along ±{spoken_vector(m.null[:, 0])} need no torque (F₁)"
+        return text
+
+    def _describe_torques(self) -> str:
+        """The torque plane in words, for its scene's text alternative."""
+        m = self.mapping
+        text = f"torque plane: τ = JᵀF = {spoken_vector(self.tau, 3)} N·m on the image of the unit circle"
+        if m.rank < 2:
+            text += f", a segment along {spoken_vector(m.range[:, 0])}" if m.rank else ", a point"
+        return text
 
     def set_state(self, q: ArrayLike | None = None, direction: float | None = None) -> np.ndarray:
         """Set the joint angles (rad) and/or the force direction (degrees); one update. Returns τ."""

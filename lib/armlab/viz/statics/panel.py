@@ -18,9 +18,11 @@ from ..widgets import Panel, panel_layout
 
 __all__ = ["load_color", "torque_bars", "Holding", "JointsPanel"]
 
-FORCE_COLOR, MOMENT_COLOR, ELLIPSE_COLOR = "#ff7f0e", "#9467bd", "#17becf"  # clear of the triads' red, green, blue
+# clear of the triads' red, green, blue, and at least 3:1 on white
+FORCE_COLOR, MOMENT_COLOR, ELLIPSE_COLOR = "#c44e00", "#9467bd", "#00838f"
 NULL_COLOR, RANGE_COLOR, REST_COLOR = "#d62728", "#2ca02c", "#7f7f7f"  # Fig. 5.6: F₁, τ₁, τ₂
-LEVELS = ((0.7, "#2ca02c"), (0.9, "#e6a100"), (1.0, "#ff7f0e"), (np.inf, "#d62728"))  # fraction of the limit
+# fraction of the limit: green, ochre, orange, red, each 3:1 or more on white
+LEVELS = ((0.7, "#2e7d32"), (0.9, "#8a6d00"), (1.0, "#c44e00"), (np.inf, "#c62828"))
 
 
 def load_color(fraction: float) -> str:

@@ -1,0 +1,254 @@
+"""WCAG 2.1 AA in the browser (issue #31): JupyterLab + headless Chromium (Playwright) + axe-core, after Run All.
+
+One JupyterLab server (a copy of course/) serves the test; each notebook gets a Chromium of its own, in a thread
+of its own (the other browser tests keep a session-wide Playwright in the test thread). Each notebook is opened at
+1366×768 with the file browser open and run with Run ▸ Run All Cells, as the audit did; then, in the course's
+own content (outputs, widgets, rendered markdown; JupyterLab's chrome left aside), one test per notebook checks:
+
+* axe-core's WCAG 2.1 A and AA rules find no violation (with ``body { height: 100vh }``: JupyterLab's body is
+  0 px high, which makes axe skip its contrast rules);
+* every armlab slider reads its value with its unit (aria-valuetext "θ2 = 35.0°"), every scene and plot
+  canvas is role="img" with a name that says what it shows, every image has alt text, and no label of a 3-D
+  view is drawn over another (issue #33: "noflip / flip / noflip");
+* a keyboard walk finds no trap: from the first control of each output, Tab leaves the output, and so does
+  Shift+Tab from its last;
+* the first widget with a slider and a 3-D view: → on the slider changes the view's accessible name or its live
+  region's text (in chapter 03 both); Enter in its number box returns to the slider; the view turns with the
+  arrow keys while JupyterLab keeps its cells;
+* at 683 px wide (200 % zoom) no widget or figure output is wider than the notebook column.
+
+axe-core comes from npm: tests/browser/package.json, installed by ``./run.sh test`` (``npm ci``). Skipped when
+chromium, playwright or axe-core is missing, unless CI is set: then it fails.
+"""
+
+import concurrent.futures
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+import bench_browser as bb  # noqa: E402  (the JupyterLab server and page helpers)
+from support.jupyterlab import chromium_or_skip  # noqa: E402
+
+AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
+NOTEBOOKS = sorted(p.name for p in (ROOT / "course").glob("[0-9][0-9]_*.ipynb")) + ["lab1_connect_and_move.ipynb"]
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """One JupyterLab server for the notebooks here."""
+    chromium_or_skip()  # skips without chromium or playwright; fails instead under CI
+    if not AXE.exists():
+        reason = "axe-core is not installed (cd tests/browser && npm ci; ./run.sh test does it)"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}, and CI is set: the browser tests must run in CI")
+        pytest.skip(f"{reason}; skipped outside CI")
+    with bb.jupyter_lab(tmp_path_factory.mktemp("lab")) as server:
+        yield server
+
+
+# axe needs a body with a height (JupyterLab's is 0 px: axe would skip its contrast rules); offscreen cells are
+# laid out too (JupyterLab's windowing skips them)
+PAGE_CSS = "body { height: 100vh !important; } .jp-Cell, .jp-Cell * { content-visibility: visible !important; }"
+
+# The course's own content: outputs and rendered markdown (axe checks their contrast against what is behind).
+CONTENT = [[".jp-OutputArea-output"], [".jp-MarkdownOutput"]]
+
+AXE_JS = """async ([include, tags]) => {
+  const r = await axe.run({include}, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+  return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map(n => `${n.target.join(' ')}: ${n.html.slice(0, 160)} — ${n.failureSummary.slice(0, 200)}`),
+    count: v.nodes.length}));
+}"""
+
+
+def axe_violations(page):
+    """axe's WCAG 2.1 A/AA violations in the course's content, one text each (rule, impact, count, first nodes)."""
+    return [
+        f"{v['id']} ({v['impact']}, {v['count']}×): {v['help']}\n    " + "\n    ".join(v["nodes"])
+        for v in page.evaluate(AXE_JS, [CONTENT, WCAG_TAGS])
+    ]
+
+
+NAMES_JS = """() => {
+  const problems = [];
+  const outs = '.jp-OutputArea-output';
+  for (const t of document.querySelectorAll(`${outs} .armlab-slider-track`)) {
+    const v = t.getAttribute('aria-valuetext') || '';
+    if (!/ = \\S/.test(v)) problems.push(`slider ${t.id}: aria-valuetext ${JSON.stringify(v)}`);
+    if (!t.labels || !t.labels.length || !t.labels[0].textContent.trim()) problems.push(`slider ${t.id}: no label`);
+  }
+  for (const c of document.querySelectorAll(`${outs} canvas.armlab-scene-canvas`)) {
+    const n = c.getAttribute('aria-label') || '';
+    if (c.getAttribute('role') !== 'img' || n.length < 12 || n === '3-D view')
+      problems.push(`scene canvas: role ${c.getAttribute('role')}, name ${JSON.stringify(n)}`);
+    if (!c.parentElement.querySelector('[aria-live]')) problems.push('scene canvas without a live region');
+    if (c.dataset.overlaps && c.dataset.overlaps !== '0')  // scene.js moves labels apart; these it could not
+      problems.push(`${c.dataset.overlaps} labels drawn over others in ${JSON.stringify(n.slice(0, 60))}`);
+  }
+  for (const c of document.querySelectorAll(`${outs} canvas.armlab-plots-canvas`)) {
+    const n = c.getAttribute('aria-label') || '';
+    if (c.getAttribute('role') !== 'img' || !n.startsWith('Plot of')) problems.push(`plot canvas: name ${JSON.stringify(n)}`);
+  }
+  for (const i of document.querySelectorAll(`${outs} img`))
+    if (!(i.getAttribute('alt') || '').trim()) problems.push(`image without alt: ${i.src.slice(0, 40)}`);
+  if (document.querySelector(`${outs} .jupyter-matplotlib, ${outs} .jupyter-matplotlib-canvas-div`))
+    problems.push('an ipympl figure (it keeps the keyboard focus)');
+  return problems;
+}"""
+
+
+def unnamed(page):
+    """Sliders without a label or a value text, views, plots and images without a name, ipympl figures."""
+    return page.evaluate(NAMES_JS)
+
+
+# Each output with focusable controls: [its first, its last] control, as handles.
+FOCUSABLE = (
+    "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), "
+    "[tabindex]:not([tabindex='-1'])"
+)
+ENDS_JS = """(sel) => [...document.querySelectorAll('.jp-OutputArea-output')].map(o => {
+  const f = [...o.querySelectorAll(sel)].filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden');
+  return f.length ? [o, f[0], f[f.length - 1], f.length] : null;
+}).filter(x => x)"""
+
+
+def keyboard_traps(page):
+    """From the first control of each output, Tab (at most one press per control and two more) leaves the output;
+    from its last, Shift+Tab does too. The outputs where they do not."""
+    ends = page.evaluate_handle(ENDS_JS, FOCUSABLE)
+    count = page.evaluate("(e) => e.length", ends)
+    traps = []
+    for k in range(count):
+        for start, key in ((1, "Tab"), (2, "Shift+Tab")):
+            page.evaluate(
+                "([e, k, i]) => { e[k][i].scrollIntoView({block: 'center'}); e[k][i].focus(); }", [ends, k, start]
+            )
+            presses = page.evaluate("([e, k]) => e[k][3]", [ends, k]) + 2
+            for _ in range(presses):
+                page.keyboard.press(key)
+                if not page.evaluate("([e, k]) => e[k][0].contains(document.activeElement)", [ends, k]):
+                    break
+            else:
+                where = page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
+                traps.append(f"output {k}: {presses} × {key} stay inside it (at {where})")
+    return traps
+
+
+def slider_and_view_problems(page, name):
+    """The first widget with a slider and a 3-D view: ten → on the slider rename the view (and in 03 change the
+    live region's text); the arrow keys turn the view and JupyterLab's active cell stays."""
+    panel = page.locator(".jp-OutputArea-output", has=page.locator("canvas.armlab-scene-canvas")).filter(
+        has=page.locator(".armlab-slider-track")
+    )
+    if panel.count() == 0:
+        return []
+    panel = panel.first
+    panel.scroll_into_view_if_needed()
+    canvas = panel.locator("canvas.armlab-scene-canvas").first
+    live = panel.locator("[aria-live]").first
+    if panel.locator("[aria-live]").count() == 0:
+        return ["the widget has no live region"]
+    before, said = canvas.get_attribute("aria-label"), live.text_content()
+    track = panel.locator(".armlab-slider-track").first
+    track.focus()
+    for _ in range(10):  # ten steps: a change the rounded name shows
+        page.keyboard.press("ArrowRight")
+    problems = []
+    try:  # the view's name follows the move, or (a control lab's gain, the view at step 0) the live region does
+        page.wait_for_function(
+            "([c, before, l, said]) => c.getAttribute('aria-label') !== before || l.textContent !== said",
+            arg=[canvas.element_handle(), before, live.element_handle(), said],
+            timeout=30_000,
+        )
+    except Exception:
+        problems.append(f"the view's name stayed {before!r} and its live region {said!r} after a slider move")
+    if name.startswith("03_"):  # the IK explorer renames its view and says how many solutions after each move
+        if canvas.get_attribute("aria-label") == before:
+            problems.append("the IK explorer's view kept its name after a slider move")
+        try:
+            page.wait_for_function(
+                "([l, before]) => l.textContent !== before && /solution/.test(l.textContent)",
+                arg=[live.element_handle(), said],
+                timeout=30_000,
+            )
+        except Exception:
+            problems.append(f"the live region still says {live.text_content()!r}")
+    # Enter in the slider's number box takes the value and goes back to the slider
+    panel.locator(".armlab-slider-readout").first.focus()
+    page.keyboard.press("Enter")
+    if not track.evaluate("(t) => document.activeElement === t"):
+        problems.append("Enter in the number box did not return the focus to its slider")
+        # arrow keys turn the view (its pixels change) and do not move JupyterLab's active cell
+    active = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex")
+    pixels = canvas.evaluate("(c) => c.toDataURL()")
+    canvas.focus()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("0")  # and back: "0 0" would restart the kernel if JupyterLab saw it
+    page.keyboard.press("ArrowLeft")
+    if canvas.evaluate("(c) => c.toDataURL()") == pixels:
+        problems.append("the arrow keys did not turn the view")
+    if page.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex") != active:
+        problems.append("the arrow keys on the view moved JupyterLab's active cell")
+    return problems
+
+
+REFLOW_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+  .filter(o => o.querySelector('.armlab-scene, .armlab-plots, img, .armlab-slider'))
+  .filter(o => o.scrollWidth > o.clientWidth + 1)
+  .map(o => `${o.scrollWidth - o.clientWidth} px too wide: ${(o.textContent || '').trim().slice(0, 60)}`)"""
+
+
+def reflow_problems(page):
+    """Widget and figure outputs wider than the column at 683 px (1366 px at 200 % zoom)."""
+    page.set_viewport_size({"width": 683, "height": 384})
+    try:
+        time.sleep(1.0)  # JupyterLab lays the panels out again
+        return page.evaluate(REFLOW_JS)
+    finally:
+        page.set_viewport_size({"width": 1366, "height": 768})
+
+
+def audit(lab, name):
+    """Run All of ``name`` in a Chromium of its own, then every check: {check: [problems]}. In a thread of its own:
+    a session-wide Playwright of the other browser tests may run its loop in the test's thread."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as pw:
+        chrome = pw.chromium.launch(executable_path=bb.chromium_path(), args=bb.CHROMIUM_ARGS)
+        try:
+            page = chrome.new_page(viewport={"width": 1366, "height": 768})
+            page.set_default_timeout(120_000)
+            bb.open_notebook(page, lab, name)
+            bb.run_all(page)
+            errors = bb.tracebacks(page)
+            if errors:
+                return {"Run All": [errors[0][:2000]]}
+            time.sleep(1.0)  # late widget messages
+            page.add_style_tag(content=PAGE_CSS)
+            page.add_script_tag(path=str(AXE))
+            return {
+                "axe WCAG 2.1 A/AA": axe_violations(page),
+                "names": unnamed(page),
+                "keyboard traps": keyboard_traps(page),
+                "slider and view": slider_and_view_problems(page, name),
+                "reflow at 683 px": reflow_problems(page),
+            }
+        finally:
+            chrome.close()
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_meets_wcag_2_1_aa_after_run_all(lab, name):
+    bb.shutdown_kernels(lab)  # one kernel computing at a time
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        found = pool.submit(audit, lab, name).result(timeout=840)
+    failed = {check: problems for check, problems in found.items() if problems}
+    assert not failed, f"{name}:\n" + "\n".join(f"{check}:\n  " + "\n  ".join(p) for check, p in failed.items())
