@@ -71,6 +71,8 @@ GRADING_ALLOWED = {
     "jupyter_client",  # nbclient's kernel managers: the batch grader's forked kernels
     "ipykernel_launcher",  # the kernel nbgrader starts, which a forked kernel becomes
     "sqlalchemy",  # nbgrader's gradebook, read by the batch grader
+    "jinja2",  # nbconvert's templates: the feedback's exporter (grading/offline_html.py)
+    "latex2mathml",  # the feedback's maths as MathML, offline (the course extra)
     "dask",
     "distributed",
 }  # the batch grader's workers (the scale extra, imported on use)

@@ -133,6 +133,7 @@ print(ip.display_formatter.format(ip.user_ns["fig"])[0].get("text/html", "no htm
 """
 
 
+@pytest.mark.integration  # runs a shell of its own
 def test_every_figure_a_kernel_shows_is_an_img_with_alt_text_even_after_matplotlib_inline():
     """``%matplotlib inline`` after ``import armlab.viz`` drops every formatter of Figure; the next cell has ours
     back. In an IPython shell of its own (a shell stays for the process). The kernel's first figure, which sets
