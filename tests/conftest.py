@@ -5,8 +5,8 @@ the markers every test gets.
 * ``sim``: a youBot simulator on a free loopback port that records every frame it receives, fresh for each test
   (faults, restarts and stuck joints do not leak into the next test);
 * ``module_sim``: the same, one for all the tests of a module (a module whose tests share a connected arm);
-* ``browser``: the browser tests' one JupyterLab (on a copy of course/) and one Chromium per test run, with the
-  notebook pages they share (support.browser.notebook).
+* ``browser``: the browser tests' one JupyterLab (on a copy of course/) and one Chromium, with the notebook pages
+  they share (support.browser): started by the first browser test, closed after the last of a row of them.
 
 Markers (docs/architecture.md, "Tests"), given here so that a new test needs none of its own:
 
@@ -182,28 +182,33 @@ def _recording_simulator():
         yield s
 
 
-@pytest.fixture(scope="session")
+_browser_session = []  # the one BrowserSession of this process (support.browser)
+
+
+@pytest.fixture
 def browser(tmp_path_factory):
-    from support.browser import bb  # bench/bench_browser: the JupyterLab server and page helpers
+    from support.browser import BrowserSession, bb  # bench/bench_browser: the JupyterLab server and page helpers
 
     def skip_or_fail(reason):
         if os.environ.get("CI"):
             pytest.fail(f"{reason}, and CI is set: the browser tests must run in CI")
         pytest.skip(f"{reason}; skipped outside CI")
 
-    chromium = bb.chromium_path()
-    if chromium is None:
+    if bb.chromium_path() is None:
         skip_or_fail("chromium not found (install it, e.g. apt-get install chromium)")
     try:
-        from playwright import sync_api
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         skip_or_fail("playwright is not installed (pip install playwright)")
-    with bb.jupyter_lab(tmp_path_factory.mktemp("lab")) as lab, sync_api.sync_playwright() as pw:
-        chrome = pw.chromium.launch(executable_path=chromium, args=bb.CHROMIUM_ARGS)
-        try:
-            yield {"lab": lab, "chrome": chrome, "pages": {}}
-        finally:
-            chrome.close()
+    if not _browser_session:
+        _browser_session.append(BrowserSession(lambda: tmp_path_factory.mktemp("lab")))
+    return _browser_session[0]
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """Close the browser when the browser tests are done (the next test is not one, or there is none)."""
+    if _browser_session and (nextitem is None or not nextitem.get_closest_marker("browser")):
+        _browser_session[0].close()
 
 
 sim = pytest.fixture(_recording_simulator, name="sim")

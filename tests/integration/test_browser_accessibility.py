@@ -1,9 +1,9 @@
 """WCAG 2.1 AA in the browser (issue #31): JupyterLab + headless Chromium (Playwright) + axe-core, after Run All.
 
-One JupyterLab server (a copy of course/) serves the test; each notebook gets a Chromium of its own, in a thread
-of its own (the other browser tests keep a session-wide Playwright in the test thread). Each notebook is opened at
-1366×768 with the file browser open and run with Run ▸ Run All Cells, as the audit did; then, in the course's
-own content (outputs, widgets, rendered markdown; JupyterLab's chrome left aside), one test per notebook checks:
+The browser tests' JupyterLab (a copy of course/) and Chromium serve the test (the ``browser`` fixture and
+support.browser: each notebook is opened at 1366×768 with the file browser open and run with Run ▸ Run All Cells
+once, as the audit did, and the layout tests of test_browser.py look at it first); then, in the course's own
+content (outputs, widgets, rendered markdown; JupyterLab's chrome left aside), one test per notebook checks:
 
 * axe-core's WCAG 2.1 A and AA rules find no violation (with ``body { height: 100vh }``: JupyterLab's body is
   0 px high, which makes axe skip its contrast rules);
@@ -21,35 +21,27 @@ axe-core comes from npm: tests/browser/package.json, installed by ``./run.sh tes
 chromium, playwright or axe-core is missing, unless CI is set: then it fails.
 """
 
-import concurrent.futures
 import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-import bench_browser as bb  # noqa: E402  (the JupyterLab server and page helpers)
-from support.jupyterlab import chromium_or_skip  # noqa: E402
+from support.browser import NOTEBOOKS, notebook
 
+ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
-NOTEBOOKS = sorted(p.name for p in (ROOT / "course").glob("[0-9][0-9]_*.ipynb")) + ["lab1_connect_and_move.ipynb"]
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """One JupyterLab server for the notebooks here."""
-    chromium_or_skip()  # skips without chromium or playwright; fails instead under CI
+def axe():
     if not AXE.exists():
         reason = "axe-core is not installed (cd tests/browser && npm ci; ./run.sh test does it)"
         if os.environ.get("CI"):
             pytest.fail(f"{reason}, and CI is set: the browser tests must run in CI")
         pytest.skip(f"{reason}; skipped outside CI")
-    with bb.jupyter_lab(tmp_path_factory.mktemp("lab")) as server:
-        yield server
+    return AXE
 
 
 # axe needs a body with a height (JupyterLab's is 0 px: axe would skip its contrast rules); offscreen cells are
@@ -215,40 +207,22 @@ def reflow_problems(page):
         page.set_viewport_size({"width": 1366, "height": 768})
 
 
-def audit(lab, name):
-    """Run All of ``name`` in a Chromium of its own, then every check: {check: [problems]}. In a thread of its own:
-    a session-wide Playwright of the other browser tests may run its loop in the test's thread."""
-    from playwright import sync_api
-
-    with sync_api.sync_playwright() as pw:
-        chrome = pw.chromium.launch(executable_path=bb.chromium_path(), args=bb.CHROMIUM_ARGS)
-        try:
-            page = chrome.new_page(viewport={"width": 1366, "height": 768})
-            page.set_default_timeout(120_000)
-            bb.open_notebook(page, lab, name)
-            bb.run_all(page)
-            errors = bb.tracebacks(page)
-            if errors:
-                return {"Run All": [errors[0][:2000]]}
-            time.sleep(1.0)  # late widget messages
-            page.add_style_tag(content=PAGE_CSS)
-            page.add_script_tag(path=str(AXE))
-            return {
-                "axe WCAG 2.1 A/AA": axe_violations(page),
-                "names": unnamed(page),
-                "keyboard traps": keyboard_traps(page),
-                "slider and view": slider_and_view_problems(page, name),
-                "reflow at 683 px": reflow_problems(page),
-            }
-        finally:
-            chrome.close()
+def audit(page, name):
+    """Every check on the page of ``name`` after Run All: {check: [problems]}."""
+    page.add_style_tag(content=PAGE_CSS)
+    page.add_script_tag(path=str(AXE))
+    return {
+        "axe WCAG 2.1 A/AA": axe_violations(page),
+        "names": unnamed(page),
+        "keyboard traps": keyboard_traps(page),
+        "slider and view": slider_and_view_problems(page, name),
+        "reflow at 683 px": reflow_problems(page),
+    }
 
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_notebook_meets_wcag_2_1_aa_after_run_all(lab, name):
-    bb.shutdown_kernels(lab)  # one kernel computing at a time
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        found = pool.submit(audit, lab, name).result(timeout=840)
+def test_notebook_meets_wcag_2_1_aa_after_run_all(browser, axe, name):
+    found = audit(notebook(browser, name), name)
     failed = {check: problems for check, problems in found.items() if problems}
     assert not failed, f"{name}:\n" + "\n".join(f"{check}:\n  " + "\n  ".join(p) for check, p in failed.items())

@@ -9,6 +9,7 @@ headless run's are (:func:`support.notebooks.run_problems`): the headless test r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -37,6 +38,37 @@ def browser_runs() -> bool:
     except ImportError:
         return False
     return bb.chromium_path() is not None
+
+
+class BrowserSession:
+    """JupyterLab on a copy of course/ and Chromium, started when a browser test first asks and closed when the
+    run's browser tests are done (tests/conftest.py): Playwright's synchronous API keeps an event loop running in
+    this thread, and a later test's ``asyncio.run`` must not find it. ``session["lab"]``, ``["chrome"]`` and
+    ``["pages"]`` (notebook name → its page after Run All)."""
+
+    def __init__(self, workdir):
+        self.workdir, self.stack, self.parts = workdir, None, {}
+
+    def __getitem__(self, key):
+        if self.stack is None:
+            self.start()
+        return self.parts[key]
+
+    def start(self):
+        from playwright import sync_api
+
+        with contextlib.ExitStack() as stack:
+            lab = stack.enter_context(bb.jupyter_lab(self.workdir()))
+            pw = stack.enter_context(sync_api.sync_playwright())
+            chrome = pw.chromium.launch(executable_path=bb.chromium_path(), args=bb.CHROMIUM_ARGS)
+            stack.callback(chrome.close)
+            self.parts = {"lab": lab, "chrome": chrome, "pages": {}}
+            self.stack = stack.pop_all()
+
+    def close(self):
+        if self.stack is not None:
+            stack, self.stack, self.parts = self.stack, None, {}
+            stack.close()
 
 
 def notebook(browser, name):
