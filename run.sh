@@ -310,7 +310,7 @@ cmd_test() {
     fi
     local args=("$@")
     if (($# == 0)); then
-        args=(-n 3 --dist loadgroup) # 3 on 2 cores: many integration tests wait on kernels and sockets
+        args=(-n 2 --dist loadgroup) # the browser tests share a worker; each integration module stays on one
     elif [[ "$1" == --quick ]]; then
         args=(-m unit -n 2 "${@:2}")
     elif [[ "$1" =~ ^hw[0-9][0-9]_[a-z_]+$ ]]; then
