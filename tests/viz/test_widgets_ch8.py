@@ -17,8 +17,9 @@ from armlab.viz.control import CONTROLLERS, ControlLab, task_player  # noqa: E40
 G = models.PAPER_GRAVITY
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def lab():
+    """A fresh lab for each test: tests move its sliders, and the next one must find the defaults (any order)."""
     return ControlLab("paper")
 
 
