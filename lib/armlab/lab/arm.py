@@ -297,12 +297,13 @@ class YoubotArm:
 
     def wait_state(self, timeout: float = 1.0, newer_than: float | None = None) -> ArmState:
         """Block until a state newer than ``newer_than`` (monotonic time; default: now) arrives."""
-        after = time.monotonic() if newer_than is None else newer_than
+        if not self._state_after(time.monotonic() if newer_than is None else newer_than, timeout):
+            raise StaleStateError(f"no /joint_states from {self.url} within {timeout} s")
+        return self.state()
+
+    def _state_after(self, after: float, timeout: float) -> bool:
         with self._cond:
-            if not self._cond.wait_for(lambda: self._state is not None and self._state.received > after, timeout):
-                raise StaleStateError(f"no /joint_states from {self.url} within {timeout} s")
-            assert self._state is not None
-            return self._state
+            return self._cond.wait_for(lambda: self._state is not None and self._state.received > after, timeout)
 
     @property
     def connected(self) -> bool:
@@ -359,19 +360,12 @@ class YoubotArm:
         if not self.connected:
             self._trip("connection lost", hold=False, kind="connection")
             raise ConnectionLostError(self.fault_message())
-        last = self.state()
-        if last.age > self.limits.stale_after:
-            # the thread asking may itself have been kept off the CPU (a busy machine) while states waited to be
-            # read: the stream gets one more tick to show it is alive before it is called stale
-            try:
-                self.wait_state(1 / self.rate, newer_than=last.received)
-            except StaleStateError:
-                age = self.state().age
-                why = (
-                    f"stale /joint_states: none for {1000 * age:.1f} ms (limit {1000 * self.limits.stale_after:.0f} ms)"
-                )
-                self._trip(why, hold=True, kind="stale")
-                raise StaleStateError(f"{why}; {ADVICE['stale']}") from None
+        last = self.state()  # a thread kept off a busy CPU may not have read the states: one more tick for them
+        if last.age > self.limits.stale_after and not self._state_after(last.received, 1 / self.rate):
+            age, limit = 1000 * self.state().age, 1000 * self.limits.stale_after
+            why = f"stale /joint_states: none for {age:.1f} ms (limit {limit:.0f} ms)"
+            self._trip(why, hold=True, kind="stale")
+            raise StaleStateError(f"{why}; {ADVICE['stale']}")
 
     def latch_hold(self, why: str = HELD) -> None:
         """A latched stop: abort any motion, hold where the arm is, and refuse every motion until
