@@ -32,7 +32,7 @@ __all__ = ["excitation_trajectory", "model_terms", "identify_scaling", "predict"
 _DATA_OPTIONS = frozenset(inspect.signature(identification_data).parameters) - {"log"}
 _FIT_OPTIONS = frozenset(inspect.signature(identify).parameters) - {"robot", "q", "qd", "qdd", "tau"}
 
-#: The five parameters identified per joint, in column order.
+#: The four parameters identified per joint, in column order.
 PARAMETERS = ("alpha (M q̈ + C q̇)", "gamma (G)", "Coulomb f_c (N·m)", "viscous f_v (N·m·s/rad)")
 
 
