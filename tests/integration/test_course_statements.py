@@ -1,41 +1,22 @@
 """What the course's prose says about the library's numbers is what the library computes (issue #32).
 
 Each test reads the sentence from its notebook cell (by the cell's id), takes the number it quotes, and computes
-that number with armlab, so the text cannot drift from the code. The computations are the cells' own, run here
-without executing the notebooks."""
+that number with armlab, so the text cannot drift from the code. The computations are the cells' own, written out
+here or run from the cells themselves (``run_cells``), without executing the notebooks. The labs': test_lab_statements.py."""
 
 from __future__ import annotations
 
 import inspect
 import re
-from pathlib import Path
-
-import nbformat
 import numpy as np
 import pytest
 
 import armlab
 from armlab import jacobians as jb
 from armlab import models
+from support.course_cells import cell, quoted, run_cells
 from support.course_setups import PUMA_FLANGE as ARM
 from support.course_setups import puma_line_through_the_wrist
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def cell(notebook: str, cell_id: str) -> str:
-    """The source of the cell with this id in course/<notebook>, with its lines joined."""
-    nb = nbformat.read(REPO / "course" / notebook, as_version=4)
-    (found,) = [c.source for c in nb.cells if c.get("id") == cell_id]
-    return " ".join(found.split())
-
-
-def quoted(text: str, pattern: str) -> float:
-    """The number captured by ``pattern`` (one group) in ``text``; fails if the sentence is gone."""
-    m = re.search(pattern, text)
-    assert m, f"no {pattern!r} in: {text}"
-    return float(m.group(1))
-
 
 # --- chapter 04 -------------------------------------------------------------------------------------------------
 
@@ -208,3 +189,87 @@ def test_ch08_fig_8_row_the_torque_step_at_the_pick():
     G2_ball = G2 + arm.jacob0(q_pick)[:3, 1] @ [0.0, 0.0, P["ball_mass"] * 9.8]
     assert f"its gravity part from {G2:.1f} to {G2_ball:.1f})".replace("-", "−") in text
     assert quoted(text, r"jumps at the pick by about (\d+) N·m") == round(run.tau[379, 1] - run.tau[380, 1])
+
+
+def test_ch08_joint_1s_inertia_upright_and_stretched_out():
+    """Cell 2721041a: 0.0048 kg·m² upright, 2.7 kg·m² at the pick, "over 500 times more"."""
+    text = cell("08_simulation_and_control.ipynb", "2721041a")
+    arm = models.paper_3r()
+    upright, stretched = (arm.inertia(np.radians(q))[0, 0] for q in ([0, 0, 0], [0, 90, 90]))
+    assert quoted(text, r"upright \(([\d.]+) kg·m²\)") == round(upright, 4)
+    assert quoted(text, r"and a ([\d.]+) kg·m²") == round(stretched, 1)
+    assert quoted(text, r"over (\d+) times more") == 100 * (stretched / upright // 100)
+
+
+def test_ch08_the_youbot_controllers_as_the_text_reads_their_table():
+    """Cell 8a88e3fb reads cell f34526e8's table (max |error| over the joints and the run) and its saturations."""
+    text = cell("08_simulation_and_control.ipynb", "8a88e3fb")
+    ns = run_cells("08_simulation_and_control.ipynb", "673f5221", "33881702", "f34526e8")
+    table = {row[0]: dict(zip(ns["nominal"], row[1:])) for row in ns["rows"]}
+    err = {case: {k: float(v.split("°")[0]) for k, v in row.items()} for case, row in table.items()}
+    exact, unknown, wrong = err["0.5 kg, exact model"], err["0.5 kg, payload unknown"], err["0.5 kg, ±20 % model error"]
+    assert "tracks to hundredths of a degree" in text and 0.005 <= exact["computed torque"] < 0.1
+    assert quoted(text, r"PD \+ gravity lags by about (\d+)°") == round(exact["PD + gravity"])
+    assert quoted(text, r"sags by (\d+)° in the first") == round(exact["PID"])
+    pid = ns["nominal"]["PID"]
+    worst = np.degrees(np.abs(pid.error)).max(axis=1)
+    assert quoted(text, r"in the first ([\d.]+) s, until") == round(pid.t[worst.argmax()], 1)
+    low, high = re.search(r"costs computed torque ([\d.]+)–([\d.]+)°", text).groups()
+    assert float(low) <= min(unknown["computed torque"], wrong["computed torque"]) + 0.05
+    assert max(unknown["computed torque"], wrong["computed torque"]) <= float(high) + 0.05
+    extra = [case["PD + gravity"] - exact["PD + gravity"] for case in (unknown, wrong)]
+    assert quoted(text, r"and PD \+ gravity (\d+)° on top of its lag") == pytest.approx(np.mean(extra), abs=0.5)
+    heavy = table["1.5 kg (3× rated)"]
+    saturated = [re.search(r"sat\. (\d+)", v).group(1) for v in heavy.values()]  # every controller's joints
+    assert "joint 2 (and 3, 4) hit their effort limits" in text
+    assert all("2" in joints for joints in saturated) and set("".join(saturated)) == {"2", "3", "4"}
+    low, high = re.search(r"falls behind by (\d+)° to over (\d+)°", text).groups()
+    behind = list(err["1.5 kg (3× rated)"].values())
+    assert float(low) <= min(behind) < float(low) + 10 and max(behind) > float(high)
+
+
+# --- chapter 06: how long the PUMA's readable M and C are ---------------------------------------------------------
+
+
+def test_ch06_the_pumas_readable_m_and_c_term_counts():
+    """Cell 1caf819a: "its readable M has about 400 terms (54 in D11 alone), its C about 1800"; D33 (cell 320ff50f)
+    depends only on q4 and q5."""
+    import sympy as sp
+
+    from armlab.dynamics import lagrange
+
+    text = cell("06_dynamics.ipynb", "1caf819a")
+    model = lagrange(models.puma560(), simplify=True)
+
+    def terms(matrix):
+        return sum(len(sp.Add.make_args(e)) for e in matrix)
+
+    assert quoted(text, r"\(([\d]+) in \$D_\{11\}\$ alone\)") == len(sp.Add.make_args(model.D(1, 1)))
+    assert quoted(text, r"readable \$M\$ has about (\d+) terms") == round(terms(model.M), -2)
+    assert quoted(text, r"its \$C\$ about (\d+)") == round(terms(model.C), -2)
+    d33 = model.D(3, 3)
+    assert "depends only on the wrist angles $q_4$, $q_5$" in text
+    assert {s.name for s in d33.free_symbols} & {f"q{i}" for i in range(1, 7)} == {"q4", "q5"}
+
+
+# --- chapter 07: true against identified base parameters ---------------------------------------------------------
+
+
+def test_ch07_true_against_identified_base_parameters():
+    """Cell 6c649690 reads cell 4a1ce175's table: the ten largest within 7 %, most within 2 %; the smallest are
+    products of inertia of links 3 and 4, a few 1e-6 kg·m², below their own σ."""
+    text = cell("07_youbot_model.ipynb", "6c649690")
+    ids = ["222d3781", "b341b52d", "af9852d9", "4b1b8da5", "1cc3aa8a", "3b264e84", "ccb634e1", "4a1ce175"]
+    ns = run_cells("07_youbot_model.ipynb", *ids)
+    fit, truth = ns["fits"]["wls"], ns["truth"]
+    big = np.argsort(-np.abs(truth))[:10]
+    error = np.abs(fit.base[big] - truth[big]) / np.abs(truth[big])
+    assert error.max() < quoted(text, r"come out within (\d+) %") / 100
+    assert (error < quoted(text, r"most of them within (\d+) %") / 100).sum() > 5
+    nonzero = np.flatnonzero(np.abs(truth) > 1e-12)
+    smallest = nonzero[np.argsort(np.abs(truth[nonzero]))[:4]]
+    names = [fit.params.names[k] for k in smallest]
+    assert "products of inertia of links 3 and 4, a few $10^{-6}$ kg·m²" in text
+    assert all(re.fullmatch(r"I(xy|xz|yz)[34]", n) for n in names), names
+    assert np.all((1e-6 <= np.abs(truth[smallest])) & (np.abs(truth[smallest]) < 1e-5))
+    assert np.all(fit.std[smallest] > np.abs(truth[smallest]))  # the fit's own σ says it cannot resolve them

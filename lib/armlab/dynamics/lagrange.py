@@ -26,9 +26,9 @@ That form (:func:`armlab._core.trigpoly.trig_form`) is a sum of cos and sin of w
 joint angles, the link masses and inertias gathered in brackets; it is unique, so equal functions print
 the same. Each entry is computed once, when first asked for (a 3-R's M, C and G: well under a second).
 A larger arm's results are the program substituted back, unexpanded, because the readable form is
-neither short nor quick there: the PUMA560's readable M has some 400 terms (54 in D11 alone) and takes
-~8 s, its C ~1800 terms and ~100 s; the youBot's M ~11 s, its C ~50 s. One entry is quick:
-``lagrange(puma560()).D(2, 2, simplify=True)`` (~1 s; also D(i) and D(i, j, k)). ``lagrange(robot,
+neither short nor quick there: the PUMA560's readable M has some 400 terms (54 in D11 alone), its C
+some 1800 and takes seconds; the youBot's M some 200, its C some 700. One entry is quick:
+``lagrange(puma560()).D(2, 2, simplify=True)`` (also D(i) and D(i, j, k)). ``lagrange(robot,
 simplify=True)`` (or ``False``) sets the default for a whole model.
 """
 
