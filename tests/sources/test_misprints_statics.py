@@ -108,3 +108,18 @@ def test_section_5_5_3_an_equivalent_wrench_does_the_same_virtual_work():
         assert iF @ iD == pytest.approx(jF @ jD, rel=1e-12)  # (5-7)
         assert abs(iF @ iD + jF @ jD) > 1e-6  # the printed "sum is zero" does not hold
         assert (-iF) @ iD + jF @ jD == pytest.approx(0.0, abs=1e-15)
+
+
+def test_eq_5_9_force_transformation_matrix_repeats_5_8s_blocks():
+    """§5.5.3, (5-9): ⁱF = ʲᵢT_f·ʲF with "广义力转换矩阵" ʲᵢT_f = [[ⁱ_jR, 0], [ⁱ_jR·S(P), ⁱ_jR]], (5-8)'s matrix again, so
+    its blocks lack the same transposes: the matrix that keeps (5-7)'s virtual work is [[Rᵀ, 0], [−Rᵀ·S(P), Rᵀ]]
+    (R the orientation and P the origin of {i} in {j}), armlab's wrench_transform."""
+    T_ji = Trans(0.2, 0.5, -0.1) @ Rot("y", 0.9) @ Rot("z", -0.3)  # {i} in {j}
+    R, P = T_ji[:3, :3], T_ji[:3, 3]
+    S, Z = np.array([[0, -P[2], P[1]], [P[2], 0, -P[0]], [-P[1], P[0], 0]]), np.zeros((3, 3))
+    printed, right = np.block([[R, Z], [R @ S, R]]), np.block([[R.T, Z], [-R.T @ S, R.T]])
+    np.testing.assert_allclose(right, wrench_transform(np.linalg.inv(T_ji)), atol=1e-12)
+    jF, jD = np.random.default_rng(59).normal(size=(2, 6))
+    iD = twist_transform(np.linalg.inv(T_ji)) @ jD  # the same virtual motion at {i}'s origin, in {i}
+    assert (right @ jF) @ iD == pytest.approx(jF @ jD, rel=1e-12)  # (5-7)
+    assert abs((printed @ jF) @ iD - jF @ jD) > 1e-3

@@ -51,8 +51,8 @@ def _path(t):
 def test_eq_3_112_3_113_velocity_and_acceleration_pair_dT_dq_j_with_qdot_j():
     """ṽ = Σ_j ∂T/∂q_j q̇_j r and a = Σ_j ∂T/∂q_j q̈_j r + Σ_j Σ_k ∂²T/∂q_j∂q_k q̇_j q̇_k r, checked against
     central differences of r(t). Printed after (3.112): Ṫ3 = Σ_j ∂T3/∂q_**i** q̇_j, ⁰v_P = Σ_j ∂T3/∂q_j q̇_**i** r,
-    the acceleration's Σ_j ∂T3/∂q_**i** q̇_**i** and ∂T3/∂q_**i** q̈_**i**; (3.113) ends in ∂T/∂q_**k** … q̇_**k** q̇_k. For no
-    choice of i is any of them the velocity or the acceleration."""
+    the acceleration's Σ_j ∂T3/∂q_**i** q̇_**i** and ∂T3/∂q_**i** q̈_**i**; (3.113) begins with Σ_j ∂T_i/∂q_**i** q̇_j ⁱr
+    and ends in ∂T/∂q_**k** … q̇_**k** q̇_k. For no choice of i is any of them the velocity, the acceleration or v²."""
     h = 1e-4
     v_true = (_path(h) - _path(-h)) / (2 * h)
     a_true = (_path(h) - 2 * _path(0.0) + _path(-h)) / h**2
@@ -72,6 +72,9 @@ def test_eq_3_112_3_113_velocity_and_acceleration_pair_dT_dq_j_with_qdot_j():
     assert v2 == pytest.approx(v_true @ v_true, rel=1e-8)
     printed = sum(np.trace(dT[k] @ rr @ dT[k].T) * qd0[k] * qd0[k] for j in range(3) for k in range(3))
     assert printed != pytest.approx(v_true @ v_true, rel=1e-2)
+    # (3.113)'s first line, for link i = 3: Trace(Σ_j ∂T_i/∂q_**i** q̇_j ⁱr · (Σ_k ∂T_i/∂q_k q̇_k ⁱr)ᵀ)
+    first_line = np.trace(np.outer(sum(dT[2] @ r3 * qd0[j] for j in range(3)), v))
+    assert first_line != pytest.approx(v_true @ v_true, rel=1e-2)
 
 
 def test_line_before_eq_3_113_v_squared_needs_the_transpose():
@@ -393,3 +396,20 @@ def test_section_3_5_2_spatial_resolution_is_control_resolution_plus_mechanical_
     q = Q[0]
     corners = [arm.fkine(q + s * control)[:3, 3] - arm.fkine(q)[:3, 3] for s in (1, -1)]
     assert max(np.linalg.norm(c) for c in corners) <= only_control[0] * (1 + 1e-3)
+
+
+def test_section_3_2_2_step_1_the_prismatic_joint_variable_is_the_offset_d_not_a_length():
+    """§3.2.2 step (1): "对于滑动关节,z轴为沿直线运动的方向,沿z轴的**连杆长度**d是关节变量". d_i is the link **offset**
+    (连杆偏距, §3.2.1), the distance between the normals a_{i−1} and a_i along axis i; the link length is a_{i−1}, the
+    common normal of axes i−1 and i. Sliding the joint of a modified-DH link moves frame {i} along z_i by the
+    change of d_i, and leaves the common normal a_{i−1} (the offset of z_i from z_{i−1} along x_{i−1}) as it was."""
+    from armlab import DHLink, DHRobot
+
+    arm = DHRobot([DHLink(a=0.4, alpha=np.pi / 2, d=0.0, joint="P")], convention="modified")
+    T0, T1 = arm.fkine([0.1]), arm.fkine([0.35])
+    z = T0[:3, 2]
+    np.testing.assert_allclose(T1[:3, 3] - T0[:3, 3], 0.25 * z, atol=1e-12)  # the variable is d, along z_i
+    np.testing.assert_allclose(T1[:3, :3], T0[:3, :3], atol=1e-12)
+    for T in (T0, T1):  # the link length a_{i−1}: the foot of z_i on x_{i−1} stays 0.4 from z_{i−1}
+        foot = T[:3, 3] - (T[:3, 3] @ z) * z
+        assert np.linalg.norm(foot) == pytest.approx(0.4, abs=1e-12)
