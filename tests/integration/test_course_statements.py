@@ -18,6 +18,57 @@ from support.course_cells import cell, quoted, run_cells
 from support.course_setups import PUMA_FLANGE as ARM
 from support.course_setups import puma_line_through_the_wrist
 
+# --- chapters 02 and 03 ------------------------------------------------------------------------------------------
+
+
+def test_ch02_the_measured_offsets_are_table_3_2s():
+    """Cell c004c: "149.09 mm for link 2 and 433.07 mm for link 4", the d column cell c004b measures."""
+    text = cell("02_dh_forward_kinematics.ipynb", "c004c")
+    assert quoted(text, r"([\d.]+) mm for link 2") == round(1000 * models.PUMA560["d2"], 2)
+    assert quoted(text, r"([\d.]+) mm for link 4") == round(1000 * models.PUMA560["d4"], 2)
+
+
+def test_ch03_the_joint_ranges_the_text_quotes_are_the_models():
+    """Cells 1426de0e and c6ea8316 quote the PUMA's ranges of θ2, θ3, θ6 and θ1."""
+    qlim = np.degrees(models.puma560().qlim).round(6)
+    ranges = cell("03_inverse_kinematics.ipynb", "1426de0e")
+    lo, hi = re.search(r"\$\\theta_3\$'s ranges are (−?\d+)°…(−?\d+)°", ranges).groups()
+    assert [float(x.replace("−", "-")) for x in (lo, hi)] == qlim[1].tolist() == qlim[2].tolist()
+    assert quoted(ranges, r"\$\\theta_6\$'s ±(\d+)°") == qlim[5, 1] == -qlim[5, 0]
+    short_way = cell("03_inverse_kinematics.ipynb", "c6ea8316")
+    assert quoted(short_way, r"\$\\theta_6\$ of the PUMA \(±(\d+)°\) can") == qlim[5, 1]
+    assert quoted(short_way, r"\$\\theta_1\$ \(±(\d+)°\) cannot") == qlim[0, 1] == -qlim[0, 0]
+
+
+def test_ch03_the_nearest_solution_swings_joint_1_the_weighted_one_the_wrist():
+    """Cell dbe3edb2 on cell 715c1770's two choices from q_now."""
+    text = cell("03_inverse_kinematics.ipynb", "dbe3edb2")
+    ns = run_cells("03_inverse_kinematics.ipynb", "b2e2c3d5", "354c82b3", "715c1770")
+    q_now, puma, T_ex, k6 = ns["q_now"], ns["puma"], ns["T_ex"], ns["k6"]
+    nearest, weighted = (np.degrees(np.abs(puma.ikine(T_ex, q_now, weights=w).q[0] - q_now)) for w in (None, k6))
+    assert quoted(text, r"the nearest solution swings joint 1 by (\d+)°") == round(nearest[0])
+    assert "keeps joint 1 almost still and turns the wrist further" in text
+    assert weighted[0] < 10 and weighted[3:].sum() > nearest[3:].sum()
+
+
+# --- chapter 05: the static-load envelope --------------------------------------------------------------------------
+
+
+def test_ch05_far_out_joint_2_limits_closer_in_joint_3_and_the_grip_is_weakest_far_out():
+    """Cell 00fbffcc on cell 679944fa's sweep."""
+    text = cell("05_statics.ipynb", "00fbffcc")
+    ns = run_cells("05_statics.ipynb", "e5d32589", "679944fa")
+    ok, first, s_max = ns["ok"], ns["first"], ns["s_max"]
+    r = np.hypot(ns["tip"][..., 0], ns["tip"][..., 1])[ok]
+    first, s_max = first[ok], s_max[ok]
+    effort = models.YOUBOT_ACTUATORS["effort"]
+    assert quoted(text, r"Far out, joint 2 \(([\d.]+) N·m") == effort[1]
+    assert quoted(text, r"closer in, joint 3 \(([\d.]+) N·m\) does") == effort[2]
+    outer, inner = r > 0.8 * r.max(), r < 0.5 * r.max()  # the outer fifth of the reach, its inner half
+    assert np.all(first[outer] == 2) and np.mean(first[inner] == 3) > 0.5
+    assert "The grip is weakest far from the base" in text and outer[np.argmin(s_max)]
+
+
 # --- chapter 04 -------------------------------------------------------------------------------------------------
 
 CH04 = "04_jacobians.ipynb"
