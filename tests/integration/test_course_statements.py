@@ -324,3 +324,61 @@ def test_ch07_true_against_identified_base_parameters():
     assert all(re.fullmatch(r"I(xy|xz|yz)[34]", n) for n in names), names
     assert np.all((1e-6 <= np.abs(truth[smallest])) & (np.abs(truth[smallest]) < 1e-5))
     assert np.all(fit.std[smallest] > np.abs(truth[smallest]))  # the fit's own σ says it cannot resolve them
+
+
+def test_ch07_how_many_base_parameters():
+    """Cells ff8aece0 and 6e28224c: 29 of the 50 rigid-body parameters, 29 + 3 + 15 = 47 of the 70 with actuators
+    and friction; the λ's are the DH lengths squared; a 2R arm has 6 in a vertical plane, 4 in a horizontal one."""
+    from armlab import dynamics
+
+    intro, why = cell("07_youbot_model.ipynb", "ff8aece0"), cell("07_youbot_model.ipynb", "6e28224c")
+    yb = models.youbot()
+    rigid, full = dynamics.base_parameters(yb).count, dynamics.base_parameters(yb, True).count
+    assert quoted(intro, r"\*\*(\d+) base parameters\*\*") == rigid and quoted(intro, r"\*\*(\d+)\*\* of") == full
+    assert quoted(why, r"That leaves (\d+) of the 50") == rigid
+    assert re.search(rf"\${rigid} \+ 3 \+ 15 = {full}\$ of the 70", why) and rigid + 3 + 15 == full
+    for length, square in re.findall(r"\$([\d.]+)\^2 = ([\d.]+)\$", why):
+        assert float(length) in (yb.links[1].a, yb.links[2].a) and float(square) == pytest.approx(float(length) ** 2)
+    arm = models.planar2r()
+    vertical, horizontal = (dynamics.base_parameters(arm, gravity=g).count for g in ((0, -9.81, 0), (0, 0, -9.81)))
+    assert quoted(why, r"A 2R arm in a vertical plane has (\d+)") == vertical
+    assert quoted(why, r"\((\d+) if its plane is horizontal\)") == horizontal
+
+
+def test_ch06_energy_drift_falls_as_dt_to_the_4_for_rk4_and_as_dt_for_euler():
+    """Cell df345a6b on cell 64bd0c7c's drifts (the 2R of cell 7aa43043 released from horizontal, 4 s)."""
+    from armlab import sim
+
+    text = cell("06_dynamics.ipynb", "df345a6b")
+    arm, g_plane = models.planar2r(0.8, 0.6, 1.5, 0.7), (0.0, -9.81, 0.0)
+
+    def decades(method):  # of drift per decade of step, from 10 ms to 1 ms
+        drift = [
+            sim.simulate(arm, [0.0, 0.0], [0.0, 0.0], 4.0, h, gravity=g_plane, method=method, events="ignore")
+            for h in (1e-2, 1e-3)
+        ]
+        return np.log10(drift[0].relative_drift / drift[1].relative_drift)
+
+    assert "RK4's drift falls as $dt^4$ (four decades of accuracy per decade of step)" in text
+    assert decades("rk4") == pytest.approx(4.0, abs=0.3)
+    assert "the semi-implicit Euler's only as $dt$" in text and decades("euler") == pytest.approx(1.0, abs=0.1)
+
+
+def test_ch06_the_youbots_repeatability_against_its_encoders_share():
+    """Cells 064deaa8 and e87bd920 on cell 72d9bbea: 4000 counts per motor turn and the gears give the youBot's
+    rounding miss; the data sheet's 1 mm is "some 150 times" its largest; far out it is coarsest."""
+    from armlab import jacobians
+
+    counts = quoted(cell("06_dynamics.ipynb", "064deaa8"), r"the youBot's motors count (\d+) per")
+    gears = re.search(r"gears ([\d, ]+); for the PUMA560", cell("06_dynamics.ipynb", "064deaa8")).group(1)
+    assert [float(g) for g in gears.split(", ")] == models.YOUBOT_ACTUATORS["gear"].tolist()
+    yb = models.youbot()
+    G2, G3 = np.meshgrid(np.linspace(*yb.qlim[1], 81), np.linspace(*yb.qlim[2], 81))
+    Q = np.zeros(G2.shape + (5,))
+    Q[..., 1], Q[..., 2] = G2, G3
+    worst = jacobians.tip_resolution(yb, Q, jacobians.joint_resolution(counts, models.YOUBOT_ACTUATORS["gear"])).worst
+    text = cell("06_dynamics.ipynb", "e87bd920")
+    assert quoted(text, r"gives 1 mm, some (\d+) times its encoders' share") == round(1e-3 / worst.max(), -1)
+    reach = np.hypot(*yb.fkine(Q)[..., :2, 3].transpose(2, 0, 1))
+    assert "Far out the lever arms are longest and the resolution coarsest" in text
+    assert reach.ravel()[worst.argmax()] > 0.8 * reach.max() and reach.ravel()[worst.argmin()] < 0.5 * reach.max()
