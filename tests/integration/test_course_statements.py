@@ -382,3 +382,26 @@ def test_ch06_the_youbots_repeatability_against_its_encoders_share():
     reach = np.hypot(*yb.fkine(Q)[..., :2, 3].transpose(2, 0, 1))
     assert "Far out the lever arms are longest and the resolution coarsest" in text
     assert reach.ravel()[worst.argmax()] > 0.8 * reach.max() and reach.ravel()[worst.argmin()] < 0.5 * reach.max()
+
+
+def test_ch08_the_costs_of_eq_12_that_cell_c16797ff_quotes():
+    """Cell c16797ff quotes cell 3cb13271's costs J (degrees) of every solution, from where the arm is and from q = 0."""
+    from armlab import ik
+
+    text = cell("08_simulation_and_control.ipynb", "c16797ff")
+    ns = run_cells("08_simulation_and_control.ipynb", "673f5221", "3cb13271")
+    plan, arm = ns["plan"], ns["arm"]
+
+    def costs(name, q_from):
+        J, _ = ik.joint_motion(plan.solutions[name].q, q_from, ik.PAPER_WEIGHTS, arm.qlim)
+        return sorted(np.degrees(J).round(6).tolist())
+
+    def said(pattern):
+        return sorted(float(x) for x in re.findall(r"(\d+)°", re.search(pattern, text).group(1)))
+
+    pick = said(r"the arm starts at \$q = 0\$\): (.*?)\. For the place")
+    assert pick == costs("pick", plan.q0) == costs("pick", np.zeros(3))
+    from_pick = said(r"from the pick: (.*?); from zero")
+    tie = quoted(text, r"the two back solutions tie at (\d+)°")
+    assert sorted(from_pick + [tie]) == costs("place", plan.q_pick)
+    assert said(r"from zero: (.*?), no tie") == costs("place", np.zeros(3))
