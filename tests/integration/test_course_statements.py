@@ -405,3 +405,15 @@ def test_ch08_the_costs_of_eq_12_that_cell_c16797ff_quotes():
     tie = quoted(text, r"the two back solutions tie at (\d+)°")
     assert sorted(from_pick + [tie]) == costs("place", plan.q_pick)
     assert said(r"from zero: (.*?), no tie") == costs("place", np.zeros(3))
+
+
+def test_ch08_the_runs_miss_at_the_pick_and_its_theta3_and_tau1():
+    """Cell 1b0ea52a on the Euler run of cell 7b699efb: the tool misses the pick point by 2.5 mm at step 380, θ3
+    stays within 0.1° of 90° after it, and joint 1's torque is 0 to 1e-12 until the pick."""
+    text = cell("08_simulation_and_control.ipynb", "1b0ea52a")
+    ns = run_cells("08_simulation_and_control.ipynb", "673f5221", "3cb13271", "7b699efb")
+    run, arm, P = ns["run"], ns["arm"], ns["P"]
+    miss = np.linalg.norm(arm.fkine(run.q[380])[:3, 3] - np.asarray(P["pick"], float))
+    assert quoted(text, r"over the ([\d.]+) mm by which the tool misses the pick point") == round(1000 * miss, 1)
+    assert np.degrees(np.abs(run.q[380:, 2] - np.pi / 2)).max() < quoted(text, r"stays within ([\d.]+)° of 90°")
+    assert "(its torque is 0 to 1e-12)" in text and np.abs(run.tau[:380, 0]).max() < 1e-12
