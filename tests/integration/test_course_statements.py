@@ -417,3 +417,31 @@ def test_ch08_the_runs_miss_at_the_pick_and_its_theta3_and_tau1():
     assert quoted(text, r"over the ([\d.]+) mm by which the tool misses the pick point") == round(1000 * miss, 1)
     assert np.degrees(np.abs(run.q[380:, 2] - np.pi / 2)).max() < quoted(text, r"stays within ([\d.]+)° of 90°")
     assert "(its torque is 0 to 1e-12)" in text and np.abs(run.tau[:380, 0]).max() < 1e-12
+
+
+def test_ch08_the_controllers_on_the_papers_task():
+    """Cells b50b10ca and 0add8e4a on cell c9c1e2b0's table: joint 1's inertia at the pick and upright and K_d h/m
+    upright; PD + gravity and PID tens of centimetres from the ball at step 380; computed torque's two degrees."""
+    from armlab import control
+
+    design, after = (
+        cell("08_simulation_and_control.ipynb", "b50b10ca"),
+        cell("08_simulation_and_control.ipynb", "0add8e4a"),
+    )
+    ns = run_cells("08_simulation_and_control.ipynb", "673f5221", "3cb13271", "7b699efb", "c9c1e2b0")
+    arm, P, runs = ns["arm"], ns["P"], ns["runs"]
+    q_pick = np.radians([0, 90, 90])
+    m_pick, m_up = arm.inertia(q_pick)[0, 0], arm.inertia(np.zeros(3))[0, 0]
+    assert quoted(design, r"joint 1 gets \$m \\approx ([\d.]+)\$ kg·m²") == round(m_pick, 1)
+    assert quoted(design, r"upright it has ([\d.]+), and") == round(m_up, 4)
+    kd = control.pd_gains(arm, q_pick, 20.0)[1][0]  # ω = 20 rad/s, the computed torque's
+    assert quoted(design, r"upright it is (\d+) here") == round(kd * P["dt"] / m_up)
+    for name in ("PD + gravity", "PID (Ki = 2·Kp)"):
+        r = runs[name]
+        assert np.degrees(r.max_error).max() > 1.0 and 0.1 < np.linalg.norm(r.tool[380] - P["pick"]) < 1.0
+    assert "lag the fast quintic by degrees" in after and "tens of centimetres from the ball" in after
+    worst = [
+        np.degrees(runs[k].max_error).max()
+        for k in ("computed torque, ball unknown", "computed torque, 30 % model error")
+    ]
+    assert "costs it two degrees or so" in after and all(1.5 <= w < 2.5 for w in worst)
