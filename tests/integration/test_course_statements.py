@@ -14,7 +14,7 @@ import pytest
 import armlab
 from armlab import jacobians as jb
 from armlab import models
-from support.course_cells import cell, quoted, run_cells
+from support.course_cells import cell, cell_lines, quoted, run_cells
 from support.course_setups import PUMA_FLANGE as ARM
 from support.course_setups import puma_line_through_the_wrist
 
@@ -324,6 +324,14 @@ def test_ch07_true_against_identified_base_parameters():
     assert all(re.fullmatch(r"I(xy|xz|yz)[34]", n) for n in names), names
     assert np.all((1e-6 <= np.abs(truth[smallest])) & (np.abs(truth[smallest]) < 1e-5))
     assert np.all(fit.std[smallest] > np.abs(truth[smallest]))  # the fit's own σ says it cannot resolve them
+    # cell 9619ea71 on cell 9790acf5's table: the median error of the ten largest, case by case
+    degrades = cell("07_youbot_model.ipynb", "9619ea71")
+    run_cells("07_youbot_model.ipynb", "9790acf5", namespace=ns)
+    median = {row[0]: float(row[3].rstrip("%")) / 100 for row in ns["rows"]}
+    base, noisy, coarse, raw, poor = median.values()
+    assert "The poor trajectory costs by far the most" in degrades and poor > 10 * max(base, noisy, coarse, raw)
+    assert "five times the effort noise costs something" in degrades and noisy > 2 * base
+    assert "hardly change the result" in degrades and max(coarse, raw) < 1.5 * base + 0.005
 
 
 def test_ch07_how_many_base_parameters():
@@ -445,3 +453,33 @@ def test_ch08_the_controllers_on_the_papers_task():
         for k in ("computed torque, ball unknown", "computed torque, 30 % model error")
     ]
     assert "costs it two degrees or so" in after and all(1.5 <= w < 2.5 for w in worst)
+
+
+def test_ch07_the_simulated_experiments_settings_are_the_cells():
+    """Cell 136a11e9 describes cell 1cc3aa8a's simulated experiment: two periods of the 0.1 Hz excitation (20 s), RK4
+    at 500 Hz, /joint_states at 50 Hz, 0.1 mrad encoder steps, 0.03 N·m of effort noise; the youBot's own encoders
+    (4000 counts per motor turn) would give about 10 µrad at joint 1."""
+    import ast
+
+    from armlab import sim
+
+    text, code = cell("07_youbot_model.ipynb", "136a11e9"), cell_lines("07_youbot_model.ipynb", "1cc3aa8a")
+    record = next(f for f in ast.parse(code).body if isinstance(f, ast.FunctionDef) and f.name == "record")
+    defaults = {
+        a.arg: ast.literal_eval(d) for a, d in zip(record.args.args[-len(record.args.defaults) :], record.args.defaults)
+    }
+    dt = float(re.search(r"periods \* excitation\.period, ([\d.]+), controller", code).group(1))
+    assert (
+        quoted(text, r"integrated by RK4 at (\d+) Hz") == round(1 / dt)
+        and inspect.signature(sim.simulate).parameters["method"].default == "rk4"
+    )
+    assert quoted(text, r"for two periods \((\d+) s\)") == 2 / quoted(
+        cell("07_youbot_model.ipynb", "6e28224c"), r"periodic with \$f_0 = ([\d.]+)\$ Hz"
+    )
+    assert "run = run_arm(excitation, 2)" in code
+    assert quoted(text, r"`/joint_states` gives at (\d+) Hz") == defaults["rate"]
+    assert quoted(text, r"we take a coarser ([\d.]+) mrad") == 1000 * defaults["encoder"]
+    assert quoted(text, r"here with ([\d.]+) N·m of noise") == defaults["effort_noise"]
+    counts = quoted(text, r"about (\d+) counts per motor turn")
+    step = 2 * np.pi / (counts * models.YOUBOT_ACTUATORS["gear"][0])
+    assert quoted(text, r"\\approx (\d+)\$ µrad at joint 1") == round(1e6 * step)
