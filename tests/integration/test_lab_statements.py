@@ -93,7 +93,10 @@ def test_lab2_the_poses_speeds_and_carry_distance_are_the_cells():
     assert quoted(line_text, r"\((\d+) cm/s when carrying") == 100 * quoted(
         task, r'line\("above place", speed=([\d.]+)\)'
     )
-    assert "s = (1 - np.cos(np.pi * np.arange(1, n + 1) / n)) / 2" in code and "the peak is $\\pi/2$ times that" in line_text
+    assert (
+        "s = (1 - np.cos(np.pi * np.arange(1, n + 1) / n)) / 2" in code
+        and "the peak is $\\pi/2$ times that" in line_text
+    )
     n = 1000
     s = (1 - np.cos(np.pi * np.arange(0, n + 1) / n)) / 2
     assert np.diff(s).max() * n == pytest.approx(np.pi / 2, rel=1e-5)
