@@ -2,12 +2,14 @@
 
 Each test reads the sentence from its notebook cell (by the cell's id), takes the number it quotes, and computes
 that number with armlab, so the text cannot drift from the code. The computations are the cells' own, written out
-here or run from the cells themselves (``run_cells``), without executing the notebooks. The labs': test_lab_statements.py."""
+here or run from the cells themselves (``run_cells``), without executing the notebooks. The labs' are in
+test_lab_statements.py."""
 
 from __future__ import annotations
 
 import inspect
 import re
+
 import numpy as np
 import pytest
 
@@ -18,7 +20,8 @@ from support.course_cells import cell, cell_lines, quoted, run_cells
 from support.course_setups import PUMA_FLANGE as ARM
 from support.course_setups import puma_line_through_the_wrist
 
-# --- chapters 02 and 03 ------------------------------------------------------------------------------------------
+
+# --- chapters 02 and 03 --------------------------------------------------------------------------------------------
 
 
 def test_ch02_the_measured_offsets_are_table_3_2s():
@@ -51,25 +54,8 @@ def test_ch03_the_nearest_solution_swings_joint_1_the_weighted_one_the_wrist():
     assert weighted[0] < 10 and weighted[3:].sum() > nearest[3:].sum()
 
 
-# --- chapter 05: the static-load envelope --------------------------------------------------------------------------
+# --- chapter 04 ----------------------------------------------------------------------------------------------------
 
-
-def test_ch05_far_out_joint_2_limits_closer_in_joint_3_and_the_grip_is_weakest_far_out():
-    """Cell 00fbffcc on cell 679944fa's sweep."""
-    text = cell("05_statics.ipynb", "00fbffcc")
-    ns = run_cells("05_statics.ipynb", "e5d32589", "679944fa")
-    ok, first, s_max = ns["ok"], ns["first"], ns["s_max"]
-    r = np.hypot(ns["tip"][..., 0], ns["tip"][..., 1])[ok]
-    first, s_max = first[ok], s_max[ok]
-    effort = models.YOUBOT_ACTUATORS["effort"]
-    assert quoted(text, r"Far out, joint 2 \(([\d.]+) N·m") == effort[1]
-    assert quoted(text, r"closer in, joint 3 \(([\d.]+) N·m\) does") == effort[2]
-    outer, inner = r > 0.8 * r.max(), r < 0.5 * r.max()  # the outer fifth of the reach, its inner half
-    assert np.all(first[outer] == 2) and np.mean(first[inner] == 3) > 0.5
-    assert "The grip is weakest far from the base" in text and outer[np.argmin(s_max)]
-
-
-# --- chapter 04 -------------------------------------------------------------------------------------------------
 
 CH04 = "04_jacobians.ipynb"
 
@@ -152,9 +138,24 @@ def test_ch04_cell_57_corkes_puma_lengths_and_base():
     assert "`qn`, `qs` and `q0`" in text and set(p560.configs) == {"qz", "qr", "qs", "qn"}
 
 
-# --- chapter 05 -------------------------------------------------------------------------------------------------
+# --- chapter 05 ----------------------------------------------------------------------------------------------------
 
 CH05 = "05_statics.ipynb"
+
+
+def test_ch05_far_out_joint_2_limits_closer_in_joint_3_and_the_grip_is_weakest_far_out():
+    """Cell 00fbffcc on cell 679944fa's sweep."""
+    text = cell(CH05, "00fbffcc")
+    ns = run_cells(CH05, "e5d32589", "679944fa")
+    ok, first, s_max = ns["ok"], ns["first"], ns["s_max"]
+    r = np.hypot(ns["tip"][..., 0], ns["tip"][..., 1])[ok]
+    first, s_max = first[ok], s_max[ok]
+    effort = models.YOUBOT_ACTUATORS["effort"]
+    assert quoted(text, r"Far out, joint 2 \(([\d.]+) N·m") == effort[1]
+    assert quoted(text, r"closer in, joint 3 \(([\d.]+) N·m\) does") == effort[2]
+    outer, inner = r > 0.8 * r.max(), r < 0.5 * r.max()  # the outer fifth of the reach, its inner half
+    assert np.all(first[outer] == 2) and np.mean(first[inner] == 3) > 0.5
+    assert "The grip is weakest far from the base" in text and outer[np.argmin(s_max)]
 
 
 def test_ch05_opening_ellipse_is_the_widgets_tau_ref():
@@ -179,7 +180,13 @@ def test_ch05_fig_5_6_cell_unit_tau2_tip_acceleration():
     assert "$6\\times 5$" in text and youbot.null.shape[1] == 1
 
 
-# --- chapter 06 -------------------------------------------------------------------------------------------------
+def test_ch05_the_youbots_effort_limits_are_the_models():
+    text = cell(CH05, "10a85805")
+    quoted_limits = re.search(r"are ([\d., and]+) N·m", text).group(1).replace(" and ", ", ")
+    assert [float(x) for x in quoted_limits.split(", ")] == models.YOUBOT_ACTUATORS["effort"].tolist()
+
+
+# --- chapter 06 ----------------------------------------------------------------------------------------------------
 
 
 def test_ch06_cells_13_and_14_the_book_prints_d12_twice_and_no_d21():
@@ -215,13 +222,147 @@ def test_ch06_the_pumas_lagrange_model_and_rne_agree_to_about_1e_14():
     assert 10 ** (exponent - 2) < diff < 10 ** (exponent + 1)
 
 
-def test_ch05_the_youbots_effort_limits_are_the_models():
-    text = cell(CH05, "10a85805")
-    quoted_limits = re.search(r"are ([\d., and]+) N·m", text).group(1).replace(" and ", ", ")
-    assert [float(x) for x in quoted_limits.split(", ")] == models.YOUBOT_ACTUATORS["effort"].tolist()
+def test_ch06_the_pumas_readable_m_and_c_term_counts():
+    """Cell 1caf819a: "its readable M has about 400 terms (54 in D11 alone), its C about 1800"; D33 (cell 320ff50f)
+    depends only on q4 and q5."""
+    import sympy as sp
+
+    from armlab.dynamics import lagrange
+
+    text = cell("06_dynamics.ipynb", "1caf819a")
+    model = lagrange(models.puma560(), simplify=True)
+
+    def terms(matrix):
+        return sum(len(sp.Add.make_args(e)) for e in matrix)
+
+    assert quoted(text, r"\(([\d]+) in \$D_\{11\}\$ alone\)") == len(sp.Add.make_args(model.D(1, 1)))
+    assert quoted(text, r"readable \$M\$ has about (\d+) terms") == round(terms(model.M), -2)
+    assert quoted(text, r"its \$C\$ about (\d+)") == round(terms(model.C), -2)
+    d33 = model.D(3, 3)
+    assert "depends only on the wrist angles $q_4$, $q_5$" in text
+    assert {s.name for s in d33.free_symbols} & {f"q{i}" for i in range(1, 7)} == {"q4", "q5"}
 
 
-# --- chapter 08 -------------------------------------------------------------------------------------------------
+def test_ch06_energy_drift_falls_as_dt_to_the_4_for_rk4_and_as_dt_for_euler():
+    """Cell df345a6b on cell 64bd0c7c's drifts (the 2R of cell 7aa43043 released from horizontal, 4 s)."""
+    from armlab import sim
+
+    text = cell("06_dynamics.ipynb", "df345a6b")
+    arm, g_plane = models.planar2r(0.8, 0.6, 1.5, 0.7), (0.0, -9.81, 0.0)
+
+    def decades(method):  # of drift per decade of step, from 10 ms to 1 ms
+        drift = [
+            sim.simulate(arm, [0.0, 0.0], [0.0, 0.0], 4.0, h, gravity=g_plane, method=method, events="ignore")
+            for h in (1e-2, 1e-3)
+        ]
+        return np.log10(drift[0].relative_drift / drift[1].relative_drift)
+
+    assert "RK4's drift falls as $dt^4$ (four decades of accuracy per decade of step)" in text
+    assert decades("rk4") == pytest.approx(4.0, abs=0.3)
+    assert "the semi-implicit Euler's only as $dt$" in text and decades("euler") == pytest.approx(1.0, abs=0.1)
+
+
+def test_ch06_the_youbots_repeatability_against_its_encoders_share():
+    """Cells 064deaa8 and e87bd920 on cell 72d9bbea: 4000 counts per motor turn and the gears give the youBot's
+    rounding miss; the data sheet's 1 mm is "some 150 times" its largest; far out it is coarsest."""
+    from armlab import jacobians
+
+    counts = quoted(cell("06_dynamics.ipynb", "064deaa8"), r"the youBot's motors count (\d+) per")
+    gears = re.search(r"gears ([\d, ]+); for the PUMA560", cell("06_dynamics.ipynb", "064deaa8")).group(1)
+    assert [float(g) for g in gears.split(", ")] == models.YOUBOT_ACTUATORS["gear"].tolist()
+    yb = models.youbot()
+    G2, G3 = np.meshgrid(np.linspace(*yb.qlim[1], 81), np.linspace(*yb.qlim[2], 81))
+    Q = np.zeros(G2.shape + (5,))
+    Q[..., 1], Q[..., 2] = G2, G3
+    worst = jacobians.tip_resolution(yb, Q, jacobians.joint_resolution(counts, models.YOUBOT_ACTUATORS["gear"])).worst
+    text = cell("06_dynamics.ipynb", "e87bd920")
+    assert quoted(text, r"gives 1 mm, some (\d+) times its encoders' share") == round(1e-3 / worst.max(), -1)
+    reach = np.hypot(*yb.fkine(Q)[..., :2, 3].transpose(2, 0, 1))
+    assert "Far out the lever arms are longest and the resolution coarsest" in text
+    assert reach.ravel()[worst.argmax()] > 0.8 * reach.max() and reach.ravel()[worst.argmin()] < 0.5 * reach.max()
+
+
+# --- chapter 07 ----------------------------------------------------------------------------------------------------
+
+
+def test_ch07_true_against_identified_base_parameters():
+    """Cell 6c649690 reads cell 4a1ce175's table: the ten largest within 7 %, most within 2 %; the smallest are
+    products of inertia of links 3 and 4, a few 1e-6 kg·m², below their own σ."""
+    text = cell("07_youbot_model.ipynb", "6c649690")
+    ids = ["222d3781", "b341b52d", "af9852d9", "4b1b8da5", "1cc3aa8a", "3b264e84", "ccb634e1", "4a1ce175"]
+    ns = run_cells("07_youbot_model.ipynb", *ids)
+    fit, truth = ns["fits"]["wls"], ns["truth"]
+    big = np.argsort(-np.abs(truth))[:10]
+    error = np.abs(fit.base[big] - truth[big]) / np.abs(truth[big])
+    assert error.max() < quoted(text, r"come out within (\d+) %") / 100
+    assert (error < quoted(text, r"most of them within (\d+) %") / 100).sum() > 5
+    nonzero = np.flatnonzero(np.abs(truth) > 1e-12)
+    smallest = nonzero[np.argsort(np.abs(truth[nonzero]))[:4]]
+    names = [fit.params.names[k] for k in smallest]
+    assert "products of inertia of links 3 and 4, a few $10^{-6}$ kg·m²" in text
+    assert all(re.fullmatch(r"I(xy|xz|yz)[34]", n) for n in names), names
+    assert np.all((1e-6 <= np.abs(truth[smallest])) & (np.abs(truth[smallest]) < 1e-5))
+    assert np.all(fit.std[smallest] > np.abs(truth[smallest]))  # the fit's own σ says it cannot resolve them
+    # cell 9619ea71 on cell 9790acf5's table: the median error of the ten largest, case by case
+    degrades = cell("07_youbot_model.ipynb", "9619ea71")
+    run_cells("07_youbot_model.ipynb", "9790acf5", namespace=ns)
+    median = {row[0]: float(row[3].rstrip("%")) / 100 for row in ns["rows"]}
+    base, noisy, coarse, raw, poor = median.values()
+    assert "The poor trajectory costs by far the most" in degrades and poor > 10 * max(base, noisy, coarse, raw)
+    assert "five times the effort noise costs something" in degrades and noisy > 2 * base
+    assert "hardly change the result" in degrades and max(coarse, raw) < 1.5 * base + 0.005
+
+
+def test_ch07_how_many_base_parameters():
+    """Cells ff8aece0 and 6e28224c: 29 of the 50 rigid-body parameters, 29 + 3 + 15 = 47 of the 70 with actuators
+    and friction; the λ's are the DH lengths squared; a 2R arm has 6 in a vertical plane, 4 in a horizontal one."""
+    from armlab import dynamics
+
+    intro, why = cell("07_youbot_model.ipynb", "ff8aece0"), cell("07_youbot_model.ipynb", "6e28224c")
+    yb = models.youbot()
+    rigid, full = dynamics.base_parameters(yb).count, dynamics.base_parameters(yb, True).count
+    assert quoted(intro, r"\*\*(\d+) base parameters\*\*") == rigid and quoted(intro, r"\*\*(\d+)\*\* of") == full
+    assert quoted(why, r"That leaves (\d+) of the 50") == rigid
+    assert re.search(rf"\${rigid} \+ 3 \+ 15 = {full}\$ of the 70", why) and rigid + 3 + 15 == full
+    for length, square in re.findall(r"\$([\d.]+)\^2 = ([\d.]+)\$", why):
+        assert float(length) in (yb.links[1].a, yb.links[2].a) and float(square) == pytest.approx(float(length) ** 2)
+    arm = models.planar2r()
+    vertical, horizontal = (dynamics.base_parameters(arm, gravity=g).count for g in ((0, -9.81, 0), (0, 0, -9.81)))
+    assert quoted(why, r"A 2R arm in a vertical plane has (\d+)") == vertical
+    assert quoted(why, r"\((\d+) if its plane is horizontal\)") == horizontal
+
+
+def test_ch07_the_simulated_experiments_settings_are_the_cells():
+    """Cell 136a11e9 describes cell 1cc3aa8a's simulated experiment: two periods of the 0.1 Hz excitation (20 s), RK4
+    at 500 Hz, /joint_states at 50 Hz, 0.1 mrad encoder steps, 0.03 N·m of effort noise; the youBot's own encoders
+    (4000 counts per motor turn) would give about 10 µrad at joint 1."""
+    import ast
+
+    from armlab import sim
+
+    text, code = cell("07_youbot_model.ipynb", "136a11e9"), cell_lines("07_youbot_model.ipynb", "1cc3aa8a")
+    record = next(f for f in ast.parse(code).body if isinstance(f, ast.FunctionDef) and f.name == "record")
+    defaults = {
+        a.arg: ast.literal_eval(d) for a, d in zip(record.args.args[-len(record.args.defaults) :], record.args.defaults)
+    }
+    dt = float(re.search(r"periods \* excitation\.period, ([\d.]+), controller", code).group(1))
+    assert (
+        quoted(text, r"integrated by RK4 at (\d+) Hz") == round(1 / dt)
+        and inspect.signature(sim.simulate).parameters["method"].default == "rk4"
+    )
+    assert quoted(text, r"for two periods \((\d+) s\)") == 2 / quoted(
+        cell("07_youbot_model.ipynb", "6e28224c"), r"periodic with \$f_0 = ([\d.]+)\$ Hz"
+    )
+    assert "run = run_arm(excitation, 2)" in code
+    assert quoted(text, r"`/joint_states` gives at (\d+) Hz") == defaults["rate"]
+    assert quoted(text, r"we take a coarser ([\d.]+) mrad") == 1000 * defaults["encoder"]
+    assert quoted(text, r"here with ([\d.]+) N·m of noise") == defaults["effort_noise"]
+    counts = quoted(text, r"about (\d+) counts per motor turn")
+    step = 2 * np.pi / (counts * models.YOUBOT_ACTUATORS["gear"][0])
+    assert quoted(text, r"\\approx (\d+)\$ µrad at joint 1") == round(1e6 * step)
+
+
+# --- chapter 08 ----------------------------------------------------------------------------------------------------
 
 
 def test_ch08_fig_8_row_the_torque_step_at_the_pick():
@@ -277,119 +418,6 @@ def test_ch08_the_youbot_controllers_as_the_text_reads_their_table():
     low, high = re.search(r"falls behind by (\d+)° to over (\d+)°", text).groups()
     behind = list(err["1.5 kg (3× rated)"].values())
     assert float(low) <= min(behind) < float(low) + 10 and max(behind) > float(high)
-
-
-# --- chapter 06: how long the PUMA's readable M and C are ---------------------------------------------------------
-
-
-def test_ch06_the_pumas_readable_m_and_c_term_counts():
-    """Cell 1caf819a: "its readable M has about 400 terms (54 in D11 alone), its C about 1800"; D33 (cell 320ff50f)
-    depends only on q4 and q5."""
-    import sympy as sp
-
-    from armlab.dynamics import lagrange
-
-    text = cell("06_dynamics.ipynb", "1caf819a")
-    model = lagrange(models.puma560(), simplify=True)
-
-    def terms(matrix):
-        return sum(len(sp.Add.make_args(e)) for e in matrix)
-
-    assert quoted(text, r"\(([\d]+) in \$D_\{11\}\$ alone\)") == len(sp.Add.make_args(model.D(1, 1)))
-    assert quoted(text, r"readable \$M\$ has about (\d+) terms") == round(terms(model.M), -2)
-    assert quoted(text, r"its \$C\$ about (\d+)") == round(terms(model.C), -2)
-    d33 = model.D(3, 3)
-    assert "depends only on the wrist angles $q_4$, $q_5$" in text
-    assert {s.name for s in d33.free_symbols} & {f"q{i}" for i in range(1, 7)} == {"q4", "q5"}
-
-
-# --- chapter 07: true against identified base parameters ---------------------------------------------------------
-
-
-def test_ch07_true_against_identified_base_parameters():
-    """Cell 6c649690 reads cell 4a1ce175's table: the ten largest within 7 %, most within 2 %; the smallest are
-    products of inertia of links 3 and 4, a few 1e-6 kg·m², below their own σ."""
-    text = cell("07_youbot_model.ipynb", "6c649690")
-    ids = ["222d3781", "b341b52d", "af9852d9", "4b1b8da5", "1cc3aa8a", "3b264e84", "ccb634e1", "4a1ce175"]
-    ns = run_cells("07_youbot_model.ipynb", *ids)
-    fit, truth = ns["fits"]["wls"], ns["truth"]
-    big = np.argsort(-np.abs(truth))[:10]
-    error = np.abs(fit.base[big] - truth[big]) / np.abs(truth[big])
-    assert error.max() < quoted(text, r"come out within (\d+) %") / 100
-    assert (error < quoted(text, r"most of them within (\d+) %") / 100).sum() > 5
-    nonzero = np.flatnonzero(np.abs(truth) > 1e-12)
-    smallest = nonzero[np.argsort(np.abs(truth[nonzero]))[:4]]
-    names = [fit.params.names[k] for k in smallest]
-    assert "products of inertia of links 3 and 4, a few $10^{-6}$ kg·m²" in text
-    assert all(re.fullmatch(r"I(xy|xz|yz)[34]", n) for n in names), names
-    assert np.all((1e-6 <= np.abs(truth[smallest])) & (np.abs(truth[smallest]) < 1e-5))
-    assert np.all(fit.std[smallest] > np.abs(truth[smallest]))  # the fit's own σ says it cannot resolve them
-    # cell 9619ea71 on cell 9790acf5's table: the median error of the ten largest, case by case
-    degrades = cell("07_youbot_model.ipynb", "9619ea71")
-    run_cells("07_youbot_model.ipynb", "9790acf5", namespace=ns)
-    median = {row[0]: float(row[3].rstrip("%")) / 100 for row in ns["rows"]}
-    base, noisy, coarse, raw, poor = median.values()
-    assert "The poor trajectory costs by far the most" in degrades and poor > 10 * max(base, noisy, coarse, raw)
-    assert "five times the effort noise costs something" in degrades and noisy > 2 * base
-    assert "hardly change the result" in degrades and max(coarse, raw) < 1.5 * base + 0.005
-
-
-def test_ch07_how_many_base_parameters():
-    """Cells ff8aece0 and 6e28224c: 29 of the 50 rigid-body parameters, 29 + 3 + 15 = 47 of the 70 with actuators
-    and friction; the λ's are the DH lengths squared; a 2R arm has 6 in a vertical plane, 4 in a horizontal one."""
-    from armlab import dynamics
-
-    intro, why = cell("07_youbot_model.ipynb", "ff8aece0"), cell("07_youbot_model.ipynb", "6e28224c")
-    yb = models.youbot()
-    rigid, full = dynamics.base_parameters(yb).count, dynamics.base_parameters(yb, True).count
-    assert quoted(intro, r"\*\*(\d+) base parameters\*\*") == rigid and quoted(intro, r"\*\*(\d+)\*\* of") == full
-    assert quoted(why, r"That leaves (\d+) of the 50") == rigid
-    assert re.search(rf"\${rigid} \+ 3 \+ 15 = {full}\$ of the 70", why) and rigid + 3 + 15 == full
-    for length, square in re.findall(r"\$([\d.]+)\^2 = ([\d.]+)\$", why):
-        assert float(length) in (yb.links[1].a, yb.links[2].a) and float(square) == pytest.approx(float(length) ** 2)
-    arm = models.planar2r()
-    vertical, horizontal = (dynamics.base_parameters(arm, gravity=g).count for g in ((0, -9.81, 0), (0, 0, -9.81)))
-    assert quoted(why, r"A 2R arm in a vertical plane has (\d+)") == vertical
-    assert quoted(why, r"\((\d+) if its plane is horizontal\)") == horizontal
-
-
-def test_ch06_energy_drift_falls_as_dt_to_the_4_for_rk4_and_as_dt_for_euler():
-    """Cell df345a6b on cell 64bd0c7c's drifts (the 2R of cell 7aa43043 released from horizontal, 4 s)."""
-    from armlab import sim
-
-    text = cell("06_dynamics.ipynb", "df345a6b")
-    arm, g_plane = models.planar2r(0.8, 0.6, 1.5, 0.7), (0.0, -9.81, 0.0)
-
-    def decades(method):  # of drift per decade of step, from 10 ms to 1 ms
-        drift = [
-            sim.simulate(arm, [0.0, 0.0], [0.0, 0.0], 4.0, h, gravity=g_plane, method=method, events="ignore")
-            for h in (1e-2, 1e-3)
-        ]
-        return np.log10(drift[0].relative_drift / drift[1].relative_drift)
-
-    assert "RK4's drift falls as $dt^4$ (four decades of accuracy per decade of step)" in text
-    assert decades("rk4") == pytest.approx(4.0, abs=0.3)
-    assert "the semi-implicit Euler's only as $dt$" in text and decades("euler") == pytest.approx(1.0, abs=0.1)
-
-
-def test_ch06_the_youbots_repeatability_against_its_encoders_share():
-    """Cells 064deaa8 and e87bd920 on cell 72d9bbea: 4000 counts per motor turn and the gears give the youBot's
-    rounding miss; the data sheet's 1 mm is "some 150 times" its largest; far out it is coarsest."""
-    from armlab import jacobians
-
-    counts = quoted(cell("06_dynamics.ipynb", "064deaa8"), r"the youBot's motors count (\d+) per")
-    gears = re.search(r"gears ([\d, ]+); for the PUMA560", cell("06_dynamics.ipynb", "064deaa8")).group(1)
-    assert [float(g) for g in gears.split(", ")] == models.YOUBOT_ACTUATORS["gear"].tolist()
-    yb = models.youbot()
-    G2, G3 = np.meshgrid(np.linspace(*yb.qlim[1], 81), np.linspace(*yb.qlim[2], 81))
-    Q = np.zeros(G2.shape + (5,))
-    Q[..., 1], Q[..., 2] = G2, G3
-    worst = jacobians.tip_resolution(yb, Q, jacobians.joint_resolution(counts, models.YOUBOT_ACTUATORS["gear"])).worst
-    text = cell("06_dynamics.ipynb", "e87bd920")
-    assert quoted(text, r"gives 1 mm, some (\d+) times its encoders' share") == round(1e-3 / worst.max(), -1)
-    reach = np.hypot(*yb.fkine(Q)[..., :2, 3].transpose(2, 0, 1))
-    assert "Far out the lever arms are longest and the resolution coarsest" in text
-    assert reach.ravel()[worst.argmax()] > 0.8 * reach.max() and reach.ravel()[worst.argmin()] < 0.5 * reach.max()
 
 
 def test_ch08_the_costs_of_eq_12_that_cell_c16797ff_quotes():
@@ -453,33 +481,3 @@ def test_ch08_the_controllers_on_the_papers_task():
         for k in ("computed torque, ball unknown", "computed torque, 30 % model error")
     ]
     assert "costs it two degrees or so" in after and all(1.5 <= w < 2.5 for w in worst)
-
-
-def test_ch07_the_simulated_experiments_settings_are_the_cells():
-    """Cell 136a11e9 describes cell 1cc3aa8a's simulated experiment: two periods of the 0.1 Hz excitation (20 s), RK4
-    at 500 Hz, /joint_states at 50 Hz, 0.1 mrad encoder steps, 0.03 N·m of effort noise; the youBot's own encoders
-    (4000 counts per motor turn) would give about 10 µrad at joint 1."""
-    import ast
-
-    from armlab import sim
-
-    text, code = cell("07_youbot_model.ipynb", "136a11e9"), cell_lines("07_youbot_model.ipynb", "1cc3aa8a")
-    record = next(f for f in ast.parse(code).body if isinstance(f, ast.FunctionDef) and f.name == "record")
-    defaults = {
-        a.arg: ast.literal_eval(d) for a, d in zip(record.args.args[-len(record.args.defaults) :], record.args.defaults)
-    }
-    dt = float(re.search(r"periods \* excitation\.period, ([\d.]+), controller", code).group(1))
-    assert (
-        quoted(text, r"integrated by RK4 at (\d+) Hz") == round(1 / dt)
-        and inspect.signature(sim.simulate).parameters["method"].default == "rk4"
-    )
-    assert quoted(text, r"for two periods \((\d+) s\)") == 2 / quoted(
-        cell("07_youbot_model.ipynb", "6e28224c"), r"periodic with \$f_0 = ([\d.]+)\$ Hz"
-    )
-    assert "run = run_arm(excitation, 2)" in code
-    assert quoted(text, r"`/joint_states` gives at (\d+) Hz") == defaults["rate"]
-    assert quoted(text, r"we take a coarser ([\d.]+) mrad") == 1000 * defaults["encoder"]
-    assert quoted(text, r"here with ([\d.]+) N·m of noise") == defaults["effort_noise"]
-    counts = quoted(text, r"about (\d+) counts per motor turn")
-    step = 2 * np.pi / (counts * models.YOUBOT_ACTUATORS["gear"][0])
-    assert quoted(text, r"\\approx (\d+)\$ µrad at joint 1") == round(1e6 * step)
