@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("websockets")
 
 from armlab import models  # noqa: E402
-from armlab.lab import SafetyLimits, YoubotArm, safety  # noqa: E402  (imported: the lab's test fixtures see it)
+from armlab.lab import SafetyLimits, Simulator, YoubotArm, safety  # noqa: E402  (imported: the lab's test fixtures see it)
 from support.course_cells import cell, cell_lines, quoted, run_cells  # noqa: E402
 
 LAB1, LAB2, LAB3 = "lab1_connect_and_move.ipynb", "lab2_pick_and_place.ipynb", "lab3_identification.ipynb"
@@ -137,3 +137,23 @@ def test_lab3_on_the_simulator_the_scaling_fit_reads_as_the_text_says(tmp_path, 
     Mqdd, Cqd, G = model_terms(ns["robot"], v["q"], v["qd"], v["qdd"])
     rms = np.sqrt(np.mean((Mqdd + Cqd) ** 2, axis=0)), np.sqrt(np.mean(G**2, axis=0))
     assert "tiny beside its friction" in text and max(rms[0][4], rms[1][4]) < 0.1 * COULOMB[4]
+
+
+def test_lab3_the_excitation_and_the_smoothing_are_the_codes():
+    """Cells 4737b49c, 2f03506f and 0efe1657 quote excitation_trajectory's frequencies and speed, the lab's cap, the
+    run's length (cell 5fa1f3db's durations) and identify_scaling's moving average."""
+    from armlab.lab.ident import excitation_trajectory, identify_scaling
+
+    text, run, fit = cell(LAB3, "4737b49c"), cell(LAB3, "2f03506f"), cell(LAB3, "0efe1657")
+    ex = inspect.signature(excitation_trajectory).parameters
+    base, harmonics, peak = ex["base_hz"].default, ex["harmonics"].default, ex["max_speed"].default
+    freqs = re.search(r"sum of three sines \(([\d.]+), ([\d.]+) and ([\d.]+) Hz\)", text).groups()
+    assert len(harmonics) == 3 and [float(f) for f in freqs] == [base * k for k in harmonics]
+    assert quoted(text, r"peak\s+joint speed of ([\d.]+) rad/s") == peak
+    assert quoted(text, r"below the lab's (\d+) rad/s cap") == SafetyLimits().max_speed
+    durations = [float(d) for d in re.findall(r"duration=([\d.]+)", cell(LAB3, "5fa1f3db"))]
+    assert quoted(run, r"then run (\d+) s of excitation") == sum(durations)
+    assert quoted(run, r"excitation up to ([\d.]+) rad/s") == peak
+    smooth = inspect.signature(identify_scaling).parameters["smooth"].default
+    rate = inspect.signature(Simulator).parameters["rate"].default  # /joint_states, as the driver publishes it
+    assert quoted(fit, r"the same (\d+)-sample") == smooth and quoted(fit, r"-sample \(([\d.]+) s\)") == smooth / rate
