@@ -12,7 +12,7 @@ import re
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from armlab.class_report.collect import ClassData, Question, Submission, TestCell, causes_in_notebook, questions_of
+from armlab.class_report.collect import ClassData, Question, Submission, GradeCell, causes_in_notebook, questions_of
 from armlab.class_report.diagnoses import anonymised, cause_of_error, diagnosis_clause
 from armlab.class_report.render import TOP_MISTAKES, csv_text, page
 from armlab.class_report.summary import histogram, summarise
@@ -128,22 +128,25 @@ def test_questions_are_the_parts_of_the_grade_ids_titled_by_their_headings():
         cells=[new_markdown_cell("## Part 1 — `my_Rot` (3 points)"), _cell("p1_visible"), _cell("p1_hidden")]
     )
     tests = [
-        TestCell("p1_visible", "hw", "", 1.0),
-        TestCell("p1_hidden", "hw", "", 2.0),
-        TestCell("p2_visible", "hw", "", 1.0),
+        GradeCell("p1_visible", "hw", "", 1.0),
+        GradeCell("p1_hidden", "hw", "", 2.0),
+        GradeCell("p2_visible", "hw", "", 1.0),
     ]
     qs = questions_of(tests, {"hw": nb})
     assert [(q.id, q.title, q.points) for q in qs] == [("p1", "Part 1 — my_Rot (3 points)", 3.0), ("p2", "p2", 1.0)]
     # ids without the course's prefix: each grade cell is a question
-    assert [q.id for q in questions_of([TestCell("a", "hw", "", 1.0), TestCell("b", "hw", "", 1.0)], {})] == ["a", "b"]
+    assert [q.id for q in questions_of([GradeCell("a", "hw", "", 1.0), GradeCell("b", "hw", "", 1.0)], {})] == [
+        "a",
+        "b",
+    ]
 
 
 # --- counting a class of 200 -------------------------------------------------------------------------
 def _class_of_200() -> ClassData:
     """p1 (visible 1 + hidden 2 points): students 0–59 transpose both tests, 60–89 degrees in the hidden one,
     90–99 time out; 12 rare mistakes, by one student each; the rest right. p2: everybody right."""
-    p1 = Question("p1", "Part 1", [TestCell("p1_visible", "hw", "p1", 1.0), TestCell("p1_hidden", "hw", "p1", 2.0)])
-    p2 = Question("p2", "Part 2", [TestCell("p2_visible", "hw", "p2", 1.0)])
+    p1 = Question("p1", "Part 1", [GradeCell("p1_visible", "hw", "p1", 1.0), GradeCell("p1_hidden", "hw", "p1", 2.0)])
+    p2 = Question("p2", "Part 2", [GradeCell("p2_visible", "hw", "p2", 1.0)])
     subs = []
     for i in range(200):
         student = f"s{i:04d}"

@@ -15,7 +15,7 @@ from typing import Any
 
 from .diagnoses import NO_OUTPUT, TIMED_OUT, TIMEOUT_ERRORS, UNDIAGNOSED, Cause, cause_of_error, normalised
 
-__all__ = ["TestCell", "Question", "Submission", "ClassData", "read_class", "causes_in_notebook"]
+__all__ = ["GradeCell", "Question", "Submission", "ClassData", "read_class", "causes_in_notebook"]
 
 PART = re.compile(r"^([A-Za-z]*\d+)_")
 #: what ``armlab-grade`` writes into a submission's autograded folder when it could not grade it: "<student>: <why>"
@@ -24,7 +24,7 @@ HEADING = re.compile(r"^#+\s+(.+?)\s*#*\s*$", re.M)
 
 
 @dataclass(frozen=True)
-class TestCell:
+class GradeCell:
     """One grade cell: its ``name`` (grade id), notebook, question, points and what its first comment says."""
 
     name: str
@@ -38,7 +38,7 @@ class TestCell:
 class Question:
     id: str
     title: str
-    tests: list[TestCell] = field(default_factory=list)
+    tests: list[GradeCell] = field(default_factory=list)
 
     @property
     def points(self) -> float:
@@ -67,14 +67,14 @@ class ClassData:
         return sum(q.points for q in self.questions)
 
 
-def questions_of(tests: list[TestCell], notebooks: dict[str, Any]) -> list[Question]:
+def questions_of(tests: list[GradeCell], notebooks: dict[str, Any]) -> list[Question]:
     """``tests`` (in notebook order) grouped into questions, titled from the notebooks' headings."""
     prefixed = all(PART.match(t.name) for t in tests)
     by_id: dict[str, Question] = {}
     for t in tests:
         qid = PART.match(t.name).group(1) if prefixed else t.name  # type: ignore[union-attr]
         by_id.setdefault(qid, Question(qid, _heading_above(notebooks.get(t.notebook), t.name) or qid)).tests.append(
-            TestCell(t.name, t.notebook, qid, t.points, t.comment)
+            GradeCell(t.name, t.notebook, qid, t.points, t.comment)
         )
     return list(by_id.values())
 
@@ -177,7 +177,7 @@ def read_class(assignment: str, course: str | Path = ".") -> ClassData:
         if _grade_id(c)
     }
     tests = [
-        TestCell(cell, nb, "", pts, order.get((nb, cell), (0, 0, ""))[2])
+        GradeCell(cell, nb, "", pts, order.get((nb, cell), (0, 0, ""))[2])
         for (nb, cell), pts in sorted(points.items(), key=lambda kv: (order.get(kv[0], (1 << 30, 0, "")), kv[0]))
     ]
     questions = questions_of(tests, notebooks)

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .collect import ClassData, Question, Submission, TestCell
+from .collect import ClassData, Question, Submission, GradeCell
 from .diagnoses import MISTAKE, anonymised
 
 __all__ = ["Count", "TestCount", "QuestionSummary", "ClassReport", "summarise", "histogram"]
@@ -41,7 +41,7 @@ class Count:
 
 @dataclass
 class TestCount:
-    test: TestCell
+    test: GradeCell
     failed: set[str] = field(default_factory=set)
     causes: Counter[str] = field(default_factory=Counter)  # label → cells
 
@@ -74,7 +74,7 @@ class ClassReport:
     not_graded: int  # submissions with no graded notebook (a failure of the batch or of nbgrader)
 
 
-def _score(sub: Submission, tests: list[TestCell]) -> float | None:
+def _score(sub: Submission, tests: list[GradeCell]) -> float | None:
     values = [sub.scores.get(t.name) for t in tests]
     return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
 
