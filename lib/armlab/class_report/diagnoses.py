@@ -13,6 +13,7 @@ Undiagnosed failures are kept apart: a time-out, an error other than a checker's
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 __all__ = ["Cause", "cause_of_error", "anonymised", "diagnosis_clause", "normalised", "TIMED_OUT", "NO_OUTPUT"]
@@ -70,24 +71,31 @@ def cause_of_error(ename: str, evalue: str) -> Cause:
     return Cause(MISTAKE, key, readable(key), text, m.group(1) if m else "")
 
 
+def _outside_brackets(message: str) -> Iterator[tuple[int, str]]:
+    """(index, character) of ``message`` outside brackets, with the brackets of the outermost groups."""
+    depth = 0
+    for i, ch in enumerate(message):
+        if ch in ")]}":
+            depth = max(depth - 1, 0)
+        if depth == 0:
+            yield i, ch
+        if ch in "([{":
+            depth += 1
+
+
 def diagnosis_clause(message: str) -> str:
     """The diagnosis of ``message``: up to its first ": ", "; ", ". " or " — " outside brackets, else without a
-    final remark in parentheses."""
-    depth, remark = 0, -1
-    for i, ch in enumerate(message):
-        if ch in "([{":
-            if ch == "(" and depth == 0 and message[i - 1 : i] == " " and message[i - 2 : i - 1] != ",":
-                remark = i
-            depth += 1
-        elif ch in ")]}":
-            depth = max(depth - 1, 0)
-            if depth == 0 and remark >= 0 and message[i + 1 :].strip(" .") != "":
-                remark = -1  # "returned (v, ω): …": a parenthesis inside the clause, not a remark after it
-        elif (
-            depth == 0 and i > 0 and (ch in ":;." and message[i + 1 : i + 2] == " " or message[i - 1 : i + 2] == " — ")
-        ):
+    final remark in parentheses ("returned (v, ω): …" keeps its parenthesis, which is inside the clause)."""
+    top = list(_outside_brackets(message))
+    for i, ch in top:
+        if i > 0 and (ch in ":;." and message[i + 1 : i + 2] == " " or message[i - 1 : i + 2] == " — "):
             return message[:i].strip()
-    return (message[:remark] if remark > 0 else message).strip(" .")
+    opens = [i for i, ch in top if ch == "(" and message[i - 1 : i] == " " and message[i - 2 : i - 1] != ","]
+    if opens:
+        end = next((i for i, ch in top if ch == ")" and i > opens[-1]), len(message))
+        if message[end + 1 :].strip(" .") == "":
+            return message[: opens[-1]].strip(" .")
+    return message.strip(" .")
 
 
 def normalised(clause: str) -> str:

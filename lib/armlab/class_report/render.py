@@ -154,10 +154,9 @@ def _question(i: int, qs: QuestionSummary, students: int) -> str:
     top = qs.mistakes[0].title if qs.mistakes else "–"
     graded = _students(len(qs.scores)) + (f"; {qs.ungraded} not fully graded yet" if qs.ungraded else "")
     return (
-        f'<section aria-labelledby="q{i}"><h2 id="q{i}">{escape(q.title)} <span class="note">({escape(q.id)}, '
-        f"{q.points:g} points)</span></h2>"
+        f'<section aria-labelledby="q{i}"><h2 id="q{i}">{escape(q.title)} <span class="note">({escape(q.id)})</span></h2>'
         f"<p>Mean {qs.mean:.2f} of {q.points:g} points over {graded}; full marks: {qs.full_marks} "
-        f"({_pct(qs.full_marks, len(qs.scores))}). Most frequent mistake: {escape(top)}.</p>"
+        f"({_pct(qs.full_marks, len(qs.scores))}). Most frequent mistake: {escape(top.rstrip('.…'))}.</p>"
         + _figure(f"fig-q{i}", qs.scores, q.points, q.title)
         + "<h3>Most frequent mistakes</h3>"
         + (

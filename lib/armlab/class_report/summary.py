@@ -107,8 +107,8 @@ def summarise(data: ClassData) -> ClassReport:
                 tests[t.name].causes[cause.label if cause.kind != MISTAKE else cause.key] += 1
                 _example(counts, sub, cause.kind, cause.key, cause.label, cause.message, cause.what)
         ranked = sorted(counts.values(), key=lambda c: (-len(c.students), -c.cells, c.label))
+        titles = {c.key: c.title for c in ranked if c.kind == MISTAKE}
         for tc in tests.values():  # a mistake's cause is shown as its title
-            titles = {c.key: c.title for c in ranked if c.kind == MISTAKE}
             tc.causes = Counter({titles.get(k, k): n for k, n in tc.causes.items()})
         questions.append(
             QuestionSummary(
