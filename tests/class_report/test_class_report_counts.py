@@ -223,3 +223,13 @@ def test_an_unreadable_course_is_refused_with_its_path(tmp_path):
 
     with pytest.raises(SystemExit, match="no nbgrader_config.py"):
         read_class("hw01", tmp_path)
+
+
+def test_a_cell_not_graded_yet_leaves_its_student_out_of_the_distribution_and_says_so():
+    data = _class_of_200()
+    data.submissions[150].scores["p1_hidden"] = None  # a manual grade to come
+    report = summarise(data)
+    p1 = report.questions[0]
+    assert (len(p1.scores), p1.ungraded) == (199, 1) and len(report.totals) == 199
+    assert "over 199 students; 1 not fully graded yet" in page(report)
+    assert "s0150" not in page(report)

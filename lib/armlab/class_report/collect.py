@@ -152,7 +152,10 @@ def course_directory(course: Path) -> Any:
 
 
 def read_class(assignment: str, course: str | Path = ".") -> ClassData:
-    """The gradebook rows and the autograded notebooks of ``assignment`` in the nbgrader course at ``course``."""
+    """The gradebook rows and the autograded notebooks of ``assignment`` in the nbgrader course at ``course``.
+
+    Grade cells are told apart by their ids, which nbgrader keeps unique within a notebook: an assignment of one
+    notebook, as every homework of this course is (two notebooks that reuse an id would share its counts)."""
     import nbformat
     from nbgrader.api import Gradebook, MissingEntry
 

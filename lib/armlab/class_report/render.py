@@ -12,7 +12,7 @@ import csv
 import io
 from html import escape
 
-from .summary import ClassReport, Count, QuestionSummary, histogram
+from .summary import ClassReport, Count, QuestionSummary, TestCount, histogram
 
 __all__ = ["page", "csv_text", "bar_chart"]
 
@@ -131,9 +131,9 @@ def _counts_table(caption: str, counts: list[Count], students: int, top: int) ->
     )
 
 
-def _tests_table(qs: QuestionSummary, students: int) -> str:
+def _tests_table(caption: str, tests: list[TestCount], students: int) -> str:
     rows = []
-    for tc in qs.tests[:TOP_TESTS]:
+    for tc in tests[:TOP_TESTS]:
         cause = tc.causes.most_common(1)
         why = f"{cause[0][0]} ({cause[0][1]})" if cause else "–"
         rows.append(
@@ -142,7 +142,7 @@ def _tests_table(qs: QuestionSummary, students: int) -> str:
             f'<td class="n">{len(tc.failed)} ({_pct(len(tc.failed), students)})</td><td>{escape(why)}</td></tr>'
         )
     return (
-        "<table><caption>Tests of this question, the most failed first</caption><thead><tr>"
+        f"<table><caption>{escape(caption)}</caption><thead><tr>"
         "<th scope='col'>Test cell</th><th scope='col' class='n'>Points</th>"
         "<th scope='col' class='n'>Failed by</th><th scope='col'>Most frequent cause (test cells)</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
@@ -156,7 +156,7 @@ def _question(i: int, qs: QuestionSummary, students: int) -> str:
     return (
         f'<section aria-labelledby="q{i}"><h2 id="q{i}">{escape(q.title)} <span class="note">({escape(q.id)})</span></h2>'
         f"<p>Mean {qs.mean:.2f} of {q.points:g} points over {graded}; full marks: {qs.full_marks} "
-        f"({_pct(qs.full_marks, len(qs.scores))}). Most frequent mistake: {escape(top.rstrip('.…'))}.</p>"
+        f"({_pct(qs.full_marks, len(qs.scores))}). Most frequent mistake: {escape(top)}{'' if top.endswith('…') else '.'}</p>"
         + _figure(f"fig-q{i}", qs.scores, q.points, q.title)
         + "<h3>Most frequent mistakes</h3>"
         + (
@@ -170,7 +170,7 @@ def _question(i: int, qs: QuestionSummary, students: int) -> str:
             else ""
         )
         + "<h3>Tests that failed most often</h3>"
-        + _tests_table(qs, students)
+        + _tests_table("Tests of this question, the most failed first", qs.tests, students)
         + "</section>"
     )
 
@@ -208,6 +208,11 @@ def page(report: ClassReport) -> str:
         f"Every mistake, undiagnosed failure and test is also in <code>{escape(a)}.csv</code> next to this page. "
         "No student's id or name is shown; examples are the feedback students saw.</p>"
         + _overview(report)
+        + _tests_table(
+            "The tests failed most often in the whole assignment",
+            sorted((tc for qs in report.questions for tc in qs.tests), key=lambda tc: -len(tc.failed)),
+            n,
+        )
         + '<h2 id="total">Total score</h2>'
         + _figure("fig-total", report.totals, report.max_score, f"{a} (total)")
         + "".join(_question(i, qs, n) for i, qs in enumerate(report.questions, 1))

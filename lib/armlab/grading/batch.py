@@ -526,7 +526,11 @@ def grade_assignment(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="armlab-grade", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="armlab-grade",
+        description=__doc__.split("\n\n")[0],
+        epilog="armlab-grade report ASSIGNMENT: what the class got wrong, as reports/ASSIGNMENT.html and .csv",
+    )
     parser.add_argument("assignment")
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="local worker processes (default: one per core)"
