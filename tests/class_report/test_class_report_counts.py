@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 
+import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
@@ -233,3 +235,43 @@ def test_a_cell_not_graded_yet_leaves_its_student_out_of_the_distribution_and_sa
     assert (len(p1.scores), p1.ungraded) == (199, 1) and len(report.totals) == 199
     assert "over 199 students; 1 not fully graded yet" in page(report)
     assert "s0150" not in page(report)
+
+
+@pytest.mark.integration  # nbgrader's Gradebook runs `alembic` to make its database
+def test_an_assignment_of_two_notebooks_keeps_their_grade_cells_apart(tmp_path, monkeypatch):
+    """The same grade id in two notebooks of one assignment: two tests, two questions, each its own cause."""
+    from nbgrader.api import Gradebook
+
+    from armlab.class_report.collect import read_class
+    from support.nbgrader_harness import BIN
+
+    monkeypatch.setenv("PATH", BIN + os.pathsep + os.environ.get("PATH", ""))
+
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+        gb.add_assignment("hw")
+        for name, points in (("a", 1.0), ("b", 2.0)):
+            gb.add_notebook(name, "hw")
+            gb.add_grade_cell("p1_visible", name, "hw", max_score=points, cell_type="code")
+        gb.add_student("s1")
+        gb.add_submission("hw", "s1")
+        gb.find_grade("p1_visible", "a", "hw", "s1").auto_score = 0.0
+        gb.find_grade("p1_visible", "b", "hw", "s1").auto_score = 2.0
+        gb.db.commit()
+    for folder, errors in (("source/hw", ()), ("autograded/s1/hw", (("AssertionError", TRANSPOSE),))):
+        (tmp_path / folder).mkdir(parents=True)
+        for name in ("a", "b"):
+            heading = new_markdown_cell(f"## Part 1 of {name}")
+            nbformat.write(
+                new_notebook(cells=[heading, _cell("p1_visible", *errors)]), tmp_path / folder / f"{name}.ipynb"
+            )
+    data = read_class("hw", tmp_path)
+    assert [(q.id, q.title, q.points) for q in data.questions] == [
+        ("a/p1", "Part 1 of a", 1.0),
+        ("b/p1", "Part 1 of b", 2.0),
+    ]
+    (s1,) = data.submissions
+    assert s1.scores == {"a/p1_visible": 0.0, "b/p1_visible": 2.0}
+    assert {k: c.key for k, c in s1.causes.items()} == {
+        "a/p1_visible": "this is the transpose of the expected rotation"
+    }

@@ -25,13 +25,18 @@ HEADING = re.compile(r"^#+\s+(.+?)\s*#*\s*$", re.M)
 
 @dataclass(frozen=True)
 class GradeCell:
-    """One grade cell: its ``name`` (grade id), notebook, question, points and what its first comment says."""
+    """One grade cell: its ``name`` (its grade id; "notebook/grade id" in an assignment of several notebooks),
+    notebook, question, points and what its first comment says."""
 
     name: str
     notebook: str
     question: str
     points: float
     comment: str = ""
+
+    @property
+    def grade_id(self) -> str:
+        return self.name.rpartition("/")[2]
 
 
 @dataclass
@@ -69,11 +74,12 @@ class ClassData:
 
 def questions_of(tests: list[GradeCell], notebooks: dict[str, Any]) -> list[Question]:
     """``tests`` (in notebook order) grouped into questions, titled from the notebooks' headings."""
-    prefixed = all(PART.match(t.name) for t in tests)
+    prefixed = all(PART.match(t.grade_id) for t in tests)
     by_id: dict[str, Question] = {}
     for t in tests:
-        qid = PART.match(t.name).group(1) if prefixed else t.name  # type: ignore[union-attr]
-        by_id.setdefault(qid, Question(qid, _heading_above(notebooks.get(t.notebook), t.name) or qid)).tests.append(
+        part = PART.match(t.grade_id).group(1) if prefixed else t.grade_id  # type: ignore[union-attr]
+        qid = t.name[: len(t.name) - len(t.grade_id)] + part
+        by_id.setdefault(qid, Question(qid, _heading_above(notebooks.get(t.notebook), t.grade_id) or qid)).tests.append(
             GradeCell(t.name, t.notebook, qid, t.points, t.comment)
         )
     return list(by_id.values())
@@ -104,19 +110,21 @@ def _first_comment(source: str) -> str:
     return ""
 
 
-def causes_in_notebook(nb: Any, failed: set[str], question_of: dict[str, str]) -> dict[str, Cause]:
-    """The cause of each failed grade cell of ``nb`` (autograded): its error output, or a time-out in its own
-    question's cells before it (the answer cell ran past the limit, so the test found no answer)."""
+def causes_in_notebook(nb: Any, failed: set[str], question_of: dict[str, str], prefix: str = "") -> dict[str, Cause]:
+    """The cause of each failed grade cell of ``nb`` (autograded; its cells named ``prefix`` + grade id): its error
+    output, or a time-out in its own question's cells before it (the answer cell ran past the limit, so the test
+    found no answer)."""
     causes: dict[str, Cause] = {}
     timed_out_in: set[str] = set()
     pending = False  # a cell before the next grade cell timed out: an answer cell, in that cell's question
     for cell in nb.cells:
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         timed = any(o.get("ename") in TIMEOUT_ERRORS for o in errors)
-        gid = _grade_id(cell)
-        if gid is None:
+        grade_id = _grade_id(cell)
+        if grade_id is None:
             pending = pending or timed
             continue
+        gid = prefix + grade_id
         question = question_of.get(gid, gid)
         if pending or timed:
             timed_out_in.add(question)
@@ -154,8 +162,8 @@ def course_directory(course: Path) -> Any:
 def read_class(assignment: str, course: str | Path = ".") -> ClassData:
     """The gradebook rows and the autograded notebooks of ``assignment`` in the nbgrader course at ``course``.
 
-    Grade cells are told apart by their ids, which nbgrader keeps unique within a notebook: an assignment of one
-    notebook, as every homework of this course is (two notebooks that reuse an id would share its counts)."""
+    In an assignment of several notebooks a grade cell is "notebook/grade id" (nbgrader's ids are unique within a
+    notebook only)."""
     import nbformat
     from nbgrader.api import Gradebook, MissingEntry
 
@@ -166,10 +174,15 @@ def read_class(assignment: str, course: str | Path = ".") -> ClassData:
         except MissingEntry:
             raise SystemExit(f"assignment: {assignment!r} is not in the gradebook ({coursedir.db_url})") from None
         points = {(nb.name, gc.name): float(gc.max_score or 0.0) for nb in a.notebooks for gc in nb.grade_cells}
+        several = len(a.notebooks) > 1
         rows = []
         for sub in a.submissions:
             s = sub.student
-            scores = {g.name: (None if g.score is None else float(g.score)) for nb in sub.notebooks for g in nb.grades}
+            scores = {
+                f"{nb.name}/{g.name}" if several else g.name: (None if g.score is None else float(g.score))
+                for nb in sub.notebooks
+                for g in nb.grades
+            }
             rows.append((s.id, (s.id, s.first_name or "", s.last_name or "", s.email or ""), scores))
     source = Path(coursedir.format_path(coursedir.source_directory, ".", assignment))
     notebooks = {p.stem: nbformat.read(p, as_version=4) for p in sorted(source.glob("*.ipynb"))}
@@ -180,7 +193,7 @@ def read_class(assignment: str, course: str | Path = ".") -> ClassData:
         if _grade_id(c)
     }
     tests = [
-        GradeCell(cell, nb, "", pts, order.get((nb, cell), (0, 0, ""))[2])
+        GradeCell(f"{nb}/{cell}" if several else cell, nb, "", pts, order.get((nb, cell), (0, 0, ""))[2])
         for (nb, cell), pts in sorted(points.items(), key=lambda kv: (order.get(kv[0], (1 << 30, 0, "")), kv[0]))
     ]
     questions = questions_of(tests, notebooks)
@@ -194,7 +207,8 @@ def read_class(assignment: str, course: str | Path = ".") -> ClassData:
             path = graded / f"{nb_name}.ipynb"
             if path.is_file() and not (graded / FAILURE_FILE).is_file():
                 mine = {t.name for t in tests if t.notebook == nb_name} & failed
-                causes.update(causes_in_notebook(nbformat.read(path, as_version=4), mine, question_of))
+                prefix = f"{nb_name}/" if several else ""
+                causes.update(causes_in_notebook(nbformat.read(path, as_version=4), mine, question_of, prefix))
         if failed - set(causes):
             failure = graded / FAILURE_FILE
             cause = not_graded(failure.read_text(errors="replace") if failure.is_file() else "")
