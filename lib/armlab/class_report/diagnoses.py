@@ -55,7 +55,8 @@ def cause_of_error(ename: str, evalue: str) -> Cause:
         return TIMED_OUT
     if ename != "AssertionError":
         head = diagnosis_clause(" ".join(text.split()))
-        return Cause(UNDIAGNOSED, f"{ename}: {normalised(head)}", f"{ename}: {head}" if head else ename, text)
+        key = f"{ename}: {normalised(head)}" if head else ename
+        return Cause(UNDIAGNOSED, key, readable(key), text)
     if not text:
         return Cause(UNDIAGNOSED, "assert", "a plain assert failed (no message)", text)
     lines = text.splitlines()

@@ -79,7 +79,7 @@ def _score(sub: Submission, tests: list[GradeCell]) -> float | None:
     return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
 
 
-def _example(counts: dict[str, Count], sub: Submission, kind: str, key: str, label: str, message: str, what: str):
+def _count(counts: dict[str, Count], sub: Submission, kind: str, key: str, label: str, message: str, what: str) -> None:
     c = counts.setdefault(key, Count(kind, key, label))
     c.students.add(sub.student)
     c.cells += 1
@@ -105,7 +105,7 @@ def summarise(data: ClassData) -> ClassReport:
                     continue
                 tests[t.name].failed.add(sub.student)
                 tests[t.name].causes[cause.label if cause.kind != MISTAKE else cause.key] += 1
-                _example(counts, sub, cause.kind, cause.key, cause.label, cause.message, cause.what)
+                _count(counts, sub, cause.kind, cause.key, cause.label, cause.message, cause.what)
         ranked = sorted(counts.values(), key=lambda c: (-len(c.students), -c.cells, c.label))
         titles = {c.key: c.title for c in ranked if c.kind == MISTAKE}
         for tc in tests.values():  # a mistake's cause is shown as its title
