@@ -25,6 +25,7 @@ PACKAGES = {
     "models",
     "viz",
     "grading",
+    "class_report",
     "lab",
 }
 FOLDERS = PACKAGES | {"sources", "integration"}

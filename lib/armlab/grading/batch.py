@@ -1,7 +1,8 @@
 """Autograde a whole class in parallel, on this machine or on a Dask cluster.
 
 ``python -m armlab.grading.batch ASSIGNMENT [--workers N] [--scheduler ADDRESS] [--force]``
-(console script ``armlab-grade``), run from the course directory.
+(console script ``armlab-grade``), run from the course directory; ``armlab-grade report ASSIGNMENT`` writes the
+class report (:mod:`armlab.class_report`).
 
 Every submission gets nbgrader's own autograde (the course's ``nbgrader_config.py``: the same
 preprocessors, the same hardening, a fresh kernel, forked from a warm template unless ``--no-fork``:
@@ -39,6 +40,7 @@ import importlib.util
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -524,7 +526,11 @@ def grade_assignment(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="armlab-grade", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="armlab-grade",
+        description=__doc__.split("\n\n")[0],
+        epilog="armlab-grade report ASSIGNMENT: what the class got wrong, as reports/ASSIGNMENT.html and .csv",
+    )
     parser.add_argument("assignment")
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="local worker processes (default: one per core)"
@@ -545,6 +551,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="start every kernel as nbgrader does, instead of forking it from a warm template",
     )
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["report"]:  # the class report: a program of its own (grading imports no other part of armlab)
+        return subprocess.call([sys.executable, "-m", "armlab.class_report", *argv[1:]])
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
