@@ -1,11 +1,12 @@
-"""Generated kernels as CasADi graphs, for the loops that call them thousands of times.
+"""Generated kernels as CasADi graphs, for loops that call them thousands of times and for derivatives.
 
 A kernel of :class:`~armlab._core.codegen.Tracer` is straight-line arithmetic on its arguments' entries
 with ``cos`` and ``sin`` passed in, so it runs unchanged on CasADi's symbols: :func:`function` calls it once
 on ``casadi.SX`` symbols and keeps the expression graph as a ``casadi.Function``. CasADi evaluates such
-functions in its own virtual machine, and ``mapaccum`` repeats one over many steps in one call (the closed
-loop of :mod:`armlab.sim.closed_loop`): no code is compiled and no C compiler is needed. Building a
-function takes milliseconds; one call from Python costs about 40 µs, so single calls stay plain Python.
+functions in its own virtual machine, differentiates them (``jacobian``, ``jtimes``), and ``mapaccum``
+repeats one over many steps in one call (the closed loop of :mod:`armlab.sim.closed_loop`): no code is
+compiled and no C compiler is needed. Building a function takes milliseconds; one call from Python costs
+tens of µs, so single calls of short kernels stay plain Python.
 
 Results agree with the Python kernel's to rounding (CasADi's cos and sin are the C library's, the order of
 operations the generated code's), not necessarily to the bit. A division by zero gives inf or nan (callers
@@ -14,10 +15,13 @@ check the outputs) rather than raising. CasADi is imported on first use, not wit
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["casadi", "function"]
+import numpy as np
+
+__all__ = ["casadi", "function", "evaluate"]
 
 
 def casadi() -> Any:
@@ -41,3 +45,27 @@ def function(kernel: Callable[..., Any], sizes: Sequence[int]) -> Any:
         built = ca.Function(kernel.__name__, args, [ca.vertcat(*(ca.SX(x) for x in g)) for g in groups])
         setattr(kernel, "graph", built)
     return built
+
+
+def run(F: Any, args: Sequence[np.ndarray], results: Sequence[np.ndarray]) -> None:
+    """Evaluate ``F`` reading ``args`` and writing ``results`` in place: C-ordered float arrays holding each
+    input's and output's entries in CasADi's (column-major) order. No conversion to or from CasADi's
+    matrices: a (columns, rows) array is a (rows, columns) matrix."""
+    buf, call = F.buffer()
+    for i, a in enumerate(args):
+        buf.set_arg(i, a)
+    for i, r in enumerate(results):
+        buf.set_res(i, r)
+    call()
+
+
+def evaluate(F: Any, shape: tuple[int, ...], *args: np.ndarray) -> np.ndarray:
+    """``F`` (column inputs, one dense output) on one point (1-d arrays) or a batch ((..., k), the same batch
+    shape for every argument, ``F`` mapped over it in one call): the output as (..., *shape), row-major."""
+    batch = args[0].shape[:-1]
+    count = math.prod(batch)
+    out = np.empty((count, F.numel_out(0)))
+    if count:
+        G = F if not batch else F.map(count)
+        run(G, [np.ascontiguousarray(a, dtype=float).reshape(count, -1) for a in args], [out])
+    return out.reshape(batch + shape)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.graphs import casadi, function
+from .._core.graphs import casadi, function, run
 from .integrators import rk4
 
 __all__ = ["run_stretch"]
@@ -108,7 +108,6 @@ def run_stretch(
     clip = limits is not None
     consts = tuple(tuple(map(float, v)) for v in (g, w, arm)) + (float(h),)
     F = _loop(lk, sk, (lk, method, n, clip, consts), blocks)
-    # CasADi's matrices are column-major: a C-ordered (columns, rows) array is a (rows, columns) matrix
     r = np.empty((blocks * BLOCK, F.size1_in(1)))
     r[:count] = np.concatenate([np.asarray(a, dtype=float)[start:stop] for a in inputs], axis=1)
     r[count:] = r[count - 1]  # the last block's extra steps: dropped
@@ -116,12 +115,7 @@ def run_stretch(
         np.tile(np.asarray(v, dtype=float), (blocks, 1)) for v in (kp, kd, np.zeros(n) if limits is None else limits)
     ]
     last, rows = np.empty((blocks, 2 * n)), np.empty((blocks * BLOCK, F.size1_out(1)))
-    buf, run = F.buffer()
-    for i, a in enumerate((np.r_[q, qd], r, *fixed)):
-        buf.set_arg(i, a)
-    buf.set_res(0, last)
-    buf.set_res(1, rows)
-    run()
+    run(F, [np.r_[q, qd], r, *fixed], [last, rows])
     rows = rows.reshape(-1, F.size1_out(1) // n, n)  # per step: q, q̇, q̈, τ[, τ demanded]
     after = np.concatenate([rows[1:, :2], last[-1].reshape(1, 2, n)])  # (q, q̇) after each step
     sane = (np.abs(rows[:count, 2:]) < 1e300).all(axis=(1, 2)) & (np.abs(after[:count]) < 1e300).all(axis=(1, 2))
