@@ -265,7 +265,7 @@ def _coriolis_function(robot):
 
 
 def _momentum_kernel(robot):
-    """The compiled ``mqd(q, qd, cos, sin)`` = M(q) q̇: RNE(q, 0, q̇) without gravity."""
+    """The compiled ``mqd(q, qd, cos, sin)`` = M(q) q̇: RNE(q, 0, q̇) without gravity, one Newton–Euler pass."""
 
     def build(robot):
         tr = Tracer()
@@ -415,16 +415,8 @@ def kinetic_energy(robot: RobotLike, q: Any, qd: Any) -> np.ndarray:
     _require_inertia(robot)
     q = joint_args(robot, q, "q", False)
     qd = joint_args(robot, qd, "qd", False)
-
-    def build(robot):
-        tr = Tracer()
-        n = robot.n
-        qv, qdv = tr.inputs("q", n), tr.inputs("qd", n)
-        Mqd = rne_steps(_chain(robot), qv, [0] * n, qdv, [0, 0, 0], [0] * 6, TracerBackend(tr))[0]
-        return tr.kernel("kinetic", "q, qd", [0.5 * sum(v * f for v, f in zip(qdv, Mqd))])
-
     q, qd = batch_args([q, qd])
-    return run_kernel(cached_kernel(robot, "dynamics.kinetic", build), q, (), qd)
+    return 0.5 * np.einsum("...i,...i->...", qd, run_kernel(_momentum_kernel(robot), q, (robot.n,), qd))
 
 
 def potential_energy(robot: RobotLike, q: Any, gravity: Any = GRAVITY) -> np.ndarray:
