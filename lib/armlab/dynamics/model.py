@@ -241,8 +241,8 @@ def _inertia_kernel(robot):
 def _coriolis_symbolic(robot, q, qd):
     """C = ½(Ṁ + A − Aᵀ) with A = ∂(M q̇)/∂q and Ṁ = Σ_k ∂M/∂q_k·q̇_k, by sympy's derivatives of M."""
     sp = sympy()
-    x = sp.symbols(f"x:{robot.n}")  # M at symbols, then at q (which may hold numbers)
-    M, v = sp.Matrix(_mass_columns(robot, list(x), backend_for(True))), sp.Matrix(qd)
+    x = [sp.Dummy(f"q{i}") for i in range(robot.n)]  # M at symbols of its own, then at q (numbers, too)
+    M, v = sp.Matrix(_mass_columns(robot, x, backend_for(True))), sp.Matrix(qd)
     A = (M * v).jacobian(x)
     Mdot = sum((M.diff(xk) * vk for xk, vk in zip(x, v)), sp.zeros(robot.n))
     return ((Mdot + A - A.T) / 2).subs(dict(zip(x, q)))

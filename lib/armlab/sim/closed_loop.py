@@ -27,9 +27,10 @@ from .integrators import rk4
 __all__ = ["run_stretch"]
 
 
-#: Steps unrolled into one CasADi function: the virtual machine then runs straight through them, and
-#: ``mapaccum`` repeats the block (its own overhead per repetition is about that of 500 operations).
-BLOCK = 32
+#: Operations unrolled into one CasADi function (whole steps, at most :data:`BLOCK`): the virtual machine then
+#: runs straight through them, and ``mapaccum`` repeats the block (its own overhead per repetition is about
+#: that of 500 operations). A bigger block takes longer to build and runs no faster.
+BLOCK_OPERATIONS, BLOCK = 16384, 32
 
 
 #: Loops a plant's kernel keeps (the most recently used): a control lab makes a new model, so a new law, for
@@ -37,9 +38,9 @@ BLOCK = 32
 KEPT = 8
 
 
-def _loop(law: Callable[..., Any] | None, step: Callable[..., Any], key: tuple, blocks: int) -> Any:
-    """``blocks`` × :data:`BLOCK` steps as one function (state, per-step inputs, kp, kd, limits) → (the state
-    after each block, the rows (q, q̇, q̈, τ[, demanded τ]) of each step); kept on ``step`` by ``key`` =
+def _loop(law: Callable[..., Any] | None, step: Callable[..., Any], key: tuple, count: int) -> Any:
+    """At least ``count`` steps, whole blocks, as one function (state, per-step inputs, kp, kd, limits) → (the
+    state after each block, the rows (q, q̇, q̈, τ[, demanded τ]) of each step); kept on ``step`` by ``key`` =
     (law, method, n, clip, constants (g, w, armature, h)). The per-step inputs are the reference
     (q_r, q̇_r, q̈_r) for a ``law``, else the torque held over the step."""
     loops: OrderedDict = step.__dict__.setdefault("loops", OrderedDict())
@@ -49,13 +50,14 @@ def _loop(law: Callable[..., Any] | None, step: Callable[..., Any], key: tuple, 
         while len(loops) > KEPT:
             loops.popitem(last=False)
     loops.move_to_end(key)
+    blocks = -(-count // per[0].size2_in(1))
     if blocks not in per:
         per[blocks] = per[0].mapaccum(blocks)
     return per[blocks]
 
 
 def _block(law: Callable[..., Any] | None, step: Callable[..., Any], method: str, n: int, clip: bool, consts) -> Any:
-    """:data:`BLOCK` steps unrolled into one function, the arguments and results of :func:`_loop`'s."""
+    """Steps unrolled into one function (:data:`BLOCK_OPERATIONS`), the arguments and results of :func:`_loop`'s."""
     ca = casadi()
     L = None if law is None else function(law, [n] * 7)  # law(q, qd, qr, qdr, qddr, kp, kd)
     S = function(step, [n, n, n, 3, 6, n, 0])  # step(q, qd, tau, g, w, arm, h) -> (q̈, q', q̇')
@@ -74,9 +76,10 @@ def _block(law: Callable[..., Any] | None, step: Callable[..., Any], method: str
         _, q2, qd2 = (ca.vertcat(*v) for v in rk4(accel, ca.vertsplit(q), ca.vertsplit(qd), h, ca.vertsplit(a)))
     row = [x, a, tau, raw] if clip else [x, a, tau]
     one = ca.Function("step", [x, r, kp, kd, lim], [ca.vertcat(q2, qd2), ca.vertcat(*row)], {"cse": True})
-    x0, R = ca.SX.sym("x", 2 * n), ca.SX.sym("r", r.numel(), BLOCK)
+    size = max(1, min(BLOCK, BLOCK_OPERATIONS // one.n_instructions()))
+    x0, R = ca.SX.sym("x", 2 * n), ca.SX.sym("r", r.numel(), size)
     x, rows = x0, []
-    for k in range(BLOCK):
+    for k in range(size):
         x, out = one(x, R[:, k], kp, kd, lim)
         rows.append(out)
     return ca.Function("block", [x0, R, kp, kd, lim], [x, ca.horzcat(*rows)])
@@ -104,17 +107,17 @@ def run_stretch(
     (sk, (g, w, arm), h) = step
     n, count = len(q), stop - start
     lk, (kp, kd) = (None, (np.zeros(n), np.zeros(n))) if law is None else law
-    blocks = -(-count // BLOCK)
     clip = limits is not None
     consts = tuple(tuple(map(float, v)) for v in (g, w, arm)) + (float(h),)
-    F = _loop(lk, sk, (lk, method, n, clip, consts), blocks)
-    r = np.empty((blocks * BLOCK, F.size1_in(1)))
+    F = _loop(lk, sk, (lk, method, n, clip, consts), count)
+    blocks = F.size2_out(0)
+    r = np.empty((F.size2_in(1), F.size1_in(1)))
     r[:count] = np.concatenate([np.asarray(a, dtype=float)[start:stop] for a in inputs], axis=1)
     r[count:] = r[count - 1]  # the last block's extra steps: dropped
     fixed = [
         np.tile(np.asarray(v, dtype=float), (blocks, 1)) for v in (kp, kd, np.zeros(n) if limits is None else limits)
     ]
-    last, rows = np.empty((blocks, 2 * n)), np.empty((blocks * BLOCK, F.size1_out(1)))
+    last, rows = np.empty((blocks, 2 * n)), np.empty((len(r), F.size1_out(1)))
     run(F, [np.r_[q, qd], r, *fixed], [last, rows])
     rows = rows.reshape(-1, F.size1_out(1) // n, n)  # per step: q, q̇, q̈, τ[, τ demanded]
     after = np.concatenate([rows[1:, :2], last[-1].reshape(1, 2, n)])  # (q, q̇) after each step
