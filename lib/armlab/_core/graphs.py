@@ -15,13 +15,13 @@ check the outputs) rather than raising. CasADi is imported on first use, not wit
 
 from __future__ import annotations
 
-import math
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["casadi", "function", "evaluate"]
+__all__ = ["casadi", "function", "run", "replay"]
 
 
 def casadi() -> Any:
@@ -59,13 +59,32 @@ def run(F: Any, args: Sequence[np.ndarray], results: Sequence[np.ndarray]) -> No
     call()
 
 
-def evaluate(F: Any, shape: tuple[int, ...], *args: np.ndarray) -> np.ndarray:
-    """``F`` (column inputs, one dense output) on one point (1-d arrays) or a batch ((..., k), the same batch
-    shape for every argument, ``F`` mapped over it in one call): the output as (..., *shape), row-major."""
-    batch = args[0].shape[:-1]
-    count = math.prod(batch)
-    out = np.empty((count, F.numel_out(0)))
-    if count:
-        G = F if not batch else F.map(count)
-        run(G, [np.ascontiguousarray(a, dtype=float).reshape(count, -1) for a in args], [out])
-    return out.reshape(batch + shape)
+def replay(F: Any, tracer: Any, inputs: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """The operations of an SX function ``F`` (CasADi's derivatives of a kernel, say) replayed on the values of
+    a :class:`~armlab._core.codegen.Tracer`, one list per input: its outputs' entries (column-major), for
+    :meth:`~armlab._core.codegen.Tracer.kernel` to compile as plain Python, the one code generator."""
+    ca = casadi()
+    ops: dict[int, Callable[..., Any]] = {
+        ca.OP_ADD: operator.add,
+        ca.OP_SUB: operator.sub,
+        ca.OP_MUL: operator.mul,
+        ca.OP_DIV: operator.truediv,
+        ca.OP_NEG: operator.neg,
+        ca.OP_SQ: lambda x: x * x,
+        ca.OP_TWICE: lambda x: 2.0 * x,
+        ca.OP_COS: tracer.cos,
+        ca.OP_SIN: tracer.sin,
+    }
+    work: dict[int, Any] = {}
+    outs: list[list[Any]] = [[0.0] * F.nnz_out(i) for i in range(F.n_out())]
+    for k in range(F.n_instructions()):
+        op, i, o = F.instruction_id(k), F.instruction_input(k), F.instruction_output(k)
+        if op == ca.OP_CONST:
+            work[o[0]] = F.instruction_constant(k)
+        elif op == ca.OP_INPUT:
+            work[o[0]] = inputs[i[0]][i[1]]
+        elif op == ca.OP_OUTPUT:
+            outs[o[0]][o[1]] = work[i[0]]
+        else:
+            work[o[0]] = ops[op](*(work[j] for j in i))
+    return outs

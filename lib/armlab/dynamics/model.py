@@ -25,7 +25,7 @@ from numpy.typing import ArrayLike
 from .._core import smallmat as sm
 from .._core.constants import GRAVITY
 from .._core.codegen import Tracer, Var, cached_kernel, run_kernel, snap
-from .._core.graphs import casadi, evaluate, function
+from .._core.graphs import casadi, function, replay
 from .._core.symbolic import is_symbolic, sympy
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
@@ -248,18 +248,20 @@ def _coriolis_symbolic(robot, q, qd):
     return ((Mdot + A - A.T) / 2).subs(dict(zip(x, q)))
 
 
-def _coriolis_function(robot):
-    """C(q, q̇) as a CasADi function: CasADi's exact derivatives of M q̇ = RNE(q, 0, q̇) without gravity,
-    A = ∂(M q̇)/∂q, M = ∂(M q̇)/∂q̇ and Ṁ = (∂M/∂q)·q̇; its output is Cᵀ's column-major, so C's row-major."""
+def _coriolis_kernel(robot):
+    """The compiled ``coriolis(q, qd, cos, sin)`` -> C row by row: CasADi's exact derivatives of the traced
+    kernels, A = ∂(M q̇)/∂q (M q̇ = RNE(q, 0, q̇) without gravity) and Ṁ = (∂M/∂q)·q̇, replayed on a Tracer
+    (as many operations as dual numbers took)."""
 
     def build(robot):
-        ca = casadi()
-        Mqd = function(_momentum_kernel(robot), [robot.n] * 2)
-        q, qd = ca.SX.sym("q", robot.n), ca.SX.sym("qd", robot.n)
-        p = Mqd(q, qd)
-        A = ca.jacobian(p, q)
-        C = 0.5 * (ca.jtimes(ca.jacobian(p, qd), q, qd) + A - A.T)
-        return ca.Function("coriolis", [q, qd], [ca.densify(C.T)], {"cse": True})
+        ca, n = casadi(), robot.n
+        q, qd = ca.SX.sym("q", n), ca.SX.sym("qd", n)
+        A = ca.jacobian(function(_momentum_kernel(robot), [n, n])(q, qd), q)
+        M = ca.reshape(function(_inertia_kernel(robot), [n])(q), n, n).T  # the kernel's M is row by row
+        C = 0.5 * (ca.jtimes(M, q, qd) + A - A.T)
+        F = ca.Function("coriolis", [q, qd], [ca.densify(C.T)], {"cse": True})  # Cᵀ column-major: C row-major
+        tr = Tracer()
+        return tr.kernel("coriolis", "q, qd", replay(F, tr, [tr.inputs("q", n), tr.inputs("qd", n)])[0])
 
     return cached_kernel(robot, "dynamics.coriolis", build)
 
@@ -286,7 +288,8 @@ def coriolis(robot: RobotLike, q: Any, qd: Any) -> Any:
     q, qd = joint_args(robot, q, "q", symbolic), joint_args(robot, qd, "qd", symbolic)
     if symbolic:
         return _coriolis_symbolic(robot, q, qd)
-    return evaluate(_coriolis_function(robot), (robot.n, robot.n), *batch_args([q, qd]))
+    q, qd = batch_args([q, qd])
+    return run_kernel(_coriolis_kernel(robot), q, (robot.n, robot.n), qd)
 
 
 def fdyn(
