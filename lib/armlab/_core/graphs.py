@@ -3,10 +3,11 @@
 A kernel of :class:`~armlab._core.codegen.Tracer` is straight-line arithmetic on its arguments' entries
 with ``cos`` and ``sin`` passed in, so it runs unchanged on CasADi's symbols: :func:`function` calls it once
 on ``casadi.SX`` symbols and keeps the expression graph as a ``casadi.Function``. CasADi evaluates such
-functions in its own virtual machine, differentiates them (``jacobian``, ``jtimes``), and ``mapaccum``
-repeats one over many steps in one call (the closed loop of :mod:`armlab.sim.closed_loop`): no code is
-compiled and no C compiler is needed. Building a function takes milliseconds; one call from Python costs
-tens of µs, so single calls of short kernels stay plain Python.
+functions in its own virtual machine, and ``mapaccum`` repeats one over many steps in one call (the closed
+loop of :mod:`armlab.sim.closed_loop`): no code is compiled and no C compiler is needed. Building a function
+takes milliseconds; one call from Python costs tens of µs, so single calls stay plain Python. CasADi also
+differentiates the graphs (``jacobian``, ``jtimes``), and :func:`replay` turns a derivative back into Tracer
+code, a plain kernel like every other (the Coriolis matrix).
 
 Results agree with the Python kernel's to rounding (CasADi's cos and sin are the C library's, the order of
 operations the generated code's), not necessarily to the bit. A division by zero gives inf or nan (callers
