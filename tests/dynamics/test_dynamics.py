@@ -128,6 +128,19 @@ def test_symbolic_equals_numeric():
     )
 
 
+def test_coriolis_on_symbols_equals_the_numeric_christoffel_form_lab_report_2_71():
+    """C from sympy's derivatives of M (symbols) and from CasADi's (numbers) agree, at a point given as
+    symbols and substituted afterwards, and at one given as sympy numbers."""
+    robot = next(r for r in ROBOTS if r.n == 3)
+    rng = np.random.default_rng(6)
+    q, qd = random_q(rng, robot, 1)[0], rng.normal(size=robot.n)
+    x, v = sp.symbols(f"x:{robot.n}"), sp.symbols(f"v:{robot.n}")
+    C = dy.coriolis(robot, list(x), list(v)).subs({**dict(zip(x, q)), **dict(zip(v, qd))})
+    np.testing.assert_allclose(np.array(C.evalf(), dtype=float), dy.coriolis(robot, q, qd), atol=1e-10)
+    C = dy.coriolis(robot, list(sp.Matrix(q)), list(sp.Matrix(qd)))
+    np.testing.assert_allclose(np.array(C.evalf(), dtype=float), dy.coriolis(robot, q, qd), atol=1e-10)
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, len(ROBOTS) - 1), st.integers(0, 2**32 - 1))
 def test_properties_m_spd_mdot_minus_2c_skew_energy_balance(i, seed):

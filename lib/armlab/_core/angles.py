@@ -33,19 +33,3 @@ def wrap_angle(x: float | ArrayLike) -> float | np.ndarray:
     x = np.asarray(x, dtype=float)
     r = np.remainder(x + PI, TAU) - PI  # [−π, π) first, then move −π up to π
     return np.where(r <= -PI, r + TAU, r)
-
-
-def wrap_atan2_inplace(x: np.ndarray) -> np.ndarray:
-    """In place, for values in [−π, π] (atan2 results): −π becomes π. Returns x."""
-    np.add(x, TAU, out=x, where=x <= -PI)
-    return x
-
-
-def wrap_code(x: str) -> list[str]:
-    """Generated-code lines that wrap the float variable ``x`` to (−π, π] (same rule as wrap_scalar)."""
-    return [
-        f"if not {-PI!r} < {x} <= {PI!r}:",
-        f"    {x} = rem({x}, {TAU!r})",
-        f"    if {x} <= {-PI!r}:",
-        f"        {x} += {TAU!r}",
-    ]

@@ -83,7 +83,7 @@ class Var:
 
     def __add__(self, other: Any) -> Any:
         if not isinstance(other, (Var, int, float)):
-            return NotImplemented  # e.g. a dual number built on Vars: its own operators apply
+            return NotImplemented  # another type of scalar: its own operators apply
         return self.em.add(self, other)
 
     __radd__ = __add__

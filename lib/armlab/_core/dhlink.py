@@ -199,12 +199,6 @@ robot whose link i (as in robot.links[i]) has a=0.5, or link.replace(a=0.5) for 
     def revolute(self) -> bool:
         return self.joint == "R"
 
-    def theta_d(self, q: Any) -> tuple[Any, Any]:
-        """(θ, d) of this link for joint value q."""
-        if self.revolute:
-            return q + self.offset, self.d
-        return self.theta, q + self.offset
-
 
 def _link_setattr(self: DHLink, name: str, value: Any) -> None:
     raise ImmutableError(_link_edit_hint(name, value))

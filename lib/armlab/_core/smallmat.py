@@ -29,11 +29,6 @@ def mm(A: Mat, B: Mat) -> list[list[Any]]:
     return [[A[i][0] * B[0][j] + A[i][1] * B[1][j] + A[i][2] * B[2][j] for j in range(3)] for i in range(3)]
 
 
-def mtm(A: Mat, B: Mat) -> list[list[Any]]:
-    """Aᵀ·B."""
-    return [[A[0][i] * B[0][j] + A[1][i] * B[1][j] + A[2][i] * B[2][j] for j in range(3)] for i in range(3)]
-
-
 def cross(a: Vec, b: Vec) -> list[Any]:
     """a × b."""
     return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]

@@ -5,8 +5,8 @@ Everything comes from the one recursion :func:`armlab.dynamics.rne.rne_steps`:
 * ``rne``: the recursion itself (textbook §3.4.3's Newton–Euler form, without its dissipation term);
 * ``inertia``: M's column j is RNE(q, 0, e_j) without gravity;
 * ``coriolis``: the Christoffel form of the lab report (2.71)–(2.72),
-  C = ½(Ṁ + ∂(Mq̇)/∂q − ∂(Mq̇)/∂qᵀ), so that Ṁ − 2C is skew; Ṁ and ∂(Mq̇)/∂q are exact, from RNE on
-  dual numbers (:mod:`armlab.dynamics.dual`);
+  C = ½(Ṁ + ∂(Mq̇)/∂q − ∂(Mq̇)/∂qᵀ), so that Ṁ − 2C is skew; Ṁ and ∂(Mq̇)/∂q are exact: CasADi's
+  derivatives of the traced RNE (sympy's for symbols);
 * ``gravload``: RNE(q, 0, 0) with gravity — the holding torques G(q), the statics chapter's gravity load;
 * ``fdyn``: q̈ = M⁻¹(τ − C q̇ − G), with hooks for friction and actuator (armature) inertia.
 
@@ -25,11 +25,11 @@ from numpy.typing import ArrayLike
 from .._core import smallmat as sm
 from .._core.constants import GRAVITY
 from .._core.codegen import Tracer, Var, cached_kernel, run_kernel, snap
+from .._core.graphs import casadi, function, replay
 from .._core.symbolic import is_symbolic, sympy
 from .._core.protocol import RobotLike
 from .._core.validation import as_float_array, joint_vector
 from ..kinematics.scalar import TracerBackend, backend_for, chain, compose
-from .dual import Dual, DualBackend, derivative
 from .rne import rne_steps
 
 __all__ = [
@@ -238,21 +238,46 @@ def _inertia_kernel(robot):
     return cached_kernel(robot, "dynamics.inertia", build)
 
 
-def _coriolis_rows(robot, q, qd, B):
-    """C = ½(Ṁ + A − Aᵀ) with A = ∂(M q̇)/∂q, from RNE on dual numbers."""
-    n = robot.n
-    D = DualBackend(B)
-    zero, g0, w0 = [0] * n, [0, 0, 0], [0] * 6
-    # Ṁ: M along the direction q̇
-    qq = [Dual(qi, qdi) for qi, qdi in zip(q, qd)]
-    Mdot = [[derivative(x) for x in row] for row in _mass_columns(robot, qq, D)]
-    # A[:, j] = ∂(M(q) q̇)/∂q_j, with M q̇ = RNE(q, 0, q̇) without gravity
-    A_cols = []
-    for j in range(n):
-        qj = [Dual(qi, 1 if i == j else 0) for i, qi in enumerate(q)]
-        A_cols.append([derivative(x) for x in rne_steps(robot, qj, zero, list(qd), g0, w0, D)[0]])
-    half = 0.5 if not isinstance(B, type) or B is not backend_for(True) else sympy().Rational(1, 2)
-    return [[half * (Mdot[i][j] + A_cols[j][i] - A_cols[i][j]) for j in range(n)] for i in range(n)]
+def _coriolis_symbolic(robot, q, qd):
+    """C = ½(Ṁ + A − Aᵀ) with A = ∂(M q̇)/∂q and Ṁ = Σ_k ∂M/∂q_k·q̇_k, by sympy's derivatives of M."""
+    sp = sympy()
+    x = [sp.Dummy(f"q{i}") for i in range(robot.n)]  # M at symbols of its own, then at q (numbers, too)
+    M, v = sp.Matrix(_mass_columns(robot, x, backend_for(True))), sp.Matrix(qd)
+    A = (M * v).jacobian(x)
+    Mdot = sum((M.diff(xk) * vk for xk, vk in zip(x, v)), sp.zeros(robot.n))
+    return ((Mdot + A - A.T) / 2).subs(dict(zip(x, q)))
+
+
+def _coriolis_kernel(robot):
+    """The compiled ``coriolis(q, qd, cos, sin)`` -> C row by row: CasADi's exact derivatives of the traced
+    kernels, A = ∂(M q̇)/∂q (M q̇ = RNE(q, 0, q̇) without gravity) and Ṁ = (∂M/∂q)·q̇, replayed on a Tracer
+    (as many operations as dual numbers took)."""
+
+    def build(robot):
+        ca, n = casadi(), robot.n
+        q, qd = ca.SX.sym("q", n), ca.SX.sym("qd", n)
+        A = ca.jacobian(function(_momentum_kernel(robot), [n, n])(q, qd), q)
+        M = ca.reshape(function(_inertia_kernel(robot), [n])(q), n, n).T  # the kernel's M is row by row
+        C = 0.5 * (ca.jtimes(M, q, qd) + A - A.T)
+        F = ca.Function("coriolis", [q, qd], [ca.densify(C.T)], {"cse": True})  # Cᵀ column-major: C row-major
+        tr = Tracer()
+        return tr.kernel("coriolis", "q, qd", replay(F, tr, [tr.inputs("q", n), tr.inputs("qd", n)])[0])
+
+    return cached_kernel(robot, "dynamics.coriolis", build)
+
+
+def _momentum_kernel(robot):
+    """The compiled ``mqd(q, qd, cos, sin)`` = M(q) q̇: RNE(q, 0, q̇) without gravity, one Newton–Euler pass."""
+
+    def build(robot):
+        tr = Tracer()
+        n = robot.n
+        q, qd = tr.inputs("q", n), tr.inputs("qd", n)
+        return tr.kernel(
+            "mqd", "q, qd", rne_steps(_chain(robot), q, [0] * n, qd, [0] * 3, [0] * 6, TracerBackend(tr))[0]
+        )
+
+    return cached_kernel(robot, "dynamics.momentum", build)
 
 
 def coriolis(robot: RobotLike, q: Any, qd: Any) -> Any:
@@ -262,15 +287,9 @@ def coriolis(robot: RobotLike, q: Any, qd: Any) -> Any:
     symbolic = robot.symbolic or is_symbolic(q, qd)
     q, qd = joint_args(robot, q, "q", symbolic), joint_args(robot, qd, "qd", symbolic)
     if symbolic:
-        return sympy().Matrix(_coriolis_rows(robot, q, qd, backend_for(True)))
-
-    def build(robot):
-        tr = Tracer()
-        C = _coriolis_rows(_chain(robot), tr.inputs("q", robot.n), tr.inputs("qd", robot.n), TracerBackend(tr))
-        return tr.kernel("coriolis", "q, qd", [x for row in C for x in row])
-
+        return _coriolis_symbolic(robot, q, qd)
     q, qd = batch_args([q, qd])
-    return run_kernel(cached_kernel(robot, "dynamics.coriolis", build), q, (robot.n, robot.n), qd)
+    return run_kernel(_coriolis_kernel(robot), q, (robot.n, robot.n), qd)
 
 
 def fdyn(
@@ -399,16 +418,8 @@ def kinetic_energy(robot: RobotLike, q: Any, qd: Any) -> np.ndarray:
     _require_inertia(robot)
     q = joint_args(robot, q, "q", False)
     qd = joint_args(robot, qd, "qd", False)
-
-    def build(robot):
-        tr = Tracer()
-        n = robot.n
-        qv, qdv = tr.inputs("q", n), tr.inputs("qd", n)
-        Mqd = rne_steps(_chain(robot), qv, [0] * n, qdv, [0, 0, 0], [0] * 6, TracerBackend(tr))[0]
-        return tr.kernel("kinetic", "q, qd", [0.5 * sum(v * f for v, f in zip(qdv, Mqd))])
-
     q, qd = batch_args([q, qd])
-    return run_kernel(cached_kernel(robot, "dynamics.kinetic", build), q, (), qd)
+    return 0.5 * np.einsum("...i,...i->...", qd, run_kernel(_momentum_kernel(robot), q, (robot.n,), qd))
 
 
 def potential_energy(robot: RobotLike, q: Any, gravity: Any = GRAVITY) -> np.ndarray:

@@ -3,11 +3,14 @@ law is one generated kernel, and :func:`armlab.sim.simulate` with torques given 
 
 Each step is what the Python loop does: τ = the law at (q, q̇, reference) clipped to the effort limits (or
 the given τ), then one step of the plant's kernel (semi-implicit Euler, or RK4), the rows recorded. The
-kernels are the generated ones evaluated on CasADi's symbols (:func:`armlab._core.graphs.function`),
-:data:`BLOCK` steps are unrolled into one function and ``mapaccum`` repeats it over the stretch in CasADi's
-virtual machine, so the numbers agree with the Python loop's to rounding (a relative 1e-12 in the tests).
-The first step whose demanded torque or result leaves the safe range (not finite, or beyond 1e300) ends the
-stretch there: the Python loop redoes that step and says what went wrong.
+kernels are the generated ones evaluated on CasADi's symbols (:func:`armlab._core.graphs.function`); one
+step is one function, its subexpressions shared between law and plant (``cse``: the law's and the plant's
+cos, sin and velocities are computed once), with the run's constants (gravity, wrench, armature, step)
+folded in. :data:`BLOCK` steps are unrolled into one function and ``mapaccum`` repeats it over the stretch
+in CasADi's virtual machine, reading and writing numpy arrays in place (no conversion of the rows), so the
+numbers agree with the Python loop's to rounding (a relative 1e-12 in the tests). The first step whose
+demanded torque or result leaves the safe range (not finite, or beyond 1e300) ends the stretch there: the
+Python loop redoes that step and says what went wrong.
 """
 
 from __future__ import annotations
@@ -18,60 +21,68 @@ from typing import Any
 
 import numpy as np
 
-from .._core.graphs import casadi, function
+from .._core.graphs import casadi, function, run
 from .integrators import rk4
 
 __all__ = ["run_stretch"]
 
 
-#: Steps unrolled into one CasADi function: the virtual machine then runs straight through them, and
-#: ``mapaccum`` repeats the block (its own overhead per repetition is about that of 500 operations).
-BLOCK = 32
+#: Operations unrolled into one CasADi function (whole steps, at most :data:`BLOCK`): the virtual machine then
+#: runs straight through them, and ``mapaccum`` repeats the block (its own overhead per repetition is about
+#: that of 500 operations). A bigger block takes longer to build and runs no faster.
+BLOCK_OPERATIONS, BLOCK = 16384, 32
 
 
-#: Laws whose loops a plant's kernel keeps (the most recently used): a control lab makes a new model, so a
-#: new law, for each model error it is given.
+#: Loops a plant's kernel keeps (the most recently used): a control lab makes a new model, so a new law, for
+#: each model error it is given.
 KEPT = 8
 
 
-def _loop(law: Callable[..., Any] | None, step: Callable[..., Any], method: str, n: int, blocks: int) -> Any:
-    """``blocks`` × :data:`BLOCK` steps as one function (state, per-step inputs, kp, kd, limits, g, w, armature,
-    h) → (the state after each block, the rows (q, q̇, q̈, τ, demanded τ) of each step); kept on ``step``.
-    The per-step inputs are the reference (q_r, q̇_r, q̈_r) for a ``law``, else the torque held over the step."""
+def _loop(law: Callable[..., Any] | None, step: Callable[..., Any], key: tuple, count: int) -> Any:
+    """At least ``count`` steps, whole blocks, as one function (state, per-step inputs, kp, kd, limits) → (the
+    state after each block, the rows (q, q̇, q̈, τ[, demanded τ]) of each step); kept on ``step`` by ``key`` =
+    (law, method, n, clip, constants (g, w, armature, h)). The per-step inputs are the reference
+    (q_r, q̇_r, q̈_r) for a ``law``, else the torque held over the step."""
     loops: OrderedDict = step.__dict__.setdefault("loops", OrderedDict())
-    per = loops.get((law, method))
+    per = loops.get(key)
     if per is None:
-        per = loops[law, method] = {0: _block(law, step, method, n)}
+        per = loops[key] = {0: _block(law, step, *key[1:])}
         while len(loops) > KEPT:
             loops.popitem(last=False)
-    loops.move_to_end((law, method))
+    loops.move_to_end(key)
+    blocks = -(-count // per[0].size2_in(1))
     if blocks not in per:
         per[blocks] = per[0].mapaccum(blocks)
     return per[blocks]
 
 
-def _block(law: Callable[..., Any] | None, step: Callable[..., Any], method: str, n: int) -> Any:
-    """:data:`BLOCK` steps unrolled into one function, the arguments and results of :func:`_loop`'s."""
+def _block(law: Callable[..., Any] | None, step: Callable[..., Any], method: str, n: int, clip: bool, consts) -> Any:
+    """Steps unrolled into one function (:data:`BLOCK_OPERATIONS`), the arguments and results of :func:`_loop`'s."""
     ca = casadi()
     L = None if law is None else function(law, [n] * 7)  # law(q, qd, qr, qdr, qddr, kp, kd)
     S = function(step, [n, n, n, 3, 6, n, 0])  # step(q, qd, tau, g, w, arm, h) -> (q̈, q', q̇')
-    x0, R = ca.SX.sym("x", 2 * n), ca.SX.sym("r", n if L is None else 3 * n, BLOCK)
-    kp, kd, lim, g, w, arm, h = (ca.SX.sym(s, k) for s, k in zip("pdlgwah", (n, n, n, 3, 6, n, 1)))
+    g, w, arm, h = consts
+    x, r = ca.SX.sym("x", 2 * n), ca.SX.sym("r", n if L is None else 3 * n)
+    kp, kd, lim = (ca.SX.sym(s, n) for s in "pdl")
+    q, qd = x[:n], x[n:]
+    raw = r if L is None else L(q, qd, r[:n], r[n : 2 * n], r[2 * n :], kp, kd)
+    tau = ca.fmin(ca.fmax(raw, -lim), lim) if clip else raw  # Controller.output's clip
+    a, q2, qd2 = S(q, qd, tau, g, w, arm, h)
+    if method == "rk4":  # the same integrator as the Python loop's, on CasADi's symbols
+
+        def accel(c, qs, vs):
+            return ca.vertsplit(S(ca.vertcat(*qs), ca.vertcat(*vs), tau, g, w, arm, 0)[0])
+
+        _, q2, qd2 = (ca.vertcat(*v) for v in rk4(accel, ca.vertsplit(q), ca.vertsplit(qd), h, ca.vertsplit(a)))
+    row = [x, a, tau, raw] if clip else [x, a, tau]
+    one = ca.Function("step", [x, r, kp, kd, lim], [ca.vertcat(q2, qd2), ca.vertcat(*row)], {"cse": True})
+    size = max(1, min(BLOCK, BLOCK_OPERATIONS // one.n_instructions()))
+    x0, R = ca.SX.sym("x", 2 * n), ca.SX.sym("r", r.numel(), size)
     x, rows = x0, []
-    for k in range(BLOCK):
-        q, qd, r = x[:n], x[n:], R[:, k]
-        raw = r if L is None else L(q, qd, r[:n], r[n : 2 * n], r[2 * n :], kp, kd)
-        tau = ca.fmin(ca.fmax(raw, -lim), lim)  # Controller.output's clip (lim is inf without limits)
-        a, q2, qd2 = S(q, qd, tau, g, w, arm, h)
-        if method == "rk4":  # the same integrator as the Python loop's, on CasADi's symbols
-
-            def accel(c, qs, vs, tau=tau):
-                return ca.vertsplit(S(ca.vertcat(*qs), ca.vertcat(*vs), tau, g, w, arm, 0)[0])
-
-            _, q2, qd2 = (ca.vertcat(*v) for v in rk4(accel, ca.vertsplit(q), ca.vertsplit(qd), h, ca.vertsplit(a)))
-        rows.append(ca.vertcat(x, a, tau, raw))
-        x = ca.vertcat(q2, qd2)
-    return ca.Function("block", [x0, R, kp, kd, lim, g, w, arm, h], [x, ca.horzcat(*rows)])
+    for k in range(size):
+        x, out = one(x, R[:, k], kp, kd, lim)
+        rows.append(out)
+    return ca.Function("block", [x0, R, kp, kd, lim], [x, ca.horzcat(*rows)])
 
 
 def run_stretch(
@@ -96,14 +107,21 @@ def run_stretch(
     (sk, (g, w, arm), h) = step
     n, count = len(q), stop - start
     lk, (kp, kd) = (None, (np.zeros(n), np.zeros(n))) if law is None else law
-    blocks = -(-count // BLOCK)
-    lim = np.full(n, np.inf) if limits is None else np.asarray(limits, dtype=float)
-    r = np.concatenate([np.asarray(a, dtype=float)[start:stop] for a in inputs], axis=1).T  # (3n or n, steps)
-    r = np.pad(r, ((0, 0), (0, blocks * BLOCK - count)), mode="edge")  # the last block's extra steps: dropped
-    last, rows = _loop(lk, sk, method, n, blocks)(np.r_[q, qd], r, kp, kd, lim, g, w, arm, h)
-    rows = np.array(rows).T.reshape(-1, 5, n)  # per step: q, q̇, q̈, τ, τ demanded
-    after = np.concatenate([rows[1:, :2], np.array(last)[:, -1].reshape(1, 2, n)])  # (q, q̇) after each step
+    clip = limits is not None
+    consts = tuple(tuple(map(float, v)) for v in (g, w, arm)) + (float(h),)
+    F = _loop(lk, sk, (lk, method, n, clip, consts), count)
+    blocks = F.size2_out(0)
+    r = np.empty((F.size2_in(1), F.size1_in(1)))
+    r[:count] = np.concatenate([np.asarray(a, dtype=float)[start:stop] for a in inputs], axis=1)
+    r[count:] = r[count - 1]  # the last block's extra steps: dropped
+    fixed = [
+        np.tile(np.asarray(v, dtype=float), (blocks, 1)) for v in (kp, kd, np.zeros(n) if limits is None else limits)
+    ]
+    last, rows = np.empty((blocks, 2 * n)), np.empty((len(r), F.size1_out(1)))
+    run(F, [np.r_[q, qd], r, *fixed], [last, rows])
+    rows = rows.reshape(-1, F.size1_out(1) // n, n)  # per step: q, q̇, q̈, τ[, τ demanded]
+    after = np.concatenate([rows[1:, :2], last[-1].reshape(1, 2, n)])  # (q, q̇) after each step
     sane = (np.abs(rows[:count, 2:]) < 1e300).all(axis=(1, 2)) & (np.abs(after[:count]) < 1e300).all(axis=(1, 2))
     done = count if sane.all() else int(np.argmin(sane))
     x = after[done - 1].ravel() if done else np.r_[q, qd]
-    return start + done, x[:n].tolist(), x[n:].tolist(), tuple(rows[:done, i] for i in range(5))
+    return start + done, x[:n].tolist(), x[n:].tolist(), tuple(rows[:done, min(i, rows.shape[1] - 1)] for i in range(5))
