@@ -8,14 +8,18 @@ content (outputs, widgets, rendered markdown; JupyterLab's chrome left aside), o
 * axe-core's WCAG 2.1 A and AA rules find no violation (with ``body { height: 100vh }``: JupyterLab's body is
   0 px high, which makes axe skip its contrast rules);
 * every armlab slider reads its value with its unit (aria-valuetext "θ2 = 35.0°"), every scene and plot
-  canvas is role="img" with a name that says what it shows, every image has alt text, and no label of a 3-D
-  view is drawn over another (issue #33: "noflip / flip / noflip");
+  canvas is role="img" with a name that says what it shows, every image has alt text written for it (not only
+  generated from its axes), and no label of a 3-D view is drawn over another (issue #33: "noflip / flip / noflip");
 * a keyboard walk finds no trap: from the first control of each output, Tab leaves the output, and so does
   Shift+Tab from its last;
-* the first widget with a slider and a 3-D view: → on the slider changes the view's accessible name or its live
-  region's text (in chapter 03 both); Enter in its number box returns to the slider; the view turns with the
-  arrow keys while JupyterLab keeps its cells;
-* at 683 px wide (200 % zoom) no widget or figure output is wider than the notebook column.
+* every widget with a slider and a 3-D view: → on its first slider changes its live region's text, and in each
+  notebook some widget's view is renamed (in chapter 03 the IK explorer's, whose region says how many
+  solutions); then the slider's old value is typed back into its number box (the tests after this one find the
+  widgets as Run All left them);
+* the first such widget: Enter in its number box returns to the slider; its view turns with the arrow keys while
+  JupyterLab keeps its cells, and 0 turns it back;
+* at 683 px wide (200 % zoom) no widget or figure output is wider than the notebook column, and no display
+  equation is either, but for those with a matrix (WCAG 1.4.10's two-dimensional layout).
 
 axe-core comes from npm: tests/browser/package.json, installed by ``./run.sh test`` (``npm ci``). Skipped when
 chromium, playwright or axe-core is missing, unless CI is set: then it fails.
@@ -87,8 +91,11 @@ NAMES_JS = """() => {
     const n = c.getAttribute('aria-label') || '';
     if (c.getAttribute('role') !== 'img' || !n.startsWith('Plot of')) problems.push(`plot canvas: name ${JSON.stringify(n)}`);
   }
-  for (const i of document.querySelectorAll(`${outs} img`))
+  for (const i of document.querySelectorAll(`${outs} img`)) {
     if (!(i.getAttribute('alt') || '').trim()) problems.push(`image without alt: ${i.src.slice(0, 40)}`);
+    if (i.dataset.armlabAlt === 'generated')  // written from the axes only: say what it shows (viz.shown(fig, alt=…))
+      problems.push(`image with a generated alt: ${i.getAttribute('alt').slice(0, 80)}`);
+  }
   if (document.querySelector(`${outs} .jupyter-matplotlib, ${outs} .jupyter-matplotlib-canvas-div`))
     problems.push('an ipympl figure (it keeps the keyboard focus)');
   return problems;
@@ -133,51 +140,86 @@ def keyboard_traps(page):
     return traps
 
 
-def slider_and_view_problems(page, name):
-    """The first widget with a slider and a 3-D view: ten → on the slider rename the view (and in 03 change the
-    live region's text); the arrow keys turn the view and JupyterLab's active cell stays."""
-    panel = page.locator(".jp-OutputArea-output", has=page.locator("canvas.armlab-scene-canvas")).filter(
-        has=page.locator(".armlab-slider-track")
+def widgets_with_sliders(page):
+    """The outputs with a 3-D view (and so a live region) and a slider that is not greyed out."""
+    return page.locator(".jp-OutputArea-output", has=page.locator("canvas.armlab-scene-canvas")).filter(
+        has=page.locator(".armlab-slider-track:not([disabled])")
     )
-    if panel.count() == 0:
-        return []
-    panel = panel.first
-    panel.scroll_into_view_if_needed()
-    canvas = panel.locator("canvas.armlab-scene-canvas").first
-    live = panel.locator("[aria-live]").first
-    if panel.locator("[aria-live]").count() == 0:
-        return ["the widget has no live region"]
-    before, said = canvas.get_attribute("aria-label"), live.text_content()
-    track = panel.locator(".armlab-slider-track").first
-    track.focus()
-    for _ in range(10):  # ten steps: a change the rounded name shows
-        page.keyboard.press("ArrowRight")
-    problems = []
-    try:  # the view's name follows the move, or (a control lab's gain, the view at step 0) the live region does
+
+
+def waited(page, element, attribute, value, same, timeout=30_000):
+    """Wait until ``element``'s ``attribute`` (its text, for None) is ``value`` (``same``) or is not; whether it came."""
+    try:
         page.wait_for_function(
-            "([c, before, l, said]) => c.getAttribute('aria-label') !== before || l.textContent !== said",
-            arg=[canvas.element_handle(), before, live.element_handle(), said],
-            timeout=30_000,
+            "([e, a, v, same]) => ((a ? e.getAttribute(a) : e.textContent) === v) === same",
+            arg=[element.element_handle(), attribute, value, same],
+            timeout=timeout,
         )
+        return True
     except Exception:
-        problems.append(f"the view's name stayed {before!r} and its live region {said!r} after a slider move")
-    if name.startswith("03_"):  # the IK explorer renames its view and says how many solutions after each move
-        if canvas.get_attribute("aria-label") == before:
-            problems.append("the IK explorer's view kept its name after a slider move")
+        return False
+
+
+def live_region_problems(page, name):
+    """Every widget with a slider: ten steps of its first slider change its live region's text, and in each
+    notebook some widget's view is renamed too (in 03 the IK explorer's, and its region says how many solutions).
+    The slider is then put back to its value (typed into its number box), for the tests that come after."""
+    panels = widgets_with_sliders(page)
+    problems, renamed = [], 0
+    for k in range(panels.count()):
+        panel = panels.nth(k)
+        panel.scroll_into_view_if_needed()
+        canvas, live = panel.locator("canvas.armlab-scene-canvas").first, panel.locator("[aria-live]").first
+        if panel.locator("[aria-live]").count() == 0:
+            problems.append(f"widget {k}: no live region")
+            continue
+        track = panel.locator(".armlab-slider-track:not([disabled])").first
+        what = f"widget {k} ({track.evaluate('(t) => t.labels[0].textContent')})"
+        before, said, value = canvas.get_attribute("aria-label"), live.text_content(), track.input_value()
+        lo, hi = float(track.get_attribute("min")), float(track.get_attribute("max"))
+        track.focus()
+        for _ in range(10):  # ten steps, towards the farther end: a change the rounded texts show
+            page.keyboard.press("ArrowRight" if hi - float(value) >= float(value) - lo else "ArrowLeft")
         try:
-            page.wait_for_function(
-                "([l, before]) => l.textContent !== before && /solution/.test(l.textContent)",
-                arg=[live.element_handle(), said],
-                timeout=30_000,
-            )
-        except Exception:
-            problems.append(f"the live region still says {live.text_content()!r}")
-    # Enter in the slider's number box takes the value and goes back to the slider
+            if not waited(page, live, None, said, same=False):
+                problems.append(f"{what}: its live region still says {said!r} after a slider move")
+            elif canvas.get_attribute("aria-label") != before:
+                renamed += 1
+            moved = live.text_content()
+            if name.startswith("03_") and k == 0:  # the IK explorer renames its view, says how many solutions
+                if canvas.get_attribute("aria-label") == before:
+                    problems.append("the IK explorer's view kept its name after a slider move")
+                if "solution" not in live.text_content():
+                    problems.append(f"the IK explorer's live region says {live.text_content()!r}")
+        finally:  # back to where it was, for the tests that come after
+            readout = track.locator("xpath=following-sibling::input[1]")
+            readout.fill(value)
+            readout.press("Enter")
+        # the kernel has taken it when the view has its old name again, or the region speaks again (the IK
+        # explorer's pose at a wrist singularity depends on the way there: its name may not come back)
+        if not waited(page, canvas, "aria-label", before, same=True, timeout=15_000):
+            waited(page, live, None, moved, same=False, timeout=15_000)
+        if track.input_value() != value:
+            problems.append(f"{what}: typing its old value {value} back left it at {track.input_value()}")
+    if panels.count() and not renamed:
+        problems.append("no slider move renamed its widget's view")
+    return problems
+
+
+def keys_problems(page):
+    """The first widget with a slider: Enter in the slider's number box returns to the slider; the arrow keys turn
+    its view, and JupyterLab's active cell stays."""
+    panels = widgets_with_sliders(page)
+    if panels.count() == 0:
+        return []
+    panel = panels.first
+    panel.scroll_into_view_if_needed()
+    problems = []
+    track, canvas = panel.locator(".armlab-slider-track").first, panel.locator("canvas.armlab-scene-canvas").first
     panel.locator(".armlab-slider-readout").first.focus()
     page.keyboard.press("Enter")
     if not track.evaluate("(t) => document.activeElement === t"):
         problems.append("Enter in the number box did not return the focus to its slider")
-        # arrow keys turn the view (its pixels change) and do not move JupyterLab's active cell
     active = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex")
     pixels = canvas.evaluate("(c) => c.toDataURL()")
     canvas.focus()
@@ -186,6 +228,7 @@ def slider_and_view_problems(page, name):
     page.keyboard.press("ArrowLeft")
     if canvas.evaluate("(c) => c.toDataURL()") == pixels:
         problems.append("the arrow keys did not turn the view")
+    page.keyboard.press("0")  # the view as it was
     if page.evaluate("() => window.jupyterapp.shell.currentWidget.content.activeCellIndex") != active:
         problems.append("the arrow keys on the view moved JupyterLab's active cell")
     return problems
@@ -197,12 +240,35 @@ REFLOW_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
   .map(o => `${o.scrollWidth - o.clientWidth} px too wide: ${(o.textContent || '').trim().slice(0, 60)}`)"""
 
 
+# Display equations wider than their column, measured: the typeset maths (mjx-math) against the rendered cell or
+# output. WCAG 1.4.10 exempts "parts of the content which require two-dimensional layout": a matrix (a table of
+# MathJax's assistive MathML between fences) may scroll inside its box; a long sum must break into lines.
+EQUATIONS_JS = """() => [...document.querySelectorAll('mjx-container[display="true"]')]
+  .filter(m => m.closest('.jp-MarkdownOutput, .jp-OutputArea-output') && m.getClientRects().length)
+  .filter(m => ![...m.querySelectorAll('mjx-assistive-mml mtable')].some(t => {
+    const before = t.previousElementSibling;
+    return before && before.tagName.toLowerCase() === 'mo';
+  }))
+  .map(m => {
+    const column = m.closest('.jp-MarkdownOutput, .jp-OutputArea-output');
+    const math = m.querySelector('mjx-math') || m;
+    return [math.getBoundingClientRect().width - column.clientWidth, m];
+  })
+  .filter(([over]) => over > 1)
+  .map(([over, m]) => {
+    const cell = m.closest('.jp-Cell'), cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];
+    const tex = (m.querySelector('mjx-assistive-mml') || m).textContent.replace(/\\s+/g, ' ').slice(0, 70);
+    return `an equation in cell ${cells.indexOf(cell)} is ${Math.round(over)} px wider than its column: ${tex}`;
+  })"""
+
+
 def reflow_problems(page):
-    """Widget and figure outputs wider than the column at 683 px (1366 px at 200 % zoom)."""
+    """Widget and figure outputs, and display equations (matrices aside), wider than the column at 683 px (1366 px
+    at 200 % zoom)."""
     page.set_viewport_size({"width": 683, "height": 384})
     try:
         time.sleep(1.0)  # JupyterLab lays the panels out again
-        return page.evaluate(REFLOW_JS)
+        return page.evaluate(REFLOW_JS) + page.evaluate(EQUATIONS_JS)
     finally:
         page.set_viewport_size({"width": 1366, "height": 768})
 
@@ -215,7 +281,8 @@ def audit(page, name):
         "axe WCAG 2.1 A/AA": axe_violations(page),
         "names": unnamed(page),
         "keyboard traps": keyboard_traps(page),
-        "slider and view": slider_and_view_problems(page, name),
+        "live regions": live_region_problems(page, name),
+        "number box and view keys": keys_problems(page),
         "reflow at 683 px": reflow_problems(page),
     }
 

@@ -13,7 +13,7 @@ import pytest
 
 from support.browser import NOTEBOOKS as BROWSER_NOTEBOOKS
 from support.browser import browser_runs
-from support.notebooks import printed_markup, run_problems
+from support.notebooks import generated_alt, printed_markup, run_problems
 
 nbclient = pytest.importorskip("nbclient")
 
@@ -250,6 +250,22 @@ def test_the_markup_check_finds_printed_html():
     plain = nbformat.v4.new_code_cell("print(explorer.message_text)")
     plain.outputs = [nbformat.v4.new_output("stream", text="8 solution(s), 4 within the joint limits; x < 2, y > 1\n")]
     assert printed_markup(nbformat.v4.new_notebook(cells=[plain, cell])) == [1]
+
+
+def test_the_alt_check_finds_a_figure_with_only_a_generated_alt_text():
+    from matplotlib.figure import Figure
+
+    from armlab import viz
+
+    fig = Figure()
+    fig.subplots().plot([0, 1], [0, 1])
+    generated = nbformat.v4.new_code_cell("viz.shown(fig)")
+    generated.outputs = [nbformat.v4.new_output("display_data", data=viz.shown(fig)._repr_mimebundle_())]
+    written = nbformat.v4.new_code_cell("viz.shown(fig, alt=...)")
+    written.outputs = [
+        nbformat.v4.new_output("display_data", data=viz.shown(fig, alt="a line from 0 to 1")._repr_mimebundle_())
+    ]
+    assert generated_alt(nbformat.v4.new_notebook(cells=[written, generated])) == [1]
 
 
 def test_every_notebook_runs_headless_or_in_the_browser():

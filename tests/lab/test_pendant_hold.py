@@ -148,3 +148,25 @@ def test_a_closed_pendant_is_greyed_out_says_so_and_sends_nothing(rig):
     pendant.joints.set_q(q)
     time.sleep(0.3)
     assert _arm_publishes(sim) == n and "closed" in pendant.status.value
+
+
+def test_a_slider_move_announces_the_target_then_the_arrival_at_fkine(rig):
+    """The live region says where a move goes ("moving to θ = …: tool to (…) m"), then, once the measured tool is
+    within 2 mm of it, "arrived" with the measured tool position; a refusal is an alert, not an announcement."""
+    sim, arm, pendant = rig
+    q = pendant.joints.q
+    q[2] += np.radians(10.0)
+    pendant.joints.set_q(q)
+    said = pendant.scenes[0].widget.status
+    assert said.startswith("moving to θ = (") and "tool to (" in said, said
+    goal = arm.robot.fkine(pendant.commanded.q)[:3, 3]
+    tool = [float(v.replace("−", "-")) for v in said.split("tool to (")[1].split(")")[0].split(", ")]
+    assert tool == pytest.approx(goal, abs=5e-4)
+    end = time.monotonic() + 10
+    while not pendant.scenes[0].widget.status.startswith("arrived") and time.monotonic() < end:
+        time.sleep(0.05)
+    said = pendant.scenes[0].widget.status
+    assert said.startswith("arrived: tool at ("), said
+    q[2] += np.radians(400.0)  # far outside the commandable range: refused
+    pendant.joints.set_q(q)
+    assert "role='alert'" in pendant.status.value and pendant.scenes[0].widget.status == said

@@ -18,12 +18,29 @@ def printed_markup(nb):
     ]
 
 
+def generated_alt(nb):
+    """The cells of an executed notebook that show a figure whose alt text was only written from its axes (titles,
+    labels, ranges): a figure's alt text says what it shows and its key values (``viz.shown(fig, alt=...)``)."""
+    from armlab.viz.still import GENERATED
+
+    return [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and any(GENERATED in str(o.get("data", {}).get("text/html", "")) for o in c.outputs)
+    ]
+
+
 def run_problems(nb):
-    """What is wrong with an executed notebook: error outputs, and text printed with HTML tags in it."""
+    """What is wrong with an executed notebook: error outputs, text printed with HTML tags in it, figures with only a
+    generated alt text."""
     problems = []
     errors = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     if errors:
         problems.append(f"cells {errors} end in an error")
     if printed_markup(nb):
         problems.append(f"cells {printed_markup(nb)} print HTML as text (print the words)")
+    if generated_alt(nb):
+        problems.append(
+            f"cells {generated_alt(nb)} show a figure with no alt text of its own (viz.shown(fig, alt=...))"
+        )
     return problems

@@ -26,11 +26,14 @@ import numpy as np
 
 from ..models import youbot_driver_to_q
 from ..viz import ArmView, JointSliders, Panel, figure3d, load_widgets, panel_layout, side_column, slider
+from ..viz.scene import joint_text, spoken_vector
 from ..viz.text import plain_text
 from .arm import ArmState, YoubotArm
 from .safety import GRIPPER_MAX, SafetyError
 
 __all__ = ["TeachPendant", "teach_pendant"]
+
+ARRIVED = 2e-3  # m: the measured tool this close to the commanded one has arrived (announced once)
 
 
 class TeachPendant(Panel):
@@ -95,14 +98,15 @@ class TeachPendant(Panel):
         """The status line (moving, refused and why, held, closed) as plain text, for print."""
         return plain_text(self.status.value)
 
-    def _say(self, text: str, error: bool = False) -> None:
-        """The status line; a refusal or fault is an alert (read out at once), other news is announced."""
+    def _say(self, text: str, error: bool = False, spoken: str = "") -> None:
+        """The status line; a refusal or fault is an alert (read out at once), other news is announced
+        (``spoken``, if given, in its place: what a move commands)."""
         if error:
             self.status.value = f"<div role='alert' style='color:#b00'>{html.escape(text)}</div>"
         else:
             self.status.value = f"<span>{html.escape(text)}</span>"
-            if text != "sent":  # not every slider move
-                self.announce(text)
+            if text != "sent":  # not every finger move
+                self.announce(spoken or text)
 
     def _refuse(self, why: str) -> None:
         self.refused += 1
@@ -112,7 +116,7 @@ class TeachPendant(Panel):
         except SafetyError:  # no state at all: leave the sliders, the message says why
             pass
 
-    def _safely(self, action: Any, done: str = "sent") -> bool:
+    def _safely(self, action: Any, done: str = "sent", spoken: str = "") -> bool:
         if self.closed:
             self._say("the session is closed: re-run the Connect cell", error=True)
             return False
@@ -121,7 +125,7 @@ class TeachPendant(Panel):
         except SafetyError as e:
             self._refuse(str(e))
             return False
-        self._say(done)
+        self._say(done, spoken=spoken)
         return True
 
     def _in_degrees(self, target: np.ndarray, moved: np.ndarray) -> str | None:
@@ -159,7 +163,9 @@ class TeachPendant(Panel):
         if why is not None:
             self._refuse(why)
             return
-        if self._safely(lambda: self.arm.move_joints(target, speed=self.speed, wait=False), "moving"):
+        goal = f"moving to {joint_text(self.arm.robot, target)}: tool to {self._tool(target)} m"
+        if self._safely(lambda: self.arm.move_joints(target, speed=self.speed, wait=False), "moving", goal):
+            self._arriving = True
             self.joints.set_q(target, notify=False)
             self._shown = self.joints.values
             self.commanded.update(target)
@@ -226,7 +232,16 @@ class TeachPendant(Panel):
         state = state or self.arm.state()
         self.measured.update(state.q)
         self.redraw()
-        return float(np.linalg.norm(self.commanded.T[:3, 3] - self.measured.T[:3, 3]))
+        offset = float(np.linalg.norm(self.commanded.T[:3, 3] - self.measured.T[:3, 3]))
+        if self._arriving and offset < ARRIVED:
+            self._arriving = False
+            self.announce(f"arrived: tool at {spoken_vector(self.measured.T[:3, 3], 3)} m")
+        return offset
+
+    _arriving = False  # a move was sent and the measured arm has not reached it yet
+
+    def _tool(self, q: np.ndarray) -> str:
+        return spoken_vector(self.arm.robot.fkine(q)[:3, 3], 3)
 
     def close(self) -> None:
         """Stop following the arm and grey the controls out (the arm itself stays connected)."""

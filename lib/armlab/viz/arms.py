@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 
 from ..kinematics import link_transform_modified, link_transform_standard
 from .frames import elementary_motion
-from .scene import ArmView, Triads, frame_content, figure3d, fit_points
+from .scene import ArmView, Triads, frame_content, figure3d, fit_points, spoken_number, spoken_vector
 from .text import MatrixDisplay
 from .widgets import (
     JointSliders,
@@ -81,6 +81,7 @@ class ArmViewer(Panel):
         self.matrix = MatrixDisplay(self.view.T, title=f"end-effector T of {name} (m)", decimals=decimals)
         self.matrix_widget = self.matrix.widget
         self.note = w.HTML()
+        self.notes: list[str] = []
         self._note()
         self.joints.observe(self._update)
         side = side_column([self.joints.box, self.matrix_widget, self.note])
@@ -104,7 +105,13 @@ class ArmViewer(Panel):
         if len(self.views) > 1:
             dev = max(float(np.abs(v.T - self.view.T).max()) for v in self.views[1:])
             notes.append(f"largest difference between the views' T: {dev:.1e}")
+        self.notes = notes
         self.note.value = "<small>" + "<br>".join(html.escape(n) for n in notes) + "</small>"
+
+    def news(self) -> str:
+        """The tool's new position, and the notes (a joint outside its range, the views' difference)."""
+        p = spoken_vector(self.view.T[:3, 3], 3)
+        return "; ".join([f"{self.view.name or 'robot'}: tool at {p} m", *self.notes])
 
     @property
     def T(self) -> np.ndarray:
@@ -191,7 +198,7 @@ class LinkMotionAnimator(Panel):
         self.matrix_widget = self.matrix.widget
         for s in [*self.param_sliders.values(), self.step_slider]:
             s.observe(self._changed, names="value")
-        self.play.observe(self._played, names="value")
+        self.play.observe(self._follow(self.play, self._played), names="value")
         self._update()
         self._fit()
         side = side_column(
@@ -251,8 +258,8 @@ class LinkMotionAnimator(Panel):
         self.step_slider.value = float(step)
         return self.T
 
-    def _played(self, change):
-        self.step_slider.value = change["new"] / self.STEPS_PER_MOTION
+    def _played(self, frame):
+        self.step_slider.value = frame / self.STEPS_PER_MOTION
 
     def _changed(self, change):
         self._update()
@@ -280,6 +287,17 @@ class LinkMotionAnimator(Panel):
         )
         self.matrix.update(T, title=f"T after step {step:.2f}")
         self._T = T
+        self._done = done_names
+
+    def news(self) -> str:
+        """The step, the motions done, where the moving frame's origin is now and where the link transform
+        puts it."""
+        step = self.step_slider.value
+        end = "" if step >= 4 else f"; after all four at {spoken_vector(self.link_transform()[:3, 3], 3)} m"
+        return (
+            f"step {spoken_number(step, 2)} of 4: T = {self._done}; "
+            f"frame i's origin at {spoken_vector(self._T[:3, 3], 3)} m{end}"
+        )
 
 
 def link_motion_animator(convention: str = "modified", **kwargs: Any) -> LinkMotionAnimator:

@@ -366,7 +366,8 @@ class SceneView:
         self.widget.add_class("armlab-scene-widget")
         self.sync()
 
-    def sync(self) -> dict[str, Any]:
+    def sync(self, status: str = "") -> dict[str, Any]:
+        """Send the scene and its name, and ``status`` (if not "") to the live region, in one message."""
         payload = axes_payload(self.ax)
         view = {"elev": float(self.ax.elev), "azim": float(self.ax.azim), "zoom": 1.0}
         self.label = describe_axes(self.ax)
@@ -376,4 +377,6 @@ class SceneView:
             self.payload = payload
             self.widget.scene = json.dumps(payload, separators=(",", ":"), allow_nan=False)
             self.widget.label = self.label
+            if status:
+                self.widget.status = status
         return payload

@@ -75,12 +75,16 @@ class _Animated(Panel):
         if draw:
             self.redraw()
 
+    def phase(self, k: int) -> str:
+        """What the task does at step ``k``."""
+        r = self.result
+        return "approach" if k < r.pick_step else "carrying the ball" if k < r.place_step else "ball released"
+
     def frame_text(self, k: int) -> None:
         """Write step ``k``'s time, phase, q and τ into the readout."""
         r = self.result
-        phase = "approach" if k < r.pick_step else "carrying the ball" if k < r.place_step else "ball released"
         self.frame.value = (
-            f"<small>step {k} (t = {r.t[k]:.3f} s), {phase}<br>θ = "
+            f"<small>step {k} (t = {r.t[k]:.3f} s), {self.phase(k)}<br>θ = "
             f"{(np.degrees(r.q[k]).round(1) + 0.0).tolist()}°<br>τ = {(r.tau[k].round(2) + 0.0).tolist()} N·m</small>"
         )
 
@@ -95,11 +99,16 @@ class TaskPlayer(_Animated):
         last = len(result.t) - 1
         self.step = slider(0, 0, last, 1, "step", ".0f")
         self.play = player(0, last, int(every), 40, "the task")
-        self.play.observe(lambda ch: setattr(self.step, "value", float(ch["new"])), names="value")
+        self.play.observe(self._follow(self.play, lambda k: setattr(self.step, "value", float(k))), names="value")
         self.step.observe(lambda ch: self.show(int(round(ch["new"]))), names="value")
         self.frame = w.HTML()
         self.show(0, draw=False)
         self.widget = panel_layout(side_column([self.play, self.step, self.frame]), self._figure_widget())
+
+    def news(self) -> str:
+        """The step shown, its time and phase, and the tool's position."""
+        r, k = self.result, self.k
+        return f"step {k}, t = {r.t[k]:.3f} s, {self.phase(k)}; tool at {spoken_vector(r.tool[k], 3)} m"
 
 
 def task_player(robot: DHRobot, result: Any, **kwargs: Any) -> TaskPlayer:
@@ -159,7 +168,7 @@ class ControlLab(_Animated):
         self.plots, self.frame = TimePlots(width=380), w.HTML()
         steps = self.plan.step_of(self.plan.t_end, self.dt)
         self.play = player(0, steps, 10, 40, "the run")
-        self.play.observe(lambda ch: self.show(ch["new"]), names="value")
+        self.play.observe(self._follow(self.play, self.show), names="value")
         for s in self.sliders:
             s.observe(lambda _: self.update(), names="value")
         self.choice.observe(lambda _: self.update(), names="value")
@@ -236,13 +245,16 @@ class ControlLab(_Animated):
             note="dashed: joint 2's limit" if hl else "",
         )
         self.plots.show(caption, [error, torque])
-        self.announce(
-            (f"unstable: {failed}. " if failed else "")
-            + f"max tracking error {', '.join(f'{v:.2f}' for v in worst)} degrees. {r.saturation}"
+        self._said = (f"unstable: {failed}. " if failed else "") + (
+            f"max tracking error {', '.join(f'{v:.2f}' for v in worst)} degrees. {r.saturation}"
         )
         self.play.max = len(r.t) - 1
         self.show(self.play.value, draw=draw)
         self.update_ms = 1e3 * (time.perf_counter() - t0)
+
+    def news(self) -> str:
+        """The run's largest tracking error per joint and its saturation, or why the loop is unstable."""
+        return self._said
 
 
 def _task(arm):

@@ -30,7 +30,7 @@ from .._core.constants import GRAVITY
 from ..models import planar2r
 from .browser import set_arrows
 from .ik import GhostArm
-from .scene import TRACE_POINTS, ArmView, figure3d, fit_points, reach, strided_path, trace_stride
+from .scene import TRACE_POINTS, ArmView, figure3d, fit_points, reach, spoken_number, strided_path, trace_stride
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, player, side_column, slider
 from .plots import JOINT_COLORS
 
@@ -183,6 +183,13 @@ class TorqueSplit(Panel):
         if draw:
             self.redraw()
 
+    def news(self) -> str:
+        """Each joint's torque and its largest term: "τ1 = 9.81 N·m, gravity dominates; …"."""
+        return "; ".join(
+            f"τ{i} = {spoken_number(t, 2)} N·m, {name} dominates"
+            for i, (t, name) in enumerate(zip(self.tau, self.dominant), start=1)
+        )
+
     @property
     def q(self) -> np.ndarray:
         """The joint angles (rad)."""
@@ -273,7 +280,7 @@ class TrajectoryPlayer(Panel):
             0.0, 0.0, float(self.t[-1]), float(self.t[1] - self.t[0]) if steps > 1 else 1.0, "t (s)", ".3f"
         )
         self.play = player(0, steps - 1, max(1, steps // 200), interval, "the motions")
-        self.play.observe(lambda ch: setattr(self.time, "value", float(self.t[ch["new"]])), names="value")
+        self.play.observe(self._follow(self.play, lambda k: setattr(self.time, "value", float(self.t[k]))), "value")
         self.time.observe(lambda ch: self.show(int(np.searchsorted(self.t, ch["new"] - 1e-12))), names="value")
         self.readout = w.HTML()
         legend = "<br>".join(
@@ -301,11 +308,15 @@ class TrajectoryPlayer(Panel):
             trace.set_data_3d(path[:, 0], path[:, 1], path[:, 2])
             if name in self.energy:
                 E = np.asarray(self.energy[name])
-                lines.append(f"{html.escape(name)}: E = {E[j]:.4f} J (drift {E[j] - E[0]:+.2e} J)")
-        self.k = k
-        self.readout.value = "<small>" + "<br>".join(lines) + "</small>"
+                lines.append(f"{name}: E = {E[j]:.4f} J (drift {E[j] - E[0]:+.2e} J)")
+        self.k, self.lines = k, lines
+        self.readout.value = "<small>" + "<br>".join(map(html.escape, lines)) + "</small>"
         if draw:
             self.redraw()
+
+    def news(self) -> str:
+        """The time shown and, per run with an energy, its energy and drift (the readout's lines)."""
+        return "; ".join(self.lines).replace("-", "−")
 
 
 def trajectory_player(robot: DHRobot, runs: Mapping[str, Any], **kwargs: Any) -> TrajectoryPlayer:

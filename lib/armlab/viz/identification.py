@@ -236,6 +236,12 @@ class ExcitationExplorer(Panel):
                 self.errors, self.result.params.names
             )
         self.readout.value = "<small>" + "<br>".join(lines) + "</small>"
+        said = f"cond(Ξ) = {self.cond:.3g} with {self.harmonics} harmonics; "
+        if self.validation_rms is None:
+            said += self.failure
+        else:
+            said += f"validation RMS {', '.join(f'{v:.3f}' for v in self.validation_rms)} N·m"
+        self.announce(said)
 
     def __repr__(self):
         return f"ExcitationExplorer(harmonics={self.harmonics}, amplitude={self.amplitude}, cond={self.cond:.3g})"

@@ -34,7 +34,7 @@ from .. import jacobians as jb
 from ..jacobians import differential as dm
 from ..kinematics.frames import joint_axis_frames
 from .browser import Figure, set_arrows
-from .scene import ArmView, Triads, figure3d, fit_points, frame_content, reach
+from .scene import ArmView, Triads, figure3d, fit_points, frame_content, reach, spoken_number
 from .text import plain_text
 from .widgets import JointSliders, Panel, load_widgets, panel_layout, player, side_column, slider
 
@@ -216,9 +216,14 @@ class JacobianExplorer(Panel):
         color = STATUS_COLORS[self.readings["status"]]
         self.velocity_line.set_color("tab:blue" if self.readings["status"] in ("regular", "close") else color)
         self.readout.value = self._readout_html(color)
-        self.announce(plain_text(STATUS_TEXT[self.readings["status"]]))
         if draw:
             self.redraw()
+
+    def news(self) -> str:
+        """The status, then σ_min and det J: "regular: σmin 0.1234, det J +0.0123"."""
+        r = self.readings
+        det = "" if r["det"] is None else f", det J {spoken_number(r['det'], 4)}"
+        return f"{plain_text(STATUS_TEXT[r['status']])}: σmin {r['sigma_min']:.4g}{det}"
 
     def _readout_html(self, color):
         r = self.readings
@@ -301,7 +306,7 @@ class RatePlayer(Panel):
         dt = float(self.runs[names[0]].t[1] - self.runs[names[0]].t[0]) if self.steps > 1 else 1.0
         self.time = slider(0.0, 0.0, (self.steps - 1) * dt, dt, "t (s)", ".3f")
         self.play = player(0, self.steps - 1, 1, 40, "the runs")
-        self.play.observe(lambda ch: setattr(self.time, "value", ch["new"] * dt), names="value")
+        self.play.observe(self._follow(self.play, lambda k: setattr(self.time, "value", k * dt)), names="value")
         self.dt = dt
         self.readout = w.HTML()
         self.time.observe(lambda ch: self.show(round(ch["new"] / dt)), names="value")
@@ -312,19 +317,24 @@ class RatePlayer(Panel):
     def show(self, k: int, draw: bool = True) -> None:
         """Show step ``k`` of every run."""
         k = int(np.clip(k, 0, self.steps - 1))
-        lines = []
+        self.k, self.lines = k, []
         for (name, res), view, trace in zip(self.runs.items(), self.views, self.traces):
             view.update(res.q[k])
             p = res.T[: k + 1, :3, 3]
             trace.set_data_3d(p[:, 0], p[:, 1], p[:, 2])
-            lines.append(
-                f"<b>{html.escape(name)}</b>: max |q̇| = {np.abs(res.qd[k]).max():.2f} rad/s, "
-                f"σ<sub>min</sub> = {res.sigma_min[k]:.2g}"
-            )
-        self.k = k
-        self.readout.value = f"<small>t = {k * self.dt:.3f} s<br>" + "<br>".join(lines) + "</small>"
+            self.lines.append((name, f"max |q̇| = {np.abs(res.qd[k]).max():.2f} rad/s", f"{res.sigma_min[k]:.2g}"))
+        self.readout.value = (
+            f"<small>t = {k * self.dt:.3f} s<br>"
+            + "<br>".join(f"<b>{html.escape(n)}</b>: {q}, σ<sub>min</sub> = {s}" for n, q, s in self.lines)
+            + "</small>"
+        )
         if draw:
             self.redraw()
+
+    def news(self) -> str:
+        """The time shown, then each run's largest joint rate and σ_min there."""
+        runs = "; ".join(f"{n}: {q}, σmin = {s}" for n, q, s in self.lines)
+        return f"t = {self.k * self.dt:.3f} s; {runs}"
 
 
 def rate_player(robot: DHRobot, runs: Mapping[str, Any], path: ArrayLike | None = None, **kwargs: Any) -> RatePlayer:

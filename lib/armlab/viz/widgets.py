@@ -178,16 +178,39 @@ class Panel:
         return w.HBox([s.widget for s in self.scenes], layout=w.Layout(flex_flow="row wrap"))
 
     def redraw(self) -> None:
-        """Send every 3-D axes' scene to its canvas (counted in ``.redraws``)."""
+        """Send every 3-D axes' scene to its canvas (counted in ``.redraws``), and with the first the
+        panel's :meth:`news` for its live region (one message: the picture, its name and the news)."""
         self.redraws += 1
-        for scene in self.scenes:
-            scene.sync()
+        news = "" if self._quiet else self.news()
+        for k, scene in enumerate(self.scenes):
+            scene.sync(news if k == 0 else "")
+
+    def news(self) -> str:
+        """What a move changed, as a sentence for the live region: the new value of what the panel computes
+        (e.g. "tool at (0.41, 0.15, 0.32) m"). Sent by :meth:`redraw`; "" (this default) leaves the region as
+        it is, for a panel that speaks through :meth:`announce` instead."""
+        return ""
 
     def announce(self, text: str) -> None:
         """Say ``text`` through the panel's live region (what changed: a solution count, "singular", a
         refusal); screen readers read it when it changes."""
         if self.scenes:
             self.scenes[0].widget.status = text
+
+    _quiet = False  # showing a frame in the middle of an animation: nothing is announced
+
+    def _follow(self, play: Widget, move: Callable[[int], Any]) -> Callable[[Any], None]:
+        """The observer of ``play``'s value: ``move(frame)`` shows the frame. Frames between the first and
+        the last are not announced (a screen reader would read out 25 a second); the last one is."""
+
+        def observer(change: Any) -> None:
+            self._quiet = play.min < change["new"] < play.max
+            try:
+                move(change["new"])
+            finally:
+                self._quiet = False
+
+        return observer
 
     def static_png(self, dpi: float = 80) -> bytes:
         """The figure drawn by Agg: the still image of the panel."""

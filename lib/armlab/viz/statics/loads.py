@@ -19,8 +19,8 @@ from ..._core.constants import GRAVITY
 from ...models import YOUBOT_ACTUATORS, youbot
 from ...robot import DHRobot
 from ...transforms import Rot, Trans, wrench_transform
-from ..browser import set_arrows
-from ..scene import ArmView, Triads, figure3d, fit_points, reach
+from ..browser import add_description, set_arrows
+from ..scene import ArmView, Triads, figure3d, fit_points, reach, spoken_vector
 from ..widgets import JointSliders, Panel, SliderSpec, SliderTable, load_widgets, panel_layout, side_column
 from .panel import FORCE_COLOR, LEVELS, MOMENT_COLOR, Holding, JointsPanel, torque_bars
 
@@ -115,6 +115,16 @@ class PayloadExplorer(JointsPanel):
         if draw:
             self.redraw()
 
+    def news(self) -> str:
+        """The joint torques, the largest payload of this pose and its limiting joint, the joints over."""
+        best, k = self.readings["max_payload"], self.readings["limiting_joint"]
+        text = f"τ = {spoken_vector(self.tau)} N·m; "
+        text += f"holds at most {best:.3f} kg, joint {k} limits it" if best > 0 else f"joint {k} is over its limit"
+        over = np.flatnonzero(self.readings["fraction"] > 1.0)
+        if len(over):
+            text += "; over the limit: joint " + ", ".join(str(i + 1) for i in over)
+        return text
+
     def _limiting_joint(self, own, per_kg):
         """The joint (1-based) that saturates first as the payload grows (or is already over its limit)."""
         over = np.abs(own) > self.effort
@@ -198,6 +208,7 @@ class WristSensor(Panel, Holding):
             "</small>"
         )
         side = side_column(self.sliders + [self.readout, w.HTML(legend)])
+        add_description(ax, self._describe)
         for s in self.sliders:
             s.observe(lambda _: self._update(), names="value")
         self._update(draw=False)
@@ -230,6 +241,17 @@ class WristSensor(Panel, Holding):
         )
         if draw:
             self.redraw()
+
+    def _describe(self) -> str:
+        """The scene in words: the wrench the sensor measures and where the tool tip is."""
+        return (
+            f"the sensor at W measures force {spoken_vector(self.F_W[:3])} N, moment {spoken_vector(self.F_W[3:])} "
+            f"N·m; the tool tip T is {self.length.value:.3f} m out, bent {self.bend.value:.1f}°"
+        )
+
+    def news(self) -> str:
+        """The wrench at the tool tip, in {T}'s axes."""
+        return f"at the tip: force {spoken_vector(self.F_T[:3], 3)} N, moment {spoken_vector(self.F_T[3:], 3)} N·m"
 
     @staticmethod
     def _arrows(line, starts, vectors, scale):

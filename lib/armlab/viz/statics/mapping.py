@@ -19,7 +19,7 @@ from ...models import planar2r
 from ...robot import DHRobot
 from ..browser import add_description, set_arrows
 from ..jacobians import ellipsoid_rings
-from ..scene import ArmView, figure3d, fit_points, reach, spoken_vector
+from ..scene import ArmView, figure3d, fit_points, reach, spoken_number, spoken_vector
 from ..widgets import JointSliders, SliderSpec, SliderTable, load_widgets, side_column, slider
 from .panel import ELLIPSE_COLOR, FORCE_COLOR, NULL_COLOR, RANGE_COLOR, REST_COLOR, JointsPanel, torque_bars
 
@@ -115,6 +115,16 @@ class TipForce2R(JointsPanel):
         )
         if draw:
             self.redraw()
+
+    def news(self) -> str:
+        """The force, the torques that hold it, and "singular" when the arm is stretched or folded."""
+        text = (
+            f"F = {spoken_vector(self.force)} N needs τ = {spoken_vector(self.tau, 3)} N·m, "
+            f"‖τ‖ = {spoken_number(self.readings['tau_norm'], 3)} N·m"
+        )
+        if self.readings["singular"]:
+            text += "; singular: forces along the arm cost no torque"
+        return text
 
     def set_state(
         self, q: ArrayLike | None = None, magnitude: float | None = None, direction: float | None = None
@@ -258,6 +268,14 @@ class StaticMapping2R(JointsPanel):
         text = f"torque plane: τ = JᵀF = {spoken_vector(self.tau, 3)} N·m on the image of the unit circle"
         if m.rank < 2:
             text += f", a segment along {spoken_vector(m.range[:, 0])}" if m.rank else ", a point"
+        return text
+
+    def news(self) -> str:
+        """τ = JᵀF for the unit force, the rank of Jᵀ, and at a singular pose the forces that need no torque."""
+        m = self.mapping
+        text = f"F = {spoken_vector(self.force)} N maps to τ = {spoken_vector(self.tau, 3)} N·m; rank Jᵀ = {m.rank}"
+        if m.rank < 2:
+            text += f", singular: forces along ±{spoken_vector(m.null[:, 0])} need no torque"
         return text
 
     def set_state(self, q: ArrayLike | None = None, direction: float | None = None) -> np.ndarray:
