@@ -60,6 +60,9 @@ def test_config_loads_and_is_hardened():
     pre = cfg.Autograde.autograde_preprocessors
     assert pre[0] is InjectGradingImport
     assert pre.index(LimitOutputChars) == pre.index(LimitOutput) + 1
+    from armlab.grading.preprocessors import BakeAnswerKey
+
+    assert cfg.GenerateAssignment.preprocessors[0] is BakeAnswerKey  # before SaveCells stores the hidden tests
     fb = cfg.GenerateFeedback.preprocessors
     assert ClearHiddenTests in fb and ShortenTracebacks in fb
     assert fb.index(ClearHiddenTests) < fb.index(ShortenTracebacks)
@@ -163,10 +166,11 @@ def test_committed_exercises_are_up_to_date(course, assignment):
 
 
 def _solution_lines(nb):
-    """Lines between BEGIN/END SOLUTION and BEGIN/END HIDDEN TESTS markers (non-trivial ones)."""
+    """Lines between BEGIN/END SOLUTION and BEGIN/END HIDDEN TESTS markers and of answer key cells (non-trivial
+    ones; the key's lines count as hidden)."""
     sol, hidden = [], []
     for c in nb.cells:
-        region = None
+        region = hidden if c.source.startswith("### ANSWER KEY") else None
         for line in c.source.splitlines():
             if "BEGIN SOLUTION" in line:
                 region = sol
@@ -174,9 +178,14 @@ def _solution_lines(nb):
                 region = hidden
             elif "END SOLUTION" in line or "END HIDDEN TESTS" in line:
                 region = None
-            elif region is not None and len(line.strip()) > 12 and not line.strip().startswith("#"):
+            elif (
+                region is not None and len(line.strip()) > 12 and not line.strip().startswith(("#", "import ", "from "))
+            ):
                 region.append(line.strip())
-    return sol, hidden
+    shown = {
+        line.strip() for c in nb.cells if not c.source.startswith("### ANSWER KEY") for line in c.source.splitlines()
+    }
+    return sol, [line for line in hidden if line not in shown]  # a key line the statement has too is no leak
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
@@ -188,7 +197,7 @@ def test_no_solution_or_hidden_test_leaks_into_exercises(assignment):
     body = "\n".join(c.source for c in nbformat.reads(text, as_version=4).cells)
     for line in sol + hidden:
         assert line not in body, f"leaked into exercises/{assignment}: {line!r}"
-    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "ANSWER KEY", "KEY_"):
         assert marker not in text
     # nothing else (answer keys, data) is copied along with the notebook
     assert sorted(p.name for p in (REPO / "exercises" / assignment).iterdir()) == [f"{assignment}.ipynb"]
@@ -295,7 +304,7 @@ def test_feedback_hides_hidden_tests_and_tracebacks(course, student):
     _, hidden = _solution_lines(solution)
     for line in hidden:
         assert line not in text, f"hidden test in feedback: {line!r}"
-    assert "check_rot_function(my_Rot" not in text
+    assert "check_cases(my_Rot" not in text
     assert "grading.py" not in text  # no traceback frames from inside the checkers
     if student in ("wrong", "blank"):
         assert "AssertionError" in text or "NotImplementedError" in text  # students still see why

@@ -20,6 +20,8 @@ from typing import NamedTuple
 
 import nbformat
 
+from armlab.grading.bake import is_key_cell
+
 REPO = Path(__file__).resolve().parents[2]
 BIN = str(Path(sys.executable).parent)  # nbgrader runs `alembic`, which must be on PATH
 
@@ -907,6 +909,7 @@ def run_batch(root, assignments=None, builders=None, timeout=None, select=None, 
         result["generated"][a] = res
     for a in assignments:
         solution = nbformat.read(root / "solutions" / a / f"{a}.ipynb", as_version=4)
+        solution.cells = [c for c in solution.cells if not is_key_cell(c)]  # a student's copy has no answer key
         blank = nbformat.read(root / "exercises" / a / f"{a}.ipynb", as_version=4)
         for student, nb in builders[a](solution, blank).items():
             if select is not None and (a, student) not in select:

@@ -52,42 +52,33 @@ review flagged notebooks by hand (docs/instructor.md, "Hardening").
 """
 
 from ._frozen import freeze
-from .checks import check_close, check_known_mistakes, check_orthonormal, check_shape
-from .dh import check_dh_position, check_dh_robot, check_link_function, reference_fkine
-from .symbolic import check_expr_equal, check_symbols
-from .transforms import (
-    check_motion_mistakes,
-    check_point,
-    check_rot_function,
-    check_rotation,
-    check_trans_function,
-    check_point_function,
-    check_transform,
-    reference_transform,
+from .checks import (
+    check_answer,
+    check_cases,
+    check_close,
+    check_known_mistakes,
+    check_mistakes,
+    check_orthonormal,
+    check_shape,
 )
+from .dh import check_dh_position, check_robot
+from .symbolic import check_expr_equal, check_symbols
 
 # bound before the package is frozen
 from . import control, dynamics, feedback, identification, ik, jacobians, statics  # noqa: F401
 
 __all__ = [
+    "check_cases",
+    "check_answer",
+    "check_mistakes",
     "check_close",
     "check_shape",
     "check_symbols",
-    "check_rotation",
     "check_orthonormal",
-    "check_transform",
-    "check_point",
     "check_dh_position",
-    "check_rot_function",
-    "check_trans_function",
-    "check_point_function",
-    "check_link_function",
     "check_expr_equal",
-    "check_dh_robot",
-    "reference_transform",
-    "reference_fkine",
+    "check_robot",
     "check_known_mistakes",
-    "check_motion_mistakes",
 ]
 
 feedback.install()  # inside IPython: short, friendly tracebacks in test cells

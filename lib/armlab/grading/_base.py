@@ -325,6 +325,11 @@ def call(fn: Callable[..., Any], args: Any, name: str) -> Any:
     fail(name, "is not implemented yet (it still raises NotImplementedError)")
 
 
+def decode(arg: Any) -> Any:
+    """An input from an answer key as the student's function gets it: ``{"ndarray": ...}`` as a float array."""
+    return np_array(arg["ndarray"], dtype=float) if isinstance(arg, dict) and "ndarray" in arg else arg
+
+
 def arrays(*values: Any) -> tuple[Any, ...]:
     """Each value as a float numpy array: what a student's function gets, as in the notebook."""
     return tuple(np_array(v, dtype=float) for v in values)

@@ -11,7 +11,9 @@ AssertionError: theta: looks like degrees were used where radians were expected 
 from __future__ import annotations
 
 from ._base import (
+    call,
     check_finite,
+    decode,
     close,
     fail,
     fail_if_hint,
@@ -24,7 +26,7 @@ from ._base import (
     shape_of_any,
 )
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
-from ._frozen import S, degrees, freeze, ndarray, pi, radians
+from ._frozen import S, degrees, freeze, ndarray, ndarray_tolist, pi, radians
 from ._plain import (
     det3,
     is_rotation_like,
@@ -35,6 +37,7 @@ from ._plain import (
     transpose,
     wrap,
 )
+from .symbolic import check_expr_equal
 
 from typing import TYPE_CHECKING
 
@@ -60,7 +63,8 @@ def check_close(
     ashape, a = read(answer, name)
     eshape, e = read(expected, f"{name} (expected)")
     check_finite(a, name)
-    if ashape != eshape:
+    if ashape != eshape:  # a known mistake of another shape (the homogeneous 4-vector, ...) is named first
+        fail_if_hint(name, hints, lambda wshape, w: wshape == ashape and close(a, w, atol + 1e-9, rtol))
         shape_message(name, ashape, eshape)
     if angle:
         a = [y + wrap(x - y) for x, y in zip(a, e)]
@@ -137,6 +141,52 @@ def diagnose_transform(name: str, n: int, a: Any, e: Any, tol: float, rtol: floa
             )
         if pos_ok and not rot_ok:
             fail(name, "the position is right but the rotation part is wrong")
+
+
+def check_cases(fn: Any, key: Any, name: str = "answer", atol: float = 1e-9, rtol: float = 0.0) -> None:
+    """Assert ``fn`` gives the answer key's expected answers on its inputs (``armlab.grading.key.cases``), naming
+    the key's known mistake a wrong answer equals, else the likeliest kind of miss (:func:`check_close`)."""
+    inputs, expected, mistakes = key["inputs"], key["expected"], key.get("mistakes")
+    del key  # not in this frame while the student's function runs
+    for k, args in enumerate(inputs):
+        args = [decode(a) for a in args]
+        label = f"{name}({', '.join(argument_label(a) for a in args)})"
+        answer = call(fn, args, name)
+        if isinstance(expected[k], dict):
+            check_expr_equal(answer, expected[k]["expr"], name=label, symbols=expected[k]["symbols"])
+        else:
+            check_close(answer, expected[k], name=label, atol=atol, rtol=rtol, hints=mistakes[k] if mistakes else None)
+
+
+def argument_label(a: Any) -> str:
+    if isinstance(a, ndarray):
+        return (
+            "[" + ", ".join(fmt(x) for x in ndarray_tolist(a)) + "]"
+            if a.ndim == 1
+            else "T"
+            if a.shape == (4, 4)
+            else "M"
+        )
+    return repr(a) if isinstance(a, str) else fmt(a) if isinstance(a, float) else repr(a)
+
+
+def check_answer(answer: Any, key: Any, name: str = "answer", atol: float = 1e-6, rtol: float = 0.0) -> None:
+    """Assert ``answer`` equals the answer key's value (``armlab.grading.key.value``): numbers and matrices within
+    ``atol``, naming the key's known mistake it equals; a sympy expression by :func:`check_expr_equal`."""
+    expected, mistakes = key["expected"], key.get("mistakes")
+    if isinstance(expected, dict):
+        check_expr_equal(answer, expected["expr"], name=name, symbols=expected["symbols"])
+    else:
+        check_close(answer, expected, name=name, atol=atol, rtol=rtol, hints=mistakes)
+
+
+def check_mistakes(answer: Any, key: Any, name: str = "answer", atol: float = 1e-6) -> None:
+    """Visible-test screen: fail, naming the mistake, if ``answer`` is one of the answer key's known wrong values
+    (and not the right one); pass otherwise (the hidden tests decide whether it is right)."""
+    shape, a = read(answer, name)
+    eshape, e = read(key["expected"], f"{name} (expected)")
+    if shape != eshape or not close(a, e, atol):
+        check_known_mistakes(answer, key.get("mistakes"), name=name, atol=atol)
 
 
 def check_known_mistakes(answer: Any, mistakes: Any, name: str = "answer", atol: float = 1e-6) -> None:
