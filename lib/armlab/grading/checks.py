@@ -143,41 +143,73 @@ def diagnose_transform(name: str, n: int, a: Any, e: Any, tol: float, rtol: floa
             fail(name, "the position is right but the rotation part is wrong")
 
 
-def check_cases(fn: Any, key: Any, name: str = "answer", atol: float = 1e-9, rtol: float = 0.0) -> None:
+def check_cases(
+    fn: Any, key: Any, name: str = "answer", atol: float = 1e-9, rtol: float = 0.0, compare: Any = None
+) -> None:
     """Assert ``fn`` gives the answer key's expected answers on its inputs (``armlab.grading.key.cases``), naming
-    the key's known mistake a wrong answer equals, else the likeliest kind of miss (:func:`check_close`)."""
+    the key's known mistake a wrong answer equals, else the likeliest kind of miss (:func:`check_expected`)."""
     inputs, expected, mistakes = key["inputs"], key["expected"], key.get("mistakes")
     del key  # not in this frame while the student's function runs
     for k, args in enumerate(inputs):
         args = [decode(a) for a in args]
         label = f"{name}({', '.join(argument_label(a) for a in args)})"
         answer = call(fn, args, name)
-        if isinstance(expected[k], dict):
-            check_expr_equal(answer, expected[k]["expr"], name=label, symbols=expected[k]["symbols"])
-        else:
-            check_close(answer, expected[k], name=label, atol=atol, rtol=rtol, hints=mistakes[k] if mistakes else None)
+        hints = mistakes[k] if mistakes else None
+        check_expected(answer, expected[k], name=label, atol=atol, rtol=rtol, hints=hints, compare=compare)
 
 
 def argument_label(a: Any) -> str:
+    """An argument as the label of a failed case shows it: numbers short, a 4×4 array as T, long lists elided."""
     if isinstance(a, ndarray):
-        return (
-            "[" + ", ".join(fmt(x) for x in ndarray_tolist(a)) + "]"
-            if a.ndim == 1
-            else "T"
-            if a.shape == (4, 4)
-            else "M"
-        )
-    return repr(a) if isinstance(a, str) else fmt(a) if isinstance(a, float) else repr(a)
+        if a.shape == (4, 4):
+            return "T"
+        a = ndarray_tolist(a)
+    if isinstance(a, float):
+        return fmt(a)
+    if isinstance(a, (list, tuple)) and all(isinstance(x, (int, float)) for x in a):
+        return "[" + ", ".join(fmt(x) for x in a) + "]"
+    text = repr(a)
+    return text if len(text) <= 40 else f"<{type(a).__name__} of {len(a) if hasattr(a, '__len__') else '?'}>"
+
+
+def check_expected(
+    answer: Any, expected: Any, name: str, atol: float = 1e-6, rtol: float = 0.0, hints: Any = None, compare: Any = None
+) -> None:
+    """One answer against one expected value of an answer key, ``hints`` ({message: wrong value}) its known
+    mistakes: ``compare(answer, expected, name=, atol=, hints=)`` if given (e.g. angles modulo 2π), else a
+    sympy expression by :func:`check_expr_equal`, True/False by :func:`check_truth`, numbers by :func:`check_close`."""
+    if compare is not None:
+        compare(answer, expected, name=name, atol=atol, hints=hints)
+    elif isinstance(expected, dict):
+        check_expr_equal(answer, expected["expr"], name=name, symbols=expected["symbols"])
+    elif isinstance(expected, bool):
+        check_truth(answer, expected, name=name, hints=hints)
+    else:
+        check_close(answer, expected, name=name, atol=atol, rtol=rtol, hints=hints)
+
+
+def check_truth(answer: Any, expected: bool, name: str = "answer", hints: Any = None) -> None:
+    """Assert ``answer`` is True or False as ``expected``; a miss names the hint whose value it equals."""
+    if answer is None:
+        fail(name, "is None (did the function forget to `return` its result?)")
+    got = None
+    try:
+        got = bool(answer)
+    except Exception:  # e.g. a numpy array of several values
+        pass
+    if got is None:
+        fail(name, f"expected True or False, got {type(answer).__name__}")
+    if got != expected:
+        for message, wrong in (hints or {}).items():
+            if wrong is got:
+                fail(name, message)
+        fail(name, f"expected {expected}")
 
 
 def check_answer(answer: Any, key: Any, name: str = "answer", atol: float = 1e-6, rtol: float = 0.0) -> None:
-    """Assert ``answer`` equals the answer key's value (``armlab.grading.key.value``): numbers and matrices within
-    ``atol``, naming the key's known mistake it equals; a sympy expression by :func:`check_expr_equal`."""
-    expected, mistakes = key["expected"], key.get("mistakes")
-    if isinstance(expected, dict):
-        check_expr_equal(answer, expected["expr"], name=name, symbols=expected["symbols"])
-    else:
-        check_close(answer, expected, name=name, atol=atol, rtol=rtol, hints=mistakes)
+    """Assert ``answer`` equals the answer key's value (``armlab.grading.key.value``), naming the key's known
+    mistake it equals (:func:`check_expected`)."""
+    check_expected(answer, key["expected"], name=name, atol=atol, rtol=rtol, hints=key.get("mistakes"))
 
 
 def check_mistakes(answer: Any, key: Any, name: str = "answer", atol: float = 1e-6) -> None:
