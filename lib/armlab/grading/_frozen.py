@@ -54,6 +54,7 @@ ndarray, np_asarray, np_array, np_generic, np_complexfloating = (
     numpy.complexfloating,
 )
 ndarray_tolist = numpy.ndarray.tolist
+np_matmul, np_det, np_eye = numpy.matmul, numpy.linalg.det, numpy.eye
 
 # --- sympy ------------------------------------------------------------------------------------
 S = SimpleNamespace(

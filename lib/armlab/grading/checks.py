@@ -12,6 +12,14 @@ from __future__ import annotations
 
 from ._base import (
     call,
+    det3,
+    is_rotation_like,
+    last_row_ok,
+    orthonormal_error,
+    rot_block,
+    translation,
+    transpose,
+    wrap,
     check_finite,
     decode,
     close,
@@ -27,16 +35,6 @@ from ._base import (
 )
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
 from ._frozen import S, degrees, freeze, ndarray, ndarray_tolist, pi, radians
-from ._plain import (
-    det3,
-    is_rotation_like,
-    last_row_ok,
-    orthonormal_error,
-    rot_block,
-    translation,
-    transpose,
-    wrap,
-)
 from .symbolic import check_expr_equal
 
 from typing import TYPE_CHECKING
