@@ -60,15 +60,8 @@ def run_keys(source: str, cwd: str | os.PathLike[str] | None = None, timeout: fl
     env["MPLBACKEND"] = "Agg"
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "key.txt"
-        run = subprocess.run(
-            [sys.executable, "-c", RUNNER, str(out)],
-            input=source,
-            capture_output=True,
-            text=True,
-            cwd=cwd,
-            env=env,
-            timeout=timeout,
-        )
+        command = [sys.executable, "-c", RUNNER, str(out)]
+        run = subprocess.run(command, input=source, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
         if run.returncode != 0:
             raise AnswerKeyError(f"the answer key cells failed:\n{run.stderr[-3000:]}")
         return ast.literal_eval(out.read_text(encoding="utf-8"))

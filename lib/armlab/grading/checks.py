@@ -178,7 +178,7 @@ def check_expected(
     sympy expression by :func:`check_expr_equal`, True/False by :func:`check_truth`, numbers by :func:`check_close`."""
     if compare is not None:
         compare(answer, expected, name=name, atol=atol, hints=hints)
-    elif isinstance(expected, dict):
+    elif isinstance(expected, dict) and "expr" in expected:
         check_expr_equal(answer, expected["expr"], name=name, symbols=expected["symbols"])
     elif isinstance(expected, bool):
         check_truth(answer, expected, name=name, hints=hints)
