@@ -134,15 +134,37 @@ def course(tmp_path_factory, monkeypatch_module, selected_homework):
 
 
 # --- release ---------------------------------------------------------------------------------------
+NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
+
+
+def same_release(fresh: str, committed: str) -> bool:
+    """The same text, byte for byte, or but for the last bits of the answer keys' numbers (another machine's libm
+    or BLAS may round a sin or a solve one ulp differently): relative 1e-13, far below any test's tolerance."""
+    if fresh == committed:
+        return True
+    a, b = NUMBER.split(fresh), NUMBER.split(committed)
+    x, y = NUMBER.findall(fresh), NUMBER.findall(committed)
+    return (
+        a == b
+        and len(x) == len(y)
+        and all(abs(float(u) - float(v)) <= 1e-13 * max(1.0, abs(float(v))) for u, v in zip(x, y))
+    )
+
+
+def test_same_release_tolerates_the_last_bits_only():
+    assert same_release("[0.1, 2.0000000000000004]", "[0.1, 2.0]")
+    assert not same_release("[0.1, 2.001]", "[0.1, 2.0]") and not same_release("[0.1, 2.0] x", "[0.1, 2.0] y")
+
+
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_committed_exercises_are_up_to_date(course, assignment):
-    """`nbgrader generate_assignment` output equals the committed exercises/ byte for byte."""
+    """`nbgrader generate_assignment` output equals the committed exercises/ (byte for byte on this machine)."""
     fresh = course["root"] / "exercises" / assignment
     committed = REPO / "exercises" / assignment
     names = sorted(p.name for p in fresh.iterdir())
     assert names == sorted(p.name for p in committed.iterdir())
     for name in names:
-        assert (fresh / name).read_bytes() == (committed / name).read_bytes(), (
+        assert same_release((fresh / name).read_text(), (committed / name).read_text()), (
             f"exercises/{assignment}/{name} is stale: run  nbgrader generate_assignment '*' --no-db --force"
         )
 
