@@ -146,11 +146,14 @@ def check_cases(
 ) -> None:
     """Assert ``fn`` gives the answer key's expected answers on its inputs (``armlab.grading.key.cases``), naming
     the key's known mistake a wrong answer equals, else the likeliest kind of miss (:func:`check_expected`)."""
-    inputs, expected, mistakes = key["inputs"], key["expected"], key.get("mistakes")
+    inputs, expected, mistakes, names = key["inputs"], key["expected"], key.get("mistakes"), key.get("names")
     del key  # not in this frame while the student's function runs
     for k, args in enumerate(inputs):
         args = [decode(a) for a in args]
-        label = f"{name}({', '.join(argument_label(a) for a in args)})"
+        shown = [argument_label(a) for a in args]
+        if names and len(names) == len(shown):
+            shown = [f"{n}={a}" for n, a in zip(names, shown)]
+        label = f"{name}({', '.join(shown)})"
         answer = call(fn, args, name)
         hints = mistakes[k] if mistakes else None
         check_expected(answer, expected[k], name=label, atol=atol, rtol=rtol, hints=hints, compare=compare)

@@ -111,6 +111,7 @@ def cases(fn: Callable[..., Any], inputs: Any, mistakes: Mistakes = None) -> dic
     if not inputs:
         raise ValueError("cases: give at least one input")
     key: dict[str, Any] = {
+        "names": parameter_names(fn, max(len(args) for args in inputs)),
         "inputs": [[argument(a, f"input {k}") for a in args] for k, args in enumerate(inputs)],
         "expected": [plain(fn(*args), f"answer {k}") for k, args in enumerate(inputs)],
     }
@@ -121,6 +122,18 @@ def cases(fn: Callable[..., Any], inputs: Any, mistakes: Mistakes = None) -> dic
     elif mistakes is not None:
         key["mistakes"] = [mistakes_of(mistakes, args, f"input {k}") for k, args in enumerate(inputs)]
     return key
+
+
+def parameter_names(fn: Callable[..., Any], n: int) -> list[str]:
+    """The names of ``fn``'s first ``n`` parameters, for the messages (``joint_rates(q=[…], …)``); [] if unknown."""
+    import inspect
+
+    try:
+        params = list(inspect.signature(fn).parameters.values())[:n]
+    except (TypeError, ValueError):  # a builtin or ufunc without a signature
+        return []
+    plain_kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p.name for p in params] if len(params) == n and all(p.kind in plain_kinds for p in params) else []
 
 
 def value(expected: Any, mistakes: Mapping[str, Any] | None = None) -> dict[str, Any]:
