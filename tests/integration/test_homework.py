@@ -170,11 +170,15 @@ def test_committed_exercises_are_up_to_date(course, assignment):
 
 
 def _solution_lines(nb):
-    """Lines between BEGIN/END SOLUTION and BEGIN/END HIDDEN TESTS markers and of answer key cells (non-trivial
-    ones; the key's lines count as hidden)."""
-    sol, hidden = [], []
+    """Lines between BEGIN/END SOLUTION and BEGIN/END HIDDEN TESTS markers (non-trivial ones), and those of the
+    answer key cells, which count as hidden: but not a key line the statement shows too, an import, or a key's
+    message naming a mistake (visible tests name mistakes)."""
+    sol, hidden, key, shown = [], [], [], set()
     for c in nb.cells:
-        region = hidden if c.source.startswith("### ANSWER KEY") else None
+        if c.source.startswith("### ANSWER KEY"):
+            key += [line.strip() for line in c.source.splitlines() if len(line.strip()) > 12]
+            continue
+        region = None
         for line in c.source.splitlines():
             if "BEGIN SOLUTION" in line:
                 region = sol
@@ -182,18 +186,12 @@ def _solution_lines(nb):
                 region = hidden
             elif "END SOLUTION" in line or "END HIDDEN TESTS" in line:
                 region = None
-            elif (
-                region is not None and len(line.strip()) > 12 and not line.strip().startswith(("#", "import ", "from "))
-            ):
+            elif region is not None and len(line.strip()) > 12 and not line.strip().startswith("#"):
                 region.append(line.strip())
-    shown = {
-        line.split("  #")[0].strip()
-        for c in nb.cells
-        if not c.source.startswith("### ANSWER KEY")
-        for line in c.source.splitlines()
-    }
-    # no leak: a key line the statement has too, or a key's message for a mistake (visible tests name mistakes)
-    return sol, [line for line in hidden if line not in shown and not line.startswith(('"', "'", 'f"'))]
+            elif region is None:
+                shown.add(line.split("  #")[0].strip())
+    public = ("#", '"', "'", 'f"', "import ", "from ")
+    return sol, hidden + [line for line in key if line not in shown and not line.startswith(public)]
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
