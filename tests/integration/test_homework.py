@@ -347,3 +347,16 @@ def test_submission_gets_its_expected_outcome(course, outcome):
 
 def test_every_submission_has_one_row_in_the_table(course):
     assert set(course["expected"]) == {(o.homework, o.student) for o in OUTCOMES if o.homework in ASSIGNMENTS}
+
+
+CELL_SCORES = json.loads((REPO / "tests" / "support" / "cell_scores.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("row", sorted(k for k in CELL_SCORES if not k.startswith("_")))
+def test_every_test_cell_scores_as_recorded(course, row):
+    """The points of each test cell, recorded for hw01–hw04 before they moved to answer keys: not only the total."""
+    a, student = row.split("/")
+    if (a, student) not in course["graded"]:
+        pytest.skip(f"{a} is not graded in this run")
+    _, (_, _, cells) = course["graded"][(a, student)]
+    assert {c: s for c, (s, _) in cells.items()} == CELL_SCORES[row]
