@@ -267,6 +267,8 @@ def patched(monkeypatch):
         m.setattr(np, "array_equal", lambda *a, **k: True)
         m.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
         m.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
+        m.setattr(np.linalg, "det", lambda *a, **k: 1.0)
+        m.setattr(np, "eye", lambda n, *a, **k: np.ones((n, n)))
         m.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
         m.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
         m.setattr(sp, "cos", sp.sin)
@@ -278,7 +280,7 @@ def patched(monkeypatch):
         yield
 
 
-ROT_Z = key.value(Rot("z", 0.3))
+ROT_Z, I4 = key.value(Rot("z", 0.3)), np.eye(4)
 
 
 def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched(monkeypatch):
@@ -287,7 +289,9 @@ def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched
         fails(check_close, [[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], match="is off by up to")
         fails(check_close, 30.0, 0.5235987755982988, match="degrees")
         fails(g.check_answer, np.zeros((4, 4)), ROT_Z, match="last row")
-        fails(g.check_cases, lambda a, t: np.eye(4), ROT_KEY, match="is off by up to|rotation")
+        fails(g.check_cases, lambda a, t: I4, ROT_KEY, match="is off by up to|rotation")
+        fails(check_orthonormal, np.diag([1.0, 1.0, -1.0]), match="det")  # numpy's det and eye are patched
+        fails(check_orthonormal, np.diag([1.0, 2.0, 1.0]), match="not orthonormal")
         q = sp.Symbol("q")
         fails(check_expr_equal, sp.sin(q), "cos(q)", symbols=["q"], match="swapped|not equal")
         fails(check_expr_equal, sp.Integer(0), "a*cos(q)", symbols=["a", "q"], match="not equal")

@@ -21,7 +21,6 @@ from ._frozen import (
     np_asarray,
     np_complexfloating,
     np_det,
-    np_eye,
     np_generic,
     np_matmul,
     pi,
@@ -273,9 +272,10 @@ def matrix3(R9: Any) -> Any:
 
 
 def orthonormal_error(R9: Any) -> Any:
-    """max |R·Rᵀ − I| of a 3×3 (numpy's product, captured at import)."""
+    """max |R·Rᵀ − I| of a 3×3 (numpy's matmul ufunc, captured at import)."""
     R = matrix3(R9)
-    return max(abs(x) for row in ndarray_tolist(np_matmul(R, R.T) - np_eye(3)) for x in row)
+    RRt = ndarray_tolist(np_matmul(R, R.T))
+    return max(abs(RRt[i][j] - (1.0 if i == j else 0.0)) for i in range(3) for j in range(3))
 
 
 def det3(R9: Any) -> float:
