@@ -28,7 +28,7 @@ from nbgrader.converters import Autograde, GenerateAssignment  # noqa: E402
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades, LimitOutput, OverwriteCells  # noqa: E402
 
 from armlab.grading.preprocessors import (  # noqa: E402
-    InjectGradingImport, LimitOutputChars, RobustOverwriteCells, ShortenTracebacks,
+    BakeAnswerKey, InjectGradingImport, LimitOutputChars, RobustOverwriteCells, ShortenTracebacks,
 )
 from armlab.grading.offline_html import OfflineHTMLExporter, TypesetMath  # noqa: E402
 from armlab.notebooks import StampKernelMetadata  # noqa: E402
@@ -80,6 +80,8 @@ c.GenerateFeedback.exporter_class = OfflineHTMLExporter
 # changes nothing (no unsaved mark, no autosave). Off here: the committed exercises/ name no machine's Python (the
 # student edition stamps its own copy). Where homework is released to students (the hub's course directory),
 # turn it on, run with the Python version of the students' kernels: c.StampKernelMetadata.enabled = True
+# --- answer keys, first: the solutions' `### ANSWER KEY` cells run in a fresh process and their KEY_... values are
+# written into the test cells as data before the gradebook stores them (armlab.grading.key); the key cells are left out
 c.GenerateAssignment.preprocessors = [
-    *GenerateAssignment.class_traits()["preprocessors"].default(), StampKernelMetadata,
+    BakeAnswerKey, *GenerateAssignment.class_traits()["preprocessors"].default(), StampKernelMetadata,
 ]

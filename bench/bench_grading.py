@@ -40,7 +40,7 @@ def main():
     from support import nbgrader_harness as h
 
     timeout = args.timeout if args.timeout is not None else h.load_config().Execute.timeout
-    assignments = list(h.SUBMISSIONS)
+    assignments = h.HOMEWORK
     select = [(a, "solution") for a in assignments] if args.quick else None
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()

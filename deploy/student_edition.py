@@ -40,6 +40,9 @@ CONTENT = (
 )
 #: what must never reach a student
 FORBIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN SOLUTION", "END SOLUTION")
+ANSWER_KEY = "### ANSWER KEY"  # the first line of an answer key cell (armlab.grading.key): instructors' only
+#: checker modules of homework not yet on answer keys: their plain-math references may repeat a solution line
+UNCONVERTED = ("statics.py", "dynamics.py", "identification.py", "control.py")
 FORBIDDEN_NAMES = ("solutions", "tests", "gradebook.db", "instructor.md", "nbgrader_harness.py", "conftest.py")
 EXTRAS = "course,lab"
 
@@ -135,19 +138,28 @@ def _commit(out: Path) -> None:
 
 
 def solution_lines(repo: Path = REPO) -> set[str]:
-    """The lines inside the solution regions of the instructor notebooks (long enough to be telling)."""
-    lines = set()
+    """The lines inside the solution and hidden-test regions and the answer key cells of the instructor notebooks
+    (long enough to be telling); of a key cell, not a line the statement shows too, an import, nor a message
+    naming a mistake (the visible tests name mistakes)."""
+    secret, key, shown = set(), set(), set()
     for path in (repo / "solutions").glob("*/*.ipynb"):
         for cell in json.loads(path.read_text())["cells"]:
+            source = "".join(cell["source"])
+            if source.startswith(ANSWER_KEY):
+                key |= {line.strip() for line in source.splitlines() if len(line.strip()) >= 30}
+                continue
             inside = False
-            for line in "".join(cell["source"]).splitlines():
+            for line in source.splitlines():
                 if "BEGIN SOLUTION" in line or "BEGIN HIDDEN TESTS" in line:
                     inside = True
                 elif "END SOLUTION" in line or "END HIDDEN TESTS" in line:
                     inside = False
                 elif inside and len(line.strip()) >= 30:
-                    lines.add(line.strip())
-    return lines
+                    secret.add(line.strip())
+                elif not inside:
+                    shown.add(line.split("  #")[0].strip())
+    public = ('"', "'", 'f"', "import ", "from ")
+    return secret | {line for line in key if line not in shown and not line.startswith(public)}
 
 
 def _texts(out: Path):
@@ -174,12 +186,11 @@ def _course_lines(out: Path) -> set[str]:
 
 
 def check_edition(out: Path) -> None:
-    """Raise if the edition holds a forbidden file, a solution or hidden-test marker, or a solution line.
+    """Raise if the edition holds a forbidden file, a solution, hidden-test or answer-key marker, or a line of a
+    solution, a hidden test or an answer key.
 
-    Solution lines are looked for everywhere except in the lines the chapters teach and in
-    ``armlab/grading/``, whose plain-math references the visible tests need in the student's kernel (they
-    are code a student can read, as they can read any checker; the hidden tests themselves live in the
-    instructor's gradebook only).
+    Those lines are looked for everywhere, ``armlab/grading/`` included (the checkers hold no answers: they compare
+    with the answer keys the gradebook's hidden tests carry), except in the lines the chapters teach.
     """
     problems = []
     for path in out.rglob("*"):
@@ -188,10 +199,11 @@ def check_edition(out: Path) -> None:
     secret = solution_lines() - _course_lines(out)
     for name, text in _texts(out):
         problems += [f"{name}: marker {m!r}" for m in FORBIDDEN_MARKERS if m in text]
-        if "/armlab/grading/" in name:
+        if "/armlab/grading/" in name and name.endswith(UNCONVERTED):
             continue
         if name.endswith(".ipynb"):
             text = "\n".join("".join(c["source"]) for c in json.loads(text)["cells"])
+            problems += [f"{name}: answer key cell" for line in text.splitlines() if line.startswith(ANSWER_KEY)]
         problems += [f"{name}: solution line {line!r}" for line in secret if line in text]
     if problems:
         raise SystemExit("the student edition is not clean:\n  " + "\n  ".join(problems[:20]))

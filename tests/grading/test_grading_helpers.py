@@ -17,23 +17,16 @@ import sympy as sp
 
 import armlab
 import armlab.grading as g
-from armlab import Rot, Trans, link_transform_modified, link_transform_standard, point
+from armlab import Rot, Trans, point
 from armlab.grading import (
     check_close,
     check_dh_position,
-    check_dh_robot,
     check_expr_equal,
-    check_link_function,
     check_orthonormal,
-    check_point,
-    check_rot_function,
-    check_rotation,
+    check_robot,
     check_shape,
     check_symbols,
-    check_trans_function,
-    check_transform,
-    reference_fkine,
-    reference_transform,
+    key,
 )
 
 from support.verdicts import raises_verdict
@@ -107,89 +100,74 @@ def test_hints_name_known_mistakes():
     fails(check_close, 5.0, 3.0, hints={"you added instead of subtracting": 5.0}, match="added instead")
 
 
-# --- rotations, transforms, points ------------------------------------------------------------------
-def test_check_rotation_messages():
-    check_rotation(Rot("z", 0.3), "z", 0.3)
-    check_rotation(armlab.R("y", 30, deg=True), "y", 30, deg=True)
-    fails(check_rotation, Rot("z", -0.3), "z", 0.3, match="transpose")
-    fails(check_rotation, Rot("z", 30.0), "z", 30, deg=True, match="degrees were used")
-    fails(check_rotation, Rot("x", 0.3), "z", 0.3, match="rotation about x, expected a rotation about z")
+# --- answer keys: a student's function or value against data armlab computed ---------------------------
+def rot_mistakes(axis, theta):
+    return {
+        **{
+            f"this is a rotation about {o}, expected a rotation about {axis}": Rot(o, theta) for o in "xyz" if o != axis
+        },
+        "looks like degrees were used where radians were expected": Rot(axis, np.degrees(theta)),
+        "looks like the angle was converted to radians twice": Rot(axis, np.radians(theta)),
+    }
 
 
-def test_check_transform_detects_composition_order():
-    factors = [("Rot", "x", 25, "deg"), ("Trans", 6, -3, 0), ("Rot", "z", 40, "deg")]
+ROT_KEY = key.cases(Rot, [(axis, t) for axis in "xyz" for t in (0.0, 0.7, -2.0)], mistakes=rot_mistakes)
+
+
+def test_check_cases_passes_eq_3_19_to_3_21_and_names_the_rotation_mistakes():
+    """hw01 part 1: my_Rot against Rot on the key's inputs; the key's wrong variants are named, the transpose
+    (R(axis, −θ)) without a key entry."""
+    g.check_cases(Rot, ROT_KEY, name="my_Rot")
+    g.check_cases(lambda a, t: armlab.Rot(a, t).tolist(), ROT_KEY, name="my_Rot")  # nested lists are answers too
+    fails(g.check_cases, lambda a, t: Rot(a, -t), ROT_KEY, name="my_Rot", match="transpose of the expected rotation")
+    fails(g.check_cases, lambda a, t: Rot(a, t, deg=True), ROT_KEY, name="my_Rot", match="radians twice")
+    fails(g.check_cases, lambda a, t: Rot(a, np.degrees(t)), ROT_KEY, match="degrees were used where radians")
+    fails(g.check_cases, lambda a, t: Rot("x", t), ROT_KEY, match="rotation about x, expected a rotation about y")
+    fails(g.check_cases, lambda a, t: None, ROT_KEY, match="None")
+    fails(g.check_cases, lambda a, t: armlab.R(a, t), ROT_KEY, match="3×3 rotation where the 4×4")
+    fails(g.check_cases, lambda a, t: (_ for _ in ()).throw(NotImplementedError()), ROT_KEY, match="not implemented")
+
+
+def test_check_cases_gives_arrays_to_eq_3_16_and_names_a_mistake_of_another_shape():
+    """hw01 part 4: the key's ``{"ndarray": ...}`` inputs reach the function as float arrays; the homogeneous
+    4-vector, a known mistake of shape (4,), is named before the shape is."""
+    T, p = Rot("z", 0.4) @ Trans(1, 2, 3), np.array([3.0, -5.0, 2.0])
+    k = key.cases(lambda T, p: (T @ np.append(p, 1.0))[:3], [(T, p)], mistakes=[{"the 4-vector": T @ np.append(p, 1)}])
+    assert k["inputs"][0][0] == {"ndarray": T.tolist()}
+    g.check_cases(lambda T, p: T[:3, :3] @ p + T[:3, 3], k, name="to_frame_A")
+    fails(g.check_cases, lambda T, p: T @ np.append(p, 1.0), k, name="to_frame_A", match="the 4-vector")
+    fails(g.check_cases, lambda T, p: T[:3, :3] @ p, k, name="to_frame_A", match="is off by up to")
+
+
+def test_check_answer_and_check_mistakes_name_a_wrong_composition_order():
+    """hw01 part 3: fixed-frame motions pre-multiply (Example 3.1); the other orders are known mistakes."""
     A, B, C = Rot("x", np.radians(25)), Trans(6, -3, 0), Rot("z", np.radians(40))
-    check_transform(A @ B @ C, factors)
-    check_transform(A @ B @ C, [A, B, C])  # numeric factors work as well
-    fails(check_transform, C @ B @ A, factors, match="right matrices, wrong composition order: .*reverse")
-    fails(check_transform, B @ A @ C, factors, match=r"wrong composition order \(the factors are multiplied")
-    fails(check_transform, Rot("x", 25) @ B @ Rot("z", 40), factors, match="degrees were used where radians")
-    assert np.allclose(reference_transform(*factors), A @ B @ C)
+    k = key.value(A @ B @ C, mistakes={**key.wrong_orders([A, B, C]), "degrees": Rot("x", 25) @ B @ Rot("z", 40)})
+    g.check_answer(A @ B @ C, k, name="T_AB")
+    g.check_mistakes(A @ B @ C, k, name="T_AB")
+    g.check_mistakes(np.eye(4), k, name="T_AB")  # not a known mistake: the visible screen passes, the hidden test fails
+    fails(g.check_answer, np.eye(4), k, name="T_AB", match="T_AB: ")
+    for check in (g.check_answer, g.check_mistakes):
+        fails(check, C @ B @ A, k, name="T_AB", match="multiplied them in reverse")
+        fails(check, B @ A @ C, k, name="T_AB", match=r"in the order \[2, 1, 3\]")
+        fails(check, Rot("x", 25) @ B @ Rot("z", 40), k, name="T_AB", match="degrees")
 
 
-def test_unit_mistakes_with_factors_given_in_radians():
-    factors = [("Rot", "z", 0.3), ("Trans", 1, 2, 3)]
-    fails(check_transform, Rot("z", np.radians(0.3)) @ Trans(1, 2, 3), factors, match="radians twice")
-    fails(check_transform, Rot("z", np.degrees(0.3)) @ Trans(1, 2, 3), factors, match="degrees were used")
-    fails(
-        check_point,
-        (Rot("z", np.radians(0.3)) @ Trans(1, 2, 3) @ point(1, 0, 0))[:3],
-        factors,
-        (1, 0, 0),
-        match="radians twice",
-    )
-    fails(check_transform, Rot("z", np.radians(np.radians(30))), [("Rot", "z", 30, "deg")], match="radians twice")
+def test_check_answer_compares_expressions_of_an_answer_key():
+    a, b, th = sp.symbols("a b theta", real=True)
+    k = key.value(sp.simplify(armlab.Tinv(Trans(a, 0, 0) @ Rot("z", th) @ Trans(0, b, 0))[:3, 3]))
+    assert k["expected"]["symbols"] == ["a", "b", "theta"]
+    g.check_answer(sp.Matrix([-a * sp.cos(th), a * sp.sin(th) - b, 0]), k, name="p_inv")
+    fails(g.check_answer, sp.Matrix([a * sp.cos(th), a * sp.sin(th) - b, 0]), k, name="p_inv", match="p_inv")
 
 
-def test_check_point_messages():
-    factors = [("Rot", "z", 50, "deg"), ("Trans", 1, 2, 3)]
-    T = Rot("z", np.radians(50)) @ Trans(1, 2, 3)
-    p = (3, -5, 2)
-    good = (T @ point(*p))[:3]
-    check_point(good, factors, p)
-    fails(check_point, T @ point(*p), factors, p, match="homogeneous 4-vector")
-    fails(check_point, (armlab.Tinv(T) @ point(*p))[:3], factors, p, match="inverse transform")
-    fails(check_point, T[:3, :3] @ np.array(p, float), factors, p, match="translation is missing")
-    fails(
-        check_point,
-        (Trans(1, 2, 3) @ Rot("z", np.radians(50)) @ point(*p))[:3],
-        factors,
-        p,
-        match="wrong composition order",
-    )
-    fails(check_point, (Rot("z", 50) @ Trans(1, 2, 3) @ point(*p))[:3], factors, p, match="degrees were used")
-
-
-def test_student_function_checkers_use_armlab_vocabulary():
-    # the plain-math references equal armlab's functions
-    for axis in "xyz":
-        for t in (0.0, 0.7, -2.0):
-            assert np.allclose(reference_transform(("Rot", axis, t)), Rot(axis, t))
-    check_rot_function(Rot)
-    check_rot_function(armlab.R, size=3)
-    check_trans_function(Trans)
-    check_link_function(link_transform_modified)
-    check_link_function(link_transform_standard, convention="standard")
-    fails(check_rot_function, lambda a, t: Rot(a, -t), match="transpose")
-    fails(check_rot_function, lambda a, t: Rot(a, t, deg=True), match="radians twice")
-    fails(check_rot_function, lambda a, t: None, match="None")
-    fails(check_rot_function, lambda a, t: (_ for _ in ()).throw(NotImplementedError()), match="not implemented")
-    fails(check_trans_function, lambda x, y, z: Trans(x, y, z).T, match="bottom row")
-    fails(check_link_function, lambda al, a, th, d: link_transform_standard(th, d, a, al), match="STANDARD-convention")
-
-
-def test_check_point_function_is_eq_3_16_on_its_own_transforms_and_names_the_mistakes():
-    """hw01 part 4: ``fn(T, p)`` = T·[p, 1] as a 3-vector, checked on transforms the checker builds (not on the
-    student's part 3 answer); the 4-vector, the inverse and the forgotten translation are named."""
-    from armlab.grading import check_point_function
-
-    cases = (((("Rot", "z", 40, "deg"), ("Trans", 6, -3, 0)), (3, -5, 2)), ((("Trans", 1, 2, 3),), (0, 0, 0)))
-    check_point_function(lambda T, p: (T @ np.append(p, 1.0))[:3], cases=cases)
-    check_point_function(lambda T, p: T[:3, :3] @ p + T[:3, 3], cases=cases)
-    fails(check_point_function, lambda T, p: T @ np.append(p, 1.0), cases=cases, match="homogeneous 4-vector")
-    fails(check_point_function, lambda T, p: (np.linalg.inv(T) @ np.append(p, 1.0))[:3], cases=cases, match="inverse")
-    fails(check_point_function, lambda T, p: T[:3, :3] @ p, cases=cases, match="translation is missing")
-    fails(check_point_function, lambda T, p: (_ for _ in ()).throw(NotImplementedError()), match="not implemented")
+def test_answer_key_refuses_what_it_cannot_write_as_data():
+    with pytest.raises(ValueError, match="not a finite number"):
+        key.value(np.array([1.0, np.nan]))
+    with pytest.raises(ValueError, match="cannot write a function"):
+        key.value(lambda: 0)
+    with pytest.raises(ValueError, match="2 dicts of mistakes for 1 inputs"):
+        key.cases(abs, [(1.0,)], mistakes=[{}, {}])
 
 
 # --- symbolic -------------------------------------------------------------------------------------
@@ -219,64 +197,60 @@ def test_check_expr_equal_messages():
 
 
 # --- DH tables -------------------------------------------------------------------------------------
+DL, DR = armlab.DHLink, armlab.DHRobot
+SCARA_ROBOT = DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL()], convention="modified")
+_rng = np.random.default_rng(0)
 SCARA = {
-    "convention": "modified",
-    "links": [dict(joint="R", d=0.5), dict(joint="R", a=0.4), dict(joint="P", alpha=math.pi, a=0.3), dict(joint="R")],
+    "joints": "RRPR",
+    **key.cases(
+        SCARA_ROBOT.fkine,
+        [(np.zeros(4),)]
+        + [(np.array([*_rng.uniform(-3, 3, 2), _rng.uniform(0, 0.3), _rng.uniform(-3, 3)]),) for _ in range(8)],
+    ),
 }
 
 
-def test_check_dh_robot_accepts_equivalent_tables():
-    DL, DR = armlab.DHLink, armlab.DHRobot
-    modified = DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL()], convention="modified")
+def test_check_robot_accepts_equivalent_tables():
     standard = DR([DL(d=0.5, a=0.4), DL(a=0.3, alpha=np.pi), DL(joint="P"), DL()], convention="standard")
     # another valid choice: twist −π instead of π
     flipped = DR([DL(d=0.5), DL(a=0.4), DL(alpha=-np.pi, a=0.3, joint="P"), DL()], convention="modified")
-    for robot in (modified, standard, flipped):
-        check_dh_robot(robot, SCARA)
-    q = [0.3, -0.2, 0.1, 0.9]
-    assert np.allclose(reference_fkine(modified, q), modified.fkine(q))
-    assert np.allclose(reference_fkine(standard, q), standard.fkine(q))
-    check_dh_position(modified, [0, 0, 0, 0], [0.7, 0, 0.5], joints="RRPR")
+    for robot in (SCARA_ROBOT, standard, flipped):
+        check_robot(robot, SCARA)
+    check_dh_position(SCARA_ROBOT, [0, 0, 0, 0], [0.7, 0, 0.5], joints="RRPR")
 
 
-def test_reference_fkine_deg_converts_revolute_joints_only():
-    q = [math.radians(30), math.radians(45), 0.1, math.radians(-20)]
-    assert np.allclose(reference_fkine(SCARA, [30, 45, 0.1, -20], deg=True), reference_fkine(SCARA, q))
-
-
-def test_check_dh_robot_messages():
-    DL, DR = armlab.DHLink, armlab.DHRobot
+def test_check_robot_messages():
     fails(
-        check_dh_robot,
+        check_robot,
         DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P")], convention="modified"),
         SCARA,
         match="has 3 joints",
     )
     fails(
-        check_dh_robot,
+        check_robot,
         DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3), DL()], convention="modified"),
         SCARA,
         match="joint 3 should be prismatic",
     )
     fails(
-        check_dh_robot,
+        check_robot,
         DR([DL(d=0.4), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL()], convention="modified"),
         SCARA,
         match="home pose",
     )
     fails(
-        check_dh_robot,
+        check_robot,
         DR([DL(d=0.5), DL(a=0.4), DL(a=0.3, joint="P"), DL()], convention="modified"),
         SCARA,
         match="right at q = 0 but wrong when the joints move",
     )
     fails(
-        check_dh_robot,
+        check_robot,
         DR([DL(d=0.5), DL(a=0.4), DL(alpha=np.pi, a=0.3, joint="P"), DL(offset=0.5)], convention="modified"),
         SCARA,
         match="POSITION is right .* ORIENTATION is not",
     )
-    fails(check_dh_robot, "not a robot", SCARA, match="expected a DHRobot")
+    fails(check_robot, "not a robot", SCARA, match="expected a DHRobot")
     fails(
         check_dh_position, DR([DL(), DL()], convention="modified"), [0, 0], [1, 0, 0], joints="RP", match="joint types"
     )
@@ -293,6 +267,8 @@ def patched(monkeypatch):
         m.setattr(np, "array_equal", lambda *a, **k: True)
         m.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
         m.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
+        m.setattr(np.linalg, "det", lambda *a, **k: 1.0)
+        m.setattr(np, "eye", lambda n, *a, **k: np.ones((n, n)))
         m.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
         m.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
         m.setattr(sp, "cos", sp.sin)
@@ -304,35 +280,24 @@ def patched(monkeypatch):
         yield
 
 
+ROT_Z, I4 = key.value(Rot("z", 0.3)), np.eye(4)
+
+
 def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched(monkeypatch):
     with patched(monkeypatch):
         assert builtins.abs(-5) == 0 and np.allclose(1, 2)  # the patches are active
         fails(check_close, [[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], match="is off by up to")
         fails(check_close, 30.0, 0.5235987755982988, match="degrees")
-        fails(check_rotation, np.zeros((4, 4)), "z", 0.3, match="last row")
-        fails(
-            check_transform,
-            np.eye(4),
-            [("Rot", "z", 0.3), ("Trans", 1, 2, 3)],
-            match="is off by up to|rotation|position",
-        )
-        fails(check_rot_function, lambda a, t: np.eye(4), match="is off by up to|rotation")
+        fails(g.check_answer, np.zeros((4, 4)), ROT_Z, match="last row")
+        fails(g.check_cases, lambda a, t: I4, ROT_KEY, match="is off by up to|rotation")
+        fails(check_orthonormal, np.diag([1.0, 1.0, -1.0]), match="det")  # numpy's det and eye are patched
+        fails(check_orthonormal, np.diag([1.0, 2.0, 1.0]), match="not orthonormal")
         q = sp.Symbol("q")
         fails(check_expr_equal, sp.sin(q), "cos(q)", symbols=["q"], match="swapped|not equal")
         fails(check_expr_equal, sp.Integer(0), "a*cos(q)", symbols=["a", "q"], match="not equal")
-        fails(
-            check_dh_robot,
-            armlab.DHRobot(
-                [armlab.DHLink(), armlab.DHLink(), armlab.DHLink(joint="P"), armlab.DHLink()], convention="modified"
-            ),
-            SCARA,
-            match="home pose",
-        )
         # and right answers still pass
         check_close([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]])
-        check_transform(
-            reference_transform(("Rot", "z", 0.3), ("Trans", 1, 2, 3)), [("Rot", "z", 0.3), ("Trans", 1, 2, 3)]
-        )
+        g.check_answer(ROT_Z["expected"], ROT_Z)
 
 
 GRADING_MODULES = ["armlab.grading"] + sorted(m.name for m in pkgutil.walk_packages(g.__path__, "armlab.grading."))
@@ -343,6 +308,8 @@ KERNEL_MODULES = [
     if m
     not in (
         "armlab.grading.preprocessors",
+        "armlab.grading.bake",  # the answer key: built at release, in a process of its own
+        "armlab.grading.key",
         "armlab.grading.offline_html",
         "armlab.grading.batch",
         "armlab.grading.batch_report",
@@ -409,15 +376,6 @@ FUNCTION_CHECKERS = [
     ("dynamics", "check_outward_step_function", 20, "outward_step", 1e-9),
     ("dynamics", "check_mass_matrix_function", 20, "mass_matrix", 1e-9),
     ("identification", "check_regressor_function", 20, "pendulum_regressor", 1e-9),
-    ("ik", "check_theta1_function", 20, "theta1", 1e-6),
-    ("ik", "check_theta3_function", 20, "theta3", 1e-6),
-    ("ik", "check_2r_function", 20, "solve_2r", 1e-6),
-    ("ik", "check_motion_cost_function", 20, "motion_cost", 1e-9),
-    ("ik", "check_choose_function", 20, "choose", 1e-9),
-    ("jacobians", "check_propagation_step_function", 20, "propagate", 1e-9),
-    ("jacobians", "check_joint_rates_function", 20, "joint_rates", 1e-7),
-    ("jacobians", "check_singular_pose_function", 20, "singular_pose", 1e-7),
-    ("jacobians", "check_frame_change_function", 20, "jacobian_in_base", 1e-9),
     ("statics", "check_recursion_step_function", 20, "recursion_step", 1e-9),
     ("statics", "check_tau_tip_function", 20, "tau_tip", 1e-9),
     ("statics", "check_tau_base_function", 20, "tau_base", 1e-9),
@@ -525,51 +483,6 @@ def test_import_armlab_does_not_import_grading_or_nbgrader():
 
 
 # --- visible tests that name the usual mistakes (issue #9) ------------------------------------------
-FIXED_P3 = [("Rot", "z", 40, "deg"), ("Trans", 6, -3, 0), ("Rot", "x", 25, "deg")]  # hw01 part 3, in the order applied
-
-
-def test_check_motion_mistakes_names_order_and_units_but_never_confirms():
-    from armlab.grading import check_motion_mistakes
-
-    A, B, C = Rot("x", np.radians(25)), Trans(6, -3, 0), Rot("z", np.radians(40))
-    check_motion_mistakes(A @ B @ C, FIXED_P3, frame="fixed", name="T_AB")  # right: fixed axes pre-multiply
-    check_motion_mistakes(np.eye(4), FIXED_P3, frame="fixed", name="T_AB")  # unknown: the hidden tests decide
-    fails(check_motion_mistakes, C @ B @ A, FIXED_P3, frame="fixed", name="T_AB", match="multiplied them in reverse")
-    check_motion_mistakes(C @ B @ A, FIXED_P3, frame="current", name="T")  # the same product is right for current axes
-    fails(check_motion_mistakes, B @ A @ C, FIXED_P3, frame="fixed", name="T_AB", match=r"in the order \[")
-    fails(
-        check_motion_mistakes,
-        Rot("x", 25) @ B @ Rot("z", 40),
-        FIXED_P3,
-        frame="fixed",
-        name="T_AB",
-        match="degrees were used where radians",
-    )
-    T = A @ B @ C
-    p = (3, -5, 2)
-    check_motion_mistakes((T @ point(*p))[:3], FIXED_P3, frame="fixed", p=p, name="AP")
-    fails(
-        check_motion_mistakes,
-        (armlab.Tinv(T) @ point(*p))[:3],
-        FIXED_P3,
-        frame="fixed",
-        p=p,
-        name="AP",
-        match="inverse transform",
-    )
-    fails(
-        check_motion_mistakes,
-        T[:3, :3] @ np.array(p, float),
-        FIXED_P3,
-        frame="fixed",
-        p=p,
-        name="AP",
-        match="translation is missing",
-    )
-    with pytest.raises(ValueError, match="frame"):
-        check_motion_mistakes(T, FIXED_P3, frame="moving")
-
-
 def test_check_known_mistakes_and_transposed_transform():
     from armlab.grading import check_known_mistakes
 
@@ -646,7 +559,7 @@ def test_wrong_answer_shows_the_message_and_the_test_line_only(hw01_runs):
     _, wrong = hw01_runs
     p3 = _errors(wrong["p3_visible"])
     assert "AssertionError: T_AB: looks like degrees were used where radians were expected" in p3
-    assert "----> 4 check_motion_mistakes(T_AB" in p3  # the line of the test cell
+    assert "----> 4 check_mistakes(T_AB" in p3  # the line of the test cell
     assert "multiplied them in reverse" in _errors(wrong["p5_visible"])
     assert "transpose of the expected rotation" in _errors(wrong["p1_visible"])
     tracebacks = _errors([o for outs in wrong.values() for o in outs])

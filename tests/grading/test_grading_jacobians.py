@@ -1,18 +1,22 @@
-"""armlab.grading.jacobians: the hw04 checkers pass right answers, fail wrong ones naming the mistake
-(wrong frame, transposed, degrees, the [ω; v] row order, ...), and their plain-math references agree with
-armlab.jacobians."""
+"""hw04's answer key and armlab.grading.jacobians' comparisons: right answers pass, wrong ones fail naming the
+mistake (wrong frame, transposed, degrees, the [ω; v] row order, ...). The key is the one the release bakes: the
+solutions notebook's key cells, run by armlab in a fresh process."""
 
 import pytest
 import numpy as np
 import sympy as sp
 
-import armlab
-from armlab import jacobians as jb
+from pathlib import Path
+
+import nbformat
+
+from armlab.grading import check_cases
 from armlab.grading import jacobians as g
+from armlab.grading.bake import is_key_cell, run_keys
 
 from support.verdicts import raises_verdict
 
-pytestmark = pytest.mark.homework("hw04_jacobians")  # its checkers
+pytestmark = [pytest.mark.homework("hw04_jacobians"), pytest.mark.integration]  # the key runs in a process
 
 th1, th2, l1, l2 = sp.symbols("th1 th2 l1 l2", real=True)
 J2_OK = sp.Matrix(
@@ -56,83 +60,64 @@ def fails(check, *args, match, **kw):
         check(*args, **kw)
 
 
-# --- references agree with armlab ------------------------------------------------------------------
-def test_references_agree_with_armlab_jacobians():
-    rng = np.random.default_rng(40)
-    for _ in range(10):
-        t1, t2, a, b = rng.uniform(-3, 3), rng.uniform(-3, 3), rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.5)
-        J = armlab.models.planar2r(a, b).jacob0([t1, t2])[:2]
-        assert np.allclose(np.reshape(g.reference_jacobian_2r(t1, t2, a, b), (2, 2)), J, atol=1e-12)
-        q, lengths = rng.uniform(-3, 3, 3), rng.uniform(0.2, 1.0, 3)
-        robot = armlab.DHRobot([armlab.DHLink(a=x) for x in lengths])
-        J3 = robot.jacob0(q)[[0, 1, 5]]
-        assert np.allclose(np.reshape(g.reference_jacobian_planar3(list(q), list(lengths)), (3, 3)), J3, atol=1e-12)
-        xdot = rng.uniform(-1, 1, 3)
-        assert np.allclose(g.reference_joint_rates(list(q), list(lengths), list(xdot)), np.linalg.solve(J3, xdot))
-        qs, u = g.reference_singular_pose(list(q), list(lengths))
-        assert abs(np.sin(qs[1])) < 1e-12 and abs(np.cos(qs[1] - q[1])) >= 0  # on the singular set
-        assert np.allclose(np.array(u) @ robot.jacob0(qs)[[0, 1, 5]], 0, atol=1e-12) and np.isclose(
-            np.linalg.norm(u), 1
-        )
-        T = robot.fkine(q)
-        n = 3
-        Jb = g.reference_frame_change(list(robot.jacobe(q).ravel()), list(T[:3, :3].ravel()), n)
-        assert np.allclose(np.reshape(Jb, (6, n)), robot.jacob0(q), atol=1e-12)
+@pytest.fixture(scope="module")
+def K():
+    path = Path(__file__).resolve().parents[2] / "solutions/hw04_jacobians/hw04_jacobians.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    return run_keys("\n\n".join(c.source for c in nb.cells if is_key_cell(c)))
 
 
-def test_propagation_reference_is_armlab_velocity_propagation():
-    """One reference step per link of a random arm (modified DH) reproduces jb.velocity_propagation."""
-    robot = armlab.DHRobot(
-        [
-            armlab.DHLink(alpha=0.4, a=0.2, d=0.1),
-            armlab.DHLink(alpha=-1.1, a=0.3, joint="P", qlim=(0, 1)),
-            armlab.DHLink(alpha=0.7, a=0.1, d=0.2),
-        ],
-        convention="modified",
-    )
-    q, qd = np.array([0.3, 0.4, -0.8]), np.array([0.5, -0.2, 0.9])
-    steps = jb.velocity_propagation(robot, q, qd)
-    w, v = [0.0] * 3, [0.0] * 3
-    for i, link in enumerate(robot.links):
-        A = robot.link_transform(i + 1, q[i])
-        w, v = g.reference_propagation_step(
-            list(A[:3, :3].ravel()), list(A[:3, 3]), w, v, qd[i], "R" if link.revolute else "P"
-        )
-        assert np.allclose(w, steps[i + 1][1]) and np.allclose(v, steps[i + 1][2]), i
+def J2(answer, K):
+    g.check_jacobian_2r_expr(answer, K["KEY_P1"], name="J2")
 
 
-# --- the checkers: right answers pass ---------------------------------------------------------------
-def test_right_answers_pass():
-    g.check_jacobian_2r_expr(J2_OK, points=[(0.5, 1.0, 0.5, 0.5)], seed=1)
-    g.check_jacobian_2r_expr(J2_OK.applyfunc(sp.expand_trig), seed=2)  # any equivalent form
-    g.check_propagation_step_function(propagate_ok, seed=3, n=40)
-    g.check_joint_rates_function(joint_rates_ok, seed=4, n=40)
-    g.check_singular_pose_function(singular_ok, seed=5, n=40)
-    g.check_singular_pose_function(
-        lambda q, l: (singular_ok(q, l)[0] + [0, 2 * np.pi, 0], -singular_ok(q, l)[1]), seed=5, n=10
+def P2(fn, K):
+    check_cases(fn, K["KEY_P2"], name="propagate", compare=g.check_pair)
+
+
+def P3(fn, K):
+    check_cases(fn, K["KEY_P3"], name="joint_rates", atol=1e-7, rtol=1e-7)
+
+
+def P4(fn, K):
+    check_cases(fn, K["KEY_P4"], name="singular_pose", atol=1e-7, compare=g.check_singular_pose)
+
+
+def P5(fn, K):
+    check_cases(fn, K["KEY_P5"], name="jacobian_in_base")
+
+
+def test_right_answers_pass(K):
+    J2(J2_OK, K)
+    J2(J2_OK.applyfunc(sp.expand_trig), K)  # any equivalent form
+    P2(propagate_ok, K)
+    P3(joint_rates_ok, K)
+    P4(singular_ok, K)
+    P4(
+        lambda q, l: (singular_ok(q, l)[0] + [0, 2 * np.pi, 0], -singular_ok(q, l)[1]), K
     )  # θ2 modulo 2π, u of either sign
-    g.check_frame_change_function(in_base_ok, seed=6, n=40)
+    P5(in_base_ok, K)
 
 
 # --- and wrong ones fail, naming the mistake ---------------------------------------------------------
-def test_part1_messages():
-    fails(g.check_jacobian_2r_expr, J2_OK.T, seed=1, match="transpose")
+def test_part1_messages(K):
+    fails(J2, J2_OK.T, K, match="transpose")
     fails(
-        g.check_jacobian_2r_expr,
+        J2,
         sp.Matrix([[l1 * sp.sin(th2), 0], [l1 * sp.cos(th2) + l2, l2]]),
-        seed=1,
+        K,
         match="tip frame",
     )
-    fails(g.check_jacobian_2r_expr, J2_OK.subs(th1 + th2, th2), seed=1, match="θ1 \\+ θ2")
-    fails(g.check_jacobian_2r_expr, -J2_OK, seed=1, match="sign flipped")
-    fails(g.check_jacobian_2r_expr, J2_OK.col_join(sp.Matrix([[1, 1]])), seed=1, match="drop the other rows")
-    fails(g.check_jacobian_2r_expr, J2_OK.subs(l1, sp.Symbol("L")), seed=1, match="symbol")
-    fails(g.check_jacobian_2r_expr, np.ones((2, 2)), seed=1, match="has no symbols")
+    fails(J2, J2_OK.subs(th1 + th2, th2), K, match="θ1 \\+ θ2")
+    fails(J2, -J2_OK, K, match="sign flipped")
+    fails(J2, J2_OK.col_join(sp.Matrix([[1, 1]])), K, match="drop the other rows")
+    fails(J2, J2_OK.subs(l1, sp.Symbol("L")), K, match="symbol")
+    fails(J2, np.ones((2, 2)), K, match="has no symbols")
 
 
-def test_part2_messages():
-    fails(g.check_propagation_step_function, lambda *a: propagate_ok(*a)[::-1], seed=2, match=r"returned \(v, ω\)")
-    fails(g.check_propagation_step_function, lambda R, *a: propagate_ok(R.T, *a), seed=2, match="wrong way")
+def test_part2_messages(K):
+    fails(P2, lambda *a: propagate_ok(*a)[::-1], K, match=r"returned \(v, ω\)")
+    fails(P2, lambda R, *a: propagate_ok(R.T, *a), K, match="wrong way")
 
     def cross_reversed(R, P, w, v, qd, joint):
         return R.T @ w + (qd * Z if joint == "R" else 0), R.T @ (v + np.cross(P, w)) + (qd * Z if joint == "P" else 0)
@@ -143,38 +128,36 @@ def test_part2_messages():
     def no_prismatic(R, P, w, v, qd, joint):
         return R.T @ w + qd * Z, R.T @ (v + np.cross(w, P))
 
-    fails(g.check_propagation_step_function, cross_reversed, seed=2, match="wrong order")
-    fails(g.check_propagation_step_function, rate_first, seed=2, match="before rotating")
-    fails(g.check_propagation_step_function, no_prismatic, seed=2, match="prismatic joint as revolute")
+    fails(P2, cross_reversed, K, match="wrong order")
+    fails(P2, rate_first, K, match="before rotating")
+    fails(P2, no_prismatic, K, match="prismatic joint as revolute")
 
     def left_in_frame_i(R, P, w, v, qd, joint):
         w1 = w + (qd * R[:, 2] if joint == "R" else 0)
         return w1, v + np.cross(w, P) + (qd * R[:, 2] if joint == "P" else 0)
 
-    fails(g.check_propagation_step_function, left_in_frame_i, seed=2, match="still in frame {i}")
+    fails(P2, left_in_frame_i, K, match="still in frame {i}")
 
 
-def test_part3_messages():
-    fails(g.check_joint_rates_function, lambda *a: np.degrees(joint_rates_ok(*a)), seed=3, match="degrees per second")
+def test_part3_messages(K):
+    fails(P3, lambda *a: np.degrees(joint_rates_ok(*a)), K, match="degrees per second")
+    fails(P3, lambda q, l, x: np.linalg.solve(planar_J(q, l).T, x), K, match="transposed J")
     fails(
-        g.check_joint_rates_function, lambda q, l, x: np.linalg.solve(planar_J(q, l).T, x), seed=3, match="transposed J"
-    )
-    fails(
-        g.check_joint_rates_function,
+        P3,
         lambda q, l, x: np.linalg.solve(planar_J(q, l, omega_first=True), x),
-        seed=3,
+        K,
         match=r"\[ω; v\] row order",
     )
     fails(
-        g.check_joint_rates_function,
+        P3,
         lambda q, l, x: np.linalg.solve(planar_J(q, l, absolute=True), x),
-        seed=3,
+        K,
         match="relative",
     )
-    fails(g.check_joint_rates_function, lambda q, l, x: planar_J(q, l) @ x, seed=3, match=r"J·ẋ is not")
+    fails(P3, lambda q, l, x: planar_J(q, l) @ x, K, match=r"J·ẋ is not")
 
 
-def test_part4_messages():
+def test_part4_messages(K):
     def null_space(q, l):
         qs, _ = singular_ok(q, l)
         return qs, np.linalg.svd(planar_J(qs, l))[2][-1]
@@ -184,51 +167,51 @@ def test_part4_messages():
         return qs * [1, 180 / np.pi, 1], u
 
     fails(
-        g.check_singular_pose_function,
+        P4,
         null_space,
-        seed=4,
+        K,
         match="transposed: this is the joint motion that moves nothing",
     )
-    fails(g.check_singular_pose_function, deg, cases=[([0.3, 2.9, 0.1], [0.5, 0.4, 0.3])], match="degrees")
+    fails(P4, deg, K, match="degrees")
     fails(
-        g.check_singular_pose_function,
+        P4,
         lambda q, l: (singular_ok(q, l)[0], 2 * singular_ok(q, l)[1]),
-        seed=4,
+        K,
         match="not a unit vector",
     )
     fails(
-        g.check_singular_pose_function,
+        P4,
         lambda q, l: (np.array(q, float), singular_ok(q, l)[1]),
-        seed=4,
+        K,
         match="q_s is q itself",
     )
     fails(
-        g.check_singular_pose_function,
+        P4,
         lambda q, l: (singular_ok(q, l)[0] + [0, np.pi, 0], singular_ok(q, l)[1]),
-        cases=[([0.3, 0.2, 0.1], [0.5, 0.4, 0.3])],
+        K,
         match="nearer",
     )
-    fails(g.check_singular_pose_function, lambda q, l: singular_ok(q, l)[0], seed=4, match=r"two results \(q_s, u\)")
+    fails(P4, lambda q, l: singular_ok(q, l)[0], K, match=r"two results \(q_s, u\)")
 
 
-def test_part5_messages():
-    fails(g.check_frame_change_function, lambda J, T: in_base_ok(J, np.linalg.inv(T)), seed=5, match="wrong way")
+def test_part5_messages(K):
+    fails(P5, lambda J, T: in_base_ok(J, np.linalg.inv(T)), K, match="wrong way")
     fails(
-        g.check_frame_change_function,
+        P5,
         lambda J, T: in_base_ok(J, T)[[3, 4, 5, 0, 1, 2]],
-        seed=5,
+        K,
         match=r"\[ω; v\] row order",
     )
     fails(
-        g.check_frame_change_function,
+        P5,
         lambda J, T: np.vstack([T[:3, :3] @ J[:3], J[3:]]),
-        seed=5,
+        K,
         match="only the translational",
     )
     fails(
-        g.check_frame_change_function,
+        P5,
         lambda J, T: np.vstack([J[:3], T[:3, :3] @ J[3:]]),
-        seed=5,
+        K,
         match="only the rotational",
     )
 
@@ -236,10 +219,10 @@ def test_part5_messages():
         Jb = in_base_ok(J, T)
         return np.vstack([Jb[:3] - np.cross(T[:3, 3], Jb[3:].T).T, Jb[3:]])
 
-    fails(g.check_frame_change_function, moved, seed=5, match="reference point")
+    fails(P5, moved, K, match="reference point")
     fails(
-        g.check_frame_change_function,
+        P5,
         lambda J, T: in_base_ok(J, T).T,
-        cases=[([0.1] * 12, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])],
+        K,
         match="transposed",
     )

@@ -104,6 +104,18 @@ def test_the_check_finds_a_leaked_solution_and_a_hidden_test(edition, tmp_path):
     (leaky / "docs" / "notes.md").write_text("### BEGIN HIDDEN TESTS\n")
     with pytest.raises(SystemExit, match="marker"):
         se.check_edition(leaky)
+    (leaky / "docs" / "notes.md").unlink()
+    (leaky / "lib" / "armlab" / "grading").mkdir(parents=True)  # the checkers are searched too (issue #30)
+    (leaky / "lib" / "armlab" / "grading" / "checks.py").write_text(f"REFERENCE = 1\n{line}\n")
+    with pytest.raises(SystemExit, match="solution line"):
+        se.check_edition(leaky)
+    shutil.rmtree(leaky / "lib")
+    key_cell = {"cell_type": "code", "metadata": {}, "source": "### ANSWER KEY\nKEY_X = 1.0", "outputs": []}
+    (leaky / "keyed.ipynb").write_text(
+        json.dumps({"cells": [key_cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    with pytest.raises(SystemExit, match="answer key cell"):
+        se.check_edition(leaky)
     shutil.copytree(REPO / "solutions" / "hw01_transforms", leaky / "solutions")
     with pytest.raises(SystemExit, match="forbidden file solutions"):
         se.check_edition(leaky)

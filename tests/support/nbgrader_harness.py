@@ -20,6 +20,8 @@ from typing import NamedTuple
 
 import nbformat
 
+from armlab.grading.bake import is_key_cell
+
 REPO = Path(__file__).resolve().parents[2]
 BIN = str(Path(sys.executable).parent)  # nbgrader runs `alembic`, which must be on PATH
 
@@ -673,6 +675,22 @@ def hw08_submissions(solution, blank):
     return subs
 
 
+def honest_and_blank(solution, blank):
+    """The students of a homework without a builder of its own: the solution (full marks) and the blank."""
+    return {"solution": solution, "blank": blank}
+
+
+#: Every homework: each folder of solutions/ with its notebook (a new homework is found, nothing to add here).
+HOMEWORK = sorted(p.name for p in (REPO / "solutions").iterdir() if (p / f"{p.name}.ipynb").is_file())
+
+
+def max_score(homework):
+    """The points of the homework's test cells, as its solutions notebook gives them."""
+    nb = nbformat.read(REPO / "solutions" / homework / f"{homework}.ipynb", as_version=4)
+    return float(sum(c.metadata.get("nbgrader", {}).get("points", 0) for c in graded_cells(nb)))
+
+
+#: The students of each homework that has more than ``honest_and_blank`` (optional for a new homework).
 SUBMISSIONS = {
     "hw01_transforms": hw01_submissions,
     "hw02_forward_kinematics": hw02_submissions,
@@ -863,6 +881,12 @@ OUTCOMES = [
     ),  # parts 3 and 4
     Outcome("hw08_control", "monkeypatch", 0.0),
 ]
+OUTCOMES += [  # a homework without rows of its own: its solution gets full marks, its blank nothing
+    Outcome(hw, student, score)
+    for hw in HOMEWORK
+    if hw not in {o.homework for o in OUTCOMES}
+    for student, score in (("solution", max_score(hw)), ("blank", 0.0))
+]
 EXPECTED = {(o.homework, o.student): o.score for o in OUTCOMES}
 assert len(EXPECTED) == len(OUTCOMES), "one row per (homework, student)"
 
@@ -877,7 +901,7 @@ def scores(api, assignment, student):
 
 
 def run_batch(root, assignments=None, builders=None, timeout=None, select=None, workers=None):
-    """Release ``assignments`` (default: those in ``builders``) in a temporary course at ``root`` and
+    """Release ``assignments`` (default: every homework) in a temporary course at ``root`` and
     autograde every submission ``builders`` (default ``SUBMISSIONS``) make of them, or those
     ``select``ed by (assignment, student), as one batch. ``timeout``: per-cell Execute timeout (default:
     the committed config's). ``workers``: None grades one after another with ``NbGraderAPI.autograde``,
@@ -887,7 +911,7 @@ def run_batch(root, assignments=None, builders=None, timeout=None, select=None, 
     from traitlets.config import Config
 
     builders = SUBMISSIONS if builders is None else builders
-    assignments = list(builders) if assignments is None else list(assignments)
+    assignments = HOMEWORK if assignments is None else list(assignments)
     root = Path(root)
     for a in assignments:  # only these assignments (other homework may be work in progress)
         shutil.copytree(REPO / "solutions" / a, root / "solutions" / a)
@@ -907,8 +931,9 @@ def run_batch(root, assignments=None, builders=None, timeout=None, select=None, 
         result["generated"][a] = res
     for a in assignments:
         solution = nbformat.read(root / "solutions" / a / f"{a}.ipynb", as_version=4)
+        solution.cells = [c for c in solution.cells if not is_key_cell(c)]  # a student's copy has no answer key
         blank = nbformat.read(root / "exercises" / a / f"{a}.ipynb", as_version=4)
-        for student, nb in builders[a](solution, blank).items():
+        for student, nb in builders.get(a, honest_and_blank)(solution, blank).items():
             if select is not None and (a, student) not in select:
                 continue
             dest = root / "submitted" / student / a / f"{a}.ipynb"

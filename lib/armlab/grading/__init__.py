@@ -13,17 +13,20 @@ of mistake it looks like: transpose, degrees for radians, sign flipped, off
 by π, wrong shape, NaN, not orthonormal, right factors in the wrong order,
 a DH table that is right at the home pose only, ...
 
-Modules: :mod:`.checks` (closeness, shape, orthonormality, the diagnosis of a miss),
-:mod:`.symbolic` (sympy expressions), :mod:`.transforms` (rotations, transforms, points),
-:mod:`.dh` (link transforms, DH tables), :mod:`.ik` (hw03; its old path ``armlab.grading_ik`` is deprecated),
-:mod:`.jacobians` (hw04), :mod:`.statics` (hw05), :mod:`.dynamics` (hw06), :mod:`.identification` (hw07),
-:mod:`.control` (hw08) and
-:mod:`.preprocessors` (nbgrader, imported by
-``nbgrader_config.py`` only). The private
-``_builtins`` and ``_frozen`` (captured functions, read-only modules), ``_base`` (reading answers,
-messages, the case runner of the checkers of student functions) and
-``_plain`` (the one plain-math reference copy) serve them all. Nothing here imports the rest of
-armlab.
+Answers are compared with **answer keys**: in ``solutions/<hw>/<hw>.ipynb`` an ``### ANSWER KEY`` cell
+computes, with armlab itself, the expected answers on fixed inputs and the answers of the usual mistakes
+(:mod:`.key`); when the assignment is generated they run in a fresh process and are written into the test
+cells as literal data (:mod:`.bake`, :class:`.preprocessors.BakeAnswerKey`). A test cell then calls
+``check_cases(fn, KEY)``, ``check_answer(x, KEY)`` or ``check_mistakes(x, KEY)``: nothing here computes the
+maths again.
+
+Modules: :mod:`.checks` (closeness and the diagnosis of a miss, the answer-key checkers), :mod:`.symbolic`
+(sympy expressions), :mod:`.dh` (a student's DHRobot), :mod:`.ik` and :mod:`.jacobians` (comparisons for
+hw03 and hw04; ``armlab.grading_ik`` is the deprecated old path of :mod:`.ik`), :mod:`.statics` (hw05),
+:mod:`.dynamics` (hw06), :mod:`.identification` (hw07), :mod:`.control` (hw08) and :mod:`.preprocessors`
+(nbgrader, imported by ``nbgrader_config.py`` only). The private ``_builtins`` and ``_frozen`` (captured
+functions, read-only modules) and ``_base`` (reading answers, messages) serve them all; ``_plain`` is the
+plain-math copy hw05–hw08's checkers still use. Nothing here imports the rest of armlab.
 
 Tamper resistance (nbgrader runs student code in the same kernel as the
 tests, so this raises the bar, it is not a sandbox):
@@ -35,10 +38,10 @@ tests, so this raises the bar, it is not a sandbox):
   ``np.testing.assert_allclose``, ``np.linalg.norm``, ``sympy.simplify`` or
   ``builtins.abs`` changes nothing here.
 * Comparisons are plain Python arithmetic on ``float`` values (numpy arrays
-  are read with ``ndarray.tolist``, a method of an immutable C type), and
-  reference values are re-derived inside the checker from a description
-  (``("Rot", "z", 0.3)``, a DH table as literals, an expression as a
-  string) instead of trusting ``armlab.Rot`` & co. at grading time.
+  are read with ``ndarray.tolist``, a method of an immutable C type) against
+  answer keys armlab computed at release, outside the student's kernel, that
+  the test cell carries as literal data (not as a notebook variable the
+  student's function could read).
 * Every module of the package refuses attribute assignment
   (``armlab.grading.check_close = ...`` raises, and so does the same through
   ``armlab.grading.checks`` or ``armlab.grading._frozen``), and the test cells
@@ -46,48 +49,40 @@ tests, so this raises the bar, it is not a sandbox):
   does not reach the tests.
 
 Limits: a student can still replace ``sys.modules["armlab.grading"]``,
-write into a module's ``__dict__``, patch methods of sympy classes, or
-read the gradebook's files. Such code is visible in the submitted notebook;
+write into a module's ``__dict__``, patch methods of sympy classes, read the
+gradebook's files, or read the running test cell's source or the checkers'
+frames, where the answer key is while the student's function runs. Such code is visible in the submitted notebook;
 review flagged notebooks by hand (docs/instructor.md, "Hardening").
 """
 
 from ._frozen import freeze
-from .checks import check_close, check_known_mistakes, check_orthonormal, check_shape
-from .dh import check_dh_position, check_dh_robot, check_link_function, reference_fkine
-from .symbolic import check_expr_equal, check_symbols
-from .transforms import (
-    check_motion_mistakes,
-    check_point,
-    check_rot_function,
-    check_rotation,
-    check_trans_function,
-    check_point_function,
-    check_transform,
-    reference_transform,
+from .checks import (
+    check_answer,
+    check_cases,
+    check_close,
+    check_known_mistakes,
+    check_mistakes,
+    check_orthonormal,
+    check_shape,
 )
+from .dh import check_dh_position, check_robot
+from .symbolic import check_expr_equal, check_symbols
 
 # bound before the package is frozen
 from . import control, dynamics, feedback, identification, ik, jacobians, statics  # noqa: F401
 
 __all__ = [
+    "check_cases",
+    "check_answer",
+    "check_mistakes",
     "check_close",
     "check_shape",
     "check_symbols",
-    "check_rotation",
     "check_orthonormal",
-    "check_transform",
-    "check_point",
     "check_dh_position",
-    "check_rot_function",
-    "check_trans_function",
-    "check_point_function",
-    "check_link_function",
     "check_expr_equal",
-    "check_dh_robot",
-    "reference_transform",
-    "reference_fkine",
+    "check_robot",
     "check_known_mistakes",
-    "check_motion_mistakes",
 ]
 
 feedback.install()  # inside IPython: short, friendly tracebacks in test cells

@@ -20,7 +20,10 @@ from ._frozen import (
     ndarray_tolist,
     np_asarray,
     np_complexfloating,
+    np_det,
     np_generic,
+    np_matmul,
+    pi,
 )
 
 from typing import TYPE_CHECKING, NamedTuple
@@ -243,6 +246,59 @@ def check_finite(a: Any, name: str) -> None:
             fail(name, "contains infinity (division by zero?)")
 
 
+# --- properties of an answer (the diagnosis of a miss) ----------------------------------------------------
+def transpose(flat: Any, n: int) -> list[Any]:
+    """An n×n matrix (flat, row-major) with rows and columns swapped."""
+    return [flat[j * n + i] for i in range(n) for j in range(n)]
+
+
+def rot_block(flat: Any, n: int) -> list[Any]:
+    """The upper-left 3×3 block of an n×n matrix."""
+    return [flat[i * n + j] for i in range(3) for j in range(3)]
+
+
+def translation(T: Any) -> list[Any]:
+    """The translation column of a 4×4."""
+    return [T[3], T[7], T[11]]
+
+
+def last_row_ok(T: Any, tol: float) -> Any:
+    """The last row of a 4×4 is [0, 0, 0, 1]."""
+    return all(abs(x - y) <= tol for x, y in zip(T[12:], (0.0, 0.0, 0.0, 1.0)))
+
+
+def matrix3(R9: Any) -> Any:
+    return np_array([R9[0:3], R9[3:6], R9[6:9]], dtype=float)
+
+
+def orthonormal_error(R9: Any) -> Any:
+    """max |R·Rᵀ − I| of a 3×3 (numpy's matmul ufunc, captured at import)."""
+    R = matrix3(R9)
+    RRt = ndarray_tolist(np_matmul(R, R.T))
+    return max(abs(RRt[i][j] - (1.0 if i == j else 0.0)) for i in range(3) for j in range(3))
+
+
+def det3(R9: Any) -> float:
+    return float(np_det(matrix3(R9)))
+
+
+def is_rotation_like(shape: Any, flat: Any) -> bool:
+    """True for a 3×3 rotation or a 4×4 homogeneous transform with a rotation block."""
+    if shape == (3, 3):
+        R = flat
+    elif shape == (4, 4) and last_row_ok(flat, 1e-9):
+        R = rot_block(flat, 4)
+    else:
+        return False
+    return orthonormal_error(R) < 1e-6 and det3(R) > 0
+
+
+def wrap(x: Any) -> Any:
+    """An angle x wrapped into (−π, π]."""
+    r = (x + pi) % (2.0 * pi) - pi
+    return r + 2.0 * pi if r <= -pi else r
+
+
 # --- comparing and formatting -------------------------------------------------------------------
 def close(a: Any, b: Any, atol: float, rtol: float = 0.0) -> Any:
     """Flat lists equal entry by entry within atol + rtol·|b|."""
@@ -323,6 +379,11 @@ def call(fn: Callable[..., Any], args: Any, name: str) -> Any:
     except NotImplementedError:
         pass  # failed below, outside the except block, so the traceback stays short
     fail(name, "is not implemented yet (it still raises NotImplementedError)")
+
+
+def decode(arg: Any) -> Any:
+    """An input from an answer key as the student's function gets it: ``{"ndarray": ...}`` as a float array."""
+    return np_array(arg["ndarray"], dtype=float) if isinstance(arg, dict) and "ndarray" in arg else arg
 
 
 def arrays(*values: Any) -> tuple[Any, ...]:

@@ -54,6 +54,8 @@ ndarray, np_asarray, np_array, np_generic, np_complexfloating = (
     numpy.complexfloating,
 )
 ndarray_tolist = numpy.ndarray.tolist
+# ufuncs (C objects: what they compute cannot be patched), for the diagnosis of an answer's matrix
+np_matmul, np_det = numpy.matmul, numpy.linalg._umath_linalg.det
 
 # --- sympy ------------------------------------------------------------------------------------
 S = SimpleNamespace(

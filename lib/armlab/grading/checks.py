@@ -11,7 +11,17 @@ AssertionError: theta: looks like degrees were used where radians were expected 
 from __future__ import annotations
 
 from ._base import (
+    call,
+    det3,
+    is_rotation_like,
+    last_row_ok,
+    orthonormal_error,
+    rot_block,
+    translation,
+    transpose,
+    wrap,
     check_finite,
+    decode,
     close,
     fail,
     fail_if_hint,
@@ -24,17 +34,8 @@ from ._base import (
     shape_of_any,
 )
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
-from ._frozen import S, degrees, freeze, ndarray, pi, radians
-from ._plain import (
-    det3,
-    is_rotation_like,
-    last_row_ok,
-    orthonormal_error,
-    rot_block,
-    translation,
-    transpose,
-    wrap,
-)
+from ._frozen import S, degrees, freeze, ndarray, ndarray_tolist, pi, radians
+from .symbolic import check_expr_equal
 
 from typing import TYPE_CHECKING
 
@@ -60,7 +61,8 @@ def check_close(
     ashape, a = read(answer, name)
     eshape, e = read(expected, f"{name} (expected)")
     check_finite(a, name)
-    if ashape != eshape:
+    if ashape != eshape:  # a known mistake of another shape (the homogeneous 4-vector, ...) is named first
+        fail_if_hint(name, hints, lambda wshape, w: wshape == ashape and close(a, w, atol + 1e-9, rtol))
         shape_message(name, ashape, eshape)
     if angle:
         a = [y + wrap(x - y) for x, y in zip(a, e)]
@@ -137,6 +139,87 @@ def diagnose_transform(name: str, n: int, a: Any, e: Any, tol: float, rtol: floa
             )
         if pos_ok and not rot_ok:
             fail(name, "the position is right but the rotation part is wrong")
+
+
+def check_cases(
+    fn: Any, key: Any, name: str = "answer", atol: float = 1e-9, rtol: float = 0.0, compare: Any = None
+) -> None:
+    """Assert ``fn`` gives the answer key's expected answers on its inputs (``armlab.grading.key.cases``), naming
+    the key's known mistake a wrong answer equals, else the likeliest kind of miss (:func:`check_expected`)."""
+    inputs, expected, mistakes, names = key["inputs"], key["expected"], key.get("mistakes"), key.get("names")
+    del key  # not in this frame while the student's function runs
+    for k, args in enumerate(inputs):
+        args = [decode(a) for a in args]
+        shown = [argument_label(a) for a in args]
+        if names and len(names) == len(shown):
+            shown = [f"{n}={a}" for n, a in zip(names, shown)]
+        label = f"{name}({', '.join(shown)})"
+        answer = call(fn, args, name)
+        hints = mistakes[k] if mistakes else None
+        check_expected(answer, expected[k], name=label, atol=atol, rtol=rtol, hints=hints, compare=compare)
+
+
+def argument_label(a: Any) -> str:
+    """An argument as the label of a failed case shows it: numbers short, a 4×4 array as T, long lists elided."""
+    if isinstance(a, ndarray):
+        if a.shape == (4, 4):
+            return "T"
+        a = ndarray_tolist(a)
+    if isinstance(a, float):
+        return fmt(a)
+    if isinstance(a, (list, tuple)) and all(isinstance(x, (int, float)) for x in a):
+        return "[" + ", ".join(fmt(x) for x in a) + "]"
+    text = repr(a)
+    return text if len(text) <= 40 else f"<{type(a).__name__} of {len(a) if hasattr(a, '__len__') else '?'}>"
+
+
+def check_expected(
+    answer: Any, expected: Any, name: str, atol: float = 1e-6, rtol: float = 0.0, hints: Any = None, compare: Any = None
+) -> None:
+    """One answer against one expected value of an answer key, ``hints`` ({message: wrong value}) its known
+    mistakes: ``compare(answer, expected, name=, atol=, hints=)`` if given (e.g. angles modulo 2π), else a
+    sympy expression by :func:`check_expr_equal`, True/False by :func:`check_truth`, numbers by :func:`check_close`."""
+    if compare is not None:
+        compare(answer, expected, name=name, atol=atol, hints=hints)
+    elif isinstance(expected, dict) and "expr" in expected:
+        check_expr_equal(answer, expected["expr"], name=name, symbols=expected["symbols"])
+    elif isinstance(expected, bool):
+        check_truth(answer, expected, name=name, hints=hints)
+    else:
+        check_close(answer, expected, name=name, atol=atol, rtol=rtol, hints=hints)
+
+
+def check_truth(answer: Any, expected: bool, name: str = "answer", hints: Any = None) -> None:
+    """Assert ``answer`` is True or False as ``expected``; a miss names the hint whose value it equals."""
+    if answer is None:
+        fail(name, "is None (did the function forget to `return` its result?)")
+    got = None
+    try:
+        got = bool(answer)
+    except Exception:  # e.g. a numpy array of several values
+        pass
+    if got is None:
+        fail(name, f"expected True or False, got {type(answer).__name__}")
+    if got != expected:
+        for message, wrong in (hints or {}).items():
+            if wrong is got:
+                fail(name, message)
+        fail(name, f"expected {expected}")
+
+
+def check_answer(answer: Any, key: Any, name: str = "answer", atol: float = 1e-6, rtol: float = 0.0) -> None:
+    """Assert ``answer`` equals the answer key's value (``armlab.grading.key.value``), naming the key's known
+    mistake it equals (:func:`check_expected`)."""
+    check_expected(answer, key["expected"], name=name, atol=atol, rtol=rtol, hints=key.get("mistakes"))
+
+
+def check_mistakes(answer: Any, key: Any, name: str = "answer", atol: float = 1e-6) -> None:
+    """Visible-test screen: fail, naming the mistake, if ``answer`` is one of the answer key's known wrong values
+    (and not the right one); pass otherwise (the hidden tests decide whether it is right)."""
+    shape, a = read(answer, name)
+    eshape, e = read(key["expected"], f"{name} (expected)")
+    if shape != eshape or not close(a, e, atol):
+        check_known_mistakes(answer, key.get("mistakes"), name=name, atol=atol)
 
 
 def check_known_mistakes(answer: Any, mistakes: Any, name: str = "answer", atol: float = 1e-6) -> None:

@@ -1,172 +1,88 @@
-"""Checkers of DH link transforms and DH tables (textbook §3.2, lab report §2.1).
+"""Checkers of a student's DH table (textbook §3.2, lab report §2.1): the arm it describes, by its end poses.
 
-A table is graded by the end pose it gives, computed here with plain math (never with
-``robot.fkine``), so equivalent tables pass. A reference table is a dict
-``{"convention": "modified", "links": [{"joint": "R", "a": .., "alpha": .., "d": .., "theta": ..,
-"offset": ..}, ...], "base": 4×4 or None, "tool": ...}`` or a DHRobot.
+A student's ``DHRobot`` is the answer, so it is evaluated through its own ``fkine`` and the end poses are compared
+with an answer key (``armlab.grading.key.cases`` of the reference robot's ``fkine`` on fixed joint vectors, plus
+``"joints"``: its joint types), so equivalent tables (other valid frame choices, the other DH convention) pass.
 """
 
 from __future__ import annotations
 
-from ._base import call, close, fail, fmt, read
+from ._base import call, close, decode, fail, fmt, read
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
-from ._frozen import Random, freeze, pi, radians
-from ._plain import as_nested, fk, link_modified, link_standard, rot_block, translation
+from ._frozen import freeze, ndarray_tolist, np_array
 from .checks import check_close
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any
+
+KIND = {"R": "revolute (R)", "P": "prismatic (P)"}
 
 
-def check_link_function(
-    fn: Callable[..., Any],
-    convention: str = "modified",
-    name: str = "my_link",
-    atol: float = 1e-9,
-    cases: Any = (
-        (0.0, 0.0, 0.0, 0.0),
-        (-1.5707963267948966, 0.2, 0.4, 0.15),
-        (0.7, 0.43, -1.1, -0.05),
-        (1.5707963267948966, 0.0, 2.8, 0.43),
-    ),
-) -> None:
-    """Assert ``fn`` is the one-link DH transform.
-
-    modified: ``fn(alpha, a, theta, d)`` = textbook eq. (3.23);
-    standard: ``fn(theta, d, a, alpha)`` = lab report eq. (2.4).
-    """
-    for p in cases:
-        T = call(fn, p, name)
-        if convention == "modified":
-            alpha, a, theta, d = p
-            expected, other = link_modified(alpha, a, theta, d), link_standard(theta, d, a, alpha)
-            other_msg = (
-                "this is the STANDARD-convention link matrix Rz(θ)Tz(d)Tx(a)Rx(α); eq. (3.23) is Rx(α)Tx(a)Rz(θ)Tz(d)"
-            )
-        else:
-            theta, d, a, alpha = p
-            expected, other = link_standard(theta, d, a, alpha), link_modified(alpha, a, theta, d)
-            other_msg = "this is the MODIFIED-convention link matrix; lab report (2.4) is Rz(θ)Tz(d)Tx(a)Rx(α)"
-        check_close(
-            T,
-            as_nested(expected, (4, 4)),
-            name=f"{name}{tuple(p)}",
-            atol=atol,
-            hints={other_msg: as_nested(other, (4, 4))},
-        )
+def joints_of(robot: Any, name: str) -> str:
+    """The joint types of a DHRobot-like object, e.g. ``"RRPR"``."""
+    if not hasattr(robot, "links") or not hasattr(robot, "fkine"):
+        fail(name, f"is a {type(robot).__name__}, expected a DHRobot (armlab.DHRobot([...], convention=...))")
+    return "".join(str(getattr(link, "joint", "R")).upper() for link in robot.links)
 
 
-def links_of(robot: Any, name: str) -> Any:
-    """(convention, rows, base, tool) from a DHRobot-like object or a reference dict."""
-    if isinstance(robot, dict):
-        conv = robot.get("convention", "modified")
-        rows = [
-            (
-                str(r.get("joint", "R")).upper(),
-                float(r.get("a", 0.0)),
-                float(r.get("alpha", 0.0)),
-                float(r.get("d", 0.0)),
-                float(r.get("theta", 0.0)),
-                float(r.get("offset", 0.0)),
-            )
-            for r in robot["links"]
-        ]
-        base, tool = robot.get("base"), robot.get("tool")
-    else:
-        if not hasattr(robot, "links"):
-            fail(name, f"is a {type(robot).__name__}, expected a DHRobot (armlab.DHRobot([...], convention=...))")
-        conv = getattr(robot, "convention", "standard")
-        rows = []
-        for i, link in enumerate(robot.links):
-            row = None
-            try:
-                row = (
-                    str(link.joint).upper(),
-                    float(link.a),
-                    float(link.alpha),
-                    float(link.d),
-                    float(link.theta),
-                    float(link.offset),
-                )
-            except (TypeError, ValueError, AttributeError):
-                pass
-            if row is None:
-                fail(name, f"link {i + 1} has non-numeric parameters (use numbers, not symbols)")
-            rows.append(row)
-        base, tool = getattr(robot, "base", None), getattr(robot, "tool", None)
-    base = None if base is None else read(base, f"{name}.base")[1]
-    tool = None if tool is None else read(tool, f"{name}.tool")[1]
-    return conv, rows, base, tool
+def check_joints(robot: Any, joints: str, name: str) -> None:
+    got = joints_of(robot, name)
+    if len(got) != len(joints):
+        fail(name, f"has {len(got)} joints; the arm described has {len(joints)} (one DH row per joint)")
+    for i, (r, rr) in enumerate(zip(got, joints)):
+        if r != rr:
+            fail(name, f"joint {i + 1} should be {KIND.get(rr, rr)}, your table has {KIND.get(r, r)}")
 
 
-def reference_fkine(table: Any, q: Any, deg: bool = False) -> Any:
-    """End pose (nested 4×4 lists) of a DH table given as a dict or DHRobot, with plain math.
+def pose(robot: Any, q: Any, name: str) -> Any:
+    """The robot's end pose at ``q`` as a flat list of 16 floats (its own ``fkine``)."""
+    shape, flat = read(call(robot.fkine, (np_array(q, dtype=float),), f"{name}.fkine"), f"{name}.fkine(q)")
+    if shape != (4, 4):
+        fail(name, f"fkine(q) gave shape {shape}, expected a 4×4 transform")
+    return flat
 
-    ``deg=True``: the revolute joints' values are in degrees (prismatic ones stay in metres).
-    """
-    conv, rows, base, tool = links_of(table, "table")
-    if len(q) != len(rows):
-        raise ValueError(f"q has {len(q)} values, the table {len(rows)} joints")
-    q = [radians(float(x)) if deg and row[0] == "R" else float(x) for x, row in zip(q, rows)]
-    return as_nested(fk(conv, rows, base, tool, q), (4, 4))
+
+def origin(T: Any) -> Any:
+    return [T[3], T[7], T[11]]
+
+
+def rotation(T: Any) -> Any:
+    return [T[i] for i in (0, 1, 2, 4, 5, 6, 8, 9, 10)]
 
 
 def check_dh_position(
     robot: Any, q: Any, position: Any, name: str = "robot", joints: Any = None, atol: float = 1e-6
 ) -> None:
-    """Assert the tool of a DH table is at ``position`` for joint values ``q`` (plain-math FK).
+    """Assert the tool of a DH table is at ``position`` for joint values ``q`` (the table's own ``fkine``).
 
     ``joints`` (e.g. ``"RRPR"``) also checks the number and types of joints.
     """
-    conv, rows, base, tool = links_of(robot, name)
+    got = joints_of(robot, name)
     if joints is not None:
-        got = "".join(r[0] for r in rows)
         if len(got) != len(joints):
             fail(name, f"has {len(got)} joints; the arm described has {len(joints)} (one DH row per joint)")
         if got != joints:
             fail(name, f"joint types are {got}, expected {joints} (R revolute, P prismatic)")
-    if len(q) != len(rows):
-        fail(name, f"has {len(rows)} joints but q has {len(q)} values")
-    T = fk(conv, rows, base, tool, [float(x) for x in q])
-    check_close(translation(T), position, name=f"{name}: tool position at q = {list(q)}", atol=atol)
+    if len(q) != len(got):
+        fail(name, f"has {len(got)} joints but q has {len(q)} values")
+    T = pose(robot, q, name)
+    check_close(origin(T), position, name=f"{name}: tool position at q = {list(q)}", atol=atol)
 
 
-def check_dh_robot(
-    robot: Any,
-    reference: Any,
-    name: str = "robot",
-    trials: int = 12,
-    seed: int = 0,
-    atol: float = 1e-6,
-    prismatic_range: Any = (0.0, 0.3),
-) -> None:
-    """Assert a student's DH table describes the same arm as ``reference`` (a dict or a DHRobot).
-
-    Both are evaluated with plain math at q = 0 and at ``trials`` random joint vectors, so
-    equivalent tables (other but valid frame choices that give the same tool frame) pass.
-    """
-    conv, rows, base, tool = links_of(robot, name)
-    rconv, rrows, rbase, rtool = links_of(reference, "reference")
-    if conv not in ("modified", "standard"):
-        fail(name, f"unknown convention {conv!r}")
-    if len(rows) != len(rrows):
-        fail(name, f"has {len(rows)} joints; the arm described has {len(rrows)} (one DH row per joint)")
-    kind = {"R": "revolute (R)", "P": "prismatic (P)"}
-    for i, (r, rr) in enumerate(zip(rows, rrows)):
-        if r[0] != rr[0]:
-            fail(name, f"joint {i + 1} should be {kind.get(rr[0], rr[0])}, your table has {kind.get(r[0], r[0])}")
-    rng = Random(seed)
-    qs = [[0.0] * len(rows)]
-    for _ in range(trials):
-        qs.append([rng.uniform(-pi, pi) if j[0] == "R" else rng.uniform(*prismatic_range) for j in rrows])
-    bad_pos, bad_rot = [], []
-    for k, q in enumerate(qs):
-        T, Tr = fk(conv, rows, base, tool, q), fk(rconv, rrows, rbase, rtool, q)
-        if not close(translation(T), translation(Tr), atol):
+def check_robot(robot: Any, key: Any, name: str = "robot", atol: float = 1e-6) -> None:
+    """Assert a student's DH table describes the arm of the answer key: the same joint types, and the same end
+    pose at each of the key's joint vectors (the first is q = 0), so equivalent tables pass."""
+    check_joints(robot, key["joints"], name)
+    bad_pos, bad_rot, poses = [], [], []
+    for k, (args, Tr) in enumerate(zip(key["inputs"], key["expected"])):
+        T = pose(robot, decode(args[0]), name)
+        poses.append(T)
+        Tr = read(Tr, "reference")[1]
+        if not close(origin(T), origin(Tr), atol):
             bad_pos.append(k)
-        if not close(rot_block(T, 4), rot_block(Tr, 4), atol):
+        if not close(rotation(T), rotation(Tr), atol):
             bad_rot.append(k)
     if not bad_pos and not bad_rot:
         return
@@ -177,10 +93,10 @@ def check_dh_robot(
             "angles α (which way each z axis points) and the θ offsets of the last joints",
         )
     k = bad_pos[0]
-    q = qs[k]
-    got = ", ".join(fmt(x) for x in translation(fk(conv, rows, base, tool, q)))
-    want = ", ".join(fmt(x) for x in translation(fk(rconv, rrows, rbase, rtool, q)))
-    if k == 0:
+    q = ndarray_tolist(decode(key["inputs"][k][0]))
+    got = ", ".join(fmt(x) for x in origin(poses[k]))
+    want = ", ".join(fmt(x) for x in origin(read(key["expected"][k], "reference")[1]))
+    if all(x == 0 for x in q):
         fail(
             name,
             f"wrong already at the home pose q = 0: tool at ({got}), expected ({want}). Check the "

@@ -1,72 +1,27 @@
-"""Checkers for the inverse-kinematics homework (hw03): angles, roots, solution sets, choices.
+"""Comparisons for the inverse-kinematics homework (hw03): angles modulo 2π, roots in any order, solution rows.
 
-Same rules as the rest of :mod:`armlab.grading`: every failure is an ``AssertionError`` that names
-the kind of mistake, and the references (:mod:`.ik_reference`) are computed with plain Python
-arithmetic, never with ``armlab.ik`` or numpy, so patching ``math.atan2`` or ``numpy.arctan2``
-changes nothing.
+They compare a student's answer with an answer key's (``check_cases(theta1, KEY, compare=check_roots)``) and
+name the usual misses; the keys themselves are computed by armlab in the solutions notebook.
 
->>> from armlab.grading.ik import check_angles
 >>> check_angles([0.5, -2.0], [-2.0, 0.5], name="theta3", as_set=True)      # either order
 >>> check_angles(2.0 + 3.141592653589793, 2.0, name="theta1")
 Traceback (most recent call last):
     ...
 AssertionError: theta1: off by π (180°): check the atan2 argument order and signs (atan2(y, x), y first), or which root you took
-
-Checkers of student functions call them on fixed cases and on seeded random cases:
-:func:`check_theta1_function` (textbook eq. (3.38)), :func:`check_theta3_function` ((3.40)–(3.42)),
-:func:`check_2r_function` (planar 2R, law of cosines), :func:`check_motion_cost_function` and
-:func:`check_choose_function` (paper 003 eq. (12)), :func:`check_in_range_function` and
-:func:`check_count_function` (PUMA560 solutions within Table 3.2's ranges, θ3's as corrected in docs/errata.md).
 """
 
 from __future__ import annotations
 
-from ._base import Run, call, check_finite, fail, fail_if_hint, fmt, fmt_list, function_checker, read
+from ._base import check_finite, fail, fail_if_hint, fmt, fmt_list, read, wrap
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
-from ._frozen import Random, cos, degrees, freeze, isnan, np_array, pi, radians, sin, sqrt
-from ._plain import TAU, atan2, wrap
-from .checks import check_close
-from .ik_reference import (  # noqa: F401  (re-exported: armlab.grading.ik.reference_* and friends)
-    PUMA_RANGES_DEG,
-    fk2r,
-    plus_minus,
-    random_puma_pose,
-    reference_2r,
-    reference_choice,
-    reference_in_range,
-    reference_motion_cost,
-    reference_puma_count,
-    reference_puma_solutions,
-    reference_theta1,
-    reference_theta3,
-    theta3_k,
-)
+from ._frozen import freeze, isnan, pi, radians
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any
 
-__all__ = [
-    "check_angles",
-    "check_theta1_function",
-    "check_theta3_function",
-    "check_2r_function",
-    "check_motion_cost_function",
-    "check_choose_function",
-    "check_in_range_function",
-    "check_count_function",
-    "reference_theta1",
-    "reference_theta3",
-    "reference_2r",
-    "reference_motion_cost",
-    "reference_choice",
-    "reference_in_range",
-    "reference_puma_solutions",
-    "reference_puma_count",
-    "random_puma_pose",
-    "PUMA_RANGES_DEG",
-]
+__all__ = ["check_angles", "check_roots", "check_rows"]
 
 
 # --- angles ------------------------------------------------------------------------------------
@@ -160,75 +115,6 @@ def check_angles(
     fail(name, f"got {fmt_list(a)} (rad), expected {fmt_list(e)} (compared modulo 2π, tolerance {atol:g})")
 
 
-# --- checkers of student functions ---------------------------------------------------------------
-def as_roots(value: Any, name: str) -> Any:
-    shape, flat = read(value, name)
-    if len(shape) > 1:
-        fail(name, f"expected a list of angles, got shape {shape}")
-    return flat
-
-
-@function_checker("theta1", atol=1e-6)
-def check_theta1_function(fn: Callable[..., Any], run: Run) -> None:
-    """``fn(px, py, d2)`` must return both roots of eq. (3.38) (any order), [] when unreachable."""
-
-    def make(rng):
-        d2 = rng.uniform(0.05, 0.3)
-        r = rng.uniform(0.0, 0.9) if rng.random() < 0.15 else rng.uniform(d2 * 1.05, 0.9)
-        t = rng.uniform(-pi, pi)
-        return (r * cos(t), r * sin(t), d2)
-
-    for px, py, d2 in run.each(make):
-        label = f"{run.name}(px={fmt(px)}, py={fmt(py)}, d2={fmt(d2)})"
-        got = as_roots(call(fn, (px, py, d2), run.name), label)
-        phi, D = atan2(py, px), px * px + py * py - d2 * d2
-        hints = {
-            "the arguments of atan2(py, px) are swapped: atan2 takes (y, x), so Φ = atan2(py, px)": plus_minus(
-                atan2(px, py), D, lambda s: atan2(d2, s)
-            ),
-            "the arguments of atan2(d2, ±√(px² + py² − d2²)) are swapped: it is atan2(d2, ±√…), "
-            "sin(Φ − θ1) = d2/ρ": plus_minus(phi, D, lambda s: atan2(s, d2)),
-            "θ1 = Φ − atan2(…), not Φ + atan2(…) (eq. (3.38)); as it stands both roots are off by π": plus_minus(
-                phi, D, lambda s: -atan2(d2, s)
-            ),
-            "the square root is missing: atan2(d2, ±√(px² + py² − d2²))": [phi - atan2(d2, D), phi - atan2(d2, -D)]
-            if D >= 0.0
-            else [],
-        }
-        check_angles(got, reference_theta1(px, py, d2), name=label, as_set=True, atol=run.atol, hints=hints)
-
-
-@function_checker("theta3", atol=1e-6)
-def check_theta3_function(fn: Callable[..., Any], run: Run) -> None:
-    """``fn(px, py, pz, a2, a3, d2, d4)`` must return both roots of eq. (3.42) (any order), [] when
-    a3² + d4² − k² < 0."""
-
-    def make(rng):
-        a2, a3, d2, d4 = (rng.uniform(0.3, 0.5), rng.uniform(0.0, 0.05), rng.uniform(0.05, 0.2), rng.uniform(0.3, 0.5))
-        far = a2 + sqrt(a3 * a3 + d4 * d4)
-        r = rng.uniform(far * 1.02, far * 1.3) if rng.random() < 0.15 else rng.uniform(0.3 * far, 0.98 * far)
-        rho = sqrt(r * r + d2 * d2)  # wrist-centre distance, including the shoulder offset
-        t, e = rng.uniform(-pi, pi), rng.uniform(-1.2, 1.2)
-        return (rho * cos(e) * cos(t), rho * cos(e) * sin(t), rho * sin(e), a2, a3, d2, d4)
-
-    for case in run.each(make):
-        a3, d4 = case[4], case[6]
-        label = f"{run.name}({', '.join(fmt(v) for v in case)})"
-        got = as_roots(call(fn, case, run.name), label)
-        k = theta3_k(*case)
-        D, k1 = a3 * a3 + d4 * d4 - k * k, 2.0 * k
-        hints = {
-            "atan2(a3, d4) has its arguments swapped (eq. (3.42): atan2(a3, d4) − atan2(k, ±√(a3² + d4² − k²)))": plus_minus(
-                atan2(d4, a3), D, lambda s: atan2(k, s)
-            ),
-            "atan2(k, ±√…) has its arguments swapped (eq. (3.42))": plus_minus(atan2(a3, d4), D, lambda s: atan2(s, k)),
-            "k is divided by a2 instead of 2·a2 (eq. (3.41))": plus_minus(
-                atan2(a3, d4), a3 * a3 + d4 * d4 - k1 * k1, lambda s: atan2(k1, s)
-            ),
-        }
-        check_angles(got, reference_theta3(*case), name=label, as_set=True, atol=run.atol, hints=hints)
-
-
 def as_solution_rows(value: Any, n: int, name: str) -> list[Any]:
     """A (k, n) array of solutions as k rows; NaN and other shapes fail with the likely reason."""
     shape, flat = read(value, name)
@@ -255,221 +141,51 @@ def same_row(a: Any, b: Any, tol: float) -> Any:
     return all(same_angle(x, y, tol) for x, y in zip(a, b))
 
 
-@function_checker("solve_2r", atol=1e-6)
-def check_2r_function(fn: Callable[..., Any], run: Run) -> None:
-    """``fn(x, y, l1, l2)`` must return both planar 2R solutions as rows [θ1, θ2] (any order), an
-    array of shape (0, 2) when (x, y) is out of reach; at the boundary one or two (equal) rows."""
+def check_roots(answer: Any, expected: Any, name: str = "roots", atol: float = 1e-6, hints: Any = None) -> None:
+    """The roots of an equation, in any order, modulo 2π (a ``compare`` of ``check_cases``); [] when none."""
+    check_angles(answer, expected, name=name, as_set=True, atol=atol, hints=hints)
 
-    def make(rng):
-        l1, l2 = rng.uniform(0.3, 1.2), rng.uniform(0.3, 1.2)
-        lo, hi = abs(l1 - l2), l1 + l2
-        u = rng.random()
-        if u < 0.1:
-            r = rng.uniform(hi * 1.01, hi * 1.5)
-        elif u < 0.15 and lo > 0.05:
-            r = rng.uniform(0.0, lo * 0.95)
-        else:
-            r = rng.uniform(lo + 0.02 * hi, 0.98 * hi)
-        t = rng.uniform(-pi, pi)
-        return (r * cos(t), r * sin(t), l1, l2)
 
-    for x, y, l1, l2 in run.each(make):
-        label = f"{run.name}({fmt(x)}, {fmt(y)}, {fmt(l1)}, {fmt(l2)})"
-        rows = as_solution_rows(call(fn, (x, y, l1, l2), run.name), 2, label)
-        want = reference_2r(x, y, l1, l2)
-        if not want:
-            if rows:
-                fail(
-                    label,
-                    f"the target is out of reach (distance {fmt(sqrt(x * x + y * y))}, reach "
-                    f"[{fmt(abs(l1 - l2))}, {fmt(l1 + l2)}]), so the result must be empty (shape (0, 2)); "
-                    f"got {len(rows)} row(s)",
-                )
-            continue
-        if not rows:
-            fail(label, "got no solution, but the target is reachable")
-        for i, q in enumerate(rows):
-            hx, hy = fk2r(q, l1, l2)
-            if abs(hx - x) > 1e-6 or abs(hy - y) > 1e-6:
-                if abs(hx + x) <= 1e-6 and abs(hy + y) <= 1e-6:
-                    fail(
-                        label,
-                        f"row {i} puts the hand at ({fmt(hx)}, {fmt(hy)}), the target mirrored through "
-                        "the base: θ1 is off by π. arctan(y/x) loses the quadrant; use atan2(y, x)",
-                    )
-                rx, ry = fk2r([radians(v) for v in q], l1, l2)
-                if abs(rx - x) <= 1e-6 and abs(ry - y) <= 1e-6:
-                    fail(label, f"row {i} = {fmt_list(q)} looks like degrees; return radians")
-                fail(
-                    label,
-                    f"row {i} = {fmt_list(q)} puts the hand at ({fmt(hx)}, {fmt(hy)}), not at the target "
-                    f"({fmt(x)}, {fmt(y)})",
-                )
-        distinct = len(want) == 2 and not same_row(want[0], want[1], 1e-9)
-        if distinct and len(rows) == 1:
+def check_rows(answer: Any, expected: Any, name: str = "solutions", atol: float = 1e-6, hints: Any = None) -> None:
+    """Solutions as rows (k, n), in any order, angles modulo 2π (a ``compare`` of ``check_cases``): ``expected``
+    the key's rows, [] when out of reach; at a boundary one row or two equal rows. The planar 2R arm's misses
+    are named: θ1 off by π (arctan for atan2), degrees, one elbow only, the same elbow twice."""
+    n = 2 if not expected else len(expected[0])
+    rows = as_solution_rows(answer, n, name)
+    if not expected:
+        if rows:
             fail(
-                label, "only one solution returned; the other elbow (θ2 with the opposite sign) reaches the target too"
+                name,
+                f"the target is out of reach, so the result must be empty (shape (0, {n})); got {len(rows)} row(s)",
             )
-        if distinct and len(rows) == 2 and same_row(rows[0], rows[1], 1e-9):
-            fail(label, "the same solution twice: elbow up and elbow down have θ2 of opposite signs")
-        if len(rows) > 2:
-            fail(label, f"{len(rows)} rows; a planar 2R arm has at most 2 solutions")
-        if len(rows) == 2 and distinct:
-            if not (
-                (same_row(rows[0], want[0], run.atol) and same_row(rows[1], want[1], run.atol))
-                or (same_row(rows[0], want[1], run.atol) and same_row(rows[1], want[0], run.atol))
-            ):
-                fail(label, f"got {fmt_list([v for q in rows for v in q])}, expected the rows {want} (any order)")
-
-
-@function_checker("motion_cost", atol=1e-9)
-def check_motion_cost_function(fn: Callable[..., Any], run: Run) -> None:
-    """``fn(q, q_current, k)`` must return J = Σ kᵢ|Δθᵢ| with each Δθ wrapped to (−π, π]."""
-
-    def make(rng):
-        m = rng.choice((3, 6))
-        return (
-            [rng.uniform(-pi, pi) for _ in range(m)],
-            [rng.uniform(-pi, pi) for _ in range(m)],
-            [float(rng.randint(1, 4)) for _ in range(m)],
-        )
-
-    for q, qc, k in run.each(make):
-        label = f"{run.name}(q={fmt_list(q)}, q_current={fmt_list(qc)}, k={fmt_list(k)})"
-        shape, flat = read(call(fn, (list(q), list(qc), list(k)), run.name), label)
-        if shape != ():
-            fail(label, f"expected one number J, got shape {shape} (sum the weighted terms)")
-        hints = {
-            "Δθ is not wrapped: a joint at 170° going to −170° moves 20°, not 340° (wrap Δθ to (−π, π])": unwrapped_cost(
-                q, qc, k
-            ),
-            "the weights k are missing (J = Σ kᵢ|Δθᵢ|)": reference_motion_cost(q, qc, [1.0] * len(q)),
-            "|Δθ| is missing: J adds absolute values": sum(ki * wrap(a - b) for a, b, ki in zip(q, qc, k)),
-        }
-        check_close(flat[0], reference_motion_cost(q, qc, k), name=label, atol=run.atol, hints=hints)
-
-
-def unwrapped_cost(q: Any, q_current: Any, k: Any) -> Any:
-    """J without wrapping Δθ (the usual mistake)."""
-    return sum(ki * abs(a - b) for a, b, ki in zip(q, q_current, k))
-
-
-@function_checker("choose", atol=1e-9)
-def check_choose_function(fn: Callable[..., Any], run: Run) -> None:
-    """``fn(solutions, q_current, k)`` must return the row of ``solutions`` with the least J."""
-
-    def make(rng):
-        while True:
-            m, rows = rng.choice((2, 3, 6)), rng.randint(2, 8)
-            sols = [[rng.uniform(-pi, pi) for _ in range(m)] for _ in range(rows)]
-            qc = [rng.uniform(-pi, pi) for _ in range(m)]
-            k = [float(rng.randint(1, 4)) for _ in range(m)]
-            costs = sorted(reference_motion_cost(s, qc, k) for s in sols)
-            if costs[1] - costs[0] > 1e-3:  # no ties
-                return (sols, qc, k)
-
-    for sols, qc, k in run.each(make):
-        label = f"{run.name}(<{len(sols)} solutions>, q_current={fmt_list(qc)}, k={fmt_list(k)})"
-        got = call(fn, ([list(s) for s in sols], list(qc), list(k)), run.name)
-        if isinstance(got, int) and not isinstance(got, bool):
-            fail(label, f"returned the index {got}; return the chosen row itself (solutions[i])")
-        shape, flat = read(got, label)
-        if shape != (len(qc),):
-            fail(label, f"expected one solution (a row of {len(qc)} angles), got shape {shape}")
-        best = reference_choice(sols, qc, k)
-        chosen = [i for i, s in enumerate(sols) if all(abs(a - b) <= run.atol for a, b in zip(flat, s))]
-        if best in chosen:
+        return
+    if not rows:
+        fail(name, "got no solution, but the target is reachable")
+    if len(rows) > 2 and len(expected) == 2:
+        fail(name, f"{len(rows)} rows; a planar 2R arm has at most 2 solutions")
+    for i, q in enumerate(rows):
+        if any(same_row(q, e, atol) for e in expected):
             continue
-        if not chosen:
-            fail(label, f"returned {fmt_list(flat)}, which is not one of the rows of `solutions`")
-        i = chosen[0]
-        costs = [reference_motion_cost(r, qc, k) for r in sols]
-        by = {
-            "unwrapped": [unwrapped_cost(r, qc, k) for r in sols],
-            "unweighted": [reference_motion_cost(r, qc, [1.0] * len(qc)) for r in sols],
-        }
-        if i == min(range(len(sols)), key=lambda j: by["unwrapped"][j]):
-            fail(label, "chose by J without wrapping Δθ; the short way round is shorter")
-        if i == min(range(len(sols)), key=lambda j: by["unweighted"][j]):
-            fail(label, "chose the nearest solution with equal weights; J = Σ kᵢ|Δθᵢ| uses the weights k")
-        if i == max(range(len(sols)), key=lambda j: costs[j]):
-            fail(label, "chose the solution with the LARGEST J; take the least")
-        fail(label, f"chose row {i} (J = {fmt(costs[i])}); row {best} has the least J = {fmt(costs[best])}")
-
-
-def check_in_range_function(fn: Callable[..., Any], cases: Any = None, name: str = "in_range") -> None:
-    """``fn(theta, lo, hi)`` (radians) must say whether some θ + 2πm lies in [lo, hi]."""
-    default = [
-        (-200.0, -225.0, 45.0),
-        (200.0, -225.0, 45.0),
-        (100.0, -225.0, 45.0),
-        (170.0, -160.0, 160.0),
-        (-170.0, -160.0, 160.0),
-        (-100.0, -45.0, 225.0),
-        (-135.0, -45.0, 225.0),
-        (300.0, -266.0, 266.0),
-        (-300.0, -266.0, 266.0),
-        (0.0, -100.0, 100.0),
-        (100.0, -100.0, 100.0),
-        (460.0, -100.0, 100.0),
-        (-620.0, -110.0, 170.0),
-    ]
-    for theta, lo, hi in cases or [tuple(radians(v) for v in c) for c in default]:
-        label = (
-            f"{name}({fmt(theta)}, {fmt(lo)}, {fmt(hi)})  [{fmt(degrees(theta))}° in "
-            f"{fmt(degrees(lo))}°…{fmt(degrees(hi))}°]"
-        )
-        got = call(fn, (theta, lo, hi), name)
-        if got is None:
-            fail(label, "is None (did the function forget to `return` its result?)")
-        answer = None
-        try:
-            answer = bool(got)
-        except Exception:  # e.g. a numpy array of several values
-            pass
-        if answer is None:
-            fail(label, f"expected True or False, got {type(got).__name__}")
-        want = reference_in_range(theta, lo, hi)
-        if answer != want:
-            if want and not lo <= theta <= hi:
-                fail(
-                    label,
-                    f"expected True: θ {'+' if theta < lo else '−'} 360° = "
-                    f"{fmt(degrees(theta + (TAU if theta < lo else -TAU)))}° is in the range "
-                    "(the same joint position)",
-                )
-            fail(label, f"expected {want}")
-
-
-def check_count_function(
-    fn: Callable[..., Any], poses: Any = None, seed: int | None = None, n: int = 6, name: str = "count_valid"
-) -> None:
-    """``fn(T)`` must return how many PUMA560 solutions of T lie in Table 3.2's ranges (±360° allowed)."""
-    cases = list(poses or ())
-    if seed is not None:
-        rng = Random(seed)
-        cases += [random_puma_pose(rng) for _ in range(n)]
-    for T in cases:
-        _, flat = read(T, "T")
-        p = ", ".join(fmt(flat[i]) for i in (3, 7, 11))
-        label = f"{name}(T with p = ({p}))"
-        # the student's function gets a numpy array, as in the notebook
-        got = call(fn, (np_array([flat[0:4], flat[4:8], flat[8:12], flat[12:16]], dtype=float),), name)
-        shape, v = read(got, label)
-        if shape != ():
-            fail(label, f"expected one integer, got shape {shape}")
-        want = reference_puma_count(T)
-        if v[0] == want:
-            continue
-        if v[0] == reference_puma_count(T, shift=False):
+        if any(same_row([q[0] + pi] + q[1:], e, atol) for e in expected):
             fail(
-                label,
-                f"got {fmt(v[0])}, expected {want}: an angle outside a range may still be valid "
-                "360° away (θ2's and θ3's range is −225°…45°, θ6's ±266°)",
+                name,
+                f"row {i} puts the hand at the target mirrored through the base: θ1 is off by π. "
+                "arctan(y/x) loses the quadrant; use atan2(y, x)",
             )
-        if v[0] == 8:
-            fail(label, "got 8: that counts every solution; count only those within the joint ranges")
-        fail(label, f"got {fmt(v[0])}, expected {want}")
+        if any(same_row([radians(v) for v in q], e, atol) for e in expected):
+            fail(name, f"row {i} = {fmt_list(q)} looks like degrees; return radians")
+        fail(
+            name, f"row {i} = {fmt_list(q)} is not a solution: expected the rows {fmt_list_rows(expected)} (any order)"
+        )
+    distinct = len(expected) == 2 and not same_row(expected[0], expected[1], 1e-9)
+    if distinct and len(rows) == 1:
+        fail(name, "only one solution returned; the other elbow (θ2 with the opposite sign) reaches the target too")
+    if distinct and same_row(rows[0], rows[1], 1e-9):
+        fail(name, "the same solution twice: elbow up and elbow down have θ2 of opposite signs")
+
+
+def fmt_list_rows(rows: Any) -> str:
+    return "[" + ", ".join(fmt_list(r) for r in rows) + "]"
 
 
 freeze(__name__)

@@ -5,6 +5,8 @@ see ``armlab._core.deprecation``), never by ``armlab.grading`` itself, so the gr
 ``lib/`` on ``sys.path`` itself, so this works even when armlab is not installed in the grading
 environment (the *kernel* that runs the notebooks still needs armlab).
 
+* :class:`BakeAnswerKey` (generate_assignment, first): runs the answer key cells in a fresh process and
+  writes the keys into the test cells as data (:mod:`.bake`), before the gradebook stores them.
 * :class:`InjectGradingImport` (autograde, first): prepends a cell that
   imports :mod:`armlab.grading` before any student code runs, so the
   checkers capture the real numpy/sympy/builtins even if the student deleted
@@ -39,9 +41,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["InjectGradingImport", "RobustOverwriteCells", "LimitOutputChars", "ShortenTracebacks"]
+__all__ = ["BakeAnswerKey", "InjectGradingImport", "RobustOverwriteCells", "LimitOutputChars", "ShortenTracebacks"]
 
 TRUNCATED = "\n... [output truncated by the autograder: {n} characters removed] ...\n"
+
+
+class BakeAnswerKey(NbGraderPreprocessor):
+    """Answer key cells out, their ``KEY_...`` values into the test cells as literals (:func:`.bake.bake_notebook`)."""
+
+    def preprocess(self, nb: Any, resources: Any) -> Any:
+        from .bake import bake_notebook
+
+        path = resources.get("metadata", {}).get("path") or None
+        return bake_notebook(nb, cwd=path), resources
 
 
 class InjectGradingImport(NbGraderPreprocessor):

@@ -12,10 +12,9 @@ AssertionError: x: sin and cos are swapped
 
 from __future__ import annotations
 
-from ._base import close, fail, fmt, index, maxerr, shape_message
+from ._base import close, fail, fmt, index, maxerr, shape_message, transpose
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
 from ._frozen import SP_NAMESPACE, SP_NUMBER_TYPES, Random, S, freeze, isfinite, ndarray, ndarray_tolist, np_generic
-from ._plain import transpose
 
 from typing import TYPE_CHECKING
 
