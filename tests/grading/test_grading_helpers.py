@@ -381,12 +381,6 @@ FUNCTION_CHECKERS = [
     ("jacobians", "check_joint_rates_function", 20, "joint_rates", 1e-7),
     ("jacobians", "check_singular_pose_function", 20, "singular_pose", 1e-7),
     ("jacobians", "check_frame_change_function", 20, "jacobian_in_base", 1e-9),
-    ("statics", "check_recursion_step_function", 20, "recursion_step", 1e-9),
-    ("statics", "check_tau_tip_function", 20, "tau_tip", 1e-9),
-    ("statics", "check_tau_base_function", 20, "tau_base", 1e-9),
-    ("statics", "check_free_direction_function", 20, "free_direction", 1e-7),
-    ("statics", "check_wrench_at_tool_function", 20, "wrench_at_tool", 1e-9),
-    ("statics", "check_tip_force_function", 20, "tip_force", 1e-7),
 ]
 
 

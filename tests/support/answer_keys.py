@@ -1,0 +1,22 @@
+"""The answer keys of a homework, computed in this process: its solutions notebook's key cells run in order in
+one namespace, as ``BakeAnswerKey`` runs them in a fresh process at release."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import nbformat
+
+from armlab.grading.bake import is_key_cell
+
+from .nbgrader_harness import REPO
+
+
+@functools.cache
+def answer_keys(assignment: str) -> dict[str, Any]:
+    """{KEY_name: value} of ``solutions/<assignment>``'s answer key cells."""
+    nb = nbformat.read(REPO / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
+    namespace: dict[str, Any] = {}
+    exec("\n".join(c.source for c in nb.cells if is_key_cell(c)), namespace)  # noqa: S102 (the course's own code)
+    return {k: v for k, v in namespace.items() if k.startswith("KEY_")}
