@@ -16,7 +16,13 @@ from .nbgrader_harness import REPO
 @functools.cache
 def answer_keys(assignment: str) -> dict[str, Any]:
     """{KEY_name: value} of ``solutions/<assignment>``'s answer key cells."""
+    return {k: v for k, v in key_namespace(assignment).items() if k.startswith("KEY_")}
+
+
+@functools.cache
+def key_namespace(assignment: str) -> dict[str, Any]:
+    """Everything ``solutions/<assignment>``'s answer key cells define (their helper functions too)."""
     nb = nbformat.read(REPO / "solutions" / assignment / f"{assignment}.ipynb", as_version=4)
     namespace: dict[str, Any] = {}
     exec("\n".join(c.source for c in nb.cells if is_key_cell(c)), namespace)  # noqa: S102 (the course's own code)
-    return {k: v for k, v in namespace.items() if k.startswith("KEY_")}
+    return namespace
