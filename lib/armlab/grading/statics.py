@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ._base import fail, fmt, fmt_list, read, vector
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
-from ._frozen import cos, freeze, np_array, pi, sin, sqrt
+from ._frozen import cos, freeze, pi, sin, sqrt
 from ._plain import matmul, rot
 from .checks import check_close
 
@@ -61,19 +61,7 @@ def free_direction_of(answer: Any, expected: Any, name: str, atol: float, hints:
     )
 
 
-# --- still used by jacobians.py (hw04) and dynamics.py (hw06) until they are answer keys too ----------
-def neg(v: Any) -> list[Any]:
-    return [-x for x in v]
-
-
-def add(a: Any, b: Any) -> list[Any]:
-    return [x + y for x, y in zip(a, b)]
-
-
-def nested3(flat: Any) -> Any:
-    return np_array([flat[0:3], flat[3:6], flat[6:9]], dtype=float)
-
-
+# --- still used by jacobians.py (hw04) until it is an answer key too ------------------------------------
 def random_rotation(rng: Random) -> Any:
     """A rotation R(z, a)·R(y, b)·R(x, c) with random angles (flat 3×3)."""
     return matmul(
