@@ -361,7 +361,6 @@ def test_grading_functions_use_only_frozen_builtins(name):
 #: every checker of student functions built by _base.function_checker, with the signature it had when each
 #: one spelled it out (homework test cells call them positionally and by these keywords)
 FUNCTION_CHECKERS = [
-    ("identification", "check_regressor_function", 20, "pendulum_regressor", 1e-9),
     ("ik", "check_theta1_function", 20, "theta1", 1e-6),
     ("ik", "check_theta3_function", 20, "theta3", 1e-6),
     ("ik", "check_2r_function", 20, "solve_2r", 1e-6),
