@@ -9,7 +9,7 @@ from armlab.grading import check_cases
 from armlab.grading.statics import f_and_n, free_direction_of
 from armlab.transforms import Tinv, skew, wrench_transform
 
-from support.answer_keys import answer_keys
+from support.answer_keys import answer_keys, check_part
 from support.verdicts import raises_verdict
 
 pytestmark = pytest.mark.homework("hw05_statics")
@@ -75,10 +75,8 @@ PARTS = [  # (key, right function, check_cases keywords)
 
 
 @pytest.mark.parametrize("part, fn, kw", PARTS, ids=[p for p, _, _ in PARTS])
-def test_the_textbook_formulas_pass_the_keys_armlab_computed(key, part, fn, kw):
-    for name in (f"KEY_{part}_VISIBLE", f"KEY_{part}"):
-        assert len(key[name]["inputs"]) >= (2 if name.endswith("VISIBLE") else 40)
-        check_cases(fn, key[name], name=fn.__name__, **kw)
+def test_the_textbook_formulas_pass_the_keys_armlab_computed(part, fn, kw):
+    assert check_part("hw05_statics", part, fn, **kw) >= 40
 
 
 def fails(key, part, fn, match):

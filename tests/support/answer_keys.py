@@ -26,3 +26,14 @@ def key_namespace(assignment: str) -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     exec("\n".join(c.source for c in nb.cells if is_key_cell(c)), namespace)  # noqa: S102 (the course's own code)
     return namespace
+
+
+def check_part(assignment: str, part: str, fn: Any, **kw: Any) -> int:
+    """``fn`` passes ``KEY_<part>_VISIBLE`` and ``KEY_<part>`` of the assignment's answer keys (``check_cases``
+    with ``kw``); returns the number of hidden inputs."""
+    from armlab.grading import check_cases
+
+    keys = answer_keys(assignment)
+    for name in (f"KEY_{part}_VISIBLE", f"KEY_{part}"):
+        check_cases(fn, keys[name], name=getattr(fn, "__name__", "answer"), **kw)
+    return len(keys[f"KEY_{part}"]["inputs"])
