@@ -1,6 +1,6 @@
-"""armlab.grading.dynamics: the hw06 checkers pass right answers, fail wrong ones naming the mistake (the
-factor ½, Coriolis counted once, the gravity sign, angles from the horizontal, ...), and their plain-math
-references agree with armlab.dynamics (Lagrange and RNE) on Example 3.9's arm."""
+"""hw06's answer keys (solutions/hw06_dynamics, computed by armlab.dynamics on Example 3.9's arm) and
+armlab.grading.dynamics' comparisons: the textbook's formulas pass, each known mistake is named (the factor ½,
+Coriolis counted once, the gravity sign, angles from the horizontal, ...), and the outward step is RNE's."""
 
 from pathlib import Path
 
@@ -8,17 +8,23 @@ import nbformat
 import numpy as np
 import pytest
 
-from armlab import dynamics as dy
 from armlab.dynamics.rne import rne_steps
-from armlab.grading import dynamics as g
+from armlab.grading import check_cases
+from armlab.grading.dynamics import one_number, true_or_false, w_wd_vd
+from armlab.grading.key import cases
 from armlab.kinematics.scalar import NumpyBackend
-from armlab.models import planar2r
 
+from support.answer_keys import answer_keys, check_part, key_namespace
 from support.verdicts import raises_verdict
 
-pytestmark = pytest.mark.homework("hw06_dynamics")  # its checkers
+pytestmark = pytest.mark.homework("hw06_dynamics")
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def key(name):
+    """An answer key of hw06 (its key cells run once, on first use)."""
+    return answer_keys("hw06_dynamics")[name]
 
 
 # --- right answers (as in solutions/hw06) ---------------------------------------------------------
@@ -60,28 +66,29 @@ def spd_ok(M, tol=1e-9):
     return bool(np.abs(M - M.T).max() <= eps and np.linalg.eigvalsh((M + M.T) / 2).min() > eps)
 
 
-CHECKS = [
-    (g.check_kinetic_energy_function, K_ok),
-    (g.check_velocity_torques_function, h_ok),
-    (g.check_gravity_function, G_ok),
-    (g.check_outward_step_function, step_ok),
-    (g.check_mass_matrix_function, M_ok),
-    (g.check_spd_function, spd_ok),
-]
+PARTS = {  # key: (right function, check_cases keywords)
+    "P1": (K_ok, {"compare": one_number}),
+    "P2": (h_ok, {"rtol": 1e-9}),
+    "P3": (G_ok, {"rtol": 1e-9}),
+    "P4": (step_ok, {"compare": w_wd_vd}),
+    "P5": (M_ok, {"rtol": 1e-9}),
+    "P5_SPD": (spd_ok, {"compare": true_or_false}),
+}
 
 
-@pytest.mark.parametrize("check, fn", CHECKS, ids=[c.__name__ for c, _ in CHECKS])
-def test_right_answers_pass(check, fn):
-    check(fn, seed=6, n=80)
+@pytest.mark.parametrize("part", PARTS)
+def test_example_3_9_formulas_pass_the_keys_armlab_computed(part):
+    fn, kw = PARTS[part]
+    assert check_part("hw06_dynamics", part, fn, **kw) >= 40
 
 
-def fails(check, fn, match):
+def fails(part, fn, match):
     with raises_verdict(match):
-        check(fn, seed=7, n=10)
+        check_cases(fn, key(f"KEY_{part}"), name="answer", **PARTS[part][1])
 
 
 def test_kinetic_energy_names_the_mistake():
-    c = g.check_kinetic_energy_function
+    c = "P1"
     fails(c, lambda *a: 2 * K_ok(*a), "missing the factor ½")
     fails(
         c,
@@ -114,7 +121,7 @@ def test_kinetic_energy_names_the_mistake():
 
 
 def test_velocity_torques_names_the_mistake():
-    c = g.check_velocity_torques_function
+    c = "P2"
 
     def once(q, qd, m1, m2, d1, d2):
         k = m2 * d1 * d2 * np.sin(q[1])
@@ -131,7 +138,7 @@ def test_velocity_torques_names_the_mistake():
 
 
 def test_gravity_names_the_mistake():
-    c = g.check_gravity_function
+    c = "P3"
     fails(c, lambda *a: -G_ok(*a), "gravity sign")
     fails(
         c,
@@ -153,7 +160,7 @@ def test_gravity_names_the_mistake():
 
 
 def test_outward_step_names_the_mistake():
-    c = g.check_outward_step_function
+    c = "P4"
     z = np.array([0.0, 0.0, 1.0])
 
     def no_cross(R, P, w, wd, vd, qd, qdd):
@@ -176,7 +183,7 @@ def test_outward_step_names_the_mistake():
 
 
 def test_mass_matrix_names_the_mistake():
-    c = g.check_mass_matrix_function
+    c = "P5"
     fails(c, lambda *a: np.triu(M_ok(*a)), "not symmetric")
     fails(c, lambda *a: M_ok(*a) / 2, "missing the factor 2")
     fails(c, lambda q, m1, m2, d1, d2: M_ok(q, m1, m2, d1, d2) - [[m2 * d1**2, 0], [0, 0]], "m2 moves with link 1")
@@ -188,7 +195,7 @@ def test_mass_matrix_names_the_mistake():
 
 
 def test_spd_names_the_mistake():
-    c = g.check_spd_function
+    c = "P5_SPD"
     fails(c, lambda M: bool(np.all(np.linalg.eigvals(M).real > 1e-9)), "not symmetric")
     fails(c, lambda M: bool(np.linalg.det(M) > 0), "not symmetric|negative definite")
     fails(c, lambda M: bool(np.allclose(M, M.T) and np.linalg.det(M) > 0), "negative definite")
@@ -237,8 +244,8 @@ SPD_THRESHOLD_CASES = [
 def test_hw06_is_spd_statement_solution_and_grader_agree():
     """hw06 part 5 states one rule (ε = 1e-9·max|M|: |M − Mᵀ| ≤ ε, eigenvalues of (M + Mᵀ)/2 above ε); the
     solution computes it and the grader's reference (LDLᵀ pivots of (M + Mᵀ)/2 − εE) decides by it, on both
-    sides of every threshold. The solution as it was (an absolute floor of 1e-9, the lower triangle's
-    eigenvalues) disagrees with the rule, and the grader now fails it."""
+    sides of every threshold, and so does the answer key's. The solution as it was (an absolute floor of 1e-9, the
+    lower triangle's eigenvalues) disagrees with the rule, and the grader now fails it."""
     nb, _ = _hw06_cell("p5_spd")
     (statement,) = [c.source for c in nb.cells if c.cell_type == "markdown" and "`is_spd(M)`" in c.source]
     assert r"\varepsilon = 10^{-9}\max_{ij}|M_{ij}|" in statement and r"\tfrac12(M + M^T)" in statement
@@ -247,49 +254,46 @@ def test_hw06_is_spd_statement_solution_and_grader_agree():
     exec(_hw06_cell("p5_spd")[1].source, namespace)
     solution = namespace["is_spd"]
     for M, expected in SPD_THRESHOLD_CASES:
-        n = len(M)
         assert solution(M) is expected, M
-        assert g.reference_is_spd([float(x) for x in M.ravel()], n) is expected, M
         assert spd_ok(M) is expected, M
+        check_cases(
+            lambda _, e=expected: e, cases(key_namespace("hw06_dynamics")["ref_is_spd"], [(M,)]), compare=true_or_false
+        )
     # the old solution: wrong in other units, on the badly scaled matrix, and on the lower triangle's eigenvalues
     assert [i for i, (M, expected) in enumerate(SPD_THRESHOLD_CASES) if _old_is_spd(M) != expected] == [2, 3, 6]
-    g.check_spd_function(solution, seed=6506, n=60)
-    with pytest.raises(AssertionError, match="badly scaled"):
-        g.check_spd_function(_old_is_spd, seed=6506, n=60)
+    check_cases(solution, key("KEY_P5_SPD"), compare=true_or_false)
+    fails("P5_SPD", _old_is_spd, "badly scaled")
 
 
-def test_references_equal_armlab_dynamics():
-    """The plain-math references are Example 3.9 as armlab computes it (gravity (g, 0, 0): θ from the
-    downward vertical, see tests/sources/test_textbook_ch6.py)."""
-    rng = np.random.default_rng(8)
-    for _ in range(10):
-        m1, m2, d1, d2, gg = rng.uniform(0.3, 3, 5)
-        q, qd, qdd = rng.uniform(-2, 2, (3, 2))
-        arm = planar2r(l1=d1, l2=d2, m1=m1, m2=m2)
-        model = dy.lagrange(arm, gravity=(gg, 0, 0))
-        assert g.reference_kinetic_energy(q, qd, m1, m2, d1, d2) == pytest.approx(model.energy_fn(q, qd)[0])
-        np.testing.assert_allclose(np.reshape(g.reference_mass_matrix(q, m1, m2, d1, d2), (2, 2)), arm.inertia(q))
-        np.testing.assert_allclose(
-            g.reference_velocity_torques(q, qd, m1, m2, d1, d2), arm.coriolis(q, qd) @ qd, atol=1e-12
-        )
-        np.testing.assert_allclose(g.reference_gravity(q, m1, m2, d1, d2, gg), arm.gravload(q, (gg, 0, 0)))
-        assert g.reference_is_spd(g.reference_mass_matrix(q, m1, m2, d1, d2), 2)
-
-
-def test_outward_step_reference_is_a_step_of_rne():
-    """One outward step of armlab's RNE (modified DH, link 2 of a random arm) is the reference step."""
-    from armlab import DHLink, DHRobot
+def test_outward_step_is_a_step_of_rne():
+    """One outward step of armlab's RNE (modified DH, link 2 of a random arm) passes the outward-step key's
+    formula, and the key's own step equals it."""
+    from armlab import DHLink, DHRobot, link_transform_modified
 
     rng = np.random.default_rng(9)
     links = [DHLink(a=a, alpha=al, d=d, m=1.0) for a, al, d in rng.uniform(-1, 1, (2, 3))]
     robot = DHRobot(links, convention="modified")
     q, qd, qdd = rng.uniform(-2, 2, (3, 2))
-    gvec = np.array([0.3, -0.2, -9.81])
-    _, steps = rne_steps(robot, q, qd, qdd, gvec, [0.0] * 6, NumpyBackend)
-    T2 = robot.links[1]
-    A = np.asarray(__import__("armlab").link_transform_modified(T2.alpha, T2.a, q[1], T2.d))
+    _, steps = rne_steps(robot, q, qd, qdd, np.array([0.3, -0.2, -9.81]), [0.0] * 6, NumpyBackend)
+    A = np.asarray(link_transform_modified(robot.links[1].alpha, robot.links[1].a, q[1], robot.links[1].d))
     s1, s2 = steps[0], steps[1]
-    ref = g.reference_outward_step(
-        A[:3, :3].ravel().tolist(), A[:3, 3].tolist(), s1["w"], s1["wd"], s1["vd"], qd[1], qdd[1]
-    )
-    np.testing.assert_allclose(ref, np.concatenate([s2["w"], s2["wd"], s2["vd"]]), atol=1e-12)
+    args = (A[:3, :3], A[:3, 3], np.asarray(s1["w"]), np.asarray(s1["wd"]), np.asarray(s1["vd"]), qd[1], qdd[1])
+    rne = np.concatenate([s2["w"], s2["wd"], s2["vd"]])
+    np.testing.assert_allclose(np.concatenate(step_ok(*args)), rne, atol=1e-12)
+    np.testing.assert_allclose(np.concatenate(key_namespace("hw06_dynamics")["ref_step"](*args)), rne, atol=1e-12)
+
+
+def test_comparisons_do_not_trust_patched_numpy(monkeypatch):
+    monkeypatch.setattr(np, "allclose", lambda *a, **k: True)
+    monkeypatch.setattr(np.linalg, "eigvalsh", lambda M: np.ones(len(M)))
+    with pytest.raises(AssertionError):
+        check_cases(lambda *a: np.zeros(2), key("KEY_P3"))
+    with pytest.raises(AssertionError):
+        check_cases(lambda M: True, key("KEY_P5_SPD"), compare=true_or_false)
+
+
+def test_module_is_read_only():
+    import armlab.grading.dynamics as g
+
+    with pytest.raises(AttributeError, match="read-only"):
+        g.one_number = lambda *a, **k: None

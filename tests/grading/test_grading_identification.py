@@ -1,4 +1,5 @@
-"""armlab.grading.identification (hw07): right answers pass, each known mistake is named, numpy patches change nothing."""
+"""hw07's answer keys (solutions/hw07_identification) and armlab.grading.identification's comparisons: right answers
+pass, each known mistake is named, numpy patches change nothing."""
 
 from __future__ import annotations
 
@@ -6,12 +7,34 @@ import numpy as np
 import pytest
 
 from armlab import dynamics
+from armlab.grading import check_cases
 from armlab.grading import identification as gi
+from armlab.grading.dynamics import one_number
 from armlab.models import planar2r
 
+from support.answer_keys import answer_keys, key_namespace
 from support.verdicts import raises_verdict
 
-pytestmark = pytest.mark.homework("hw07_identification")  # its checkers
+pytestmark = pytest.mark.homework("hw07_identification")
+
+
+def key(name):
+    """An answer key of hw07 (its key cells run once, on first use)."""
+    return answer_keys("hw07_identification")[name]
+
+
+CHECKS = {  # key: check_cases keywords
+    "P1": {"compare": gi.regressor_rows},
+    "P3": {"compare": gi.rank_of},
+    "P4": {"compare": one_number},
+}
+
+
+def check(part, fn, name="KEY_{}"):
+    if part == "P2":
+        gi.check_identification(fn, key(name.format(part)), name="answer")
+    else:
+        check_cases(fn, key(name.format(part)), name="answer", **CHECKS[part])
 
 
 def regressor(q, qd, qdd, g=9.81):
@@ -39,12 +62,13 @@ def rms(p, q, qd, qdd, tau):
     return float(np.sqrt(np.mean((tau - regressor(q, qd, qdd) @ p) ** 2)))
 
 
-def test_right_answers_pass():
-    gi.check_regressor_function(regressor, seed=1, n=30)
-    gi.check_identify_function(identify, seeds=range(7000, 7010))
-    gi.check_rank_function(rank, seed=3, n=20)
-    gi.check_2r_counts(6, 4)
-    gi.check_rms_function(rms, seeds=range(3))
+def test_right_answers_pass_the_keys():
+    for name in ("KEY_{}_VISIBLE", "KEY_{}"):
+        check("P1", regressor, name)
+        check("P2", identify, name)
+        check("P3", rank, name)
+        check("P4", rms, name)
+    gi.check_2r_counts(6, 4, key("KEY_P3_COUNTS"))
 
 
 def test_2r_counts_are_the_library_s_base_parameter_counts():
@@ -53,11 +77,11 @@ def test_2r_counts_are_the_library_s_base_parameter_counts():
     assert dynamics.base_parameters(robot, gravity=(0, 0, -9.81)).count == 4
 
 
-def test_pendulum_data_is_the_model():
-    t, q, tau, exact, p = gi.pendulum_data(5, encoder=0.0, noise=0.0)
-    Q, QD, QDD = np.array(exact).T
+def test_the_keys_recording_is_the_model():
+    t, q, tau, (Q, QD, QDD), p = key_namespace("hw07_identification")["recording"](encoder=0.0, noise=0.0)
     np.testing.assert_allclose(regressor(Q, QD, QDD) @ p, tau, atol=1e-12)
     np.testing.assert_allclose(np.gradient(Q, t)[1:-1], QD[1:-1], atol=1e-3)
+    assert key("KEY_P3_COUNTS")["expected"] == [6, 4]
 
 
 @pytest.mark.parametrize(
@@ -75,7 +99,7 @@ def test_pendulum_data_is_the_model():
 )
 def test_regressor_mistakes_are_named(wrong, message):
     with raises_verdict(message.replace("(", r"\(").replace(")", r"\)")):
-        gi.check_regressor_function(wrong, cases=[([0.3, -1.2, 2.0], [0.5, -1.0, 0.0], [1.0, 2.0, -1.0], 9.81)])
+        check("P1", wrong)
 
 
 def raw(t, q, tau):
@@ -104,20 +128,18 @@ def no_offset(t, q, tau):
 )
 def test_identification_mistakes_are_named(wrong, message):
     with raises_verdict(message):
-        gi.check_identify_function(wrong, seeds=[7000])
+        check("P2", wrong)
 
 
 def test_rank_and_count_mistakes_are_named():
     with raises_verdict("rounding-level differences"):
-        gi.check_rank_function(lambda Y: int(np.linalg.matrix_rank(Y)), seed=3, n=20)
+        check("P3", lambda Y: int(np.linalg.matrix_rank(Y)))
     with raises_verdict("small scale were dropped"):
-        gi.check_rank_function(
-            lambda Y: int(np.sum((s := np.linalg.svd(Y, compute_uv=False)) > 1e-4 * s[0])), seed=3, n=20
-        )
+        check("P3", lambda Y: int(np.sum((s := np.linalg.svd(Y, compute_uv=False)) > 1e-4 * s[0])))
     with raises_verdict("swapped"):
-        gi.check_2r_counts(4, 6)
+        gi.check_2r_counts(4, 6, key("KEY_P3_COUNTS"))
     with raises_verdict("20 is every parameter"):
-        gi.check_2r_counts(20, 20)
+        gi.check_2r_counts(20, 20, key("KEY_P3_COUNTS"))
 
 
 @pytest.mark.parametrize(
@@ -131,13 +153,15 @@ def test_rank_and_count_mistakes_are_named():
 )
 def test_rms_mistakes_are_named(wrong, message):
     with raises_verdict(message):
-        gi.check_rms_function(wrong, seeds=[1])
+        check("P4", wrong)
 
 
 def test_patching_numpy_changes_nothing(monkeypatch):
     monkeypatch.setattr(np, "allclose", lambda *a, **k: True)
     monkeypatch.setattr(np.linalg, "lstsq", lambda A, b, rcond=None: (np.zeros(A.shape[1]), 0, 0, 0))
     with pytest.raises(AssertionError):
-        gi.check_identify_function(lambda t, q, tau: np.zeros(5), seeds=[7000])
+        check("P2", lambda t, q, tau: np.zeros(5))
+    with pytest.raises(AssertionError):
+        check("P1", lambda q, qd, qdd, g=9.81: np.zeros((len(q), 5)))
     with pytest.raises(AttributeError):
-        gi.check_rms_function = lambda *a, **k: None
+        gi.rank_of = lambda *a, **k: None
