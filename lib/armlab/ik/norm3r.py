@@ -121,6 +121,7 @@ def norm_equation_ik(robot: RobotLike, p: ArrayLike) -> NormEquations:
             "p is on the axis of joint 1: θ1 is free there (a singularity); choose it, then solve the rest"
         )
     roots: list[float] = []
+    starts: list = []
     quartic = None
     # Near a₁ = 0 the quartic has two near-double roots, split by O(a₁); below √ε·scale the split is
     # lost in rounding, so the a₁ = 0 form gives the starts there, and every start is refined below.
@@ -134,27 +135,33 @@ def norm_equation_ik(robot: RobotLike, p: ArrayLike) -> NormEquations:
         # (9)–(10): P1² + P2² = Δ², with cos θ3 = (1 − τ²)/(1 + τ²), sin θ3 = 2τ/(1 + τ²)
         quad1 = np.array([P1[2] - P1[0], 2 * P1[1], P1[2] + P1[0]])
         quad2 = np.array([P2[2] - P2[0], 2 * P2[1], P2[2] + P2[0]])
-        quartic = np.polymul(quad1, quad1) + np.polymul(quad2, quad2) - delta**2 * np.array([1.0, 0, 2, 0, 1])
+        # np.convolve, not np.polymul: polymul drops a zero leading coefficient and the shapes no longer add
+        quartic = np.convolve(quad1, quad1) + np.convolve(quad2, quad2) - delta**2 * np.array([1.0, 0, 2, 0, 1])
         big = np.abs(quartic).max()
         lead = np.flatnonzero(np.abs(quartic) > 1e-12 * big)
-        # a near-double root comes out of np.roots with an imaginary part of order √ε: keep it as a start
-        roots = [2 * math.atan(t.real) for t in np.roots(quartic[lead[0] :]) if abs(t.imag) <= 1e-4 * (1 + abs(t))]
+        # a near-double root comes out of np.roots with an imaginary part of order √ε or more (at the edge
+        # of the workspace): every root's real part is a start; the check and the refinement below sort them
+        tau = np.roots(quartic[lead[0] :])
+        roots = [2 * math.atan(t.real) for t in tau if abs(t.imag) <= 1e-4 * (1 + abs(t))]  # the real ones
+        t3_starts = [2 * math.atan(t.real) for t in tau]
         v = np.array([-1.0, 0.0, 1.0])  # τ = ∞ (θ3 = π): the quartic's degree drops
         if abs((P1 @ v) ** 2 + (P2 @ v) ** 2 - delta**2) <= 1e-9 * delta**2:
             roots.append(math.pi)
+            t3_starts.append(math.pi)
         sign = 1.0 if delta > 0 else -1.0  # cos θ1 = P1/Δ, sin θ1 = P2/Δ: Δ's sign matters
-        starts = []
-        for t3 in roots:
+        for t3 in t3_starts:
             v = np.array([math.cos(t3), math.sin(t3), 1.0])
             starts += [(math.atan2(sign * (P2 @ v), sign * (P1 @ v)), t3)] + _theta1_from_6(k, t3, x, y, s1a, rho2)
     else:
-        case = "a1 = 0"  # A = B = 0: (5) is C cos θ3 + D sin θ3 + E = 0, (6) gives θ1
+        case = "a1 = 0"
+    # A = B = 0: (5) is C cos θ3 + D sin θ3 + E = 0, (6) gives θ1. For a small a₁ these are starts too: a
+    # pair of the quartic's roots that rounding has merged into a complex pair lies near them.
+    if case == "a1 = 0" or abs(a1) < 1e-2 * scale:
         R = math.hypot(k["C"], k["D"])
-        starts = []
         if R > 0 and abs(k["E"]) <= R * (1 + 1e-6):
             phi3, spread = math.atan2(k["D"], k["C"]), math.acos(max(-1.0, min(1.0, -k["E"] / R)))
             for t3 in sorted({phi3 + spread, phi3 - spread}):
-                roots.append(t3)
+                roots += [t3] if case == "a1 = 0" else []
                 starts += _theta1_from_6(k, t3, x, y, s1a, rho2)
     out: list[list[float]] = []
     T = np.eye(4)
@@ -170,8 +177,13 @@ def norm_equation_ik(robot: RobotLike, p: ArrayLike) -> NormEquations:
             continue  # not a start near a solution (the other θ1 of (6), or a spurious root)
         # refine: a near-double root is off by ~√ε, the a₁ = 0 form by O(a₁); no step when already exact
         fit = ikine_numeric(robot, T, q, mask=(1, 1, 1, 0, 0, 0), tol=1e-13 * scale, restarts=0, joint_limits=False)
-        if fit.success:
-            q = [float(wrap_angle(t)) for t in fit.q[0]]
+        # at a stretched or folded pose (the edge of the workspace) Newton stalls: the error is second order
+        # in the singular direction, and the a₁ = 0 form's start is off by O(√a₁) there. A fit within 1e-9 of
+        # the arm's size still reaches the point; "out of reach" would be the wrong answer.
+        miss = fit.residual[0] if fit.residual is not None else math.inf
+        best = fit.q[0] if fit.success else fit.best_q if miss <= 1e-9 * scale else None
+        if best is not None:
+            q = [float(wrap_angle(t)) for t in best]
             if not any(np.allclose(np.angle(np.exp(1j * (np.array(q) - o))), 0.0, atol=1e-5) for o in out):
                 out.append(q)
     reason = "" if out else "p is out of reach: (9) has no real root for θ3"
