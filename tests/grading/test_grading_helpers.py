@@ -287,21 +287,24 @@ def test_check_dh_robot_messages():
 def patched(monkeypatch):
     """What a cheating notebook does: make numpy/sympy/builtins comparisons always succeed. Undone when the
     ``with`` block ends, inside the test: pytest-xdist's worker serialises the test's report with them undone."""
-    with monkeypatch.context() as m:
-        m.setattr(np, "allclose", lambda *a, **k: True)
-        m.setattr(np, "isclose", lambda a, b, *r, **k: np.ones(np.shape(a), dtype=bool))
-        m.setattr(np, "array_equal", lambda *a, **k: True)
-        m.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
-        m.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
-        m.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
-        m.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
-        m.setattr(sp, "cos", sp.sin)
-        m.setattr(math, "cos", lambda x: 0.0)
-        m.setattr(math, "isclose", lambda *a, **k: True)
-        m.setattr(builtins, "abs", lambda x: 0)
-        m.setattr(builtins, "sum", lambda *a, **k: 0)
-        m.setattr(armlab, "Rot", lambda *a, **k: np.zeros((4, 4)))
-        yield
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(np, "allclose", lambda *a, **k: True)
+            m.setattr(np, "isclose", lambda a, b, *r, **k: np.ones(np.shape(a), dtype=bool))
+            m.setattr(np, "array_equal", lambda *a, **k: True)
+            m.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
+            m.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
+            m.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
+            m.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
+            m.setattr(sp, "cos", sp.sin)
+            m.setattr(math, "cos", lambda x: 0.0)
+            m.setattr(math, "isclose", lambda *a, **k: True)
+            m.setattr(builtins, "abs", lambda x: 0)
+            m.setattr(builtins, "sum", lambda *a, **k: 0)
+            m.setattr(armlab, "Rot", lambda *a, **k: np.zeros((4, 4)))
+            yield
+    finally:  # sympy's cache keeps what was built under the patches (cos as sin): none of it for the next test
+        sp.core.cache.clear_cache()
 
 
 def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched(monkeypatch):
