@@ -261,23 +261,26 @@ def test_check_robot_messages():
 def patched(monkeypatch):
     """What a cheating notebook does: make numpy/sympy/builtins comparisons always succeed. Undone when the
     ``with`` block ends, inside the test: pytest-xdist's worker serialises the test's report with them undone."""
-    with monkeypatch.context() as m:
-        m.setattr(np, "allclose", lambda *a, **k: True)
-        m.setattr(np, "isclose", lambda a, b, *r, **k: np.ones(np.shape(a), dtype=bool))
-        m.setattr(np, "array_equal", lambda *a, **k: True)
-        m.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
-        m.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
-        m.setattr(np.linalg, "det", lambda *a, **k: 1.0)
-        m.setattr(np, "eye", lambda n, *a, **k: np.ones((n, n)))
-        m.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
-        m.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
-        m.setattr(sp, "cos", sp.sin)
-        m.setattr(math, "cos", lambda x: 0.0)
-        m.setattr(math, "isclose", lambda *a, **k: True)
-        m.setattr(builtins, "abs", lambda x: 0)
-        m.setattr(builtins, "sum", lambda *a, **k: 0)
-        m.setattr(armlab, "Rot", lambda *a, **k: np.zeros((4, 4)))
-        yield
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(np, "allclose", lambda *a, **k: True)
+            m.setattr(np, "isclose", lambda a, b, *r, **k: np.ones(np.shape(a), dtype=bool))
+            m.setattr(np, "array_equal", lambda *a, **k: True)
+            m.setattr(np.testing, "assert_allclose", lambda *a, **k: None)
+            m.setattr(np.linalg, "norm", lambda *a, **k: 0.0)
+            m.setattr(np.linalg, "det", lambda *a, **k: 1.0)
+            m.setattr(np, "eye", lambda n, *a, **k: np.ones((n, n)))
+            m.setattr(np, "asarray", lambda *a, **k: np.zeros(3))
+            m.setattr(sp, "simplify", lambda e, *a, **k: sp.Integer(0))
+            m.setattr(sp, "cos", sp.sin)
+            m.setattr(math, "cos", lambda x: 0.0)
+            m.setattr(math, "isclose", lambda *a, **k: True)
+            m.setattr(builtins, "abs", lambda x: 0)
+            m.setattr(builtins, "sum", lambda *a, **k: 0)
+            m.setattr(armlab, "Rot", lambda *a, **k: np.zeros((4, 4)))
+            yield
+    finally:  # sympy's cache keeps what was built under the patches (cos as sin): none of it for the next test
+        sp.core.cache.clear_cache()
 
 
 ROT_Z, I4 = key.value(Rot("z", 0.3)), np.eye(4)
@@ -364,8 +367,7 @@ def test_grading_functions_use_only_frozen_builtins(name):
 
 #: every checker of student functions built by _base.function_checker, with the signature it had when each
 #: one spelled it out (homework test cells call them positionally and by these keywords)
-FUNCTION_CHECKERS = [
-]
+FUNCTION_CHECKERS = []
 
 
 @pytest.mark.parametrize("module, checker, n, name, atol", FUNCTION_CHECKERS)

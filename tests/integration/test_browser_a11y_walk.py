@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from support.browser import notebook
+from support.browser import moving
 
 WALKED = ["03_inverse_kinematics.ipynb", "lab1_connect_and_move.ipynb"]
 CONTROLS = "input:not([disabled]), button:not([disabled]), select:not([disabled]), textarea:not([disabled])"
@@ -164,8 +164,8 @@ def move_and_listen(page, output):
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("name", WALKED)
 def test_screen_reader_walk_reaches_every_control_with_name_role_value_and_hears_each_move(browser, name, tmp_path):
-    page = notebook(browser, name)
-    lines, missed, unnamed, silent = walk(page)
+    with moving(browser, name) as page:  # it presses → on each widget's first slider
+        lines, missed, unnamed, silent = walk(page)
     transcript = f"# Accessibility-tree walk of {name} after Run All (Chromium, CDP)\n\n" + "\n".join(lines) + "\n"
     (tmp_path / f"{Path(name).stem}.txt").write_text(transcript, encoding="utf-8")
     if os.environ.get("ARMLAB_A11Y_WALK"):

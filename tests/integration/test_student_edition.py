@@ -318,25 +318,25 @@ def _bundled_pip(venv: Path) -> str:
     return version
 
 
-@pytest.mark.timeout(1500)
-def test_the_readme_recipe_installs_the_edition_in_its_folder_and_opens_a_students_lab(edition, tmp_path):
-    """The student edition's README, run as written in the edition's folder with the pip of `python -m venv`
-    (Python 3.11's is pip 23.2, which rejected the old `armlab @ file:./wheels/…` line): armlab from the wheel with
-    the notebooks' extras; then its JupyterLab line, on a free port: a student's Lab, no instructor tools."""
-    folder = tmp_path / "armlab-student"
+@pytest.fixture(scope="module")
+def readme_install(edition, tmp_path_factory):
+    """The student edition's README, run as written in a copy of the edition's folder with the pip of `python -m venv`:
+    armlab from the wheel with the notebooks' extras; then its JupyterLab line, on a free port. Returns the folder (its
+    `.venv` also serves the guide's hub step: one install of the edition's gigabyte of packages per run), where
+    armlab was imported from, the pip the venv has, the Lab's log and what it offers of nbgrader's instructor tools."""
+    tmp = tmp_path_factory.mktemp("readme")
+    folder = tmp / "armlab-student"
     shutil.copytree(edition, folder, ignore=shutil.ignore_patterns(".git"))
     install, lab = _bash_lines((folder / "README.md").read_text())
     assert install == "python -m venv .venv && .venv/bin/pip install -r requirements.txt"
-    env = _plain_env(tmp_path)
+    env = _plain_env(tmp)
     _run(install, folder, env)
-    _bundled_pip(folder / ".venv")
+    pip = _bundled_pip(folder / ".venv")
     where = _run(
         ".venv/bin/python -c 'import armlab, armlab.lab, nbgrader, ipywidgets, mujoco; print(armlab.__file__)'",
         folder,
         env,
     )
-    assert where.strip().startswith(str(folder / ".venv" / "lib")), where  # the wheel's armlab, not this checkout
-
     port = _free_port()
     proc = subprocess.Popen(
         ["bash", "-c", f"{lab} --no-browser --port={port} --ServerApp.ip=127.0.0.1"],
@@ -360,27 +360,45 @@ def test_the_readme_recipe_installs_the_edition_in_its_folder_and_opens_a_studen
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    assert tools == {
-        "formgrader page": 404,
-        "disabled": {"@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment"},
-    }
-    assert "No nbgrader_config.py file found" not in log, log
+    return {"folder": folder, "where": where, "pip": pip, "log": log, "tools": tools}
 
 
 @pytest.mark.timeout(1500)
-def test_the_guides_hub_install_works_from_another_folder(edition, tmp_path):
+def test_the_readme_recipe_installs_the_edition_in_its_folder_and_opens_a_students_lab(readme_install):
+    """The README's recipe in the edition's folder (Python 3.11's `python -m venv` bundles pip 23.2, which rejected
+    the old `armlab @ file:./wheels/…` line): the wheel's armlab, not this checkout's, and a student's Lab, no
+    instructor tools."""
+    folder = readme_install["folder"]
+    assert readme_install["pip"].startswith(f"pip {ensurepip.version()} ")
+    where = readme_install["where"]
+    assert where.strip().startswith(str(folder / ".venv" / "lib")), where  # the wheel's armlab, not this checkout
+    assert readme_install["tools"] == {
+        "formgrader page": 404,
+        "disabled": {"@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment"},
+    }
+    assert "No nbgrader_config.py file found" not in readme_install["log"], readme_install["log"]
+
+
+@pytest.mark.timeout(1500)
+def test_the_guides_hub_install_works_from_another_folder(readme_install, tmp_path):
     """docs/instructor.md's hub step, as written, with its two paths filled in (the environment's and the edition's)
     and run from another folder: `pip install -r` finds the wheel beside requirements.txt, not in the working
-    directory ("No such file or directory: './wheels/…'" before)."""
+    directory ("No such file or directory: './wheels/…'" before). The environment is the README recipe's with armlab
+    taken out (the same packages, installed once per run): pip must find armlab's wheel again, from here."""
     guide = (REPO / "docs" / "instructor.md").read_text()
     (step,) = re.findall(r"`(python -m venv /opt/armlab && [^`]*)`", guide)
     assert "/opt/armlab/bin/pip install -r /srv/armlab-student/requirements.txt" in step
-    env_dir, elsewhere = tmp_path / "opt-armlab", tmp_path / "elsewhere"
+    folder = readme_install["folder"]
+    env_dir, elsewhere = folder / ".venv", tmp_path / "elsewhere"
     elsewhere.mkdir()
-    command = step.replace("/opt/armlab", str(env_dir)).replace("/srv/armlab-student", str(edition))
-    _run(command, elsewhere, _plain_env(tmp_path))
+    env = _plain_env(tmp_path)
+    _run(f"{env_dir}/bin/pip uninstall -y armlab", elsewhere, env)
+    command = step.replace("/opt/armlab", str(env_dir)).replace("/srv/armlab-student", str(folder))
+    out = _run(command, elsewhere, env)
+    (wheel,) = (folder / "wheels").glob("armlab-*.whl")
+    assert f"Processing {wheel}" in out, out[-3000:]  # from beside requirements.txt
     _bundled_pip(env_dir)
     code = "import armlab, armlab.lab, nbgrader, jupyterhub, nbgitpuller; print(armlab.__file__)"
-    where = _run(f"{env_dir}/bin/python -c '{code}'", elsewhere, _plain_env(tmp_path))
+    where = _run(f"{env_dir}/bin/python -c '{code}'", elsewhere, env)
     assert where.strip().startswith(str(env_dir / "lib")), where
     assert (env_dir / "bin" / "jupyterhub-singleuser").exists()
