@@ -25,9 +25,7 @@ import sympy
 from ._builtins import *  # noqa: F403  (the captured builtins, as in every grading module)
 
 # --- standard library -------------------------------------------------------------------------
-cos, sin, sqrt, pi, isfinite, isnan, degrees, radians = (
-    math.cos,
-    math.sin,
+sqrt, pi, isfinite, isnan, degrees, radians = (
     math.sqrt,
     math.pi,
     math.isfinite,
