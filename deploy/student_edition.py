@@ -40,7 +40,7 @@ CONTENT = (
 )
 #: what must never reach a student
 FORBIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN SOLUTION", "END SOLUTION")
-ANSWER_KEY = "### ANSWER KEY"  # the first line of an answer key cell (armlab.grading.key): instructors' only
+ANSWER_KEY = "### ANSWER KEY"  # the first line of an answer key cell (armlab.autograde.key): instructors' only
 #: checker modules of homework not yet on answer keys: their plain-math references may repeat a solution line
 UNCONVERTED = ("statics.py", "dynamics.py", "identification.py", "control.py")
 FORBIDDEN_NAMES = ("solutions", "tests", "gradebook.db", "instructor.md", "nbgrader_harness.py", "conftest.py")

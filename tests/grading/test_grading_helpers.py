@@ -17,6 +17,7 @@ import sympy as sp
 
 import armlab
 import armlab.grading as g
+from armlab.autograde import key
 from armlab import Rot, Trans, point
 from armlab.grading import (
     check_close,
@@ -26,7 +27,6 @@ from armlab.grading import (
     check_robot,
     check_shape,
     check_symbols,
-    key,
 )
 
 from support.verdicts import raises_verdict
@@ -301,21 +301,8 @@ def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched
 
 
 GRADING_MODULES = ["armlab.grading"] + sorted(m.name for m in pkgutil.walk_packages(g.__path__, "armlab.grading."))
-# what runs beside student code (the preprocessors and the batch grader run in the instructor's process)
-KERNEL_MODULES = [
-    m
-    for m in GRADING_MODULES
-    if m
-    not in (
-        "armlab.grading.preprocessors",
-        "armlab.grading.bake",  # the answer key: built at release, in a process of its own
-        "armlab.grading.key",
-        "armlab.grading.offline_html",
-        "armlab.grading.batch",
-        "armlab.grading.batch_report",
-        "armlab.grading.forked_kernels",
-    )
-]
+# all of it runs beside student code (armlab.autograde, the instructor's side, is another package)
+KERNEL_MODULES = GRADING_MODULES
 
 
 def test_grading_module_is_read_only():
