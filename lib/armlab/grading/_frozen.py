@@ -77,7 +77,7 @@ class ReadOnlyModule(ModuleType):
     """A module that refuses ``module.name = value`` and ``del module.name`` (a cheap tampering route).
 
     The one assignment allowed is the import system binding a newly imported submodule to its
-    package (``armlab.autograde.preprocessors`` is imported after the package is frozen).
+    package (a submodule imported after the package is frozen).
     """
 
     def __setattr__(self, key: str, value: object) -> None:
