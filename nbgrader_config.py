@@ -27,10 +27,10 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.converters import Autograde, GenerateAssignment  # noqa: E402
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades, LimitOutput, OverwriteCells  # noqa: E402
 
-from armlab.grading.preprocessors import (  # noqa: E402
+from armlab.autograde.preprocessors import (  # noqa: E402
     BakeAnswerKey, InjectGradingImport, LimitOutputChars, RobustOverwriteCells, ShortenTracebacks,
 )
-from armlab.grading.offline_html import OfflineHTMLExporter, TypesetMath  # noqa: E402
+from armlab.autograde.offline_html import OfflineHTMLExporter, TypesetMath  # noqa: E402
 from armlab.notebooks import StampKernelMetadata  # noqa: E402
 
 # --- layout ----------------------------------------------------------------------------------
@@ -70,7 +70,7 @@ _i = _pre.index(LimitOutput) + 1
 c.Autograde.autograde_preprocessors = [InjectGradingImport] + _pre[:_i] + [LimitOutputChars] + _pre[_i:]
 
 # --- feedback HTML: no hidden tests, no tracebacks of test cells (give students only the HTML); its maths typeset
-# as MathML when written, so it reads offline: no MathJax from a CDN (armlab.grading.offline_html)
+# as MathML when written, so it reads offline: no MathJax from a CDN (armlab.autograde.offline_html)
 c.GenerateFeedback.preprocessors = [
     GetGrades, ClearHiddenTests, ShortenTracebacks, TypesetMath, CSSHTMLHeaderPreprocessor,
 ]
@@ -81,7 +81,7 @@ c.GenerateFeedback.exporter_class = OfflineHTMLExporter
 # student edition stamps its own copy). Where homework is released to students (the hub's course directory),
 # turn it on, run with the Python version of the students' kernels: c.StampKernelMetadata.enabled = True
 # --- answer keys, first: the solutions' `### ANSWER KEY` cells run in a fresh process and their KEY_... values are
-# written into the test cells as data before the gradebook stores them (armlab.grading.key); the key cells are left out
+# written into the test cells as data before the gradebook stores them (armlab.autograde.key); the key cells are left out
 c.GenerateAssignment.preprocessors = [
     BakeAnswerKey, *GenerateAssignment.class_traits()["preprocessors"].default(), StampKernelMetadata,
 ]

@@ -7,7 +7,7 @@ The students cycle through right, partly wrong, blank and adversarial notebooks 
 builders: monkeypatching, deleted and stripped test cells, a million printed lines, a dead kernel).
 Also reports the per-notebook overhead that is not the student's code: a kernel start, and the
 imports of the setup cell, for a kernel started as nbgrader starts it and for one that armlab-grade forks from
-its warm template (``armlab.grading.forked_kernels``).
+its warm template (``armlab.autograde.forked_kernels``).
 """
 
 from __future__ import annotations
@@ -84,12 +84,12 @@ def timed(cmd: list[str], cwd: Path) -> float:
 
 def overhead(forked: bool) -> tuple[float, float]:
     """(kernel start to first reply, the setup cell's imports) in seconds, in a fresh kernel: started as
-    nbgrader starts it, or forked from the batch grader's warm template (armlab.grading.forked_kernels)."""
+    nbgrader starts it, or forked from the batch grader's warm template (armlab.autograde.forked_kernels)."""
     import asyncio
 
     from jupyter_client.manager import AsyncKernelManager
 
-    from armlab.grading.forked_kernels import ForkedKernelManager
+    from armlab.autograde.forked_kernels import ForkedKernelManager
 
     async def measure() -> tuple[float, float]:
         t0 = time.perf_counter()
@@ -124,7 +124,7 @@ def main() -> None:
         shutil.copytree(base, batch)
         t_serial = timed([str(BIN / "nbgrader"), "autograde", A], serial)
         # --no-feedback: the same work as serial autograde (armlab-grade writes the feedback HTML by default)
-        batch_cmd = [sys.executable, "-m", "armlab.grading.batch", A, "--workers", str(args.workers), "--no-feedback"]
+        batch_cmd = [sys.executable, "-m", "armlab.autograde.batch", A, "--workers", str(args.workers), "--no-feedback"]
         t_batch = timed(batch_cmd, batch)
         g_serial, g_batch = grades(serial), grades(batch)
         same = g_serial == g_batch and len(g_serial) == args.students

@@ -40,9 +40,7 @@ CONTENT = (
 )
 #: what must never reach a student
 FORBIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN SOLUTION", "END SOLUTION")
-ANSWER_KEY = "### ANSWER KEY"  # the first line of an answer key cell (armlab.grading.key): instructors' only
-#: checker modules of homework not yet on answer keys: their plain-math references may repeat a solution line
-UNCONVERTED = ("statics.py", "dynamics.py", "identification.py", "control.py")
+ANSWER_KEY = "### ANSWER KEY"  # the first line of an answer key cell (armlab.autograde.key): instructors' only
 FORBIDDEN_NAMES = ("solutions", "tests", "gradebook.db", "instructor.md", "nbgrader_harness.py", "conftest.py")
 EXTRAS = "course,lab"
 
@@ -199,8 +197,6 @@ def check_edition(out: Path) -> None:
     secret = solution_lines() - _course_lines(out)
     for name, text in _texts(out):
         problems += [f"{name}: marker {m!r}" for m in FORBIDDEN_MARKERS if m in text]
-        if "/armlab/grading/" in name and name.endswith(UNCONVERTED):
-            continue
         if name.endswith(".ipynb"):
             text = "\n".join("".join(c["source"]) for c in json.loads(text)["cells"])
             problems += [f"{name}: answer key cell" for line in text.splitlines() if line.startswith(ANSWER_KEY)]

@@ -2,7 +2,8 @@
 
 The rule is the "Layers" table of ``docs/architecture.md``: this file parses it (:func:`layer_table`), so the
 document and the test cannot drift. A module imports only from its own package and from packages of a lower
-rank; the package root (``armlab/__init__.py``) may import any layer; ``grading`` stands alone. Every import
+rank; the package root (``armlab/__init__.py``) may import any layer; ``grading`` (the student kernel's side),
+``autograde`` (the instructor's) and ``class_report`` stand alone. Every import
 counts, including the lazy ones inside functions. Every package of ``lib/armlab`` must have a row, and every
 row must name a package that exists.
 """
@@ -59,8 +60,8 @@ RANK = {name: rank for name, rank in TABLE.items() if isinstance(rank, int)}
 TOP = {name for name, rank in TABLE.items() if rank == "root"} | OLD_PATHS
 #: Parts that import no other part of armlab.
 ALONE = {name for name, rank in TABLE.items() if rank == "alone"}
-#: What grading may use besides itself: its frozen builtins come from the standard library.
-GRADING_ALLOWED = {
+#: What a part that stands alone may use besides itself and the standard library.
+ALONE_ALLOWED = {
     "numpy",
     "sympy",
     "nbgrader",
@@ -71,11 +72,18 @@ GRADING_ALLOWED = {
     "jupyter_client",  # nbclient's kernel managers: the batch grader's forked kernels
     "ipykernel_launcher",  # the kernel nbgrader starts, which a forked kernel becomes
     "sqlalchemy",  # nbgrader's gradebook, read by the batch grader
-    "jinja2",  # nbconvert's templates: the feedback's exporter (grading/offline_html.py)
+    "jinja2",  # nbconvert's templates: the feedback's exporter (autograde/offline_html.py)
     "latex2mathml",  # the feedback's maths as MathML, offline (the course extra)
     "dask",
     "distributed",
 }  # the batch grader's workers (the scale extra, imported on use)
+#: grading runs in the student's kernel: numpy, sympy and IPython (the feedback's traceback hook), no nbgrader
+GRADING_ALLOWED = {"numpy", "sympy", "IPython"}
+
+
+def allowed(part: str) -> set[str]:
+    """The third-party packages a part that stands alone may import."""
+    return GRADING_ALLOWED if part == "grading" else ALONE_ALLOWED
 
 
 def module_name(path: Path) -> str:
@@ -135,8 +143,8 @@ def violations():
             if mine in ALONE:
                 if top == "armlab" and part_of(target) != mine:
                     out.append(f"{where}: {mine} imports {target} ({mine} must stand alone)")
-                elif top not in ("armlab", *GRADING_ALLOWED) and top not in sys.stdlib_module_names:
-                    out.append(f"{where}: grading imports {target} (only stdlib, numpy, sympy, nbgrader's stack, dask)")
+                elif top not in ("armlab", *allowed(mine)) and top not in sys.stdlib_module_names:
+                    out.append(f"{where}: {mine} imports {target} (only stdlib and {', '.join(sorted(allowed(mine)))})")
                 continue
             if top != "armlab" or mine in TOP:
                 continue
@@ -180,7 +188,7 @@ def test_the_layer_table_is_read_from_the_doc():
     assert RANK["_core"] == 0 and RANK["transforms"] == 1
     assert RANK["ik"] == RANK["jacobians"] < RANK["dynamics"] < RANK["statics"] < RANK["sim"] == RANK["control"]
     assert RANK["control"] < RANK["robot"] < RANK["models"] < RANK["viz"] == RANK["export"] < RANK["lab"]
-    assert TABLE["__init__"] == "root" and TABLE["grading"] == "alone"
+    assert TABLE["__init__"] == "root" and TABLE["grading"] == TABLE["autograde"] == "alone"
 
 
 def test_the_layer_table_names_every_package_and_only_real_ones():

@@ -25,6 +25,7 @@ PACKAGES = {
     "models",
     "viz",
     "grading",
+    "autograde",
     "class_report",
     "lab",
 }

@@ -32,7 +32,7 @@ EXPECTED = {
         ],
     ),
     "armlab.grading_ik": ("armlab.grading.ik", None),
-    "armlab.nbgrader_hardening": ("armlab.grading.preprocessors", None),
+    "armlab.nbgrader_hardening": ("armlab.autograde.preprocessors", None),
 }
 
 

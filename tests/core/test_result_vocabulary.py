@@ -12,7 +12,7 @@ import pytest
 import armlab
 from armlab import dynamics, ik, jacobians, models, sim, statics
 from armlab.dynamics import params as P
-from armlab.grading import batch
+from armlab.autograde import batch
 
 RESULT_CLASSES = [
     ik.IKSolutions,

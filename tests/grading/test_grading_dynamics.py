@@ -11,7 +11,7 @@ import pytest
 from armlab.dynamics.rne import rne_steps
 from armlab.grading import check_cases
 from armlab.grading.dynamics import one_number, true_or_false, w_wd_vd
-from armlab.grading.key import cases
+from armlab.autograde.key import cases
 from armlab.kinematics.scalar import NumpyBackend
 
 from support.answer_keys import answer_keys, check_part, key_namespace

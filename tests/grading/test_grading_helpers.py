@@ -17,6 +17,7 @@ import sympy as sp
 
 import armlab
 import armlab.grading as g
+from armlab.autograde import key
 from armlab import Rot, Trans, point
 from armlab.grading import (
     check_close,
@@ -26,7 +27,6 @@ from armlab.grading import (
     check_robot,
     check_shape,
     check_symbols,
-    key,
 )
 
 from support.verdicts import raises_verdict
@@ -304,21 +304,8 @@ def test_checkers_still_fail_wrong_answers_when_numpy_sympy_builtins_are_patched
 
 
 GRADING_MODULES = ["armlab.grading"] + sorted(m.name for m in pkgutil.walk_packages(g.__path__, "armlab.grading."))
-# what runs beside student code (the preprocessors and the batch grader run in the instructor's process)
-KERNEL_MODULES = [
-    m
-    for m in GRADING_MODULES
-    if m
-    not in (
-        "armlab.grading.preprocessors",
-        "armlab.grading.bake",  # the answer key: built at release, in a process of its own
-        "armlab.grading.key",
-        "armlab.grading.offline_html",
-        "armlab.grading.batch",
-        "armlab.grading.batch_report",
-        "armlab.grading.forked_kernels",
-    )
-]
+# all of it runs beside student code (armlab.autograde, the instructor's side, is another package)
+KERNEL_MODULES = GRADING_MODULES
 
 
 def test_grading_module_is_read_only():
@@ -363,46 +350,6 @@ def test_grading_functions_use_only_frozen_builtins(name):
     functions = [c for c in code.co_consts if isinstance(c, types.CodeType)]  # run time, not import time
     live = {n for c in functions for n in _global_lookups(c) if n in vars(builtins) and n not in vars(module)}
     assert not live, f"{name} looks up live builtins {sorted(live)}: capture them in ._builtins"
-
-
-#: every checker of student functions built by _base.function_checker, with the signature it had when each
-#: one spelled it out (homework test cells call them positionally and by these keywords)
-FUNCTION_CHECKERS = []
-
-
-@pytest.mark.parametrize("module, checker, n, name, atol", FUNCTION_CHECKERS)
-def test_function_checker_keeps_the_signature_fn_cases_seed_n_name_atol(module, checker, n, name, atol):
-    import inspect
-
-    fn = getattr(importlib.import_module(f"armlab.grading.{module}"), checker)
-    P = inspect.Parameter
-    assert list(inspect.signature(fn).parameters.values()) == [
-        P("fn", P.POSITIONAL_OR_KEYWORD),
-        *(P(k, P.POSITIONAL_OR_KEYWORD, default=v) for k, v in (("cases", None), ("seed", None), ("n", n))),
-        P("name", P.POSITIONAL_OR_KEYWORD, default=name),
-        P("atol", P.POSITIONAL_OR_KEYWORD, default=atol),
-    ]
-    assert (fn.__name__, fn.__qualname__, fn.__module__) == (checker, checker, f"armlab.grading.{module}")
-    assert fn.__doc__ and "must return" in fn.__doc__
-
-
-def test_function_checker_runs_the_fixed_cases_then_n_seeded_ones():
-    from armlab.grading._base import Run, function_checker
-
-    runs = []
-
-    @function_checker("answer", atol=1e-3, n=4)
-    def check_answer_function(fn, run):
-        runs.append((fn, run, run.each(lambda rng: (rng.random(),))))
-
-    check_answer_function(abs)  # no seed: the fixed cases only (none)
-    check_answer_function(abs, [(1.0,)], 7, 2, "f", 0.5)  # positionally, in the old order
-    check_answer_function(abs, cases=[[2.0]], seed=7)
-    (f0, r0, c0), (f1, r1, c1), (f2, r2, c2) = runs
-    assert f0 is f1 is f2 is abs
-    assert r0 == Run(None, None, 4, "answer", 1e-3) and c0 == []
-    assert r1 == Run([(1.0,)], 7, 2, "f", 0.5) and c1[0] == (1.0,) and len(c1) == 3
-    assert c2[0] == (2.0,) and c2[1:3] == c1[1:] and len(c2) == 5  # the same seed, the same random cases
 
 
 def test_ndarray_subclass_cannot_fake_its_values():

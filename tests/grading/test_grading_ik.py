@@ -8,7 +8,8 @@ import nbformat
 import numpy as np
 import pytest
 
-from armlab.grading import check_cases, ik as g, key
+from armlab.autograde import key
+from armlab.grading import check_cases, ik as g
 from armlab.ik import planar2r_ikine
 
 from support.verdicts import raises_verdict
@@ -69,7 +70,7 @@ def test_check_cases_with_compare_names_the_key_mistake():
 def test_hw03_key_has_the_first_releases_hidden_poses_and_counts():
     """Part 5's hidden poses are those of the first release's checker (random.Random(9090), n = 12), so every
     submission scores as before; their counts within Table 3.2's corrected ranges are armlab's within_limits."""
-    from armlab.grading.bake import is_key_cell, run_keys
+    from armlab.autograde.bake import is_key_cell, run_keys
 
     nb = nbformat.read(REPO / "solutions/hw03_inverse_kinematics/hw03_inverse_kinematics.ipynb", as_version=4)
     keys = run_keys("\n\n".join(c.source for c in nb.cells if is_key_cell(c)))

@@ -12,7 +12,7 @@ import nbformat
 
 from armlab.grading import check_cases
 from armlab.grading import jacobians as g
-from armlab.grading.bake import is_key_cell, run_keys
+from armlab.autograde.bake import is_key_cell, run_keys
 
 from support.verdicts import raises_verdict
 

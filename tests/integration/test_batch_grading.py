@@ -1,4 +1,4 @@
-"""armlab-grade (armlab.grading.batch) against serial ``nbgrader autograde``: the same scores, cell by cell,
+"""armlab-grade (armlab.autograde.batch) against serial ``nbgrader autograde``: the same scores, cell by cell,
 on a real Dask LocalCluster with a worker killed mid-batch, and the failures a class produces
 (a submission that hangs, one that kills its worker) graded zero with the reason while the batch goes on."""
 
@@ -29,7 +29,7 @@ A = "hw01_transforms"
 #: honest, wrong, blank and adversarial students whose serial grades the batch must reproduce
 STUDENTS = ("solution", "blank", "wrong", "monkeypatch", "deleted_tests", "os_exit")
 # the process that launched the kernel (jupyter_client tells every kernel its pid): the grading worker; its parent
-# is the worker's kernel template when kernels are forked (tests/grading/test_forked_kernels.py kills that one)
+# is the worker's kernel template when kernels are forked (tests/autograde/test_forked_kernels.py kills that one)
 KILLER = "import os, signal\nos.kill(int(os.environ['JPY_PARENT_PID']), signal.SIGKILL)"
 
 
@@ -139,7 +139,7 @@ def serial(course, tmp_path_factory):
 
 
 def test_batch_on_a_local_cluster_gives_serial_nbgraders_scores_through_a_killed_worker(course, serial, tmp_path):
-    from armlab.grading.batch import grade_assignment
+    from armlab.autograde.batch import grade_assignment
 
     serial_cells, serial_scores = serial
 
@@ -179,7 +179,7 @@ def test_batch_on_a_local_cluster_gives_serial_nbgraders_scores_through_a_killed
 def test_armlab_grade_times_out_a_slow_submission_ends_with_a_summary_and_resumes(course, tmp_path):
     """``armlab-grade`` as an instructor runs it: a slow submission gets zero with the reason, the run ends with a
     summary (graded, mean score, failures, timeouts, where the feedback is) and prints no library warning."""
-    from armlab.grading.batch import grade_assignment
+    from armlab.autograde.batch import grade_assignment
 
     root = _copy(course, tmp_path, "slow", extra=("slow",))
     for student in STUDENTS:
@@ -227,7 +227,7 @@ def test_batch_into_a_postgresql_gradebook_gives_serial_nbgraders_scores(course,
     from nbgrader.apps import NbGraderAPI
     from traitlets.config import Config
 
-    from armlab.grading.batch import grade_assignment
+    from armlab.autograde.batch import grade_assignment
     from support import postgres
     from support.nbgrader_harness import load_config
 
@@ -283,7 +283,7 @@ def test_grading_from_a_notebook_cell_shows_progress_and_a_short_summary_and_no_
             shutil.rmtree(root / "submitted" / student)
     nb = nbformat.v4.new_notebook()
     nb.cells = [
-        nbformat.v4.new_code_cell(f"from armlab.grading.batch import grade_assignment\ngrade_assignment({A!r})")
+        nbformat.v4.new_code_cell(f"from armlab.autograde.batch import grade_assignment\ngrade_assignment({A!r})")
     ]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     os.environ["PATH"] = _env()["PATH"]

@@ -53,6 +53,9 @@ RUN_BY = {
     ("docs/instructor.md", "./run.sh student-edition build/student --git"): "test_student_edition.py::edition",
     ("docs/instructor.md", "nbgrader generate_assignment hw01_transforms --force"): WORKFLOW,
     ("docs/instructor.md", "nbgrader zip_collect hw01_transforms"): WORKFLOW,
+    ("docs/instructor.md", "nbgrader generate_assignment hw09_rotations --force"): (
+        "test_instructor_walkthrough.py::test_the_walkthrough_releases_a_new_homework_and_grades_it"
+    ),
     ("docs/instructor.md", "nbgrader collect hw01_transforms"): WORKFLOW,
     ("docs/instructor.md", 'python -c "from traitlets.config.loader import PyFileConfigLoader'): (
         "test_doc_commands.py::test_the_guides_config_check_loads_the_courses_config"

@@ -32,7 +32,7 @@ TEST_TIMEOUT = 5  # per-cell Execute timeout used in these tests (committed conf
 def test_config_loads_and_is_hardened():
     from nbgrader.preprocessors import ClearHiddenTests, LimitOutput
 
-    from armlab.grading.preprocessors import InjectGradingImport, LimitOutputChars, ShortenTracebacks
+    from armlab.autograde.preprocessors import InjectGradingImport, LimitOutputChars, ShortenTracebacks
 
     cfg = load_config()
     assert cfg.CourseDirectory.source_directory == "solutions"
@@ -42,7 +42,7 @@ def test_config_loads_and_is_hardened():
     pre = cfg.Autograde.autograde_preprocessors
     assert pre[0] is InjectGradingImport
     assert pre.index(LimitOutputChars) == pre.index(LimitOutput) + 1
-    from armlab.grading.preprocessors import BakeAnswerKey
+    from armlab.autograde.preprocessors import BakeAnswerKey
 
     assert cfg.GenerateAssignment.preprocessors[0] is BakeAnswerKey  # before SaveCells stores the hidden tests
     fb = cfg.GenerateFeedback.preprocessors
@@ -64,7 +64,7 @@ import importlib.util
 assert importlib.util.find_spec("armlab") is None, "armlab should not be importable here"
 from traitlets.config.loader import PyFileConfigLoader
 PyFileConfigLoader("nbgrader_config.py", path={str(REPO)!r}).load_config()
-import armlab.grading.preprocessors as h
+import armlab.autograde.preprocessors as h
 assert h.__file__.startswith({str(REPO / "lib")!r}), h.__file__
 print("ok")
 """
@@ -78,7 +78,7 @@ def test_limit_output_chars_keeps_errors_and_caps_size():
     """Unit test of the character limit (no kernel): huge text, a huge image and an error."""
     from nbformat.v4 import new_code_cell, new_output
 
-    from armlab.grading.preprocessors import LimitOutputChars
+    from armlab.autograde.preprocessors import LimitOutputChars
 
     cell = new_code_cell("x")
     cell.outputs = [
@@ -101,7 +101,7 @@ def test_limit_output_chars_keeps_errors_and_caps_size():
 def test_shorten_tracebacks_only_in_graded_cells():
     from nbformat.v4 import new_code_cell, new_output
 
-    from armlab.grading.preprocessors import ShortenTracebacks
+    from armlab.autograde.preprocessors import ShortenTracebacks
 
     err = dict(
         ename="AssertionError",

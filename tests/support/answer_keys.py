@@ -8,7 +8,7 @@ from typing import Any
 
 import nbformat
 
-from armlab.grading.bake import is_key_cell
+from armlab.autograde.bake import is_key_cell
 
 from .nbgrader_harness import REPO
 

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import nbformat
 
-from armlab.grading.bake import is_key_cell
+from armlab.autograde.bake import is_key_cell
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = str(Path(sys.executable).parent)  # nbgrader runs `alembic`, which must be on PATH
@@ -961,7 +961,7 @@ def _grade_in_parallel(root, api, assignments, workers, result):
     import dask
     from distributed import LocalCluster
 
-    from armlab.grading.batch import grade_assignment
+    from armlab.autograde.batch import grade_assignment
 
     with (
         dask.config.set({"distributed.scheduler.worker-saturation": 1.0}),  # one submission per worker at a time

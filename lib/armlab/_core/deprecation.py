@@ -68,7 +68,7 @@ MOVED_MODULES: dict[str, str | tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "armlab.grading_ik": "armlab.grading.ik",
-    "armlab.nbgrader_hardening": "armlab.grading.preprocessors",
+    "armlab.nbgrader_hardening": "armlab.autograde.preprocessors",
 }
 
 

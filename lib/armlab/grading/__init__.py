@@ -15,25 +15,30 @@ a DH table that is right at the home pose only, ...
 
 Answers are compared with **answer keys**: in ``solutions/<hw>/<hw>.ipynb`` an ``### ANSWER KEY`` cell
 computes, with armlab itself, the expected answers on fixed inputs and the answers of the usual mistakes
-(:mod:`.key`); when the assignment is generated they run in a fresh process and are written into the test
-cells as literal data (:mod:`.bake`, :class:`.preprocessors.BakeAnswerKey`). A test cell then calls
+(:mod:`armlab.autograde.key`); when the assignment is generated they run in a fresh process and are written
+into the test cells as literal data (:mod:`armlab.autograde.bake`). A test cell then calls
 ``check_cases(fn, KEY)``, ``check_answer(x, KEY)`` or ``check_mistakes(x, KEY)``: nothing here computes the
 maths again.
 
-Modules: :mod:`.checks` (closeness and the diagnosis of a miss, the answer-key checkers), :mod:`.symbolic`
-(sympy expressions), :mod:`.dh` (a student's DHRobot), :mod:`.ik` and :mod:`.jacobians` (comparisons for
-hw03 and hw04; ``armlab.grading_ik`` is the deprecated old path of :mod:`.ik`), :mod:`.statics` (hw05),
-:mod:`.dynamics` (hw06), :mod:`.identification` (hw07), :mod:`.control` (hw08) and :mod:`.preprocessors`
-(nbgrader, imported by ``nbgrader_config.py`` only). The private ``_builtins`` and ``_frozen`` (captured
-functions, read-only modules) and ``_base`` (reading answers, messages) serve them all; ``_plain`` is the
-plain-math copy hw05–hw08's checkers still use. Nothing here imports the rest of armlab.
+This package is what runs in the student's kernel, beside student code: the checks, the diagnosis of a
+miss and the comparison with the key. What runs on the instructor's side (building and baking the keys, the nbgrader
+preprocessors, the batch grader, the feedback HTML) is :mod:`armlab.autograde`, which this package never
+imports.
+
+Modules: :mod:`.checks` (closeness and the diagnosis of a miss, the answer-key checkers), :mod:`.symbolic` (sympy
+expressions), :mod:`.dh` (a student's DHRobot), and the comparisons that are not plain closeness:
+:mod:`.ik`, :mod:`.jacobians`, :mod:`.statics`, :mod:`.dynamics`, :mod:`.identification` and :mod:`.control`
+(hw03–hw08; ``armlab.grading_ik`` is the deprecated old path of :mod:`.ik`). :mod:`.feedback` shortens a
+failing test cell's traceback in the kernel. The private ``_builtins`` and ``_frozen`` (captured
+functions, read-only modules) and ``_base`` (reading answers, messages) serve them all. Nothing here
+imports the rest of armlab.
 
 Tamper resistance (nbgrader runs student code in the same kernel as the
 tests, so this raises the bar, it is not a sandbox):
 
 * Every numpy, sympy, math and builtin function the checkers use is captured
   when this package is imported. The autograder imports it before any
-  student code runs (``preprocessors.InjectGradingImport``), so a
+  student code runs (``armlab.autograde.preprocessors.InjectGradingImport``), so a
   student who reassigns ``np.allclose``, ``np.isclose``,
   ``np.testing.assert_allclose``, ``np.linalg.norm``, ``sympy.simplify`` or
   ``builtins.abs`` changes nothing here.

@@ -1,5 +1,5 @@
 """Plumbing shared by every checker: reading an answer into plain Python floats, formatting,
-failing with a message, calling a student's function, running a checker's cases.
+failing with a message, calling a student's function.
 
 An answer (number, list, numpy array, sympy number or matrix) becomes ``(shape, flat)``: its
 shape and a flat row-major list of Python floats. numpy arrays are read with ``ndarray.tolist``,
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
 from ._frozen import (
-    Random,
     np_array,
     S,
     freeze,
@@ -26,13 +25,10 @@ from ._frozen import (
     pi,
 )
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any, Callable, NoReturn
-
-    #: the part of a checker of student functions that is its own: ``check(fn, run)``
-    Check = Callable[[Callable[..., Any], "Run"], None]
 
 
 #: ``nbgrader validate`` indents an error by 4 columns and cuts every line at 87: a line of the message keeps
@@ -386,54 +382,6 @@ def decode(arg: Any) -> Any:
     return np_array(arg["ndarray"], dtype=float) if isinstance(arg, dict) and "ndarray" in arg else arg
 
 
-def arrays(*values: Any) -> tuple[Any, ...]:
-    """Each value as a float numpy array: what a student's function gets, as in the notebook."""
-    return tuple(np_array(v, dtype=float) for v in values)
-
-
-# --- running a checker's cases ----------------------------------------------------------------------
-def cases_of(cases: Any, seed: int | None, n: int, make: Callable[[Random], Any]) -> list[tuple[Any, ...]]:
-    """The fixed ``cases``, then ``n`` made by ``make(rng)`` with a Random(seed) (none without a seed)."""
-    out = [tuple(c) for c in (cases or ())]
-    if seed is not None:
-        rng = Random(seed)
-        out += [make(rng) for _ in range(n)]
-    return out
-
-
-class Run(NamedTuple):
-    """What one call of a checker of student functions was asked: the fixed ``cases``, ``n`` random
-    ones from ``seed`` (none without a seed), the ``name`` its messages use and the tolerance ``atol``."""
-
-    cases: Any
-    seed: int | None
-    n: int
-    name: str
-    atol: float
-
-    def each(self, make: Callable[[Random], Any]) -> list[tuple[Any, ...]]:
-        """The fixed cases, then ``n`` made by ``make(rng)``."""
-        return cases_of(self.cases, self.seed, self.n, make)
-
-
-def function_checker(name: str, atol: float, n: int = 20) -> Callable[[Check], Callable[..., None]]:
-    """Make ``check(fn, run)`` the checker ``(fn, cases=None, seed=None, n=n, name=name, atol=atol)``
-    that every homework calls, under ``check``'s own name and docstring; ``check`` gets a :class:`Run`."""
-
-    def decorate(check: Check) -> Callable[..., None]:
-        def checker(fn, cases=None, seed=None, n=n, name=name, atol=atol):
-            check(fn, Run(cases, seed, n, name, atol))
-
-        checker.__name__ = checker.__qualname__ = check.__name__
-        checker.__module__, checker.__doc__ = check.__module__, check.__doc__
-        return checker
-
-    return decorate
-
-
-freeze(__name__)
-
-
 def vector(value: Any, size: int, label: str) -> Any:
     """A student's vector as a flat list of ``size`` finite numbers, or a failure naming ``label``."""
     shape, flat = read(value, label)
@@ -441,3 +389,6 @@ def vector(value: Any, size: int, label: str) -> Any:
         fail(label, f"expected a vector of {size} numbers, got shape {shape}")
     check_finite(flat, label)
     return flat
+
+
+freeze(__name__)

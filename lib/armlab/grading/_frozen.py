@@ -1,7 +1,7 @@
 """The math, numpy and sympy functions the checkers use, captured at first import.
 
 The autograder imports :mod:`armlab.grading` before any student code runs
-(:class:`~armlab.grading.preprocessors.InjectGradingImport`), so these are the genuine
+(:class:`~armlab.autograde.preprocessors.InjectGradingImport`), so these are the genuine
 functions even if a student later reassigns ``np.allclose`` or ``sympy.simplify``. The
 builtins are captured the same way in :mod:`._builtins`, which every grading module
 star-imports, so they shadow the live ``builtins`` module there.
@@ -25,9 +25,7 @@ import sympy
 from ._builtins import *  # noqa: F403  (the captured builtins, as in every grading module)
 
 # --- standard library -------------------------------------------------------------------------
-cos, sin, sqrt, pi, isfinite, isnan, degrees, radians = (
-    math.cos,
-    math.sin,
+sqrt, pi, isfinite, isnan, degrees, radians = (
     math.sqrt,
     math.pi,
     math.isfinite,
@@ -79,7 +77,7 @@ class ReadOnlyModule(ModuleType):
     """A module that refuses ``module.name = value`` and ``del module.name`` (a cheap tampering route).
 
     The one assignment allowed is the import system binding a newly imported submodule to its
-    package (``armlab.grading.preprocessors`` is imported after the package is frozen).
+    package (a submodule imported after the package is frozen).
     """
 
     def __setattr__(self, key: str, value: object) -> None:

@@ -144,7 +144,7 @@ def diagnose_transform(name: str, n: int, a: Any, e: Any, tol: float, rtol: floa
 def check_cases(
     fn: Any, key: Any, name: str = "answer", atol: float = 1e-9, rtol: float = 0.0, compare: Any = None
 ) -> None:
-    """Assert ``fn`` gives the answer key's expected answers on its inputs (``armlab.grading.key.cases``), naming
+    """Assert ``fn`` gives the answer key's expected answers on its inputs (``armlab.autograde.key.cases``), naming
     the key's known mistake a wrong answer equals, else the likeliest kind of miss (:func:`check_expected`)."""
     inputs, expected, mistakes, names = key["inputs"], key["expected"], key.get("mistakes"), key.get("names")
     del key  # not in this frame while the student's function runs
@@ -208,7 +208,7 @@ def check_truth(answer: Any, expected: bool, name: str = "answer", hints: Any = 
 
 
 def check_answer(answer: Any, key: Any, name: str = "answer", atol: float = 1e-6, rtol: float = 0.0) -> None:
-    """Assert ``answer`` equals the answer key's value (``armlab.grading.key.value``), naming the key's known
+    """Assert ``answer`` equals the answer key's value (``armlab.autograde.key.value``), naming the key's known
     mistake it equals (:func:`check_expected`)."""
     check_expected(answer, key["expected"], name=name, atol=atol, rtol=rtol, hints=key.get("mistakes"))
 

@@ -14,10 +14,9 @@ in best([1, 0, 0], [0, 0, 0])
 
 from __future__ import annotations
 
-from ._base import call, check_finite, decode, fail, fmt, fmt_list, read
+from ._base import call, check_finite, decode, fail, fmt, fmt_list, read, wrap
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
 from ._frozen import freeze
-from ._plain import wrap
 from .checks import argument_label
 
 from typing import TYPE_CHECKING

@@ -1,7 +1,7 @@
 """Checkers of a student's DH table (textbook §3.2, lab report §2.1): the arm it describes, by its end poses.
 
 A student's ``DHRobot`` is the answer, so it is evaluated through its own ``fkine`` and the end poses are compared
-with an answer key (``armlab.grading.key.cases`` of the reference robot's ``fkine`` on fixed joint vectors, plus
+with an answer key (``armlab.autograde.key.cases`` of the reference robot's ``fkine`` on fixed joint vectors, plus
 ``"joints"``: its joint types), so equivalent tables (other valid frame choices, the other DH convention) pass.
 """
 

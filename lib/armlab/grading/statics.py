@@ -15,15 +15,13 @@ from __future__ import annotations
 
 from ._base import fail, fmt, fmt_list, read, vector
 from ._builtins import *  # noqa: F403  (the captured builtins shadow the live ones)
-from ._frozen import cos, freeze, pi, sin, sqrt
-from ._plain import matmul, rot
+from ._frozen import freeze, sqrt
 from .checks import check_close
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
-    from random import Random
 
 __all__ = ["f_and_n", "free_direction_of"]
 
@@ -59,28 +57,6 @@ def free_direction_of(answer: Any, expected: Any, name: str, atol: float, hints:
         name,
         f"Jᵀu = {fmt_list(tau)} ≠ 0: this force needs joint torque. Look for u with Jᵀu = 0 (the null space of Jᵀ)",
     )
-
-
-# --- still used by jacobians.py (hw04) until it is an answer key too ------------------------------------
-def random_rotation(rng: Random) -> Any:
-    """A rotation R(z, a)·R(y, b)·R(x, c) with random angles (flat 3×3)."""
-    return matmul(
-        matmul(rot("z", rng.uniform(-pi, pi), 3), rot("y", rng.uniform(-pi, pi), 3), 3),
-        rot("x", rng.uniform(-pi, pi), 3),
-        3,
-    )
-
-
-def jacobian_planar(q: Any, lengths: Any) -> Any:
-    """Rows (x, y) of the tip velocity Jacobian of a planar arm with revolute joints (flat 2×n)."""
-    n = len(q)
-    angles, total = [], 0.0
-    for qi in q:
-        total += qi
-        angles.append(total)
-    row_x = [-sum(lengths[j] * sin(angles[j]) for j in range(k, n)) for k in range(n)]
-    row_y = [sum(lengths[j] * cos(angles[j]) for j in range(k, n)) for k in range(n)]
-    return row_x + row_y
 
 
 freeze(__name__)

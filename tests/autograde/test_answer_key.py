@@ -1,4 +1,4 @@
-"""Answer keys baked into test cells at release (armlab.grading.bake): the key cells run alone in a fresh process,
+"""Answer keys baked into test cells at release (armlab.autograde.bake): the key cells run alone in a fresh process,
 their KEY_... values are written into the test cells as exact literals, and the key cells are left out."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from armlab.grading.bake import AnswerKeyError, bake_notebook, bake_source, literal
+from armlab.autograde.bake import AnswerKeyError, bake_notebook, bake_source, literal
 
 GRADED = {"nbgrader": {"grade": True, "grade_id": "p1_hidden", "points": 2, "locked": True, "solution": False}}
 
@@ -51,7 +51,7 @@ def _notebook(key_source, test_source="check_answer(x, KEY_X, name='x')"):
 @pytest.mark.integration  # runs the key cells in a python process
 def test_key_cells_run_alone_in_a_fresh_process_and_are_left_out():
     nb = _notebook(
-        "### ANSWER KEY\nimport sys, numpy as np\nfrom armlab.grading.key import value\n"
+        "### ANSWER KEY\nimport sys, numpy as np\nfrom armlab.autograde.key import value\n"
         "KEY_X = value(np.sin(0.5), mistakes={'degrees': np.sin(np.radians(0.5))})\n"
         "KEY_SEEN = sorted(m for m in sys.modules if m.startswith('armlab.grading.'))\n"
         "helper = np.zeros(3)  # not a KEY_: never baked",
@@ -63,7 +63,7 @@ def test_key_cells_run_alone_in_a_fresh_process_and_are_left_out():
     baked = ast.literal_eval(test[len("check_answer(x, ") : test.index(", name='x')")])
     assert baked == {"expected": math.sin(0.5), "mistakes": {"degrees": math.sin(math.radians(0.5))}}
     seen = ast.literal_eval(test.rsplit("print(", 1)[1][:-1])
-    assert "armlab.grading.bake" not in seen  # the fresh process did not come from this one
+    assert "armlab.autograde.bake" not in seen  # the fresh process did not come from this one
     assert "np.zeros" not in test and "ANSWER KEY" not in "".join(c.source for c in nb.cells)
 
 
@@ -83,7 +83,7 @@ def test_solutions_notebooks_write_keys_only_in_key_cells():
     """Every KEY_ name a solutions notebook reads is computed by one of its answer key cells."""
     from pathlib import Path
 
-    from armlab.grading.bake import is_key_cell, used_names
+    from armlab.autograde.bake import is_key_cell, used_names
 
     root = Path(__file__).resolve().parents[2]
     for path in sorted(root.glob("solutions/*/*.ipynb")):

@@ -1,4 +1,4 @@
-"""The feedback HTML's maths, typeset when it is written (armlab.grading.offline_html): it reads offline."""
+"""The feedback HTML's maths, typeset when it is written (armlab.autograde.offline_html): it reads offline."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("nbgrader")
 pytest.importorskip("latex2mathml")
 
-from armlab.grading.offline_html import OfflineHTMLExporter, TypesetMath, typeset  # noqa: E402
+from armlab.autograde.offline_html import OfflineHTMLExporter, TypesetMath, typeset  # noqa: E402
 
 
 def test_inline_and_display_maths_become_mathml_and_code_stays_as_written():

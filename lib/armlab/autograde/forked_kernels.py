@@ -34,7 +34,6 @@ from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
 
-from ._frozen import freeze
 
 __all__ = [
     "PRELOAD",
@@ -289,6 +288,3 @@ def fork_kernels(config: Any) -> None:
     pre = list(current or Autograde.class_traits()["autograde_preprocessors"].default())
     forked = _forked_execute()
     section.autograde_preprocessors = [forked if p is Execute else p for p in pre]
-
-
-freeze(__name__)  # like every grading module

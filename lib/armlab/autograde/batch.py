@@ -1,12 +1,12 @@
 """Autograde a whole class in parallel, on this machine or on a Dask cluster.
 
-``python -m armlab.grading.batch ASSIGNMENT [--workers N] [--scheduler ADDRESS] [--force]``
+``python -m armlab.autograde.batch ASSIGNMENT [--workers N] [--scheduler ADDRESS] [--force]``
 (console script ``armlab-grade``), run from the course directory; ``armlab-grade report ASSIGNMENT`` writes the
 class report (:mod:`armlab.class_report`).
 
 Every submission gets nbgrader's own autograde (the course's ``nbgrader_config.py``: the same
 preprocessors, the same hardening, a fresh kernel, forked from a warm template unless ``--no-fork``:
-:mod:`armlab.grading.forked_kernels`), but in a private copy of the course: its own
+:mod:`armlab.autograde.forked_kernels`), but in a private copy of the course: its own
 directory and its own SQLite gradebook holding the assignment's cells, copied from the course's
 gradebook. A task carries everything it needs (the submission, the source's non-notebook files, the
 gradebook template, the config) and returns the autograded files and the grade rows, so a worker
@@ -22,7 +22,7 @@ on every cell, is flagged for manual grading, and the reason goes into the log a
 ``autograded/<student>/<assignment>/BATCH_FAILURE.txt``; the batch goes on. A re-run skips what is
 graded already (``--force`` grades again). The worker also writes each graded submission's feedback HTML
 (``nbgrader generate_feedback``, the course's config) into ``feedback/<student>/<assignment>/``.
-:func:`grade_assignment` returns a :class:`~armlab.grading.batch_report.Summary` (graded, mean score, failures,
+:func:`grade_assignment` returns a :class:`~armlab.autograde.batch_report.Summary` (graded, mean score, failures,
 timeouts, where the feedback is), which ``armlab-grade`` prints at the end.
 
 Dask (``pip install 'armlab[scale]'``) runs the tasks: ``--workers N`` starts a ``LocalCluster`` of N
@@ -50,7 +50,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ._frozen import freeze
 from .batch_report import Progress, Summary
 
 __all__ = [
@@ -552,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
         help="start every kernel as nbgrader does, instead of forking it from a warm template",
     )
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["report"]:  # the class report: a program of its own (grading imports no other part of armlab)
+    if argv[:1] == ["report"]:  # the class report: a program of its own (autograde and class_report each stand alone)
         return subprocess.call([sys.executable, "-m", "armlab.class_report", *argv[1:]])
     args = parser.parse_args(argv)
     if args.workers < 1:
@@ -570,8 +569,6 @@ def main(argv: list[str] | None = None) -> int:
     print(summary, flush=True)
     return 1 if summary.failures or summary.timeouts else 0
 
-
-freeze(__name__)  # like every grading module: armlab.grading.batch.grade_one = ... raises
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,7 +23,6 @@ from traitlets import default
 
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from ._frozen import freeze
 
 __all__ = ["TypesetMath", "OfflineHTMLExporter", "typeset"]
 
@@ -83,6 +82,3 @@ class OfflineHTMLExporter(HTMLExporter):
     @default("extra_loaders")
     def _no_mathjax(self) -> list[Any]:  # found before the templates' own mathjax.html.j2
         return [DictLoader({"mathjax.html.j2": "{%- macro mathjax(url='') -%}{%- endmacro %}"})]
-
-
-freeze(__name__)  # like every grading module

@@ -1,4 +1,4 @@
-"""The batch grader's forked kernels (armlab.grading.forked_kernels): each is a new process that sees what a
+"""The batch grader's forked kernels (armlab.autograde.forked_kernels): each is a new process that sees what a
 kernel started by jupyter_client sees, and dies, is interrupted and shuts down as one does."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-fk = pytest.importorskip("armlab.grading.forked_kernels")
+fk = pytest.importorskip("armlab.autograde.forked_kernels")
 pytestmark = [
     pytest.mark.integration,  # starts kernels
     pytest.mark.skipif(not fk.available(), reason="forked kernels need os.fork and os.pidfd_open (Linux)"),

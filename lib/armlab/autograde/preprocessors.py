@@ -1,7 +1,7 @@
 """nbgrader preprocessors that close the gaps listed in docs/instructor.md ("Hardening").
 
 Imported only by ``nbgrader_config.py`` (its old path ``armlab.nbgrader_hardening`` is a deprecated alias,
-see ``armlab._core.deprecation``), never by ``armlab.grading`` itself, so the grading kernel does not pull in nbgrader. The config puts
+see ``armlab._core.deprecation``), never by ``armlab.grading``, so the grading kernel does not pull in nbgrader. The config puts
 ``lib/`` on ``sys.path`` itself, so this works even when armlab is not installed in the grading
 environment (the *kernel* that runs the notebooks still needs armlab).
 
@@ -34,7 +34,6 @@ from traitlets import Integer, Unicode
 from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 
-from ._frozen import freeze
 
 from typing import TYPE_CHECKING
 
@@ -60,7 +59,7 @@ class InjectGradingImport(NbGraderPreprocessor):
     """Prepend ``import armlab.grading`` so the checkers are frozen before student code runs."""
 
     source = Unicode(
-        "# Added by the autograder (armlab.grading.preprocessors): freeze the checkers before any student code.\n"
+        "# Added by the autograder (armlab.autograde.preprocessors): freeze the checkers before any student code.\n"
         "import armlab.grading",
         help="Source of the cell prepended to every notebook before execution.",
     ).tag(config=True)
@@ -204,6 +203,3 @@ class ShortenTracebacks(NbGraderPreprocessor):
             if out.get("output_type") == "error":
                 out["traceback"] = [f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"]
         return cell, resources
-
-
-freeze(__name__)

@@ -1,6 +1,6 @@
 """What ``armlab-grade`` tells the instructor: progress while it grades, a summary when it is done.
 
-:class:`Summary` is what :func:`armlab.grading.batch.grade_assignment` returns: counts, the mean score, the
+:class:`Summary` is what :func:`armlab.autograde.batch.grade_assignment` returns: counts, the mean score, the
 failures and timeouts with their reasons, and where the feedback is. Its ``repr`` is those few lines (the last
 line of a notebook cell shows it), never the graded notebooks, which hold the hidden tests.
 """
@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from ._frozen import freeze
 
 __all__ = ["Progress", "Summary"]
 
@@ -74,7 +73,7 @@ def _notebook_handle() -> Any:
 class Summary:
     """One run of ``armlab-grade``: who was graded, with which score, what failed and why, where the feedback is.
 
-    Iterating over it gives the run's :class:`~armlab.grading.batch.Result` objects (one per graded student).
+    Iterating over it gives the run's :class:`~armlab.autograde.batch.Result` objects (one per graded student).
     """
 
     assignment: str
@@ -138,6 +137,3 @@ class Summary:
 
 def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-freeze(__name__)  # like every grading module

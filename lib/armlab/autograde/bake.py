@@ -1,4 +1,4 @@
-"""Bake answer keys into a notebook's test cells (:mod:`armlab.grading.key` explains answer keys).
+"""Bake answer keys into a notebook's test cells (:mod:`armlab.autograde.key` explains answer keys).
 
 :func:`bake_notebook` runs the notebook's answer key cells, and nothing else, in a fresh Python process, then
 replaces every ``KEY_...`` name a test cell uses by its value written as a literal (exact float reprs) and drops
@@ -19,7 +19,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ._frozen import freeze
 
 MARKER = "### ANSWER KEY"
 PREFIX = "KEY_"
@@ -31,7 +30,7 @@ import sys
 source, out = sys.stdin.read(), sys.argv[1]
 namespace = {"__name__": "__answer_key__"}
 exec(compile(source, "<answer key cells>", "exec"), namespace)
-from armlab.grading.key import plain
+from armlab.autograde.key import plain
 keys = {k: plain(v, k) for k, v in namespace.items() if k.startswith(%r)}
 with open(out, "w", encoding="utf-8") as f:
     f.write(repr(keys))
@@ -146,6 +145,3 @@ def bake_notebook(nb: Any, cwd: str | os.PathLike[str] | None = None) -> Any:
         elif used_names(c.source):
             raise AnswerKeyError(f"only test cells may use an answer key:\n{c.source[:300]}")
     return nb
-
-
-freeze(__name__)

@@ -13,7 +13,7 @@ variants, and bind them to names that start with ``KEY_``:
 The test cells pass them to a checker: ``check_cases(double, KEY_DOUBLE, name="double")`` (a function on the
 key's inputs), ``check_answer(x, KEY_X, name="x")`` (a value), ``check_mistakes(x, KEY_X, name="x")`` (a
 visible test that only names a usual mistake). When the assignment is generated,
-:class:`armlab.grading.preprocessors.BakeAnswerKey` runs the key cells alone in a fresh Python process, writes
+:class:`armlab.autograde.preprocessors.BakeAnswerKey` runs the key cells alone in a fresh Python process, writes
 each ``KEY_...`` a test cell uses into it as literal data (exact float reprs) and leaves the key cells out of the
 student version, so grading compares with data and computes nothing.
 
@@ -28,7 +28,6 @@ from itertools import permutations
 from math import isfinite
 from typing import Any
 
-from ._frozen import freeze
 
 __all__ = ["cases", "value", "plain", "wrong_orders", "DEGREES", "TWICE", "REVERSED"]
 
@@ -164,6 +163,3 @@ def wrong_orders(factors: Any) -> dict[str, Any]:
                 )
                 out[message] = product(perm)
     return out
-
-
-freeze(__name__)
