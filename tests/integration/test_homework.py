@@ -84,6 +84,9 @@ def test_limit_output_chars_keeps_errors_and_caps_size():
     cell.outputs = [
         new_output("stream", name="stdout", text="x" * 10_000_000),
         new_output("display_data", data={"image/png": "A" * 2_000_000, "text/plain": "<Figure>"}),
+        new_output(
+            "execute_result", data={"text/html": "<img src='data:image/png;base64," + "B" * 14_000 + "' alt='P'>"}
+        ),
         *[new_output("stream", name="stdout", text="y" * 9_000) for _ in range(20)],
         new_output("error", ename="AssertionError", evalue="m" * 100_000, traceback=["t" * 50_000] * 200),
     ]
@@ -93,6 +96,8 @@ def test_limit_output_chars_keeps_errors_and_caps_size():
     assert size < 100_000
     assert out.outputs[0].text.startswith("x" * 100) and "truncated" in out.outputs[0].text
     assert "image/png" not in out.outputs[1].data
+    # a figure's <img> cut in half would leave the feedback page's markup open: it goes whole
+    assert "text/html" not in out.outputs[2].data and "characters removed" in out.outputs[2].data["text/plain"]
     errors = [o for o in out.outputs if o.output_type == "error"]
     assert len(errors) == 1 and errors[0].ename == "AssertionError"  # the cell still scores zero
     assert "removed by the autograder" in out.outputs[-1].text
@@ -171,8 +176,8 @@ def test_committed_exercises_are_up_to_date(course, assignment):
 
 def _solution_lines(nb):
     """Lines between BEGIN/END SOLUTION and BEGIN/END HIDDEN TESTS markers (non-trivial ones), and those of the
-    answer key cells, which count as hidden: but not a key line the statement shows too, an import, or a key's
-    message naming a mistake (visible tests name mistakes)."""
+    answer key cells, which count as hidden: but not a key line the statement or the solution shows too, an
+    import, or a key's message naming a mistake (visible tests name mistakes)."""
     sol, hidden, key, shown = [], [], [], set()
     for c in nb.cells:
         if c.source.startswith("### ANSWER KEY"):
@@ -191,7 +196,11 @@ def _solution_lines(nb):
             elif region is None:
                 shown.add(line.split("  #")[0].strip())
     public = ("#", '"', "'", 'f"', "import ", "from ")
-    return sol, hidden + [line for line in key if line not in shown and not line.startswith(public)]
+    # a key line the solution has too (comments aside) is the student's own to write (a wrong submission keeps it)
+    own = shown | {line.split("  #")[0].strip() for line in sol}
+    return sol, hidden + [
+        line for line in key if line.split("  #")[0].strip() not in own and not line.startswith(public)
+    ]
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)

@@ -22,6 +22,7 @@ import pytest
 pytest.importorskip("websockets")
 
 from armlab.lab import SafetyError, YoubotArm, read_log  # noqa: E402
+from armlab.lab.safety import SafetyLimits  # noqa: E402
 from armlab.lab import protocol as P  # noqa: E402
 from armlab.models import YOUBOT_DRIVER, youbot, youbot_driver_to_q, youbot_q_to_driver  # noqa: E402
 
@@ -37,7 +38,9 @@ def sim(module_sim):
 
 @pytest.fixture(scope="module")
 def arm(sim, tmp_path_factory):
-    with YoubotArm(sim.url, log=tmp_path_factory.mktemp("log") / "safety.jsonl") as a:
+    # made before the per-test patient watchdog (tests/conftest.py) applies: none of these tests is about it
+    limits = SafetyLimits(stale_after=2.0)  # = tests/conftest.py PATIENT_STALE_AFTER
+    with YoubotArm(sim.url, log=tmp_path_factory.mktemp("log") / "safety.jsonl", limits=limits) as a:
         a.move_joints(CANDLE - [0.3, 0.3, -0.3, 0.3, 0.3], frame="driver", speed=1.0)
         yield a
 

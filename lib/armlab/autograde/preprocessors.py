@@ -143,9 +143,9 @@ class LimitOutputChars(NbGraderPreprocessor):
                 if not isinstance(value, str):
                     continue  # JSON payloads: small in practice
                 if len(value) > self.max_chars:
-                    if mime.startswith("text/"):
+                    if mime.startswith("text/") and mime != "text/html":
                         data[mime] = _cut(value, self.max_chars)
-                    else:  # an image or other binary payload: too big to keep at all
+                    else:  # an image, or markup that a cut would leave open (a figure's <img>): all or nothing
                         del data[mime]
                         data.setdefault("text/plain", f"[{mime} output of {len(value)} characters removed]")
         elif kind == "error":
