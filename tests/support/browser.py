@@ -77,15 +77,15 @@ class BrowserSession:
 
 
 # What the page shows a student, in the order of its outputs: each armlab slider's value (the track's value is
-# the model's number written in full, not the rounded readout), each 3-D view's name, live region and drawn extent
-# (which moves when the view turns), each caption, matrix and HTML text.
+# the model's number written in full, not the rounded readout), each 3-D view's name and drawn extent (which moves
+# when the view turns), each caption, matrix and HTML text. Not a view's live region: it holds the last thing
+# announced (empty after Run All, the put-back's own announcement after a move), not the state of the page.
 SHOWN_JS = """() => {
   const shown = [];
   document.querySelectorAll('.jp-OutputArea-output').forEach((o, k) => {
     for (const t of o.querySelectorAll('.armlab-slider-track')) shown.push(`${k} slider ${t.labels[0]?.textContent}: ${t.value}`);
     for (const c of o.querySelectorAll('canvas.armlab-scene-canvas'))
-      shown.push(`${k} view ${c.getAttribute('aria-label')} | ${c.parentElement.querySelector('[aria-live]')?.textContent}` +
-                 ` | ${c.dataset.extent}`);
+      shown.push(`${k} view ${c.getAttribute('aria-label')} | ${c.dataset.extent}`);
     for (const e of o.querySelectorAll('.widget-html, .armlab-matrix-text, .armlab-plots-caption'))
       shown.push(`${k} text ${e.textContent.trim()}`);
   });
@@ -140,8 +140,17 @@ def _put_back(page, wanted):
         readout.fill(values[moved[0]])
         readout.press("Enter")
         _idle(page)
-    end = time.monotonic() + 20
-    while _differences(page, wanted) and time.monotonic() < end:  # bounded: the last redraws arrive
+    # the last redraws arrive: until the page shows what Run All left, or has stopped changing for a second (a
+    # widget whose state depends on the way there, as the IK explorer's chosen branch does, may not come back)
+    end, last, still = time.monotonic() + 20, None, time.monotonic()
+    while time.monotonic() < end:
+        now = shown(page)
+        if now == wanted:
+            break
+        if now != last:
+            last, still = now, time.monotonic()
+        elif time.monotonic() - still > 1.0:
+            break
         time.sleep(0.2)
 
 
