@@ -48,7 +48,9 @@ Commands:
                      then run `python -m pytest ARGS...`.
                      Without ARGS (the full run, and what CI runs through .ci/run) the
                      static checks below run first, and a failing check stops the run
-                     before pytest, which then runs on two processes (pytest-xdist).
+                     before pytest, which then runs on three processes (pytest-xdist: on two
+                     cores a third keeps the CPU busy while the others wait for kernels,
+                     servers and the browser).
                      With ARGS (e.g. `./run.sh test tests/ik -q`) only pytest runs: a
                      developer iterating on some tests gets those tests.
   test --quick [ARGS...]
@@ -310,7 +312,7 @@ cmd_test() {
     fi
     local args=("$@")
     if (($# == 0)); then
-        args=(-n 2 --dist loadgroup) # the browser tests share a worker; each integration module stays on one
+        args=(-n 3 --dist loadgroup) # the browser tests share a worker; each integration module stays on one
     elif [[ "$1" == --quick ]]; then
         args=(-m unit -n 2 "${@:2}")
     elif [[ "$1" =~ ^hw[0-9][0-9]_[a-z_]+$ ]]; then

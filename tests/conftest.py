@@ -16,7 +16,7 @@ Markers (docs/architecture.md, "Tests"), given here so that a new test needs non
 * ``unit``: everything else. A unit test that starts a process or opens a network connection fails, naming
   what it did (``./run.sh test --quick`` runs this set: ``-m unit``).
 
-Under pytest-xdist (``-n 2 --dist loadgroup``, what ``./run.sh test`` runs) the browser tests share one worker (one
+Under pytest-xdist (``-n 3 --dist loadgroup``, what ``./run.sh test`` runs) the browser tests share one worker (one
 JupyterLab and one Chromium), and each other integration module runs on one worker, so that its module-scoped
 fixtures (a graded class, a hub) are built once. The browser tests run notebook by notebook (a parameter ``name``
 or a mark ``notebook(name)`` says which), so that each notebook's Run All serves all of them (support.browser).
@@ -37,6 +37,7 @@ and those marked ``@pytest.mark.homework("NAME")``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import socket
@@ -120,14 +121,28 @@ def _refuse(what):
     return refused
 
 
-@pytest.fixture(autouse=True)
-def _unit_tests_stay_in_this_process(request, monkeypatch):
-    """A unit test starts no process and opens no network connection (the quick set must stay quick)."""
-    if request.node.get_closest_marker("unit"):
-        monkeypatch.setattr(subprocess.Popen, "__init__", _refuse("started a process"))
-        monkeypatch.setattr(socket.socket, "connect", _refuse("opened a network connection"))
-        monkeypatch.setattr(socket.socket, "bind", _refuse("opened a server socket"))
-    yield
+@contextlib.contextmanager
+def _in_this_process(item):
+    """A unit test starts no process and opens no network connection (the quick set must stay quick): not in its
+    body, and not in the fixtures its setup makes, a module's or a session's too."""
+    with pytest.MonkeyPatch.context() as mp:
+        if item.get_closest_marker("unit"):
+            mp.setattr(subprocess.Popen, "__init__", _refuse("started a process"))
+            mp.setattr(socket.socket, "connect", _refuse("opened a network connection"))
+            mp.setattr(socket.socket, "bind", _refuse("opened a server socket"))
+        yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    with _in_this_process(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    with _in_this_process(item):
+        return (yield)
 
 
 def _is_lab_test(item) -> bool:

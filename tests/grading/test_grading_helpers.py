@@ -475,6 +475,7 @@ def hw01_runs():
     return _run_notebook(blank), _run_notebook(wrong)
 
 
+@pytest.mark.integration  # hw01_runs starts kernels
 def test_blank_answer_says_fill_in_the_cell_above(hw01_runs):
     blank, _ = hw01_runs
     assert "NameError: T_AB is not defined yet — fill in the cell above and run it" in _errors(blank["p3_visible"])
@@ -487,6 +488,7 @@ def test_blank_answer_says_fill_in_the_cell_above(hw01_runs):
     assert "name 'T_AB' is not defined" not in _errors(blank["p3_visible"])
 
 
+@pytest.mark.integration  # hw01_runs starts kernels
 def test_wrong_answer_shows_the_message_and_the_test_line_only(hw01_runs):
     _, wrong = hw01_runs
     p3 = _errors(wrong["p3_visible"])
@@ -501,10 +503,11 @@ def test_wrong_answer_shows_the_message_and_the_test_line_only(hw01_runs):
     assert len(p3.splitlines()) < 12
 
 
+@pytest.mark.integration  # hw01_runs starts kernels
 def test_passing_visible_tests_say_so(hw01_runs):
     blank, wrong = hw01_runs
     for gid in ("p2_visible", "p6_visible"):
-        assert wrong[gid] == [("stream", "✓ visible tests passed\n")], gid
+        assert wrong[gid] == [("stream", "✓ visible tests passed\n")], (gid, wrong[gid])
     # part 4 is graded on its own transforms: right, it passes although part 3 is wrong (it once inherited the mistake)
     assert wrong["p4_visible"] == [("stream", "✓ visible tests passed\n")]
 

@@ -13,7 +13,7 @@ import pytest
 
 from support.browser import NOTEBOOKS as BROWSER_NOTEBOOKS
 from support.browser import browser_runs
-from support.notebooks import generated_alt, printed_markup, run_problems
+from support.notebooks import generated_alt, printed_markup, run_problems, with_patient_watchdog
 
 nbclient = pytest.importorskip("nbclient")
 
@@ -276,7 +276,7 @@ def test_every_notebook_runs_headless_or_in_the_browser():
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("path", HEADLESS, ids=_id)
 def test_notebook_runs_headless(path):
-    nb = nbformat.read(path, as_version=4)
+    nb = with_patient_watchdog(nbformat.read(path, as_version=4))
     client = nbclient.NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}}
     )

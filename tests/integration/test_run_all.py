@@ -35,7 +35,8 @@ def _run_all(nb, cwd: Path) -> list[str]:
                 reply = kc.get_shell_msg(timeout=120)
             except queue.Empty:
                 raise AssertionError(f"the kernel answered {len(status)} of {len(ids)} cells") from None
-            status[reply["parent_header"]["msg_id"]] = reply["content"]["status"]
+            if reply["parent_header"].get("msg_id") in ids:  # not a late reply to start_new_kernel's kernel_info
+                status[reply["parent_header"]["msg_id"]] = reply["content"]["status"]
         return [status[i] for i in ids]
     finally:
         kc.stop_channels()
