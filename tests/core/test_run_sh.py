@@ -18,7 +18,7 @@ pytestmark = pytest.mark.integration  # starts processes or servers
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKS = ["-m ruff check", "-m ruff format --check", "-m mypy"]
-FULL = "-m pytest -n 2 --dist loadgroup"  # the whole suite on two processes
+FULL = "-m pytest -n 3 --dist loadgroup"  # the whole suite on three processes
 
 FAKE_PYTHON = """#!/usr/bin/env bash
 echo "$*" >> "$CALLS"
