@@ -69,7 +69,9 @@ class Raw:
     """A raw rosbridge client on a plain websocket: it sends what it likes and collects what comes back."""
 
     def __init__(self, url):
-        self.ws = connect(url, open_timeout=5, **_LEGACY)
+        # max_queue=None: frames it never reads (a subscription streams on) must not stop the client from reading
+        # the gate's answer to its close (websockets stops reading when its queue is full: a 10 s close timeout)
+        self.ws = connect(url, open_timeout=5, max_queue=None, **_LEGACY)
         self.n = 0
 
     def send(self, frame):
@@ -97,10 +99,20 @@ class Raw:
     def statuses(self, seconds=0.3):
         return [f["msg"] for f in self.frames(seconds) if f.get("op") == "status"]
 
-    def call(self, service, args=None, seconds=1.0):
+    def answer(self, word):
+        """The statuses that answer what was just sent: until one says ``word`` (waited for, at most 10 s: what
+        came, not a time window, ends the wait), and what follows within 50 ms."""
+        said = self.frames_until(lambda fs: any(f.get("op") == "status" and word in f["msg"] for f in fs))
+        return [f["msg"] for f in said + self.frames(0.05) if f.get("op") == "status"]
+
+    def call(self, service, args=None):
         self.n += 1
         self.send({"op": "call_service", "id": f"c{self.n}", "service": service, "args": args or {}})
-        for f in self.frames(seconds):
+
+        def answered(frames):
+            return any(f.get("op") == "service_response" and f.get("id") == f"c{self.n}" for f in frames)
+
+        for f in self.frames_until(answered):
             if f.get("op") == "service_response" and f.get("id") == f"c{self.n}":
                 return f
         raise AssertionError(f"no answer to {service}")
@@ -123,7 +135,7 @@ def test_raw_websocket_bypass_attempts_are_refused_and_logged(rig):
 
     def attempt(what, send, word, client=a):
         send(client)
-        msgs = client.statuses()
+        msgs = client.answer(word)
         assert msgs and all(m.startswith("armlab gate: refused") for m in msgs), (what, msgs)
         assert any(word in m for m in msgs), (what, msgs)
         attempts.append(what)
