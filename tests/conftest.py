@@ -47,9 +47,10 @@ from pathlib import Path
 
 import pytest
 
+from support.notebooks import PATIENT_STALE_AFTER  # s: the watchdog of a lab test that is not about it
+
 TESTS = Path(__file__).resolve().parent
 SIMULATORS = {"sim", "module_sim"}
-PATIENT_STALE_AFTER = 2.0  # s: the stale-stream watchdog of a lab test that is not about it
 
 
 def pytest_addoption(parser):

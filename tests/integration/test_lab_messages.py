@@ -35,6 +35,7 @@ from armlab.lab import SafetyError, ServiceError, Simulator, YoubotArm  # noqa: 
 from armlab.lab.gate import Gate  # noqa: E402
 from armlab.lab.notebook import close_session  # noqa: E402
 from armlab.lab.pendant import TeachPendant  # noqa: E402
+from support.notebooks import DEMO_STALE_AFTER, PATIENT_STALE_AFTER, patient_ipython_dir  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 TOKEN = "ta-token"
@@ -290,13 +291,15 @@ COURSE = Path(__file__).resolve().parents[2] / "course"
 
 
 @pytest.mark.timeout(240)
-def test_lab1_after_run_all_the_pendant_does_not_show_the_stall_demos_hold(monkeypatch):
+def test_lab1_after_run_all_the_pendant_does_not_show_the_stall_demos_hold(monkeypatch, tmp_path):
     """Lab 1 run whole: its stall demo holds the arm and resumes it with ``arm.resume()`` in a cell; the pendant
     made earlier must then say "resumed", not "the arm holds: stale /joint_states … press resume"."""
     monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
+    monkeypatch.setenv("IPYTHONDIR", patient_ipython_dir(tmp_path, DEMO_STALE_AFTER))  # the demo still trips it
     nb = run_lab1(COURSE)
     stall = " ".join(printed(nb.cells[14]).split())  # the cell wraps long reasons on short lines
     assert "the client held the arm: stale /joint_states" in stall and "resumed; fault = None" in stall
+    assert f"(limit {1000 * DEMO_STALE_AFTER:.0f} ms)" in stall  # the kernel got the test run's watchdog
     assert printed(nb.cells[-1]).startswith("'resumed: the sliders show the measured pose' None"), printed(nb.cells[-1])
 
 
@@ -309,6 +312,7 @@ def test_lab1_rehearsed_through_the_gate_says_simulator_and_runs_without_a_promp
     monkeypatch.setenv("JUPYTERHUB_USER", "ta-rehearsal")
     with Gate(sim.url, port=0, token=TOKEN, audit=tmp_path / "audit.jsonl") as gate:
         monkeypatch.setenv("ARMLAB_ROBOT_URL", gate.url)
+        monkeypatch.setenv("IPYTHONDIR", patient_ipython_dir(tmp_path, PATIENT_STALE_AFTER))  # no stall demo here
         nb = run_lab1(COURSE)
     connect_cell = printed(nb.cells[2])
     assert f"= simulator at {gate.url} =" in connect_cell and "behind the armlab gate" in connect_cell

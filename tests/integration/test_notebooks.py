@@ -13,7 +13,15 @@ import pytest
 
 from support.browser import NOTEBOOKS as BROWSER_NOTEBOOKS
 from support.browser import browser_runs
-from support.notebooks import generated_alt, printed_markup, run_problems, with_patient_watchdog
+from support.notebooks import (
+    DEMO_STALE_AFTER,
+    PATIENT_STALE_AFTER,
+    generated_alt,
+    patient_ipython_dir,
+    printed_markup,
+    run_problems,
+    shows_the_stall_demo,
+)
 
 nbclient = pytest.importorskip("nbclient")
 
@@ -275,8 +283,10 @@ def test_every_notebook_runs_headless_or_in_the_browser():
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("path", HEADLESS, ids=_id)
-def test_notebook_runs_headless(path):
-    nb = with_patient_watchdog(nbformat.read(path, as_version=4))
+def test_notebook_runs_headless(path, tmp_path, monkeypatch):
+    nb = nbformat.read(path, as_version=4)
+    patience = DEMO_STALE_AFTER if shows_the_stall_demo(nb) else PATIENT_STALE_AFTER
+    monkeypatch.setenv("IPYTHONDIR", patient_ipython_dir(tmp_path, patience))
     client = nbclient.NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}}
     )

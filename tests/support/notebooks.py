@@ -46,23 +46,33 @@ def run_problems(nb):
     return problems
 
 
-# The lab's clients and gate in the kernel wait 2 s for /joint_states, as in the tests' own process (tests/conftest.py:
-# PATIENT_STALE_AFTER): on a machine shared with other jobs the simulator's thread can wait 150 ms for the CPU, and a
-# hold then is not what the notebook's run is about. A notebook that shows the stale-stream hold keeps the 150 ms.
-PATIENT_WATCHDOG = """\
+# The lab's clients and gate in a notebook's kernel are patient, as in the tests' own process (tests/conftest.py:
+# PATIENT_STALE_AFTER): on a machine shared with other jobs the kernel's simulator thread can wait 150 ms for the CPU,
+# and a hold then is not what the run is about. Where lab 1's stall demo runs (a simulator of the notebook's own: no
+# /joint_states for 0.6 s) the watchdog must still trip on it: 0.45 s there (DEMO_STALE_AFTER).
+PATIENT_STALE_AFTER = 2.0  # s: a lab test's watchdog when the test is not about it (tests/conftest.py too)
+DEMO_STALE_AFTER = 0.45
+_STARTUP = """\
+# made by tests/support/notebooks.py: the lab's stale-stream watchdog waits {after} s in this test run's kernels
 import functools as _f
 from armlab.lab import arm as _arm, safety as _safety
 from armlab.lab.gate import server as _server
-_arm.SafetyLimits = _server.SafetyLimits = _f.partial(_safety.SafetyLimits, stale_after=2.0)
-del _f, _arm, _safety, _server"""
+_arm.SafetyLimits = _server.SafetyLimits = _f.partial(_safety.SafetyLimits, stale_after={after})
+del _f, _arm, _safety, _server
+"""
 
 
-def with_patient_watchdog(nb):
-    """``nb`` with PATIENT_WATCHDOG as its first cell where it connects to the lab and does not show the stale hold
-    (the cell prints nothing); the notebook's own cells keep their indices + 1."""
-    import nbformat
+def patient_ipython_dir(where, stale_after):
+    """An IPYTHONDIR (under ``where``) whose startup file makes the lab's watchdog wait ``stale_after`` s in every
+    kernel started with it in its environment: nothing shows in the notebook, its cells keep their indices."""
+    from pathlib import Path
 
-    text = "\n".join(c.source for c in nb.cells)
-    if "connect(" in text and "stale" not in text.lower():
-        nb.cells.insert(0, nbformat.v4.new_code_cell(PATIENT_WATCHDOG))
-    return nb
+    startup = Path(where) / f"ipython-stale-{stale_after}" / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    (startup / "00-patient-watchdog.py").write_text(_STARTUP.format(after=stale_after))
+    return str(startup.parents[1])
+
+
+def shows_the_stall_demo(nb):
+    """Whether a notebook demonstrates the stale-stream hold (lab 1)."""
+    return any("sim.stall" in c.source for c in nb.cells if c.cell_type == "code")
