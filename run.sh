@@ -295,6 +295,12 @@ cmd_check() {
     run_checks || die "static checks failed (see above)"
 }
 
+# armlab's own modules byte-compiled once: pip compiles what it installs, not an editable project, and with
+# PYTHONDONTWRITEBYTECODE set each of a test run's hundreds of kernels and processes would compile them again.
+compile_lib() {
+    "$VENV/bin/python" -m compileall -q "$ROOT/lib" >/dev/null || warn "could not byte-compile lib/"
+}
+
 cmd_test() {
     ensure_venv
     ensure_installed "$TEST_EXTRAS"
@@ -303,6 +309,7 @@ cmd_test() {
     ensure_proxy
     ensure_axe
     activate_venv
+    compile_lib
     local checks="${ARMLAB_CHECKS:-}"
     if [[ -z "$checks" ]]; then
         checks=$(($# == 0))

@@ -34,7 +34,7 @@ DRIVER = """
 set -euo pipefail
 source "$REPO/run.sh"
 VENV="$FAKE_VENV"
-ensure_venv() { :; }; ensure_installed() { :; }; ensure_chromium() { :; }; ensure_cjk_font() { :; }; activate_venv() { :; }
+ensure_venv() { :; }; ensure_installed() { :; }; ensure_chromium() { :; }; ensure_cjk_font() { :; }; activate_venv() { :; }; compile_lib() { :; }
 main "$@"
 """
 

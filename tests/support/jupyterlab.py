@@ -60,7 +60,11 @@ def dirty_on_opening(workdir: Path, place: Callable[[Path], list[str]]) -> dict[
                     before = (root / name).read_bytes()
                     page = chrome.new_page(viewport={"width": 1366, "height": 768})
                     bb.open_notebook(page, lab, name, file_browser=False)
-                    time.sleep(2.0)  # the kernel's info has arrived and been applied
+                    # the kernel's info has arrived, and its handlers (language_info, kernelspec) have run; the
+                    # tracked start page, which they change, says whether this waited long enough
+                    page.evaluate(
+                        f"async () => {{ await {bb._KERNEL}.info; await new Promise(r => setTimeout(r, 300)); }}"
+                    )
                     dirty[name] = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
                     page.close()
                     bb.shutdown_kernels(lab)
