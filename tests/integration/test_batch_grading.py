@@ -65,7 +65,7 @@ def course(tmp_path_factory):
     prepend(killer, "p2_my_Trans", KILLER)
     slow = copy.deepcopy(solution)
     for grade_id in ("p1_my_Rot", "p2_my_Trans", "p3_T_AB", "p4_to_frame_A", "p5_fixed_current"):
-        prepend(slow, grade_id, "import time\ntime.sleep(2.6)")  # each cell within its 5 s, 13 s in all (> 12 s)
+        prepend(slow, grade_id, "import time\ntime.sleep(1.8)")  # each cell within its 5 s, 9 s in all (> 8 s)
     return root, {"kills_worker": killer, "slow": slow}
 
 
@@ -185,7 +185,7 @@ def test_armlab_grade_times_out_a_slow_submission_ends_with_a_summary_and_resume
     for student in STUDENTS:
         if student not in ("solution", "os_exit"):
             shutil.rmtree(root / "submitted" / student)
-    cli = [str(Path(BIN) / "armlab-grade"), A, "--workers", "1", "--timeout", "12"]
+    cli = [str(Path(BIN) / "armlab-grade"), A, "--workers", "1", "--timeout", "8"]
     out = subprocess.run(cli, cwd=root, env=_env(), capture_output=True, text=True, timeout=600)
     assert out.returncode == 1, out.stderr  # some submissions failed
     text = out.stdout + out.stderr
@@ -195,7 +195,7 @@ def test_armlab_grade_times_out_a_slow_submission_ends_with_a_summary_and_resume
         "  failures: 1 (zero, flagged for manual grading)",
         "    os_exit: its kernel died (the notebook ended or crashed its Python process)",
         "  timeouts: 1 (zero, flagged for manual grading)",
-        "    slow: timed out after 12 s",
+        "    slow: timed out after 8 s",
         f"  feedback of 1 student: {root / 'feedback'}/<student>/{A}/ (give students only these HTML files; after"
         f" manual grading: nbgrader generate_feedback {A} --force)",
     ], text

@@ -1,7 +1,8 @@
 """What the lab notebooks' prose says is what the lab client, its safety layer and the simulator do (issue #32).
 
 As in test_course_statements.py: each test reads a sentence from its cell by the cell's id and checks the number or
-the property it states against the code; lab 3's is checked on a run of the lab's own cells on a simulator."""
+the property it states against the code; lab 3's against a run of the whole lab in a kernel on a simulator of its own,
+which is lab 3's headless run too (test_notebooks.py leaves it to this file)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ pytest.importorskip("websockets")
 
 from armlab import models  # noqa: E402
 from armlab.lab import SafetyLimits, Simulator, YoubotArm, safety  # noqa: E402  (imported: the lab's test fixtures see it)
-from support.course_cells import cell, cell_lines, quoted, run_cells  # noqa: E402
+from support.course_cells import cell, cell_lines, quoted  # noqa: E402
 
 LAB1, LAB2, LAB3 = "lab1_connect_and_move.ipynb", "lab2_pick_and_place.ipynb", "lab3_identification.ipynb"
 
@@ -110,33 +111,63 @@ def test_lab2_the_poses_speeds_and_carry_distance_are_the_cells():
     assert "keeps joint 5 near the middle of its range" in poses_text
 
 
-@pytest.mark.timeout(120)
-def test_lab3_on_the_simulator_the_scaling_fit_reads_as_the_text_says(tmp_path, monkeypatch):
-    """Cell 2ba627df, against lab 3's own cells run on a simulator of their own (about 15 s of motion)."""
-    from armlab.lab.ident import model_terms
-    from armlab.lab.sim.physics import COULOMB
+#: the values lab 3's statements are about, printed by a cell appended to the lab's run (JSON, one line)
+LAB3_VALUES = """\
+import json as _json
+import numpy as np
+from armlab.lab.ident import model_terms as _terms
+from armlab.lab.sim.physics import COULOMB as _coulomb
+_Mqdd, _Cqd, _G = _terms(robot, valid["q"], valid["qd"], valid["qdd"])
+print(_json.dumps({
+    "count": full.params.count, "theta": theta.tolist(), "err": list(map(float, err)),
+    "err_full": list(map(float, err_full)), "coulomb_5": float(_coulomb[4]),
+    "rms_inertial_5": float(np.sqrt(np.mean((_Mqdd + _Cqd) ** 2, axis=0))[4]),
+    "rms_gravity_5": float(np.sqrt(np.mean(_G**2, axis=0))[4]),
+}))"""
 
+
+def run_lab3(tmp_path, monkeypatch):
+    """Lab 3 run whole in a kernel on a simulator of its own (about 15 s of motion), as test_notebooks.py runs the
+    other notebooks headless (test_notebooks.py leaves lab 3 to this test: one run of it), with the run's values
+    printed by a last cell; the executed notebook without that cell, and the values."""
+    import json
+
+    import nbclient
+    import nbformat
+
+    from support.course_cells import COURSE
+    from support.notebooks import PATIENT_STALE_AFTER, patient_ipython_dir
+
+    nb = nbformat.read(COURSE / LAB3, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(LAB3_VALUES))
     monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
-    monkeypatch.chdir(tmp_path)  # the session log
+    monkeypatch.setenv("IPYTHONDIR", patient_ipython_dir(tmp_path, PATIENT_STALE_AFTER))
+    nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}}
+    ).execute()  # raises CellExecutionError with the failing cell and its traceback
+    values = json.loads("".join(o.get("text", "") for o in nb.cells.pop().outputs))
+    return nb, values
+
+
+@pytest.mark.timeout(240)
+def test_lab3_runs_whole_on_the_simulator_and_its_scaling_fit_reads_as_the_text_says(tmp_path, monkeypatch):
+    """Lab 3 run whole (the headless check of test_notebooks.py: no error, no printed markup, no generated alt text),
+    then cell 2ba627df against the run's values."""
+    from support.notebooks import run_problems
+
+    nb, v = run_lab3(tmp_path, monkeypatch)
+    assert not run_problems(nb), f"{LAB3}: {run_problems(nb)}"
     text = cell(LAB3, "2ba627df")
-    ns: dict = {}
-    try:
-        run_cells(LAB3, "e86d7e1b", "5fa1f3db", "2f03506f", "8f4d94d5", "f738f10d", "96dd0ae4", namespace=ns)
-    finally:
-        if ns.get("sim") is not None:
-            ns["sim"].stop()  # what the lab's last cell does
-    theta, err, err_full, full = ns["theta"], ns["err"], ns["err_full"], ns["full"]
-    assert quoted(text, r"\(([\d]+) for the youBot") == full.params.count
+    theta, err, err_full = np.array(v["theta"]), np.array(v["err"]), np.array(v["err_full"])
+    assert quoted(text, r"\(([\d]+) for the youBot") == v["count"]
     assert "predicts the unseen motion better than the 47-parameter fit" in text
     assert np.sum(err**2) < np.sum(err_full**2)
     assert np.abs(theta[1:4, 1] - 1).max() < quoted(text, r"joints 2–4 comes back within some (\d+) % of 1") / 100, (
         theta
     )
     assert np.abs(theta[:4, 0] - 1).max() < quoted(text, r"but \$\\alpha\$ only within some (\d+) %") / 100, theta
-    v = ns["valid"]
-    Mqdd, Cqd, G = model_terms(ns["robot"], v["q"], v["qd"], v["qdd"])
-    rms = np.sqrt(np.mean((Mqdd + Cqd) ** 2, axis=0)), np.sqrt(np.mean(G**2, axis=0))
-    assert "tiny beside its friction" in text and max(rms[0][4], rms[1][4]) < 0.1 * COULOMB[4]
+    assert "tiny beside its friction" in text
+    assert max(v["rms_inertial_5"], v["rms_gravity_5"]) < 0.1 * v["coulomb_5"]
 
 
 def test_lab3_the_excitation_and_the_smoothing_are_the_codes():
