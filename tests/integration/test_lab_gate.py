@@ -109,11 +109,11 @@ class Raw:
         self.n += 1
         self.send({"op": "call_service", "id": f"c{self.n}", "service": service, "args": args or {}})
 
-        def answered(frames):
-            return any(f.get("op") == "service_response" and f.get("id") == f"c{self.n}" for f in frames)
+        def answer(f):
+            return f.get("op") == "service_response" and f.get("id") == f"c{self.n}"
 
-        for f in self.frames_until(answered):
-            if f.get("op") == "service_response" and f.get("id") == f"c{self.n}":
+        for f in self.frames_until(lambda frames: any(map(answer, frames))):
+            if answer(f):
                 return f
         raise AssertionError(f"no answer to {service}")
 

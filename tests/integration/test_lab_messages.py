@@ -35,7 +35,7 @@ from armlab.lab import SafetyError, ServiceError, Simulator, YoubotArm  # noqa: 
 from armlab.lab.gate import Gate  # noqa: E402
 from armlab.lab.notebook import close_session  # noqa: E402
 from armlab.lab.pendant import TeachPendant  # noqa: E402
-from support.notebooks import DEMO_STALE_AFTER, PATIENT_STALE_AFTER, patient_ipython_dir  # noqa: E402
+from support.notebooks import DEMO_STALE_AFTER, PATIENT_STALE_AFTER, run_whole  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 TOKEN = "ta-token"
@@ -270,17 +270,15 @@ def test_every_message_about_the_arm_is_true_and_its_action_works(case, sim, tmp
             gate.stop()
 
 
-def run_lab1(course: Path):
-    """Lab 1 run whole (Run All), with a last cell that prints the pendant's status; the executed notebook."""
-    nbclient = pytest.importorskip("nbclient")
+def run_lab1(course: Path, where: Path, stale_after: float | None = None):
+    """Lab 1 run whole (Run All), with a last cell that prints the pendant's status; the executed notebook. The
+    kernel's watchdog: support.notebooks.run_whole's (``stale_after``)."""
+    pytest.importorskip("nbclient")
     import nbformat
 
     nb = nbformat.read(course / "lab1_connect_and_move.ipynb", as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell("print(repr(pendant.status_text), arm.fault)\nclose_session(arm, sim)"))
-    nbclient.NotebookClient(
-        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(course)}}
-    ).execute()
-    return nb
+    return run_whole(nb, where, course, stale_after)
 
 
 def printed(cell) -> str:
@@ -295,8 +293,7 @@ def test_lab1_after_run_all_the_pendant_does_not_show_the_stall_demos_hold(monke
     """Lab 1 run whole: its stall demo holds the arm and resumes it with ``arm.resume()`` in a cell; the pendant
     made earlier must then say "resumed", not "the arm holds: stale /joint_states … press resume"."""
     monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
-    monkeypatch.setenv("IPYTHONDIR", patient_ipython_dir(tmp_path, DEMO_STALE_AFTER))  # the demo still trips it
-    nb = run_lab1(COURSE)
+    nb = run_lab1(COURSE, tmp_path)  # its stall demo still trips the kernel's watchdog (DEMO_STALE_AFTER)
     stall = " ".join(printed(nb.cells[14]).split())  # the cell wraps long reasons on short lines
     assert "the client held the arm: stale /joint_states" in stall and "resumed; fault = None" in stall
     assert f"(limit {1000 * DEMO_STALE_AFTER:.0f} ms)" in stall  # the kernel got the test run's watchdog
@@ -312,8 +309,7 @@ def test_lab1_rehearsed_through_the_gate_says_simulator_and_runs_without_a_promp
     monkeypatch.setenv("JUPYTERHUB_USER", "ta-rehearsal")
     with Gate(sim.url, port=0, token=TOKEN, audit=tmp_path / "audit.jsonl") as gate:
         monkeypatch.setenv("ARMLAB_ROBOT_URL", gate.url)
-        monkeypatch.setenv("IPYTHONDIR", patient_ipython_dir(tmp_path, PATIENT_STALE_AFTER))  # no stall demo here
-        nb = run_lab1(COURSE)
+        nb = run_lab1(COURSE, tmp_path, PATIENT_STALE_AFTER)  # the stall demo does not run here
     connect_cell = printed(nb.cells[2])
     assert f"= simulator at {gate.url} =" in connect_cell and "behind the armlab gate" in connect_cell
     assert "you hold the arm at the gate" in connect_cell and "as ta-rehearsal (connection" in connect_cell

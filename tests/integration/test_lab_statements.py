@@ -132,19 +132,15 @@ def run_lab3(tmp_path, monkeypatch):
     printed by a last cell; the executed notebook without that cell, and the values."""
     import json
 
-    import nbclient
     import nbformat
 
     from support.course_cells import COURSE
-    from support.notebooks import PATIENT_STALE_AFTER, patient_ipython_dir
+    from support.notebooks import run_whole
 
     nb = nbformat.read(COURSE / LAB3, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(LAB3_VALUES))
     monkeypatch.delenv("ARMLAB_ROBOT_URL", raising=False)
-    monkeypatch.setenv("IPYTHONDIR", patient_ipython_dir(tmp_path, PATIENT_STALE_AFTER))
-    nbclient.NotebookClient(
-        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}}
-    ).execute()  # raises CellExecutionError with the failing cell and its traceback
+    run_whole(nb, tmp_path, COURSE)  # raises CellExecutionError with the failing cell and its traceback
     values = json.loads("".join(o.get("text", "") for o in nb.cells.pop().outputs))
     return nb, values
 

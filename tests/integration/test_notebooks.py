@@ -13,15 +13,7 @@ import pytest
 
 from support.browser import NOTEBOOKS as BROWSER_NOTEBOOKS
 from support.browser import browser_runs
-from support.notebooks import (
-    DEMO_STALE_AFTER,
-    PATIENT_STALE_AFTER,
-    generated_alt,
-    patient_ipython_dir,
-    printed_markup,
-    run_problems,
-    shows_the_stall_demo,
-)
+from support.notebooks import generated_alt, printed_markup, run_problems, run_whole
 
 nbclient = pytest.importorskip("nbclient")
 
@@ -288,14 +280,8 @@ def test_every_notebook_runs_headless_or_in_the_browser():
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("path", HEADLESS, ids=_id)
-def test_notebook_runs_headless(path, tmp_path, monkeypatch):
-    nb = nbformat.read(path, as_version=4)
-    patience = DEMO_STALE_AFTER if shows_the_stall_demo(nb) else PATIENT_STALE_AFTER
-    monkeypatch.setenv("IPYTHONDIR", patient_ipython_dir(tmp_path, patience))
-    client = nbclient.NotebookClient(
-        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(COURSE)}}
-    )
-    client.execute()  # raises CellExecutionError with the failing cell and traceback
+def test_notebook_runs_headless(path, tmp_path):
+    nb = run_whole(nbformat.read(path, as_version=4), tmp_path, COURSE)
     assert not run_problems(nb), f"{path.name}: {run_problems(nb)}"
 
 

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from .notebooks import DEMO_STALE_AFTER, patient_ipython_dir, run_problems
 
@@ -64,15 +65,10 @@ class BrowserSession:
 
         with contextlib.ExitStack() as stack:
             # its kernels' lab watchdog: patient, but still tripped by lab 1's stall demo (support.notebooks)
-            workdir, before = self.workdir(), os.environ.get("IPYTHONDIR")
-            os.environ["IPYTHONDIR"] = patient_ipython_dir(workdir, DEMO_STALE_AFTER)
-            try:
+            workdir = self.workdir()
+            with pytest.MonkeyPatch.context() as mp:  # the server's environment, which its kernels inherit
+                mp.setenv("IPYTHONDIR", patient_ipython_dir(workdir, DEMO_STALE_AFTER))
                 lab = stack.enter_context(bb.jupyter_lab(workdir))
-            finally:
-                if before is None:
-                    os.environ.pop("IPYTHONDIR")
-                else:
-                    os.environ["IPYTHONDIR"] = before
             pw = stack.enter_context(sync_api.sync_playwright())
             chrome = pw.chromium.launch(executable_path=bb.chromium_path(), args=bb.CHROMIUM_ARGS)
             stack.callback(chrome.close)

@@ -76,3 +76,19 @@ def patient_ipython_dir(where, stale_after):
 def shows_the_stall_demo(nb):
     """Whether a notebook demonstrates the stale-stream hold (lab 1)."""
     return any("sim.stall" in c.source for c in nb.cells if c.cell_type == "code")
+
+
+def run_whole(nb, where, cwd, stale_after=None):
+    """Run ``nb`` whole as Run All does, in place, with nbclient: the kernel "python3" in ``cwd``, 120 s a cell, its
+    lab watchdog waiting ``stale_after`` s (default: DEMO_STALE_AFTER where the stall demo is, else
+    PATIENT_STALE_AFTER; the startup file under ``where``). Raises CellExecutionError with the failing cell."""
+    import os
+
+    import nbclient
+
+    if stale_after is None:
+        stale_after = DEMO_STALE_AFTER if shows_the_stall_demo(nb) else PATIENT_STALE_AFTER
+    env = {**os.environ, "IPYTHONDIR": patient_ipython_dir(where, stale_after)}
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
+    client.execute(env=env)
+    return nb
