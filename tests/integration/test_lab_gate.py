@@ -22,7 +22,7 @@ pytest.importorskip("websockets")
 from websockets.sync.client import connect  # noqa: E402
 
 from armlab.lab import SafetyError, SafetyLimits, Simulator, YoubotArm  # noqa: E402
-from armlab.lab.gate import Gate  # noqa: E402
+from armlab.lab.gate import Gate, server  # noqa: E402
 from armlab.lab.protocol import ARM_POSITION, positions_msg  # noqa: E402
 from armlab.models import youbot, youbot_driver_to_q  # noqa: E402
 
@@ -124,6 +124,7 @@ class Raw:
         self.ws.close()
 
 
+@pytest.mark.step_cap
 def test_raw_websocket_bypass_attempts_are_refused_and_logged(rig):
     sim, gate = rig
     time.sleep(0.3)
@@ -271,6 +272,7 @@ ros.terminate()
 """
 
 
+@pytest.mark.step_cap
 def test_raw_roslibpy_client_is_held_to_the_policy(rig):
     pytest.importorskip("roslibpy")
     sim, gate = rig
@@ -367,7 +369,7 @@ def test_the_workspace_box_keeps_the_tool_point_in(tmp_path):
             arm.move_joints(q_start, frame="driver", speed=0.6)
         p = robot.fkine(youbot_driver_to_q(sim.joint_positions()))[:3, 3]
         box = (tuple(p - 0.03), tuple(p + 0.03))
-        limits = SafetyLimits(workspace=box)
+        limits = server.SafetyLimits(workspace=box)  # this test run's gate limits (tests/conftest.py: patient)
         with (
             Gate(sim.url, port=0, limits=limits, audit=tmp_path / "a1.jsonl") as gate,
             YoubotArm(gate.url, log=False, claim=True) as arm,
