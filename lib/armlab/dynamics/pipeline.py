@@ -14,7 +14,9 @@ q̈ have to be made. :func:`prepare`:
 
 A sample with NaN or inf is never smoothed over: by default it is an error; ``nan="drop"`` splits the
 record into its finite stretches and processes each on its own (stretches too short to filter are
-dropped), so the mask is explicit.
+dropped), so the mask is explicit. A hole in the stamps longer than :data:`GAP` sampling periods (states
+lost, or a busy machine that published late) splits the record the same way: interpolating across it
+would make up a motion, and its q̈, that the arm never had.
 
 This module takes arrays. Reading a lab session log belongs to :mod:`armlab.lab`:
 :func:`armlab.lab.log.identification_data` turns a log into these arrays (through :func:`prepare`), and
@@ -28,7 +30,10 @@ from numpy.typing import ArrayLike
 
 from .._core.validation import as_float_array
 
-__all__ = ["prepare"]
+__all__ = ["prepare", "GAP"]
+
+#: a hole in t longer than this many median sampling periods splits the record (a lost sample or two is interpolated)
+GAP = 3.0
 
 
 def prepare(
@@ -45,7 +50,8 @@ def prepare(
     """dict(t, q, qd, qdd, tau) ready for :func:`~armlab.dynamics.identify` from times t (N,), measured q
     (N, n) and efforts τ (N, n): uniform grid, zero-phase low-pass of q (and of τ with ``filter_tau``) at
     ``cutoff`` Hz (Butterworth of ``order``; None: no filter), central differences, ``trim`` samples dropped
-    at each end (default: two periods of the cutoff)."""
+    at each end (default: two periods of the cutoff). Each stretch between NaN samples (``nan="drop"``) and
+    holes in t longer than :data:`GAP` periods is processed on its own."""
     t, q, tau = (_real(v, name) for v, name in ((t, "t"), (q, "q"), (tau, "tau")))
     t = t.reshape(-1)
     if q.ndim != 2 or tau.shape != q.shape:
@@ -62,12 +68,12 @@ def prepare(
             "nan='drop' to identify from the finite stretches between them"
         )
     pieces = []
-    for a, b in _runs(finite):
+    for a, b in _stretches(t, finite):
         piece = _prepare_run(t[a:b], q[a:b], tau[a:b], cutoff, order, trim, filter_tau)
         if piece is not None:
             pieces.append(piece)
     if not pieces:
-        raise ValueError("no stretch of finite samples is long enough to filter and differentiate")
+        raise ValueError("no stretch of finite samples without a hole in t is long enough to filter and differentiate")
     return {k: np.concatenate([p[k] for p in pieces]) for k in pieces[0]}
 
 
@@ -79,10 +85,14 @@ def _real(value: ArrayLike, name: str) -> np.ndarray:
     return a.astype(float)
 
 
-def _runs(mask):
-    """(start, stop) of each run of True."""
-    edges = np.diff(np.r_[0, mask.astype(int), 0])
-    return list(zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)))
+def _stretches(t, finite):
+    """(start, stop) of each run of finite samples with no hole in t longer than GAP median periods."""
+    step = np.diff(t)
+    both = finite[1:] & finite[:-1]
+    period = float(np.median(step[both])) if both.any() else 0.0
+    joined = np.r_[False, both & ~(step > GAP * period)]  # sample i continues the stretch of sample i - 1
+    bounds = [*np.flatnonzero(~joined).tolist(), t.size]
+    return [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if finite[a]]
 
 
 def _prepare_run(t, q, tau, cutoff, order, trim, filter_tau):

@@ -172,8 +172,9 @@ def identification_data(
     ``t_start``/``t_end`` select states by their arrival time on this machine (``time.time()`` before and
     after a motion); the states are then put on the robot's own stamps and go through
     :func:`armlab.dynamics.prepare`: uniform grid, zero-phase low-pass of q at ``cutoff`` Hz, q̇ and q̈ by
-    central differences, the filter's ends trimmed (``nan``, ``filter_tau``: as there). ``t`` counts from
-    the first selected state's stamp. ``to_dh``: see :func:`load_states`."""
+    central differences, the filter's ends trimmed, each stretch between NaN states or holes in the stamps
+    (states lost, or published late by a busy machine) on its own (``nan``, ``filter_tau``: as there). ``t``
+    counts from the first selected state's stamp. ``to_dh``: see :func:`load_states`."""
     s = load_states(log, to_dh=to_dh)
     keep = np.ones(s["t"].shape, bool)
     if t_start is not None:
