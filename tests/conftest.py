@@ -42,6 +42,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -55,6 +56,13 @@ PATIENT_MAX_STEP = 0.5  # rad: the gate's step cap in a lab test that is not abo
 
 TESTS = Path(__file__).resolve().parent
 SIMULATORS = {"sim", "module_sim"}
+
+
+def pytest_configure(config):
+    # The tests stop the commands they start with Ctrl-C, as the docs do. A suite started in the background of a
+    # non-interactive shell (``./run.sh test &``) has SIGINT ignored, and every child would inherit that.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_addoption(parser):
