@@ -527,7 +527,8 @@ def grade_assignment(
                 raise SystemExit("parallel grading needs Dask: pip install 'armlab[scale]' (or use --workers 1)")
             _run_serial(tasks, on_result)  # as nbgrader does: a submission that kills its process stops the batch
         else:
-            _run_dask(tasks, on_result, workers, scheduler)
+            # no more local workers than submissions: each starts a kernel template (the late student: one)
+            _run_dask(tasks, on_result, min(workers, len(tasks)), scheduler)
             if scheduler is None:  # this machine's workers are gone: the copies of any that were killed
                 sweep_private_copies()
         scores = {r.student: gb.find_submission(assignment, r.student).score for r in results}
