@@ -1,6 +1,6 @@
 """The class report (``armlab-grade report``, armlab.class_report) on a graded class: hw01's simulated
-submissions autograded by nbgrader, their counts checked against the feedback files the students get; then a
-class of 200 made from them (the same graded notebooks and gradebook rows under 200 new ids, a few of them
+submissions autograded by armlab-grade (nbgrader's autograde, two workers), their counts checked against the
+feedback files the students get; then a class of 200 made from them (the same graded notebooks and gradebook rows under 200 new ids, a few of them
 failed by the batch), whose page is opened in Chromium: it renders, its figures are named images, and axe-core
 finds no WCAG 2.1 A/AA violation."""
 
@@ -32,9 +32,10 @@ BATCH_FAILED = 5  # of the 200: armlab-grade could not grade them (timed out), a
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, monkeypatch_module):
-    """hw01 released, the students' submissions autograded (serial nbgrader, 5 s a cell), their feedback written."""
+    """hw01 released, the students' submissions autograded as an instructor grades them (armlab-grade, two workers,
+    5 s a cell), their feedback written."""
     monkeypatch_module.setenv("PATH", BIN + os.pathsep + os.environ.get("PATH", ""))  # nbgrader runs `alembic`
-    course = run_batch(tmp_path_factory.mktemp("class"), [A], timeout=5, select={(A, s) for s in STUDENTS})
+    course = run_batch(tmp_path_factory.mktemp("class"), [A], timeout=5, select={(A, s) for s in STUDENTS}, workers=2)
     for student in STUDENTS:
         course["api"].generate_feedback(A, student)  # none for os_exit: it has no graded notebook
     return course
