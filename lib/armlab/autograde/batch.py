@@ -26,7 +26,8 @@ graded already (``--force`` grades again). The worker also writes each graded su
 timeouts, where the feedback is), which ``armlab-grade`` prints at the end.
 
 Dask (``pip install 'armlab[scale]'``) runs the tasks: ``--workers N`` starts a ``LocalCluster`` of N
-single-threaded process workers (also for N = 1, so that no submission can take this process down);
+single-threaded process workers, at most one per submission to grade (also for N = 1, so that no submission can
+take this process down);
 ``--scheduler tcp://host:8786`` uses a running cluster (for example one from dask-gateway on
 JupyterHub). Without Dask, ``--workers 1`` grades one by one in this process, as nbgrader does.
 """
