@@ -335,7 +335,7 @@ def test_submission_gets_its_expected_outcome(course, outcome):
     a, student = outcome.homework, outcome.student
     res, (score, mx, cells) = course["graded"][(a, student)]
     assert mx == MAX_SCORE[a]  # points restored
-    assert score == outcome.score, (score, outcome.score, cells)
+    assert score == outcome.score, (score, outcome.score, cells, res.get("error"))  # and the batch's reason
     if student == "solution":
         assert outcome.score == MAX_SCORE[a]  # full marks
     elif student == "blank":
