@@ -43,8 +43,10 @@ c.Execute.timeout = 10
 c.Execute.interrupt_on_timeout = True
 c.Execute.startup_timeout = 60
 # output still arriving after a cell's reply (a submission printing megabytes, on a machine busy grading a class)
-# is waited for this long: nbclient's 4 s default fails the whole submission with "Timeout waiting for IOPub output"
-c.Execute.iopub_timeout = 30
+# is waited for this long: nbclient's 4 s default can fail the whole submission ("Timeout waiting for IOPub
+# output"). Not longer: a kernel that ignored the timeout's interrupt burns a core for this long too.
+c.Execute.iopub_timeout = 10
+c.Execute.shutdown_kernel = "immediate"
 
 # --- the kernels nbgrader starts (validate, autograde) talk to it over CurveZMQ-encrypted TCP when the kernelspec
 # supports it (ipykernel 7), instead of printing "Kernel is running over TCP without encryption" above every
