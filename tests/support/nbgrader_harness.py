@@ -139,7 +139,13 @@ def hw01_submissions(solution, blank):
     subs["os_exit"] = nb
 
     nb = copy.deepcopy(solution)
-    prepend(nb, "p6_p_inv", "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass")
+    # it waits rather than spins (hw01's infinite_loop spins): what it tests is the ignored interrupt, and a spinning
+    # kernel the grader cannot interrupt would take a core from the rest of the suite until it is killed
+    prepend(
+        nb,
+        "p6_p_inv",
+        "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    time.sleep(1)",
+    )
     subs["ignores_sigint"] = nb
     return subs
 
@@ -246,8 +252,8 @@ def hw03_submissions(solution, blank):
     set_source(nb, "p5_count", "def in_range(theta, lo, hi):\n    return True\ndef count_valid(T):\n    return 0")
     subs["monkeypatch"] = nb
 
-    nb = copy.deepcopy(solution)  # part 4 never finishes: that part is lost, the rest is graded
-    prepend(nb, "p4_choose", "while True:\n    pass")
+    nb = copy.deepcopy(solution)  # part 4 never finishes: that part is lost, the rest is graded (a wait: hw01's spins)
+    prepend(nb, "p4_choose", "import time\nwhile True:\n    time.sleep(1)")
     subs["infinite_loop"] = nb
     return subs
 
