@@ -18,7 +18,8 @@ Markers (docs/architecture.md, "Tests"), given here so that a new test needs non
 
 Under pytest-xdist (``-n 3 --dist loadgroup``, what ``./run.sh test`` runs) the browser tests share one worker (one
 JupyterLab and one Chromium), and each other integration module runs on one worker, so that its module-scoped
-fixtures (a graded class, a hub) are built once. The browser tests run notebook by notebook (a parameter ``name``
+fixtures (a graded class, a hub) are built once; the working copy's and the student edition's modules share one
+(``SHARED_GROUPS``: one JupyterLab and one Chromium open their notebooks). The browser tests run notebook by notebook (a parameter ``name``
 or a mark ``notebook(name)`` says which), so that each notebook's Run All serves all of them (support.browser).
 
 The lab's tests (those with a simulator, tests/lab, tests/integration/test_lab_*.py and the lab notebooks' headless
@@ -75,6 +76,13 @@ def pytest_addoption(parser):
     )
 
 
+#: integration modules that share a session fixture run on one worker (the fixture is then made once)
+SHARED_GROUPS = {
+    "integration/test_working_copy.py": "jupyterlab_opener",
+    "integration/test_student_edition.py": "jupyterlab_opener",
+}
+
+
 @pytest.hookimpl(wrapper=True)  # around xdist's, which reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -89,7 +97,8 @@ def pytest_collection_modifyitems(config, items):
             or SIMULATORS & set(getattr(item, "fixturenames", ()))
         ):
             item.add_marker(pytest.mark.integration)
-            item.add_marker(pytest.mark.xdist_group(path.relative_to(TESTS).as_posix()))
+            module = path.relative_to(TESTS).as_posix()
+            item.add_marker(pytest.mark.xdist_group(SHARED_GROUPS.get(module, module)))
         else:
             item.add_marker(pytest.mark.unit)
     _browser_tests_notebook_by_notebook(items)
@@ -117,6 +126,16 @@ def _browser_tests_notebook_by_notebook(items):
     ordered = sorted((items[i] for i in places), key=_notebook_of)
     for i, item in zip(places, ordered):
         items[i] = item
+
+
+@pytest.fixture(scope="session")
+def jupyterlab_opener(tmp_path_factory):
+    """One JupyterLab and one Chromium that open notebooks as a student does (support.jupyterlab.Opener)."""
+    from support.jupyterlab import Opener
+
+    opener = Opener(tmp_path_factory.mktemp("opening"))
+    yield opener
+    opener.close()
 
 
 @pytest.fixture(scope="session")

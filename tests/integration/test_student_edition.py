@@ -30,7 +30,7 @@ from armlab.notebooks import main as notebooks_main
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
 import student_edition as se  # noqa: E402
-from support.jupyterlab import dirty_on_opening, student_tools  # noqa: E402
+from support.jupyterlab import student_tools  # noqa: E402
 
 
 def _free_port() -> int:
@@ -266,7 +266,7 @@ def test_homework_released_and_fetched_through_nbgrader_carries_the_kernels_meta
 
 
 @pytest.mark.timeout(300)
-def test_opening_a_notebook_of_the_edition_changes_nothing(edition, tmp_path):
+def test_opening_a_notebook_of_the_edition_changes_nothing(edition, jupyterlab_opener):
     """In JupyterLab and Chromium, as a student opens them: the start page, a chapter and a homework of the built
     edition are not marked unsaved once their kernel is up, and nothing is written to them. The tracked start page
     is marked modified at once: the check sees what JupyterLab changes on opening."""
@@ -280,7 +280,7 @@ def test_opening_a_notebook_of_the_edition_changes_nothing(edition, tmp_path):
         shutil.copytree(edition, root / "edition", ignore=shutil.ignore_patterns(".git", "wheels"))
         return ["00_start_here.ipynb", *(f"edition/{n}" for n in names)]
 
-    dirty = dirty_on_opening(tmp_path / "lab", place)
+    dirty = jupyterlab_opener.dirty_on_opening(place)
     assert dirty.pop("00_start_here.ipynb") is True, "the check no longer sees what JupyterLab changes on opening"
     assert dirty == {f"edition/{n}": False for n in names}
 

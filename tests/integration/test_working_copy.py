@@ -25,7 +25,7 @@ from armlab.notebooks import kernel_metadata
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "deploy"))
 import working_copy as wc  # noqa: E402
-from support.jupyterlab import dirty_on_opening, student_tools  # noqa: E402
+from support.jupyterlab import student_tools  # noqa: E402
 
 META = {
     "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
@@ -219,7 +219,7 @@ def test_run_sh_course_prints_the_url_of_the_start_page(tmp_path):
 
 
 @pytest.mark.timeout(300)
-def test_opening_a_notebook_of_the_working_copy_changes_nothing(tmp_path):
+def test_opening_a_notebook_of_the_working_copy_changes_nothing(jupyterlab_opener):
     """In JupyterLab and Chromium, as a student opens them: the start page, a lab and a homework of the working
     copy stay unsaved-free (no "modified" dot, nothing for autosave to write) once their kernel is
     up. The tracked notebook, which lacks the kernel's language_info, is marked modified at once: that is
@@ -234,6 +234,6 @@ def test_opening_a_notebook_of_the_working_copy_changes_nothing(tmp_path):
         wc.sync(root / "my-course")
         return ["00_start_here.ipynb", *(f"my-course/{n}" for n in names)]
 
-    dirty = dirty_on_opening(tmp_path / "lab", place)
+    dirty = jupyterlab_opener.dirty_on_opening(place)
     assert dirty.pop("00_start_here.ipynb") is True, "the check no longer sees what JupyterLab changes on opening"
     assert dirty == {f"my-course/{n}": False for n in names}

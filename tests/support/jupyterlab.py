@@ -1,11 +1,13 @@
 """Opening notebooks in JupyterLab (Chromium, through Playwright) and reading whether JupyterLab marks them unsaved.
 
-The working copy's and the student edition's tests share it: their notebooks must open unchanged.
+The working copy's and the student edition's tests share one Lab and one Chromium (:class:`Opener`): their
+notebooks must open unchanged.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
 import os
 import re
@@ -42,40 +44,54 @@ def chromium_or_skip():
     return bb
 
 
-def dirty_on_opening(workdir: Path, place: Callable[[Path], list[str]]) -> dict[str, bool]:
-    """Start JupyterLab on a copy of course/ (in ``workdir``), let ``place(root)`` add files to its root and return
-    the notebooks to open (paths under the root), open each as a student does, wait until its kernel's info has
-    been applied and return whether JupyterLab marks it modified. Asserts that opening wrote nothing to a file."""
-    bb = chromium_or_skip()
-    from playwright import sync_api
+class Opener:
+    """One JupyterLab on a copy of course/ (in ``workdir``) and one Chromium for every :meth:`dirty_on_opening` of
+    this test process (tests/conftest.py's ``jupyterlab_opener``), started at the first call. They live on a thread
+    of their own: the browser tests' session-wide Playwright runs its loop in the main one."""
 
-    def open_each() -> dict[str, bool]:
-        with bb.jupyter_lab(workdir) as lab, sync_api.sync_playwright() as pw:
-            root = Path(lab["root"])
-            names = place(root)
-            chrome = pw.chromium.launch(executable_path=bb.chromium_path(), args=bb.CHROMIUM_ARGS)
-            try:
-                dirty = {}
-                for name in names:
-                    before = (root / name).read_bytes()
-                    page = chrome.new_page(viewport={"width": 1366, "height": 768})
-                    bb.open_notebook(page, lab, name, file_browser=False)
-                    # the kernel's info has arrived, and its handlers (language_info, kernelspec) have run; the
-                    # tracked start page, which they change, says whether this waited long enough
-                    page.evaluate(
-                        f"async () => {{ await {bb._KERNEL}.info; await new Promise(r => setTimeout(r, 300)); }}"
-                    )
-                    dirty[name] = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
-                    page.close()
-                    bb.shutdown_kernels(lab)
-                    assert (root / name).read_bytes() == before, f"{name} was written to on opening"
-            finally:
-                chrome.close()
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self._pool = concurrent.futures.ThreadPoolExecutor(1)
+        self._stack: contextlib.ExitStack | None = None
+
+    def _start(self, bb) -> None:
+        from playwright import sync_api
+
+        self._stack = contextlib.ExitStack()
+        self.lab = self._stack.enter_context(bb.jupyter_lab(self.workdir))
+        pw = self._stack.enter_context(sync_api.sync_playwright())
+        self.chrome = pw.chromium.launch(executable_path=bb.chromium_path(), args=bb.CHROMIUM_ARGS)
+        self._stack.callback(self.chrome.close)
+
+    def dirty_on_opening(self, place: Callable[[Path], list[str]]) -> dict[str, bool]:
+        """Let ``place(root)`` add files to the Lab's root and return the notebooks to open (paths under the root),
+        open each as a student does, wait until its kernel's info has been applied and return whether JupyterLab
+        marks it modified. Asserts that opening wrote nothing to a file."""
+        bb = chromium_or_skip()
+        return self._pool.submit(self._open_each, bb, place).result(timeout=600)
+
+    def _open_each(self, bb, place: Callable[[Path], list[str]]) -> dict[str, bool]:
+        if self._stack is None:
+            self._start(bb)
+        root = Path(self.lab["root"])
+        dirty = {}
+        for name in place(root):
+            before = (root / name).read_bytes()
+            page = self.chrome.new_page(viewport={"width": 1366, "height": 768})
+            bb.open_notebook(page, self.lab, name, file_browser=False)
+            # the kernel's info has arrived, and its handlers (language_info, kernelspec) have run; the tracked
+            # start page, which they change, says whether this waited long enough
+            page.evaluate(f"async () => {{ await {bb._KERNEL}.info; await new Promise(r => setTimeout(r, 300)); }}")
+            dirty[name] = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+            page.close()
+            bb.shutdown_kernels(self.lab)
+            assert (root / name).read_bytes() == before, f"{name} was written to on opening"
         return dirty
 
-    # a thread of its own: the browser tests' session-wide Playwright runs its loop in this one
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(open_each).result(timeout=600)
+    def close(self) -> None:
+        if self._stack is not None:
+            self._pool.submit(self._stack.close).result(timeout=120)
+        self._pool.shutdown()
 
 
 def student_tools(url: str, token: str) -> dict:
