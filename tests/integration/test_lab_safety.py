@@ -174,6 +174,17 @@ def test_driver_rejects_silently_what_the_client_refuses(sim):
 
 
 # --- driver angles ↔ DH angles ------------------------------------------------------------------
+def test_follow_returns_once_the_arm_is_at_its_last_row_so_the_next_plan_starts_there(arm):
+    """follow(wait=True) blocks until the arm is within tol of the last row, as move_joints does: lab 2 plans each
+    line from the measured q, and an arm still trailing its last set point made that plan's first row a step."""
+    q0 = arm.state().q_driver
+    rows = q0 + np.outer(np.linspace(0.011, 0.33, 30), [0, 1, 0, 0, 0])  # 0.55 rad/s to an abrupt stop
+    arm.follow(rows, frame="driver")
+    assert np.abs(arm.state().q_driver - rows[-1]).max() <= 0.02
+    arm.follow(rows[::-1], frame="driver")  # and back, from where it is: no step
+    assert np.abs(arm.state().q_driver - rows[0]).max() <= 0.02
+
+
 def test_driver_dh_round_trip_and_candle():
     rng = np.random.default_rng(15)
     qd = rng.uniform(LO, HI, size=(200, 5))

@@ -440,9 +440,14 @@ class YoubotArm:
         q = check_joint_vector(q, name)
         return youbot_q_to_driver(q) if frame == "dh" else q
 
-    def follow(self, q_traj: ArrayLike, frame: str = "dh", wait: bool = True) -> None:
+    def follow(
+        self, q_traj: ArrayLike, frame: str = "dh", wait: bool = True, tol: float = 0.02, settle: float = 1.5
+    ) -> None:
         """Stream a joint trajectory, one row per tick at ``rate`` Hz. Every row is checked before the
-        first is sent: limits, and the step between rows (from the current set point) at most the cap."""
+        first is sent: limits, and the step between rows (from the current set point) at most the cap.
+        With ``wait`` it blocks until the arm is within ``tol`` rad of the last row (TrackingError after
+        ``settle`` s), so that the next motion starts where this one ended: a plan from the measured q
+        made while the arm still trailed its last set point would start with a step."""
         try:
             rows = np.asarray(q_traj)
         except (TypeError, ValueError):
@@ -467,7 +472,9 @@ class YoubotArm:
                 raise SafetyError(f"trajectory row {k}: {e}") from None
             prev = row
         if wait:
-            return self._stream(traj)
+            if self._stream(traj):
+                self._settle(traj[-1], tol, settle)
+            return None
         self._worker = threading.Thread(target=self._stream_bg, args=(traj,), daemon=True, name="youbot stream")
         self._worker.start()
         return None
@@ -497,9 +504,7 @@ class YoubotArm:
             raise SafetyError(f"duration must be a positive number of seconds, got {duration!r}; nothing was sent")
         else:
             check_speed(1.875 * dist / duration, self.limits)
-        self.follow(min_jerk(start, goal, duration, self.rate), frame="driver", wait=wait)
-        if wait:
-            self._settle(goal, tol, settle)
+        self.follow(min_jerk(start, goal, duration, self.rate), frame="driver", wait=wait, tol=tol, settle=settle)
         return self.state() if wait else None
 
     def move_pose(
@@ -516,7 +521,8 @@ class YoubotArm:
         return self.move_joints(sols.q[0], speed=speed, frame="dh", **kw)
 
     # --- streaming ----------------------------------------------------------------------
-    def _stream(self, traj):
+    def _stream(self, traj) -> bool:
+        """Publish the rows on their ticks; False if stopped before the last (another command took over)."""
         period = 1.0 / self.rate
         t0 = time.monotonic()
         for k, row in enumerate(traj):
@@ -525,7 +531,7 @@ class YoubotArm:
                 wake = min(deadline, self.state().received + self.limits.stale_after + 0.001)
                 if self._abort.wait(max(0.0, wake - time.monotonic())):
                     self._check_live()  # a fault aborted us: raise it
-                    return
+                    return False
                 if time.monotonic() >= deadline:
                     break
                 self._check_live()
@@ -537,7 +543,7 @@ class YoubotArm:
             except NotConnectedError:
                 self._trip("connection lost", hold=False, kind="connection")
                 raise ConnectionLostError(self.fault_message()) from None
-        return None
+        return True
 
     def _stream_bg(self, traj):
         try:
