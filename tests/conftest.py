@@ -26,11 +26,12 @@ The lab's tests (those with a simulator, tests/lab, tests/integration/test_lab_*
 runs) run at a higher CPU priority where the tests run as root (CI): the lab's 50 Hz loops then get the CPU
 before grading workers and browsers do, as they would on a lab PC of their own.
 The lab's clients and gate in a test's own process hold the arm when /joint_states is older than 150 ms, and the
-gate refuses a set point more than 0.12 rad from the measured pose. On a machine shared with other jobs a simulator
-thread can wait that long for the CPU, and its arm then lags a streamed trajectory by more than the cap: the hold or
-the refusal, right then, is not what the test is about. There the watchdog waits 2 s and the gate's cap is 0.5 rad
-instead. Tests of the watchdog itself are marked ``stale_watchdog`` and keep the 150 ms; tests of the gate's step
-cap and its speed governor (whose burst is the cap) are marked ``step_cap`` and keep the 0.12 rad.
+gate refuses a set point more than 0.12 rad from the measured pose and holds an arm still moving 0.5 s after the
+last command (the deadman). On a machine shared with other jobs a simulator thread can wait that long for the CPU,
+and its arm then lags a streamed trajectory: the hold or the refusal, right then, is not what the test is about.
+There the watchdog waits 2 s, the gate's cap is 0.5 rad and its deadman 2 s instead. Tests of the watchdog itself
+are marked ``stale_watchdog`` and keep the 150 ms; tests of the gate's step cap, speed governor (whose burst is the
+cap) and deadman are marked ``gate_limits`` and keep 0.12 rad and 0.5 s.
 
 ``--homework NAME`` (``./run.sh test NAME``) keeps the tests that grade homework NAME: those whose id names it
 and those marked ``@pytest.mark.homework("NAME")``.
@@ -54,6 +55,7 @@ import pytest
 from support.notebooks import PATIENT_STALE_AFTER  # s: the watchdog of a lab test that is not about it
 
 PATIENT_MAX_STEP = 0.5  # rad: the gate's step cap in a lab test that is not about it
+PATIENT_DEADMAN = 2.0  # s: the gate's deadman in a lab test that is not about it
 
 TESTS = Path(__file__).resolve().parent
 SIMULATORS = {"sim", "module_sim"}
@@ -205,16 +207,18 @@ def _lab_tests_first_on_the_cpu(request):
 @pytest.fixture(autouse=True)
 def _patient_real_time_limits(request, monkeypatch):
     """The lab's clients and gate made in this test wait 2 s for /joint_states, unless it tests the watchdog; the
-    gate's step cap from the measured pose is 0.5 rad, unless it tests the cap (the clients keep theirs: they check
-    one set point against the last, which no lag moves)."""
+    gate's step cap from the measured pose is 0.5 rad and its deadman 2 s, unless it tests them (the clients keep
+    their cap: they check one set point against the last, which no lag moves)."""
     if "armlab.lab.arm" in sys.modules:
         from armlab.lab import arm, safety
         from armlab.lab.gate import server
 
         stale = {} if request.node.get_closest_marker("stale_watchdog") else {"stale_after": PATIENT_STALE_AFTER}
-        step = {} if request.node.get_closest_marker("step_cap") else {"max_step": PATIENT_MAX_STEP}
+        step = {} if request.node.get_closest_marker("gate_limits") else {"max_step": PATIENT_MAX_STEP}
         monkeypatch.setattr(arm, "SafetyLimits", functools.partial(safety.SafetyLimits, **stale))
         monkeypatch.setattr(server, "SafetyLimits", functools.partial(safety.SafetyLimits, **stale, **step))
+        if not request.node.get_closest_marker("gate_limits"):  # Gate(..., deadman=) is keyword-only
+            monkeypatch.setitem(server.Gate.__init__.__kwdefaults__, "deadman", PATIENT_DEADMAN)
     yield
 
 

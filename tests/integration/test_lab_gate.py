@@ -124,7 +124,7 @@ class Raw:
         self.ws.close()
 
 
-@pytest.mark.step_cap
+@pytest.mark.gate_limits
 def test_raw_websocket_bypass_attempts_are_refused_and_logged(rig):
     sim, gate = rig
     time.sleep(0.3)
@@ -272,7 +272,7 @@ ros.terminate()
 """
 
 
-@pytest.mark.step_cap
+@pytest.mark.gate_limits
 def test_raw_roslibpy_client_is_held_to_the_policy(rig):
     pytest.importorskip("roslibpy")
     sim, gate = rig
@@ -321,6 +321,7 @@ def test_youboarm_through_the_gate_needs_only_the_claim(rig, tmp_path):
     assert "takeover" in events and events.count("claim") == 2
 
 
+@pytest.mark.gate_limits
 def test_deadman_holds_when_the_commander_drops_mid_motion(rig):
     sim, gate = rig
     time.sleep(0.3)
@@ -340,6 +341,7 @@ def test_deadman_holds_when_the_commander_drops_mid_motion(rig):
     assert gate.commander is None
 
 
+@pytest.mark.gate_limits
 def test_deadman_latches_a_hold_when_the_commander_goes_quiet_mid_motion(rig):
     sim, gate = rig
     time.sleep(0.3)
