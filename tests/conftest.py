@@ -19,8 +19,9 @@ Markers (docs/architecture.md, "Tests"), given here so that a new test needs non
 Under pytest-xdist (``-n 3 --dist loadgroup``, what ``./run.sh test`` runs) the browser tests share one worker (one
 JupyterLab and one Chromium), and each other integration module runs on one worker, so that its module-scoped
 fixtures (a graded class, a hub) are built once; the working copy's and the student edition's modules share one
-(``SHARED_GROUPS``: one JupyterLab and one Chromium open their notebooks). The browser tests run notebook by notebook (a parameter ``name``
-or a mark ``notebook(name)`` says which), so that each notebook's Run All serves all of them (support.browser).
+(``SHARED_GROUPS``: one JupyterLab and one Chromium open their notebooks). The browser tests run notebook by
+notebook (a parameter ``name`` or a mark ``notebook(name)`` says which), so that each notebook's Run All serves all
+of them (support.browser).
 
 The lab's tests (those with a simulator, tests/lab, tests/integration/test_lab_*.py and the lab notebooks' headless
 runs) run at a higher CPU priority where the tests run as root (CI): the lab's 50 Hz loops then get the CPU
