@@ -32,8 +32,10 @@ from .._core.validation import as_float_array
 
 __all__ = ["prepare", "GAP"]
 
-#: a hole in t longer than this many median sampling periods splits the record (a lost sample or two is interpolated)
-GAP = 3.0
+#: a hole in t longer than this many median sampling periods splits the record; shorter ones (a few late or lost
+#: samples, 0.2 s at the lab's 50 Hz: one period of the default 5 Hz cutoff) are interpolated, as splitting costs
+#: each side two cutoff periods of data
+GAP = 10.0
 
 
 def prepare(
