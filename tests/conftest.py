@@ -214,11 +214,12 @@ def _patient_real_time_limits(request, monkeypatch):
         from armlab.lab import arm, safety
         from armlab.lab.gate import server
 
+        real_gate = request.node.get_closest_marker("gate_limits") is not None
         stale = {} if request.node.get_closest_marker("stale_watchdog") else {"stale_after": PATIENT_STALE_AFTER}
-        step = {} if request.node.get_closest_marker("gate_limits") else {"max_step": PATIENT_MAX_STEP}
+        step = {} if real_gate else {"max_step": PATIENT_MAX_STEP}
         monkeypatch.setattr(arm, "SafetyLimits", functools.partial(safety.SafetyLimits, **stale))
         monkeypatch.setattr(server, "SafetyLimits", functools.partial(safety.SafetyLimits, **stale, **step))
-        if not request.node.get_closest_marker("gate_limits"):  # Gate(..., deadman=) is keyword-only
+        if not real_gate:  # Gate(..., deadman=) is keyword-only
             monkeypatch.setitem(server.Gate.__init__.__kwdefaults__, "deadman", PATIENT_DEADMAN)
     yield
 
