@@ -31,6 +31,38 @@ def test_import_armlab_does_not_load_the_lab_or_websockets(tmp_path):
     assert out == "[]"
 
 
+def test_a_pendant_move_says_moving_in_the_message_that_renames_its_view():
+    """The live region's "moving to …" and the view's new name (the commanded arm moved) reach the browser in one
+    message: a screen reader never hears the news beside the old name. Without ``one_message`` they are two."""
+    pytest.importorskip("ipywidgets")
+    pytest.importorskip("anywidget")
+    from armlab.lab.pendant import TeachPendant
+
+    class Comm:  # what the kernel would send to the browser: each update's state
+        kernel, comm_id = object(), "test"
+
+        def __init__(self):
+            self.sent = []
+
+        def send(self, data=None, buffers=None, **kwargs):
+            self.sent.append(dict(data.get("state", {})))
+
+        def on_msg(self, callback):
+            pass
+
+        def close(self, *args, **kwargs):
+            pass
+
+    with Simulator(port=0) as sim, YoubotArm(sim.url) as arm:
+        pendant = TeachPendant(arm, speed=1.0)
+        widget = pendant.scenes[0].widget
+        widget.comm = comm = Comm()
+        pendant.joints.set_q(youbot_driver_to_q(arm.state().q_driver + [0.3, 0, 0, 0, 0]))
+        moving = [m for m in list(comm.sent) if str(m.get("status", "")).startswith("moving")]
+        assert pendant.refused == 0, pendant.status.value
+        assert len(moving) == 1 and moving[0].get("label") == widget.label, comm.sent
+
+
 def test_teach_pendant_sends_through_the_safety_layer(tmp_path):
     pytest.importorskip("ipywidgets")
     pytest.importorskip("anywidget")

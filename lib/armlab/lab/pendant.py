@@ -164,12 +164,13 @@ class TeachPendant(Panel):
             self._refuse(why)
             return
         goal = f"moving to {joint_text(self.arm.robot, target)}: tool to {self._tool(target)} m"
-        if self._safely(lambda: self.arm.move_joints(target, speed=self.speed, wait=False), "moving", goal):
-            self._arriving = True
-            self.joints.set_q(target, notify=False)
-            self._shown = self.joints.values
-            self.commanded.update(target)
-            self.redraw()
+        with self.one_message():  # "moving to …" with the view that shows the commanded arm there
+            if self._safely(lambda: self.arm.move_joints(target, speed=self.speed, wait=False), "moving", goal):
+                self._arriving = True
+                self.joints.set_q(target, notify=False)
+                self._shown = self.joints.values
+                self.commanded.update(target)
+                self.redraw()
 
     def _fault_text(self) -> str:
         return f"nothing was sent: {self.arm.fault_message()}"

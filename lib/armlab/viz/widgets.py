@@ -9,9 +9,10 @@ snapped echo, Shift gives fine steps, and the track keeps at least 120 px.
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import math
-from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -190,6 +191,11 @@ class Panel:
         (e.g. "tool at (0.41, 0.15, 0.32) m"). Sent by :meth:`redraw`; "" (this default) leaves the region as
         it is, for a panel that speaks through :meth:`announce` instead."""
         return ""
+
+    def one_message(self) -> ContextManager[Any]:
+        """Inside this block the first canvas's changes (scene, name, live region) are sent together, so the
+        browser never names the old view beside news of the new one."""
+        return self.scenes[0].widget.hold_sync() if self.scenes else contextlib.nullcontext()
 
     def announce(self, text: str) -> None:
         """Say ``text`` through the panel's live region (what changed: a solution count, "singular", a
