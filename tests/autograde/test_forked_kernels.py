@@ -17,9 +17,10 @@ pytestmark = [
     pytest.mark.skipif(not fk.available(), reason="forked kernels need os.fork and os.pidfd_open (Linux)"),
 ]
 
-PROBE = (
-    "import json, os, sys, threading, numpy\n"
+PROBE = (  # matplotlib's backend: the template imports pyplot before ipykernel would have chosen it
+    "import json, os, sys, threading, numpy, matplotlib.pyplot\n"
     "print(json.dumps({'cwd': os.getcwd(), 'argv': sys.argv[:-1], 'path': sys.path, 'env': dict(os.environ),"
+    " 'backend': matplotlib.get_backend(),"
     " 'executable': sys.executable, 'stdin': type(sys.stdin).__name__, 'rand': numpy.random.rand(),"
     " 'pid': os.getpid()}))"
 )
@@ -70,7 +71,7 @@ def test_a_forked_kernel_sees_what_a_started_kernel_sees(tmp_path):
 
     started = _probe(AsyncKernelManager, tmp_path)
     forked = [_probe(fk.ForkedKernelManager, tmp_path) for _ in range(2)]
-    same = ("cwd", "argv", "path", "env", "executable", "stdin")
+    same = ("cwd", "argv", "path", "env", "executable", "stdin", "backend")
     for view in forked:
         assert {k: view[k] for k in same} == {k: started[k] for k in same}
     assert forked[0]["pid"] != forked[1]["pid"] != started["pid"]  # a process of its own, every time

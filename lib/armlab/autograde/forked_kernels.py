@@ -1,7 +1,7 @@
 """Kernels forked from a warm template process: the batch grader's cut of the per-notebook overhead.
 
 Every notebook nbgrader autogrades gets a new kernel process; starting one costs about 0.7 s (Python,
-IPython, ipykernel) and the notebook's first cell another 0.6 s (numpy, sympy, armlab), on every one of
+IPython, ipykernel) and the notebook's first cell another 0.6 s (numpy, sympy, armlab, pyplot), on every one of
 hundreds of submissions. Here a template process imports all of that once, then **forks** one child per
 kernel: the child is a new process that no other submission has touched (its own memory, copy-on-write
 from a template that never ran student code), so no kernel is shared between students. The child then
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 #: What the template imports before forking: the kernel itself and what every homework's first cell imports.
-PRELOAD = ("ipykernel.kernelapp", "numpy", "sympy", "armlab")
+PRELOAD = ("ipykernel.kernelapp", "numpy", "sympy", "armlab", "matplotlib.pyplot", "matplotlib_inline.backend_inline")
 
 # The template's program (run with ``python -c``, so that neither the template nor a child carries
 # anything of this package but what PRELOAD imports). One JSON request per line on stdin; for each, fork,
@@ -55,6 +55,8 @@ _TEMPLATE = r"""
 import ctypes, json, os, signal, sys
 if sys.path and sys.path[0] == "":  # as ipykernel_launcher does before it imports anything
     del sys.path[0]
+if not os.environ.get("MPLBACKEND"):  # as ipykernel sets it: matplotlib reads it when it is imported
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
 for name in sys.argv[1:]:
     __import__(name)
 import threading
