@@ -297,16 +297,40 @@ def gradebook_template(db_url: str, course_id: str, assignment: str) -> bytes:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "gradebook.db"
-        with Gradebook(db_url, course_id) as src, Gradebook(f"sqlite:///{path}", course_id) as dst:
-            a = src.find_assignment(assignment)
-            dst.update_or_create_assignment(a.name, duedate=a.duedate)
-            for nb in a.notebooks:
-                dst.update_or_create_notebook(nb.name, a.name, kernelspec=nb.kernelspec)
-                for kind in ("grade_cell", "solution_cell", "task_cell", "source_cell"):
-                    make = getattr(dst, f"update_or_create_{kind}")
-                    for cell in getattr(nb, f"{kind}s"):
-                        make(cell.name, nb.name, a.name, **_cell_fields(cell))
+        with Gradebook(db_url, course_id) as src:
+            _stamp_schema_version(src, path)
+            with Gradebook(f"sqlite:///{path}", course_id) as dst:
+                _copy_assignment(src, dst, assignment)
         return path.read_bytes()
+
+
+def _stamp_schema_version(src: Any, path: Path) -> None:
+    """Start the SQLite file at ``path`` with ``src``'s schema version: nbgrader's Gradebook then finds a database
+    and does not ask ``alembic heads`` (a subprocess of about a second) for the version a new one gets."""
+    import sqlite3
+
+    from sqlalchemy import text
+
+    try:
+        version = src.db.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except Exception:  # no version table: nbgrader stamps the new file itself
+        src.db.rollback()
+        return
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)")
+        db.execute("INSERT INTO alembic_version (version_num) VALUES (?)", (version,))
+
+
+def _copy_assignment(src: Any, dst: Any, assignment: str) -> None:
+    """``assignment``, its notebooks and their cells, from gradebook ``src`` into ``dst``."""
+    a = src.find_assignment(assignment)
+    dst.update_or_create_assignment(a.name, duedate=a.duedate)
+    for nb in a.notebooks:
+        dst.update_or_create_notebook(nb.name, a.name, kernelspec=nb.kernelspec)
+        for kind in ("grade_cell", "solution_cell", "task_cell", "source_cell"):
+            make = getattr(dst, f"update_or_create_{kind}")
+            for cell in getattr(nb, f"{kind}s"):
+                make(cell.name, nb.name, a.name, **_cell_fields(cell))
 
 
 def merge(gb: Any, assignment: str, result: Result, course: Path, autograded: str, feedback: str | None = None) -> None:
