@@ -12,7 +12,6 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,8 @@ from ..models import youbot, youbot_driver_to_q, youbot_q_to_driver
 from .client import NotConnectedError, RosbridgeClient, ServiceError
 from .log import SessionLog, default_log_path
 from .messages import ADVICE, HELD, default_claim_name, fault_text
+from .state import ArmState
+from .motion import checked_trajectory, min_jerk, settle_at, stream, trajectory_rows
 from .protocol import (
     ARM_JOINTS,
     ARM_POSITION,
@@ -39,11 +40,11 @@ from .protocol import (
     positions_msg,
 )
 from .safety import (
+    ConnectionLostError,
     EffortWatchdog,
     SafetyError,
     SafetyLimits,
     StaleStateError,
-    TrackingError,
     WatchdogError,
     check_gripper,
     check_joint_vector,
@@ -71,53 +72,6 @@ DEFAULT_URL = "ws://127.0.0.1:9090"
 #: The gate's own services (``python -m armlab.lab.gate``), answered by the gate, never by rosbridge.
 GATE_CLAIM, GATE_RELEASE = "/armlab_gate/claim", "/armlab_gate/release"
 GATE_HOLD, GATE_RESUME = "/armlab_gate/hold", "/armlab_gate/resume"
-
-
-class ConnectionLostError(SafetyError, ConnectionError):
-    """The connection dropped during a command: streaming stopped, and nothing will be replayed."""
-
-
-@dataclass(frozen=True)
-class ArmState:
-    """One ``/joint_states`` sample of the arm. DH angles and signs (``q``, ``qd``, ``effort``) and the
-    driver's own (``*_driver``); ``stamp`` is the robot's time (s), ``age`` the time since it arrived."""
-
-    q_driver: np.ndarray
-    qd_driver: np.ndarray
-    effort_driver: np.ndarray
-    stamp: float
-    seq: int | None
-    received: float  # time.monotonic() at arrival
-    gripper: float | None = None
-
-    @property
-    def q(self) -> np.ndarray:
-        return youbot_driver_to_q(self.q_driver)
-
-    @property
-    def qd(self) -> np.ndarray:
-        return -self.qd_driver  # every driver axis turns opposite to its DH axis
-
-    @property
-    def effort(self) -> np.ndarray:
-        return -self.effort_driver
-
-    @property
-    def age(self) -> float:
-        return time.monotonic() - self.received
-
-
-def min_jerk(start: ArrayLike, goal: ArrayLike, duration: float, rate: float) -> np.ndarray:
-    """Set points at ``rate`` Hz from start to goal, s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ (peak speed 1.875·Δ/T).
-
-    >>> min_jerk([0.0], [1.0], 0.1, 50).round(3).ravel().tolist()
-    [0.058, 0.317, 0.683, 0.942, 1.0]
-    """
-    start, goal = np.asarray(start, float), np.asarray(goal, float)
-    n = max(1, math.ceil(duration * rate - 1e-9))
-    tau = np.arange(1, n + 1) / n
-    s = tau**3 * (10 - 15 * tau + 6 * tau**2)
-    return start + s[:, None] * (goal - start)
 
 
 class YoubotArm:
@@ -448,32 +402,15 @@ class YoubotArm:
         With ``wait`` it blocks until the arm is within ``tol`` rad of the last row (TrackingError after
         ``settle`` s), so that the next motion starts where this one ended: a plan from the measured q
         made while the arm still trailed its last set point would start with a step."""
-        try:
-            rows = np.asarray(q_traj)
-        except (TypeError, ValueError):
-            raise SafetyError(
-                f"q_traj must be an (N, 5) array of joint angles, got {q_traj!r:.80}; nothing was sent"
-            ) from None
-        if rows.ndim != 2 or rows.shape[1] != 5 or rows.shape[0] == 0:
-            raise SafetyError(f"q_traj must have shape (N, 5), got {np.shape(q_traj)}; nothing was sent")
+        rows = trajectory_rows(q_traj)
         self._stop_worker()
         self._check_live()
-        traj = np.array(
-            [
-                check_set_point(self._to_driver(r, frame, f"q_traj[{k}]"), self.limits, f"set point {k}")
-                for k, r in enumerate(rows)
-            ]
-        )
+        driver = [self._to_driver(r, frame, f"q_traj[{k}]") for k, r in enumerate(rows)]
         prev = self._q_cmd if self._q_cmd is not None else self.state().q_driver
-        for k, row in enumerate(traj):
-            try:
-                check_step(row, prev, self.limits)
-            except SafetyError as e:
-                raise SafetyError(f"trajectory row {k}: {e}") from None
-            prev = row
+        traj = checked_trajectory(driver, prev, self.limits)
         if wait:
-            if self._stream(traj):
-                self._settle(traj[-1], tol, settle)
+            if stream(self, traj):
+                settle_at(self, traj[-1], tol, settle)
             return None
         self._worker = threading.Thread(target=self._stream_bg, args=(traj,), daemon=True, name="youbot stream")
         self._worker.start()
@@ -521,33 +458,9 @@ class YoubotArm:
         return self.move_joints(sols.q[0], speed=speed, frame="dh", **kw)
 
     # --- streaming ----------------------------------------------------------------------
-    def _stream(self, traj) -> bool:
-        """Publish the rows on their ticks; False if stopped before the last (another command took over)."""
-        period = 1.0 / self.rate
-        t0 = time.monotonic()
-        for k, row in enumerate(traj):
-            deadline = t0 + k * period
-            while True:  # sleep to the tick, but wake when the state would go stale before it
-                wake = min(deadline, self.state().received + self.limits.stale_after + 0.001)
-                if self._abort.wait(max(0.0, wake - time.monotonic())):
-                    self._check_live()  # a fault aborted us: raise it
-                    return False
-                if time.monotonic() >= deadline:
-                    break
-                self._check_live()
-            if time.monotonic() - deadline > period:
-                self.missed_ticks += 1
-            self._check_live()
-            try:
-                self._publish_arm(row)
-            except NotConnectedError:
-                self._trip("connection lost", hold=False, kind="connection")
-                raise ConnectionLostError(self.fault_message()) from None
-        return True
-
     def _stream_bg(self, traj):
         try:
-            self._stream(traj)
+            stream(self, traj)
         except BaseException as e:  # noqa: BLE001 - kept for the caller, who is not waiting
             self.last_error = e
             self._event(f"background motion stopped: {e}")
@@ -560,26 +473,6 @@ class YoubotArm:
             if self.fault is None:
                 self._abort.clear()
         self._worker = None
-
-    def _settle(self, goal, tol, timeout):
-        end = time.monotonic() + timeout
-        while True:
-            self._check_live()
-            err = np.abs(self.state().q_driver - goal)
-            if np.all(err <= tol):
-                return
-            if time.monotonic() > end:
-                i = int(np.argmax(err))
-                self._trip(f"joint {i + 1} is {err[i]:.3f} rad from its target after {timeout} s", hold=True)
-                raise TrackingError(
-                    f"joint {i + 1} did not reach {goal[i]:.4f} rad (driver angle): measured "
-                    f"{self.state().q_driver[i]:.4f}, error {err[i]:.3f} > {tol} rad after "
-                    f"{timeout} s (stuck or blocked?); the arm holds: {ADVICE['fault']}"
-                )
-            try:
-                self.wait_state(0.05)
-            except StaleStateError:
-                pass
 
     # --- lifetime -----------------------------------------------------------------------
     def close(self) -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "StaleStateError",
     "WatchdogError",
     "TrackingError",
+    "ConnectionLostError",
     "SafetyLimits",
     "check_joint_vector",
     "check_set_point",
@@ -64,6 +65,10 @@ class WatchdogError(SafetyError):
 
 class TrackingError(SafetyError):
     """The measured arm did not reach the commanded pose in time (a stuck joint, a collision)."""
+
+
+class ConnectionLostError(SafetyError, ConnectionError):
+    """The connection dropped during a command: streaming stopped, and nothing will be replayed."""
 
 
 @dataclass(frozen=True)
