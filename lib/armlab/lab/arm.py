@@ -304,7 +304,7 @@ class YoubotArm:
         """What happened and what to do about it, for the latched fault (None: no fault)."""
         return None if self.fault is None else fault_text(self.fault, self.fault_kind, self.connected)
 
-    def _check_live(self):
+    def _check_live(self) -> None:
         """Raise (after holding) unless the arm is connected, unfaulted and its state fresh."""
         if self.fault is not None:
             text = self.fault_message()

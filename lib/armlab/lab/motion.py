@@ -9,14 +9,16 @@ is sent after a hold).
 from __future__ import annotations
 
 import math
+import threading
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .client import NotConnectedError
 from .messages import ADVICE
+from .state import ArmState
 from .safety import (
     ConnectionLostError,
     SafetyError,
@@ -27,10 +29,29 @@ from .safety import (
     check_step,
 )
 
-if TYPE_CHECKING:
-    from .arm import YoubotArm
-
 __all__ = ["min_jerk", "trajectory_rows", "checked_trajectory", "stream", "settle_at"]
+
+
+class Arm(Protocol):
+    """What streaming needs of :class:`~armlab.lab.YoubotArm`: its rate and limits, its latest state, the live
+    check (raises the latched fault), one checked set point out, and the fault latch."""
+
+    rate: float
+    limits: SafetyLimits
+    missed_ticks: int
+    _abort: threading.Event
+
+    def state(self) -> ArmState: ...
+
+    def wait_state(self, timeout: float = 1.0, newer_than: float | None = None) -> ArmState: ...
+
+    def fault_message(self) -> str | None: ...
+
+    def _check_live(self) -> None: ...
+
+    def _publish_arm(self, q_driver: ArrayLike, step: bool = True) -> None: ...
+
+    def _trip(self, why: str, hold: bool, kind: str = "fault") -> None: ...
 
 
 def min_jerk(start: ArrayLike, goal: ArrayLike, duration: float, rate: float) -> np.ndarray:
@@ -72,7 +93,7 @@ def checked_trajectory(traj: ArrayLike, prev: ArrayLike, limits: SafetyLimits) -
     return rows
 
 
-def stream(arm: YoubotArm, traj: np.ndarray) -> bool:
+def stream(arm: Arm, traj: np.ndarray) -> bool:
     """Publish the rows on their ticks; False if stopped before the last (another command took over)."""
     period = 1.0 / arm.rate
     t0 = time.monotonic()
@@ -97,7 +118,7 @@ def stream(arm: YoubotArm, traj: np.ndarray) -> bool:
     return True
 
 
-def settle_at(arm: YoubotArm, goal: np.ndarray, tol: float, timeout: float) -> None:
+def settle_at(arm: Arm, goal: np.ndarray, tol: float, timeout: float) -> None:
     """Wait until every joint is within ``tol`` rad of ``goal`` (driver angles); after ``timeout`` s hold and
     raise TrackingError naming the joint that did not arrive."""
     end = time.monotonic() + timeout
