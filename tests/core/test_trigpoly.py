@@ -85,3 +85,27 @@ def test_not_a_trigonometric_polynomial_gets_a_clear_error():
         trig_form(1 / sp.cos(a), (a,))
     with pytest.raises(ValueError, match="not a polynomial in the sines and cosines"):
         trig_form(sp.tan(a), (a,))
+
+
+def test_the_reduction_sin2_to_1_minus_cos2_is_sympys_remainder_modulo_the_pythagorean_ideal():
+    """The term-by-term rewrite sin^e = sin^(e mod 2)·(1 − cos²)^(e // 2) gives, for random polynomials in two
+    angles' sines and cosines and one more variable, exactly the generic division's remainder."""
+    program = TrigProgram((), (a, b), (x,))
+    s1, c1, s2, c2, xx = program.ring.gens
+    ideal = [s1**2 + c1**2 - 1, s2**2 + c2**2 - 1]
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        p = program.ring.zero
+        for _ in range(6):
+            e = rng.integers(0, 5, size=5)
+            p += (
+                int(rng.integers(-9, 10))
+                * s1 ** int(e[0])
+                * c1 ** int(e[1])
+                * s2 ** int(e[2])
+                * c2 ** int(e[3])
+                * xx ** int(e[4])
+            )
+        reduced = program._reduce(p)
+        assert reduced == p.rem(ideal)
+        assert all(m[0] < 2 and m[2] < 2 for m in reduced.itermonoms())

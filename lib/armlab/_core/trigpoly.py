@@ -26,6 +26,7 @@ tape), evaluating each intermediate once: the back-substituted expression, expan
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 from typing import Any, Iterable, Sequence
 
 from .symbolic import sympy
@@ -124,15 +125,31 @@ class TrigProgram:
         for i, a in enumerate(self.angles):
             self._gens[sp.sin(a)], self._gens[sp.cos(a)] = gens[2 * i], gens[2 * i + 1]
         self._gens.update(zip(self._plain, gens[2 * len(self.angles) :]))
-        self._ideal = [gens[2 * i] ** 2 + gens[2 * i + 1] ** 2 - 1 for i in range(len(self.angles))]
         self._values: dict = {}
 
     def _reduce(self, p):
-        """p with every sin² → 1 − cos² (the remainder modulo sin² + cos² − 1: unique)."""
+        """p with every sin² → 1 − cos²: the remainder modulo sin² + cos² − 1 (unique: no sine squared is left),
+        written out term by term, sin^e = sin^(e mod 2)·(1 − cos²)^(e // 2) binomially, as the generic division
+        ``p.rem(ideal)`` gives it, far faster."""
         n = len(self.angles)
-        if any(m[2 * i] >= 2 for m in p.itermonoms() for i in range(n)):
-            return p.rem(self._ideal)
-        return p
+        if not any(m[2 * i] >= 2 for m in p.itermonoms() for i in range(n)):
+            return p
+        out: dict = {}
+        for monom, coeff in p.items():
+            terms = {monom: coeff}
+            for i in range(n):
+                half, odd = divmod(monom[2 * i], 2)
+                if half == 0:
+                    continue
+                expanded: dict = {}
+                for m, c in terms.items():
+                    for j in range(half + 1):  # (1 − cos²)^half = Σ_j C(half, j) (−cos²)^j
+                        key = m[: 2 * i] + (odd, m[2 * i + 1] + 2 * j) + m[2 * i + 2 :]
+                        expanded[key] = expanded.get(key, 0) + c * (-1) ** j * comb(half, j)
+                terms = expanded
+            for m, c in terms.items():
+                out[m] = out.get(m, 0) + c
+        return self.ring.from_dict({m: c for m, c in out.items() if c})
 
     def _convert(self, e):
         sp = self.sp
