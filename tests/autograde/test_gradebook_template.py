@@ -1,4 +1,4 @@
-"""The gradebook each graded submission starts from (armlab.autograde.batch.gradebook_template): the course's
+"""The gradebook each graded submission starts from (armlab.autograde.gradebook.gradebook_template): the course's
 assignment and nbgrader's schema version, made without running ``alembic heads`` (a subprocess of a second)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ def test_the_template_holds_the_courses_cells_and_schema_version_without_asking_
     from nbgrader.api import Gradebook
     from sqlalchemy import text
 
-    from armlab.autograde.batch import gradebook_template
+    from armlab.autograde.gradebook import gradebook_template
 
     version_of = "SELECT version_num FROM alembic_version"
     course = f"sqlite:///{tmp_path / 'course.db'}"
