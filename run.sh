@@ -2,7 +2,7 @@
 # ArmLab quick start.
 #
 #   ./run.sh course   # set up .venv, make or update your working copy my-course/ and open it in JupyterLab
-#   ./run.sh test     # set up .venv (with test extras), run the static checks, then the test suite
+#   ./run.sh test     # set up .venv (with test extras), run the test suite with the static checks beside it
 #   ./run.sh test --quick                  # the unit tests only (no process, network or browser; ~2 min)
 #   ./run.sh test hw03_inverse_kinematics  # everything that grades one homework
 #   ./run.sh bench [--check] [NAME ...]    # the benchmarks; --check: the limits on time, exit 1 if one is missed
@@ -47,10 +47,10 @@ Commands:
                      axe-core (npm ci in tests/browser) for the accessibility test,
                      then run `python -m pytest ARGS...`.
                      Without ARGS (the full run, and what CI runs through .ci/run) the
-                     static checks below run first, and a failing check stops the run
-                     before pytest, which then runs on three processes (pytest-xdist: on two
-                     cores a third keeps the CPU busy while the others wait for kernels,
-                     servers and the browser).
+                     static checks below run beside pytest (their output comes when they
+                     end, seconds in), and a failing check fails the run. pytest runs on
+                     three processes (pytest-xdist: on two cores a third keeps the CPU busy
+                     while the others wait for kernels, servers and the browser).
                      With ARGS (e.g. `./run.sh test tests/ik -q`) only pytest runs: a
                      developer iterating on some tests gets those tests.
   test --quick [ARGS...]
@@ -82,7 +82,7 @@ Commands:
 Environment:
   ARMLAB_PYTHON      Python interpreter used to create .venv (must be >= 3.11).
   ARMLAB_REINSTALL=1 Force the pip install step even if .venv looks up to date.
-  ARMLAB_CHECKS=1|0  Run the static checks before pytest even with ARGS (1), or skip
+  ARMLAB_CHECKS=1|0  Run the static checks beside pytest even with ARGS (1), or skip
                      them on the full run (0). Default: run them only without ARGS.
   ARMLAB_COURSE_DIR  Where `course` keeps the working copy (default: my-course/ here).
 EOF
@@ -314,9 +314,6 @@ cmd_test() {
     if [[ -z "$checks" ]]; then
         checks=$(($# == 0))
     fi
-    if [[ "$checks" == 1 ]]; then
-        run_checks || die "static checks failed (see above); pytest not run. './run.sh test tests' runs pytest alone."
-    fi
     local args=("$@")
     if (($# == 0)); then
         args=(-n 3 --dist loadgroup) # the browser tests share a worker; each integration module stays on one
@@ -326,8 +323,36 @@ cmd_test() {
         [[ -d "$ROOT/solutions/$1" ]] || die "no homework $1 in solutions/ (there are: $(ls "$ROOT/solutions" | tr '\n' ' '))"
         args=(--homework "$1" "${@:2}")
     fi
+    if [[ "$checks" == 1 ]]; then
+        pytest_beside_checks "${args[@]}"
+        return
+    fi
     say "running: python -m pytest ${args[*]}"
     exec "$VENV/bin/python" -m pytest "${args[@]}"
+}
+
+# pytest_beside_checks ARGS: pytest, with the static checks beside it (some 15 s, mypy's most of it; pytest's start
+# leaves a core free). Their output is held until they end, seconds into pytest's; a failing check fails the run
+# whatever pytest says, and pytest still runs to its end, so that one run reports both.
+pytest_beside_checks() {
+    local held rc=0
+    held="$(mktemp)" || die "mktemp failed"
+    (
+        set +e
+        run_checks >"$held" 2>&1
+        ok=$?
+        cat "$held" >&2
+        exit "$ok"
+    ) &
+    local checks=$!
+    say "running: python -m pytest $* (the static checks beside it)"
+    "$VENV/bin/python" -m pytest "$@" || rc=$?
+    if ! wait "$checks"; then
+        rm -f "$held"
+        die "static checks failed (see above, near pytest's start); pytest exited with $rc. './run.sh check' runs them alone."
+    fi
+    rm -f "$held"
+    return "$rc"
 }
 
 cmd_bench() {

@@ -1,9 +1,8 @@
-"""``./run.sh test``, what CI runs (``.ci/run``): the static checks, then pytest; with arguments, just pytest.
+"""``./run.sh test``, what CI runs (``.ci/run``): pytest with the static checks beside it; with arguments, just pytest.
 ``./run.sh course``: the working copy, then JupyterLab on it at the start page.
 
 run.sh is sourced with its installation steps stubbed out and a fake ``.venv/bin/python`` that records how
-it was called, so the order of the steps and the stop on a failing check are checked without installing
-anything.
+it was called, so the steps and what a failing check does are checked without installing anything.
 """
 
 from __future__ import annotations
@@ -58,9 +57,15 @@ def run(tmp_path: Path, *args: str, **env: str) -> tuple[int, list[str], str]:
     return proc.returncode, calls.read_text().splitlines(), proc.stderr
 
 
-def test_the_full_run_checks_first_then_runs_pytest(tmp_path):
-    rc, calls, _ = run(tmp_path, "test")
-    assert (rc, calls) == (0, CHECKS + [FULL])
+def beside(calls: list[str], run: str) -> bool:
+    """The checks, in their order, and the pytest run ``run``, in any order between them (they run at once)."""
+    return [c for c in calls if c != run] == CHECKS and calls.count(run) == 1
+
+
+def test_the_full_run_runs_pytest_with_the_checks_beside_it(tmp_path):
+    rc, calls, err = run(tmp_path, "test")
+    assert rc == 0 and beside(calls, FULL), calls
+    assert "static checks passed" in err
 
 
 def test_with_arguments_only_pytest_runs(tmp_path):
@@ -71,21 +76,28 @@ def test_with_arguments_only_pytest_runs(tmp_path):
 @pytest.mark.parametrize(
     "flag, args, expected",
     [
-        ("1", ("tests/core",), CHECKS + ["-m pytest tests/core"]),
-        ("0", (), [FULL]),
+        ("1", ("tests/core",), "-m pytest tests/core"),
+        ("0", (), None),
     ],
 )
 def test_armlab_checks_overrides_the_default(tmp_path, flag, args, expected):
     rc, calls, _ = run(tmp_path, "test", *args, ARMLAB_CHECKS=flag)
-    assert (rc, calls) == (0, expected)
+    assert rc == 0
+    assert beside(calls, expected) if expected else calls == [FULL]
 
 
 @pytest.mark.parametrize("failing", ["ruff check", "ruff format", "mypy"])
-def test_a_failing_check_stops_the_run_before_pytest_after_every_check_ran(tmp_path, failing):
+def test_a_failing_check_fails_the_run_after_every_check_and_pytest_ran(tmp_path, failing):
     rc, calls, err = run(tmp_path, "test", FAIL=failing)
     assert rc != 0
-    assert calls == CHECKS, "every check runs, and pytest does not"
-    assert f"FAILED: {failing}" in err
+    assert beside(calls, FULL), "every check runs, and pytest too"
+    assert f"FAILED: {failing}" in err and "static checks failed" in err
+
+
+def test_a_failing_pytest_fails_the_run_with_its_own_code(tmp_path):
+    rc, calls, err = run(tmp_path, "test", FAIL="pytest")
+    assert rc == 1 and beside(calls, FULL), (rc, calls)
+    assert "static checks passed" in err
 
 
 def test_quick_runs_the_unit_tests_only_without_the_checks(tmp_path):
