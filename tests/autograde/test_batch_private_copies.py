@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from armlab.autograde.batch import PRIVATE_PREFIX, sweep_private_copies
+from armlab.autograde.worker import PRIVATE_PREFIX, sweep_private_copies
 
 
 def _dead_pid() -> int:
