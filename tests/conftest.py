@@ -67,8 +67,6 @@ def pytest_configure(config):
     # non-interactive shell (``./run.sh test &``) has SIGINT ignored, and every child would inherit that.
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    # xdist hands out the groups in the order of the collection (LONGEST_FIRST), not by their number of tests
-    config.option.loadscopereorder = False
 
 
 def pytest_addoption(parser):
@@ -86,17 +84,6 @@ SHARED_GROUPS = {
     "integration/test_working_copy.py": "jupyterlab_opener",
     "integration/test_student_edition.py": "jupyterlab_opener",
 }
-#: The groups that take longest (1–6 min each on two cores, --durations=0), handed out first; then the other
-#: integration groups, then the unit tests one by one, which fill the end. xdist's own order (by number of tests)
-#: started the batch-grading group, five tests and three minutes, when the other workers had little left.
-LONGEST_FIRST = (
-    "browser",
-    "jupyterlab_opener",
-    "integration/test_homework.py",
-    "integration/test_batch_grading.py",
-    "integration/test_doc_commands.py",
-    "integration/test_hub.py",
-)
 
 
 @pytest.hookimpl(wrapper=True)  # around xdist's, which reads the groups
@@ -118,7 +105,6 @@ def pytest_collection_modifyitems(config, items):
         else:
             item.add_marker(pytest.mark.unit)
     _browser_tests_notebook_by_notebook(items)
-    items.sort(key=_longest_first)  # stable: each group's tests keep their order
     wanted = config.getoption("homework")
     if wanted:
         keep, drop = [], []
@@ -129,14 +115,6 @@ def pytest_collection_modifyitems(config, items):
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
     return (yield)
-
-
-def _longest_first(item):
-    group = item.get_closest_marker("xdist_group")
-    if group is None:
-        return len(LONGEST_FIRST) + 1  # a unit test
-    name = group.args[0] if group.args else group.kwargs.get("name")
-    return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
 
 def _notebook_of(item):
